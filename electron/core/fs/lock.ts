@@ -1,0 +1,52 @@
+/**
+ * Cross-process locks (proper-lockfile: mkdir-based, works on every OS and on network file
+ * systems, refreshes its mtime while held, and takes over a lock whose holder died once it is
+ * older than `stale`). Its stale takeover has a known race (proper-lockfile issue #121) that can
+ * let two holders in, so callers never rely on the lock alone for a uniqueness rule: the final
+ * publish step refuses to overwrite (see publishExclusive).
+ */
+import lockfile from 'proper-lockfile';
+import { CoreError } from '../errors.js';
+
+export const LOCK_STALE_MS = 10_000;
+
+export interface LockOptions {
+  stale?: number;
+  /** How long to keep trying before answering BUSY. */
+  waitMs?: number;
+}
+
+export async function withLock<T>(lockPath: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
+  const stale = opts.stale ?? LOCK_STALE_MS;
+  const deadline = Date.now() + (opts.waitMs ?? 30_000);
+  let release: (() => Promise<void>) | undefined;
+  let delay = 2;
+  for (;;) {
+    try {
+      release = await lockfile.lock(lockPath, {
+        stale,
+        update: Math.max(1000, Math.floor(stale / 2)),
+        realpath: false,
+        lockfilePath: lockPath,
+        retries: 0,
+        // A compromised lock (its mtime could not be refreshed) must not crash the process;
+        // correctness never depends on the lock alone.
+        onCompromised: () => undefined,
+      });
+      break;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ELOCKED') throw e;
+      if (Date.now() > deadline) {
+        throw new CoreError('BUSY', 'another process holds the lock on this data for too long; try again in a moment', { lockPath });
+      }
+      await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
+      delay = Math.min(delay * 2, 50);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await release().catch(() => undefined);
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Interfaces between the invocation engine and its runners. Runners are plain modules with
+ * no knowledge of the store or transports: they get a resolved tool, validated arguments,
+ * the config and a secrets reader, and an AbortSignal for cancellation and timeouts.
+ */
+import type { Config, ToolFile } from '../../../shared/schemas.js';
+import type { Availability, HttpExchange } from '../../../shared/types.js';
+
+export interface SecretsReader {
+  /** The decrypted value, or undefined when the secret is not set. Never log it. */
+  get(name: string): string | undefined;
+  has(name: string): boolean;
+  /** Every value currently set, for redaction of results and logs. */
+  values(): string[];
+}
+
+export interface RunContext {
+  invocationID: string;
+  tool: ToolFile;
+  /** Absolute folder of the tool (tool.json and, for container tools, its build files). */
+  toolDir: string;
+  args: Record<string, unknown>;
+  config: Config;
+  secrets: SecretsReader;
+  signal: AbortSignal;
+  /** Progress lines (e.g. docker build output) for the UI; optional. */
+  onProgress?: (line: string) => void;
+}
+
+export interface RunOutput {
+  /** The tool's value, validated afterwards against outputSchema by the engine. */
+  value: unknown;
+  card?: { title?: string; html?: string; text?: string };
+  http?: HttpExchange;
+}
+
+export interface Runner {
+  readonly type: ToolFile['type'];
+  run(ctx: RunContext): Promise<RunOutput>;
+  /** Whether this tool can run here; must not throw and must be cheap (cache slow probes). */
+  availability(tool: ToolFile, toolDir: string, secrets: SecretsReader): Availability;
+}

@@ -1,0 +1,133 @@
+/**
+ * Usage counters per tool (callCount, errorCount, lastCalledAt), kept in <data>/metrics/ apart
+ * from tool.json, so recording a call never touches tool.json or its modifiedAt. Calls are
+ * counted in memory and flushed in batches; each flush adds its deltas to the file under a
+ * cross-process lock, so no increment is lost when several processes record at once.
+ */
+import { EventEmitter } from 'node:events';
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import type { ToolMetrics } from '../../shared/types.js';
+import { isUuidV7 } from '../../shared/ids.js';
+import { writeFileAtomic } from './fs/atomic.js';
+import { withLock } from './fs/lock.js';
+
+interface Pending {
+  calls: number;
+  errors: number;
+  lastCalledAt: string;
+}
+
+const EMPTY: ToolMetrics = { callCount: 0, errorCount: 0, lastCalledAt: null };
+
+function parse(text: string): ToolMetrics | undefined {
+  try {
+    const v = JSON.parse(text) as Partial<ToolMetrics>;
+    if (typeof v.callCount !== 'number' || typeof v.errorCount !== 'number') return undefined;
+    return { callCount: v.callCount, errorCount: v.errorCount, lastCalledAt: typeof v.lastCalledAt === 'string' ? v.lastCalledAt : null };
+  } catch {
+    return undefined;
+  }
+}
+
+export class MetricsStore extends EventEmitter<{ changed: [string] }> {
+  private readonly cache = new Map<string, ToolMetrics>();
+  private readonly pending = new Map<string, Pending>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly dir: string,
+    private readonly flushDelayMs = 250,
+  ) {
+    super();
+  }
+
+  private file(toolID: string): string {
+    return join(this.dir, `${toolID}.json`);
+  }
+
+  /** Loads every counter file; runs in the background after the store opened. */
+  async loadAll(): Promise<void> {
+    const names = await fsp.readdir(this.dir).catch(() => [] as string[]);
+    await Promise.all(
+      names
+        .filter((n) => n.endsWith('.json') && isUuidV7(n.slice(0, -5)))
+        .map(async (n) => {
+          const m = parse(await fsp.readFile(join(this.dir, n), 'utf8').catch(() => ''));
+          if (m) this.cache.set(n.slice(0, -5), m);
+        }),
+    );
+  }
+
+  /** Re-reads one tool's counters (after the watcher saw the file change). */
+  async reload(toolID: string): Promise<void> {
+    const m = parse(await fsp.readFile(this.file(toolID), 'utf8').catch(() => ''));
+    const before = JSON.stringify(this.cache.get(toolID));
+    if (m) this.cache.set(toolID, m);
+    if (before !== JSON.stringify(m)) this.emit('changed', toolID);
+  }
+
+  get(toolID: string): ToolMetrics {
+    const base = this.cache.get(toolID) ?? EMPTY;
+    const p = this.pending.get(toolID);
+    if (!p) return base;
+    return { callCount: base.callCount + p.calls, errorCount: base.errorCount + p.errors, lastCalledAt: p.lastCalledAt };
+  }
+
+  /** Counts one call; returns at once, the write happens later. */
+  record(toolID: string, ok: boolean, at: Date = new Date()): void {
+    const p = this.pending.get(toolID) ?? { calls: 0, errors: 0, lastCalledAt: at.toISOString() };
+    p.calls += 1;
+    if (!ok) p.errors += 1;
+    if (at.toISOString() > p.lastCalledAt) p.lastCalledAt = at.toISOString();
+    this.pending.set(toolID, p);
+    this.emit('changed', toolID);
+    this.timer ??= setTimeout(() => void this.flush(), this.flushDelayMs);
+  }
+
+  /** Writes pending counts now; resolves when they are on disk. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = [...this.pending.entries()];
+    this.pending.clear();
+    const run = this.flushing.then(async () => {
+      if (!batch.length) return;
+      await fsp.mkdir(this.dir, { recursive: true });
+      for (const [toolID, p] of batch) {
+        try {
+          await withLock(join(this.dir, `${toolID}.lock`), async () => {
+            const disk = parse(await fsp.readFile(this.file(toolID), 'utf8').catch(() => '')) ?? EMPTY;
+            const next: ToolMetrics = {
+              callCount: disk.callCount + p.calls,
+              errorCount: disk.errorCount + p.errors,
+              lastCalledAt: !disk.lastCalledAt || p.lastCalledAt > disk.lastCalledAt ? p.lastCalledAt : disk.lastCalledAt,
+            };
+            await writeFileAtomic(this.file(toolID), JSON.stringify(next, null, 2) + '\n');
+            this.cache.set(toolID, next);
+          });
+        } catch {
+          // Keep the counts for the next flush rather than losing them.
+          const again = this.pending.get(toolID) ?? { calls: 0, errors: 0, lastCalledAt: p.lastCalledAt };
+          again.calls += p.calls;
+          again.errors += p.errors;
+          this.pending.set(toolID, again);
+          this.timer ??= setTimeout(() => void this.flush(), this.flushDelayMs * 4);
+        }
+      }
+    });
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  async remove(toolID: string): Promise<void> {
+    this.pending.delete(toolID);
+    this.cache.delete(toolID);
+    await fsp.rm(this.file(toolID), { force: true });
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The one gate every call passes, whatever the transport: the input is validated against the
+ * contract schema (ajv) before the handler runs, and the answer is always an envelope
+ * `{ok:true,data}` or `{ok:false,error:{code,message,details?}}`, so codes survive IPC and REST.
+ */
+import { operations, type OpInput, type OpName, type OpOutput } from '../../../shared/operations.js';
+import type { ApiError, Envelope } from '../../../shared/errors.js';
+import { CoreError } from '../errors.js';
+import { ajvIssues, validatorFor } from '../validation.js';
+
+export interface CallContext {
+  transport: 'ipc' | 'rest' | 'test' | 'cli';
+}
+
+export type Handler<N extends OpName> = (input: OpInput<N>, ctx: CallContext) => Promise<OpOutput<N>> | OpOutput<N>;
+export type Handlers = { [N in OpName]: Handler<N> };
+
+export type Dispatch = <N extends OpName>(name: N, input: unknown, ctx?: CallContext) => Promise<Envelope<OpOutput<N>>>;
+
+export function toApiError(e: unknown, log: (e: unknown) => void = () => undefined): ApiError {
+  if (e instanceof CoreError) {
+    return e.details ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
+  }
+  log(e);
+  return { code: 'INTERNAL', message: `unexpected error: ${e instanceof Error ? e.message : String(e)}` };
+}
+
+export function createDispatcher(handlers: Handlers, log: (e: unknown) => void = (e) => console.error(e)): Dispatch {
+  for (const name of Object.keys(operations) as OpName[]) validatorFor(operations[name].input);
+  return async (name, input, ctx = { transport: 'test' }) => {
+    const def = operations[name];
+    if (!def) {
+      return { ok: false, error: { code: 'INVALID_INPUT', message: `unknown operation '${String(name)}'` } };
+    }
+    const validate = validatorFor(def.input);
+    const value = input ?? {};
+    if (!validate(value)) {
+      const issues = ajvIssues(validate.errors);
+      return {
+        ok: false,
+        error: {
+          code: 'INVALID_INPUT',
+          message: issues.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; '),
+          details: { issues },
+        },
+      };
+    }
+    try {
+      const handler = handlers[name] as Handler<typeof name>;
+      const data = await handler(value as OpInput<typeof name>, ctx);
+      return { ok: true, data };
+    } catch (e) {
+      return { ok: false, error: toApiError(e, log) };
+    }
+  };
+}

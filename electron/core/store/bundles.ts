@@ -1,0 +1,113 @@
+/** Bundle operations: create or replace, switch, soft delete, restore, list. */
+import { promises as fsp } from 'node:fs';
+import { SCHEMA_VERSION, type BundleFile } from '../../../shared/schemas.js';
+import type { BundleInput, OpInput } from '../../../shared/operations.js';
+import type { BundleView, Page } from '../../../shared/types.js';
+import { checkSlug } from '../../../shared/slug.js';
+import { CoreError, invalid, notFound } from '../errors.js';
+import type { Store } from './store.js';
+import type { BundleRecord } from './loader.js';
+import { pageOf, queryFingerprint } from './paging.js';
+
+export const DEFAULT_PAGE_SIZE = 50;
+
+export class BundleService {
+  constructor(private readonly store: Store) {}
+
+  view(rec: BundleRecord): BundleView {
+    return { ...rec.file, toolCount: this.store.state.toolCount(rec.file.bundleID) };
+  }
+
+  get(bundleID: string): BundleView {
+    return this.view(this.store.bundle(bundleID));
+  }
+
+  list(input: OpInput<'bundles.list'>): Page<BundleView> {
+    const ids = input.bundleIDs?.length ? new Set(input.bundleIDs.map((s) => s.toLowerCase())) : undefined;
+    const deleted = input.deleted ?? 'exclude';
+    const fp = queryFingerprint(['bundles', [...(ids ?? [])].sort(), !!input.includeDisabled, deleted]);
+    return pageOf(
+      this.store.state.sortedBundleIDs(),
+      (id) => {
+        if (ids && !ids.has(id)) return undefined;
+        const rec = this.store.state.bundles.get(id);
+        if (!rec) return undefined;
+        const isDeleted = !!rec.file.softDeletedAt;
+        if (deleted === 'exclude' && isDeleted) return undefined;
+        if (deleted === 'only' && !isDeleted) return undefined;
+        if (!input.includeDisabled && !rec.file.isEnabled && deleted !== 'only') return undefined;
+        return this.view(rec);
+      },
+      input.pageSize ?? DEFAULT_PAGE_SIZE,
+      fp,
+      input.pageToken,
+    );
+  }
+
+  async put(bundleID: string, input: BundleInput): Promise<{ bundle: BundleView; created: boolean }> {
+    this.store.refuseBuiltin(bundleID, 'cannot replace this bundle');
+    const slug = checkSlug(input.slug);
+    if (!slug.ok) throw invalid([{ field: 'slug', message: slug.message! }]);
+    if (input.bundleID !== undefined && input.bundleID.toLowerCase() !== bundleID) {
+      throw invalid([{ field: 'bundleID', message: `differs from the bundle ID in the path (${bundleID}); leave it out or make them equal` }]);
+    }
+    await fsp.mkdir(this.store.paths.bundleDir(bundleID), { recursive: true });
+    return this.store.withBundleLock(bundleID, async () => {
+      const existing = await this.store.readBundleFile(bundleID);
+      if (existing?.softDeletedAt) {
+        throw new CoreError('BUNDLE_DELETED', `bundle '${existing.slug}' is in the Trash; restore it before replacing it`);
+      }
+      const now = this.store.now();
+      const file: BundleFile = {
+        schemaVersion: SCHEMA_VERSION,
+        bundleID,
+        slug: slug.value,
+        displayName: input.displayName?.trim() || slug.value,
+        description: input.description ?? '',
+        // A replace that leaves isEnabled out keeps the bundle's current state.
+        isEnabled: input.isEnabled ?? existing?.isEnabled ?? true,
+        isBuiltIn: false,
+        createdAt: existing?.createdAt ?? now,
+        modifiedAt: now,
+      };
+      await fsp.mkdir(this.store.paths.toolsDir(bundleID), { recursive: true });
+      await this.store.writeBundleFile(file);
+      return { bundle: this.view(this.store.applyBundle(file)), created: !existing };
+    });
+  }
+
+  private async rewrite(bundleID: string, change: (b: BundleFile) => BundleFile | undefined): Promise<BundleView> {
+    return this.store.withBundleLock(bundleID, async () => {
+      const disk = await this.store.readBundleFile(bundleID);
+      if (!disk) throw notFound(`bundle ${bundleID}`);
+      const next = change(disk);
+      if (!next) return this.view(this.store.applyBundle(disk));
+      await this.store.writeBundleFile(next);
+      return this.view(this.store.applyBundle(next));
+    });
+  }
+
+  async patch(bundleID: string, isEnabled: boolean): Promise<BundleView> {
+    if (this.store.isBuiltinBundle(bundleID)) return this.view(await this.store.setBuiltinBundleEnabled(bundleID, isEnabled));
+    this.store.bundle(bundleID);
+    return this.rewrite(bundleID, (b) => {
+      if (b.softDeletedAt) throw new CoreError('BUNDLE_DELETED', `bundle '${b.slug}' is in the Trash; restore it before switching it on or off`);
+      return b.isEnabled === isEnabled ? undefined : { ...b, isEnabled, modifiedAt: this.store.now() };
+    });
+  }
+
+  async softDelete(bundleID: string): Promise<BundleView> {
+    this.store.refuseBuiltin(bundleID, 'cannot delete this bundle');
+    this.store.bundle(bundleID);
+    return this.rewrite(bundleID, (b) => (b.softDeletedAt ? undefined : { ...b, softDeletedAt: this.store.now() }));
+  }
+
+  async restore(bundleID: string): Promise<BundleView> {
+    this.store.bundle(bundleID);
+    return this.rewrite(bundleID, (b) => {
+      if (!b.softDeletedAt) return undefined;
+      const { softDeletedAt: _gone, ...rest } = b;
+      return rest;
+    });
+  }
+}

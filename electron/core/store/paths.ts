@@ -1,0 +1,71 @@
+/** Where each file of the data directory lives (DESIGN.md, "Data on disk"). */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { toolKey } from '../../../shared/slug.js';
+
+export class DataPaths {
+  constructor(readonly dataDir: string) {}
+
+  get bundlesDir(): string {
+    return join(this.dataDir, 'bundles');
+  }
+  get configFile(): string {
+    return join(this.dataDir, 'config.json');
+  }
+  get secretsFile(): string {
+    return join(this.dataDir, 'secrets.json');
+  }
+  get secretsKeyFile(): string {
+    return join(this.dataDir, 'secrets.key');
+  }
+  get builtinStateFile(): string {
+    return join(this.dataDir, 'builtin-state.json');
+  }
+  get metricsDir(): string {
+    return join(this.dataDir, 'metrics');
+  }
+  get historyDir(): string {
+    return join(this.dataDir, 'history');
+  }
+  /** Lock guarding data-dir-wide files (config, builtin-state, secrets). */
+  get rootLock(): string {
+    return join(this.dataDir, '.lock');
+  }
+  /** Staging area for imports, inside the data dir so the final move is a rename. */
+  get stagingDir(): string {
+    return join(this.dataDir, '.staging');
+  }
+  bundleDir(bundleID: string): string {
+    return join(this.bundlesDir, bundleID);
+  }
+  bundleFile(bundleID: string): string {
+    return join(this.bundleDir(bundleID), 'bundle.json');
+  }
+  bundleLock(bundleID: string): string {
+    return join(this.bundleDir(bundleID), '.lock');
+  }
+  toolsDir(bundleID: string): string {
+    return join(this.bundleDir(bundleID), 'tools');
+  }
+  toolDir(bundleID: string, toolID: string): string {
+    return join(this.toolsDir(bundleID), toolID);
+  }
+  toolFile(bundleID: string, toolID: string): string {
+    return join(this.toolDir(bundleID, toolID), 'tool.json');
+  }
+  /** A tool being written, invisible to loaders until renamed into place. */
+  toolStagingDir(bundleID: string, toolID: string): string {
+    return join(this.toolsDir(bundleID), `.staging-${toolID}`);
+  }
+  claimsDir(bundleID: string): string {
+    return join(this.bundleDir(bundleID), '.claims');
+  }
+  /**
+   * The claim of a <slug,version> pair: a file holding the owning toolID. Its name is a hash,
+   * never the slug itself, because slugs are case-sensitive and macOS/Windows file systems are not.
+   */
+  claimFile(bundleID: string, slug: string, version: string): string {
+    const h = createHash('sha256').update(toolKey(slug, version), 'utf8').digest('hex');
+    return join(this.claimsDir(bundleID), h);
+  }
+}

@@ -1,0 +1,194 @@
+/** Tool operations: create (unique <slug,version>), edit, switch, delete, get, list. */
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { canonicalJson } from '../../../shared/canonical.js';
+import { TOOL_KEY_ORDER, type ToolFile } from '../../../shared/schemas.js';
+import type { OpInput, ToolInput } from '../../../shared/operations.js';
+import type { Availability, Page, ToolMetrics, ToolView } from '../../../shared/types.js';
+import { checkSlug } from '../../../shared/slug.js';
+import { CoreError, invalid } from '../errors.js';
+import { fsyncDir } from '../fs/atomic.js';
+import type { Store } from './store.js';
+import type { ToolRecord } from './loader.js';
+import { checkPair, prepareTool } from './tool-rules.js';
+import { pageOf, queryFingerprint } from './paging.js';
+import { DEFAULT_PAGE_SIZE } from './bundles.js';
+
+export interface ToolRef {
+  bundleID: string;
+  slug: string;
+  version: string;
+}
+
+export interface ToolViewSources {
+  availability(rec: ToolRecord): Availability;
+  metrics(toolID: string): ToolMetrics;
+}
+
+const NO_METRICS: ToolMetrics = { callCount: 0, errorCount: 0, lastCalledAt: null };
+
+export class ToolService {
+  sources: ToolViewSources = { availability: () => ({ ok: true }), metrics: () => NO_METRICS };
+
+  constructor(private readonly store: Store) {}
+
+  view(rec: ToolRecord): ToolView {
+    return { ...rec.file, availability: this.sources.availability(rec), metrics: this.sources.metrics(rec.file.toolID) };
+  }
+
+  /** Visible unless disabled, or in a disabled or soft-deleted bundle. */
+  isVisible(rec: ToolRecord): boolean {
+    const b = this.store.state.bundles.get(rec.file.bundleID)?.file;
+    return rec.file.isEnabled && !!b && b.isEnabled && !b.softDeletedAt;
+  }
+
+  async get(ref: ToolRef): Promise<ToolView> {
+    return this.view(await this.store.tool(ref.bundleID, ref.slug, ref.version));
+  }
+
+  list(input: OpInput<'tools.list'>): Page<ToolView> {
+    const tags = input.tags?.length ? input.tags.map((t) => t.normalize('NFC')) : undefined;
+    const ids = input.bundleIDs?.length ? new Set(input.bundleIDs.map((s) => s.toLowerCase())) : undefined;
+    const fp = queryFingerprint(['tools', [...(tags ?? [])].sort(), [...(ids ?? [])].sort(), !!input.includeDisabled]);
+    return pageOf(
+      this.store.state.sortedToolIDs(),
+      (id) => {
+        const rec = this.store.state.tools.get(id);
+        if (!rec) return undefined;
+        if (ids && !ids.has(rec.file.bundleID)) return undefined;
+        if (tags && !rec.file.tags.some((t) => tags.includes(t))) return undefined;
+        if (!input.includeDisabled && !this.isVisible(rec)) return undefined;
+        return this.view(rec);
+      },
+      input.recommendedPageSize ?? DEFAULT_PAGE_SIZE,
+      fp,
+      input.pageToken,
+    );
+  }
+
+  /** Body fields that name the tool must agree with the path (or be left out). */
+  private checkBodyIdentity(ref: ToolRef, input: ToolInput, pair: { slug: string; version: string }): void {
+    const issues = [];
+    if (input.slug !== undefined && checkSlug(input.slug).value !== pair.slug) issues.push({ field: 'slug', message: `'${input.slug}' differs from the slug in the path ('${pair.slug}'); leave it out or make them equal` });
+    if (input.version !== undefined && checkSlug(input.version, 'version').value !== pair.version) issues.push({ field: 'version', message: `'${input.version}' differs from the version in the path ('${pair.version}'); leave it out or make them equal` });
+    if (input.bundleID !== undefined && input.bundleID.toLowerCase() !== ref.bundleID) issues.push({ field: 'bundleID', message: 'differs from the bundle ID in the path; leave it out or make them equal' });
+    if (issues.length) throw invalid(issues);
+  }
+
+  private conflict(slug: string, version: string): CoreError {
+    return new CoreError('CONFLICT', `a tool <${slug},${version}> already exists in this bundle; choose another slug or version, or edit the existing tool`, {
+      slug,
+      version,
+    });
+  }
+
+  /** Throws CONFLICT when the pair is held (by a claim or by a tool the store knows). */
+  private async ensurePairFree(bundleID: string, slug: string, version: string, exceptToolID?: string): Promise<void> {
+    const claim = await this.store.claims.inspect(bundleID, slug, version);
+    if (claim.kind === 'taken' && claim.toolID !== exceptToolID) throw this.conflict(slug, version);
+    if (claim.kind === 'stale') await this.store.claims.release(bundleID, slug, version, claim.toolID);
+    // A tool written by hand or by git has no claim; memory knows it.
+    const owner = this.store.state.pairOwner(bundleID, slug, version);
+    if (owner && owner !== exceptToolID && (await this.store.readToolFile(bundleID, owner).catch(() => undefined))) throw this.conflict(slug, version);
+  }
+
+  async create(ref: ToolRef, input: ToolInput): Promise<ToolView> {
+    const pair = checkPair(ref.slug, ref.version);
+    this.checkBodyIdentity(ref, input, pair);
+    await this.store.freshBundle(ref.bundleID);
+    this.store.refuseBuiltin(ref.bundleID, 'cannot add tools to a built-in bundle');
+    const { bundleID } = ref;
+    return this.store.withBundleLock(bundleID, async () => {
+      await this.store.writableBundle(bundleID, 'add tools to it');
+      const file = prepareTool(input, { bundleID, ...pair, now: this.store.now(), config: this.store.config.get() });
+      await this.ensurePairFree(bundleID, pair.slug, pair.version);
+      const toolsDir = this.store.paths.toolsDir(bundleID);
+      await fsp.mkdir(toolsDir, { recursive: true });
+      const staging = join(toolsDir, `.staging-${file.toolID}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+      await fsp.mkdir(staging);
+      const fh = await fsp.open(join(staging, 'tool.json'), 'wx');
+      try {
+        await fh.writeFile(canonicalJson(file as unknown as Record<string, unknown>, TOOL_KEY_ORDER));
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await fsyncDir(staging);
+      // The commit point: link() refuses to overwrite, so of two racing creators one wins.
+      if (!(await this.store.claims.publish(bundleID, pair.slug, pair.version, file.toolID))) {
+        await fsp.rm(staging, { recursive: true, force: true });
+        throw this.conflict(pair.slug, pair.version);
+      }
+      await this.store.claims.completeStaged(bundleID, file.toolID, staging);
+      return this.view(this.store.applyTool(file));
+    });
+  }
+
+  async update(ref: ToolRef, input: ToolInput, ifModifiedAt?: string): Promise<ToolView> {
+    const current = await this.store.tool(ref.bundleID, ref.slug, ref.version);
+    this.store.refuseBuiltin(ref.bundleID, 'cannot edit a built-in tool');
+    const { bundleID } = ref;
+    const target = checkPair(input.slug ?? current.file.slug, input.version ?? current.file.version);
+    if (input.bundleID !== undefined && input.bundleID.toLowerCase() !== bundleID) {
+      throw invalid([{ field: 'bundleID', message: 'a tool cannot move to another bundle by editing; export and import it instead' }]);
+    }
+    return this.store.withBundleLock(bundleID, async () => {
+      await this.store.writableBundle(bundleID, 'edit its tools');
+      const disk = await this.store.readToolFile(bundleID, current.file.toolID);
+      if (!disk) throw new CoreError('NOT_FOUND', `tool <${ref.slug},${ref.version}> was deleted meanwhile`);
+      if (ifModifiedAt && ifModifiedAt !== '*' && disk.modifiedAt !== ifModifiedAt) {
+        throw new CoreError('MODIFIED_ELSEWHERE', `this tool was changed elsewhere at ${disk.modifiedAt}; reload it and apply your edit again`, {
+          modifiedAt: disk.modifiedAt,
+        });
+      }
+      const file = prepareTool(input, { bundleID, ...target, now: this.store.now(), config: this.store.config.get(), existing: disk });
+      const renamed = target.slug !== disk.slug || target.version !== disk.version;
+      if (renamed) {
+        await this.ensurePairFree(bundleID, target.slug, target.version, disk.toolID);
+        if (!(await this.store.claims.publish(bundleID, target.slug, target.version, disk.toolID))) {
+          const owner = await this.store.claims.owner(bundleID, target.slug, target.version);
+          if (owner !== disk.toolID) throw this.conflict(target.slug, target.version);
+        }
+      }
+      await this.store.writeToolFile(file);
+      if (renamed) await this.store.claims.release(bundleID, disk.slug, disk.version, disk.toolID);
+      return this.view(this.store.applyTool(file));
+    });
+  }
+
+  async setEnabled(ref: ToolRef, isEnabled: boolean): Promise<ToolView> {
+    const rec = await this.store.tool(ref.bundleID, ref.slug, ref.version);
+    if (rec.builtin) return this.view(await this.store.setBuiltinToolEnabled(rec, isEnabled));
+    return this.store.withBundleLock(ref.bundleID, async () => {
+      await this.store.writableBundle(ref.bundleID, 'switch its tools on or off');
+      const disk = await this.store.readToolFile(ref.bundleID, rec.file.toolID);
+      if (!disk) throw new CoreError('NOT_FOUND', `tool <${ref.slug},${ref.version}> was deleted meanwhile`);
+      if (disk.isEnabled === isEnabled) return this.view(this.store.applyTool(disk));
+      const next: ToolFile = { ...disk, isEnabled, modifiedAt: this.store.now() };
+      await this.store.writeToolFile(next);
+      return this.view(this.store.applyTool(next));
+    });
+  }
+
+  /** Hard delete. Allowed in disabled and soft-deleted bundles, so a bundle in the Trash can be emptied. */
+  async delete(ref: ToolRef): Promise<void> {
+    const rec = await this.store.tool(ref.bundleID, ref.slug, ref.version);
+    this.store.refuseBuiltin(ref.bundleID, 'cannot delete a built-in tool');
+    const { bundleID } = ref;
+    const { toolID, slug, version } = rec.file;
+    await this.store.withBundleLock(bundleID, async () => {
+      const dir = this.store.paths.toolDir(bundleID, toolID);
+      const grave = join(this.store.paths.toolsDir(bundleID), `.deleted-${toolID}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+      try {
+        await fsp.rename(dir, grave);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
+      await fsyncDir(this.store.paths.toolsDir(bundleID));
+      await this.store.claims.release(bundleID, slug, version, toolID);
+      await fsp.rm(grave, { recursive: true, force: true });
+    });
+    this.store.forgetTool(toolID);
+  }
+}

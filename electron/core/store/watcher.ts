@@ -1,0 +1,75 @@
+/**
+ * Brings changes made outside this process (another Toolwright, git pull, an editor) into the
+ * running store, debounced per file, through chokidar (inotify/FSEvents/ReadDirectoryChangesW
+ * under one API; the same choice Bruno makes for its flat-file collections). Our own writes
+ * come back here too; syncing them is a no-op because the content already matches memory.
+ */
+import { watch, type FSWatcher } from 'chokidar';
+import { basename, relative, sep } from 'node:path';
+import type { Store } from './store.js';
+
+export interface WatchHooks {
+  config?: () => Promise<void>;
+  secrets?: () => Promise<void>;
+  metrics?: (toolID: string) => Promise<void>;
+}
+
+export interface StoreWatcher {
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+export function watchStore(store: Store, hooks: WatchHooks = {}, debounceMs = 60): StoreWatcher {
+  const { paths } = store;
+  const timers = new Map<string, NodeJS.Timeout>();
+  const schedule = (key: string, fn: () => Promise<void>) => {
+    clearTimeout(timers.get(key));
+    timers.set(
+      key,
+      setTimeout(() => {
+        timers.delete(key);
+        fn().catch(() => undefined);
+      }, debounceMs),
+    );
+  };
+
+  const onPath = (path: string) => {
+    if (path === paths.configFile) return hooks.config && schedule('config', hooks.config);
+    if (path === paths.secretsFile) return hooks.secrets && schedule('secrets', hooks.secrets);
+    if (path === paths.builtinStateFile) return schedule('builtin', () => store.syncBuiltinState());
+    const inMetrics = relative(paths.metricsDir, path);
+    if (!inMetrics.startsWith('..') && !inMetrics.includes(sep) && inMetrics.endsWith('.json')) {
+      const id = inMetrics.slice(0, -5);
+      return hooks.metrics && schedule(`m:${id}`, () => hooks.metrics!(id));
+    }
+    const rel = relative(paths.bundlesDir, path);
+    if (rel.startsWith('..') || rel === '') return undefined;
+    const parts = rel.split(sep);
+    const bundleID = parts[0]!;
+    if (parts.length === 1 || parts[1] === 'bundle.json' || (parts[1] === 'tools' && parts.length === 2)) {
+      return schedule(`b:${bundleID}`, () => store.syncBundle(bundleID));
+    }
+    if (parts[1] === 'tools' && parts.length >= 3) {
+      const toolID = parts[2]!;
+      if (parts.length === 3 || parts[3] === 'tool.json') return schedule(`t:${toolID}`, () => store.syncTool(bundleID, toolID));
+    }
+    return undefined;
+  };
+
+  const watcher: FSWatcher = watch([paths.bundlesDir, paths.configFile, paths.secretsFile, paths.builtinStateFile, paths.metricsDir], {
+    ignoreInitial: true,
+    // Temp files, claims, locks and staging folders start with a dot: none of them is content.
+    ignored: (p: string) => basename(p).startsWith('.'),
+    depth: 3,
+  });
+  watcher.on('all', (_event, path) => onPath(path));
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return {
+    ready,
+    async close() {
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+      await watcher.close();
+    },
+  };
+}

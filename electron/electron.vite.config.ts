@@ -1,0 +1,36 @@
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+import { resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: resolve(root, 'out/main'),
+      // Native and dynamic-require packages stay external and load from node_modules.
+      externalizeDeps: true,
+      rollupOptions: { input: { index: resolve(root, 'electron/main.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: resolve(root, 'out/preload'),
+      // Sandboxed preloads cannot load ESM or node_modules: one self-contained CommonJS file.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(root, 'electron/preload.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      rollupOptions: { input: resolve(root, 'renderer/index.html') },
+    },
+  },
+});

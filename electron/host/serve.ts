@@ -1,0 +1,67 @@
+/**
+ * `npm run serve -- [--data-dir DIR] [--port N]`: the headless host. Serves the built renderer
+ * and the REST API on 127.0.0.1 only, behind a bearer token (TOOLWRIGHT_TOKEN, or a random one
+ * printed at start). Shares the desktop app's data directory unless told otherwise.
+ */
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createCore, defaultDataDir } from '../core/app-core.js';
+import { createRestServer } from './rest/server.js';
+
+export const DEFAULT_PORT = 7420;
+
+function fail(message: string): never {
+  process.stderr.write(`toolwright: ${message}\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let values: { 'data-dir'?: string; port?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: { 'data-dir': { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
+  } catch (e) {
+    fail(`${(e as Error).message}\nusage: npm run serve -- [--data-dir DIR] [--port N]`);
+  }
+  if (values.help) {
+    process.stdout.write('usage: npm run serve -- [--data-dir DIR] [--port N]\n  env: TOOLWRIGHT_TOKEN, TOOLWRIGHT_DATA_DIR\n');
+    return;
+  }
+  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a whole number from 0 to 65535 (got '${values.port}')`);
+  const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
+  const envToken = process.env['TOOLWRIGHT_TOKEN'];
+  const token = envToken && envToken.length > 0 ? envToken : randomBytes(24).toString('base64url');
+  const rendererDir = fileURLToPath(new URL('../../out/renderer', import.meta.url));
+
+  const core = await createCore({ dataDir, watch: true, transport: 'rest' });
+  const app = await createRestServer({ core, token, rendererDir });
+  try {
+    await app.listen({ host: '127.0.0.1', port });
+  } catch (e) {
+    await core.close();
+    fail(`cannot listen on 127.0.0.1:${port}: ${(e as Error).message}${(e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (pick another with --port N)' : ''}`);
+  }
+  const address = app.server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const url = `http://127.0.0.1:${actualPort}`;
+  process.stdout.write(`Toolwright listening on ${url}\n`);
+  process.stdout.write(envToken ? `Data: ${dataDir} (token from TOOLWRIGHT_TOKEN)\n` : `Token: ${token}\nOpen ${url}/#token=${token}\nData: ${dataDir}\n`);
+
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await app.close().catch(() => undefined);
+    await core.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
+
+void main();

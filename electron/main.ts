@@ -1,0 +1,88 @@
+/**
+ * The Electron shell: single instance, a hardened window on the app:// protocol, and the core
+ * wired to IPC. Everything else lives in core/ (engine), host/ (transports) and shell/ (window).
+ */
+import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { join } from 'node:path';
+import { createCore, defaultDataDir, type Core } from './core/app-core.js';
+import { forwardEvents, registerIpc, trustedOrigins } from './host/ipc.js';
+import { APP_ORIGIN, registerSchemePrivileges, serveRenderer } from './shell/protocol.js';
+import { hardenContents, hardenSession } from './shell/security.js';
+import { loadWindowState, trackWindowState } from './shell/window-state.js';
+import { safeStorageCipher } from './shell/safe-storage.js';
+
+const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
+const ownOrigins = [APP_ORIGIN, ...(devServerUrl ? [new URL(devServerUrl).origin] : [])];
+const isOwnUrl = (url: string) => ownOrigins.some((o) => url.startsWith(o + '/') || url === o);
+
+if (!app.requestSingleInstanceLock()) app.quit();
+registerSchemePrivileges();
+
+let core: Core | undefined;
+let win: BrowserWindow | undefined;
+
+async function createWindow(): Promise<void> {
+  const stateFile = join(app.getPath('userData'), 'window-state.json');
+  const state = loadWindowState(stateFile);
+  win = new BrowserWindow({
+    ...state.bounds,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'Toolwright',
+    webPreferences: {
+      preload: join(import.meta.dirname, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  if (state.maximized) win.maximize();
+  trackWindowState(win, stateFile);
+  hardenContents(win.webContents, isOwnUrl);
+  const stopEvents = forwardEvents(core!, (channel, e) => win?.webContents.send(channel, e));
+  win.on('closed', () => {
+    stopEvents();
+    win = undefined;
+  });
+  win.once('ready-to-show', () => win?.show());
+  await win.loadURL(devServerUrl ?? `${APP_ORIGIN}/index.html`);
+}
+
+app.on('second-instance', () => {
+  if (win) {
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  }
+});
+
+app.on('web-contents-created', (_e, contents) => hardenContents(contents, isOwnUrl));
+
+void app.whenReady().then(async () => {
+  hardenSession(session.defaultSession);
+  serveRenderer(join(import.meta.dirname, '../renderer'));
+  const cipher = safeStorageCipher();
+  core = await createCore({
+    dataDir: defaultDataDir(app.getPath('userData')),
+    builtinDir: app.isPackaged ? join(process.resourcesPath, 'builtin') : join(app.getAppPath(), 'data/builtin'),
+    watch: true,
+    transport: 'ipc',
+    appVersion: app.getVersion(),
+    ...(cipher ? { secretsCipher: cipher } : {}),
+  });
+  registerIpc(ipcMain, core, trustedOrigins(ownOrigins));
+  await createWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) void createWindow();
+  });
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+app.on('will-quit', () => {
+  void core?.close();
+});

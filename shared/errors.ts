@@ -1,0 +1,65 @@
+/**
+ * Error codes of the operations contract. They cross IPC and REST unchanged, so a caller can
+ * branch on `code`; `message` says what was wrong and how to fix it; `details` carries
+ * machine-readable context (e.g. the field a validation error concerns).
+ */
+export const ERROR_STATUS = {
+  INVALID_INPUT: 400,
+  INVALID_ARGS: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  BUILTIN_READONLY: 403,
+  TOOLS_DISABLED: 403,
+  CONFIRMATION_REQUIRED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  BUNDLE_DISABLED: 409,
+  BUNDLE_DELETED: 409,
+  TOOL_DISABLED: 409,
+  MODIFIED_ELSEWHERE: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  CANCELLED: 499,
+  INTERNAL: 500,
+  /** The remote service of an http tool failed: a non-success status, an unreadable or oversized answer, no connection. */
+  UPSTREAM_ERROR: 502,
+  /** A tool answered, but its value does not match the tool's outputSchema (or is not JSON): the tool or its schema needs fixing. */
+  INVALID_OUTPUT: 502,
+  TOOL_UNAVAILABLE: 503,
+  BUSY: 503,
+  TIMEOUT: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldIssue {
+  /** JSON pointer-ish path of the field, e.g. "impl.urlTemplate" or "slug". */
+  field: string;
+  message: string;
+}
+
+export interface ErrorDetails {
+  issues?: FieldIssue[];
+  [key: string]: unknown;
+}
+
+export interface ApiError {
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetails;
+}
+
+export type Envelope<T> = { ok: true; data: T } | { ok: false; error: ApiError };
+
+export function httpStatusFor(code: string): number {
+  return (ERROR_STATUS as Record<string, number>)[code] ?? 500;
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ApiError).code === 'string' &&
+    typeof (value as ApiError).message === 'string'
+  );
+}

@@ -1,0 +1,277 @@
+/**
+ * The operations contract: every operation's name, input schema, output type and the error
+ * codes it may answer. Main validates each input against `input` (ajv) before a handler runs;
+ * the preload exposes one named function per entry; the REST host maps its routes onto them;
+ * the renderer's client is typed from this table, so payloads are typed end to end.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { ErrorCode } from './errors.js';
+import { Config, Safety, ToolType, UuidV7, Card, Limits, JsonSchemaValue, SecretName } from './schemas.js';
+import type { BundleView, ToolView, Page, Problem, SecretInfo, InvokeResult, HistoryEntry, SearchHit, FunctionInfo, SystemInfo, ImportReport } from './types.js';
+
+interface OpDef<I extends TSchema, O> {
+  input: I;
+  errors: readonly ErrorCode[];
+  /** Phantom: carries the output type only. */
+  output?: O;
+  /** Human summary, shown in docs and errors. */
+  summary: string;
+}
+
+function op<O>() {
+  return <I extends TSchema>(def: Omit<OpDef<I, O>, 'output'>): OpDef<I, O> => def;
+}
+
+const Ids = Type.Array(UuidV7, { maxItems: 1000 });
+const PageSize = Type.Integer({ minimum: 1, maximum: 1000 });
+const PageToken = Type.String({ maxLength: 2048 });
+const ToolRef = { bundleID: UuidV7, slug: Type.String({ minLength: 1, maxLength: 1024 }), version: Type.String({ minLength: 1, maxLength: 1024 }) };
+
+/** Fields a client may send when creating or editing a tool. Read-only fields are accepted and ignored, so a GET result can be sent back. */
+export const ToolInput = Type.Object(
+  {
+    displayName: Type.Optional(Type.String({ maxLength: 200 })),
+    description: Type.Optional(Type.String({ maxLength: 10000 })),
+    type: Type.Union([ToolType, Type.Literal('go')]),
+    isEnabled: Type.Optional(Type.Boolean()),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 64 })),
+    safety: Type.Optional(Safety),
+    argSchema: Type.Optional(JsonSchemaValue),
+    outputSchema: Type.Optional(JsonSchemaValue),
+    impl: Type.Object({}, { additionalProperties: true }),
+    card: Type.Optional(Card),
+    limits: Type.Optional(Limits),
+    // read-only, checked for consistency or ignored
+    slug: Type.Optional(Type.String()),
+    version: Type.Optional(Type.String()),
+    bundleID: Type.Optional(Type.String()),
+    toolID: Type.Optional(Type.String()),
+    schemaVersion: Type.Optional(Type.String()),
+    isBuiltIn: Type.Optional(Type.Boolean()),
+    createdAt: Type.Optional(Type.String()),
+    modifiedAt: Type.Optional(Type.String()),
+    availability: Type.Optional(Type.Unknown()),
+    metrics: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+export type ToolInput = Static<typeof ToolInput>;
+
+export const BundleInput = Type.Object(
+  {
+    slug: Type.String({ minLength: 1, maxLength: 1024 }),
+    displayName: Type.Optional(Type.String({ maxLength: 200 })),
+    description: Type.Optional(Type.String({ maxLength: 10000 })),
+    isEnabled: Type.Optional(Type.Boolean()),
+    // read-only, ignored
+    bundleID: Type.Optional(Type.String()),
+    schemaVersion: Type.Optional(Type.String()),
+    isBuiltIn: Type.Optional(Type.Boolean()),
+    createdAt: Type.Optional(Type.String()),
+    modifiedAt: Type.Optional(Type.String()),
+    softDeletedAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    toolCount: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+export type BundleInput = Static<typeof BundleInput>;
+
+const EnabledPatch = Type.Object({ isEnabled: Type.Boolean() }, { additionalProperties: false });
+
+export const operations = {
+  'bundles.list': op<Page<BundleView>>()({
+    summary: 'List bundles (soft-deleted ones only with deleted=include|only)',
+    input: Type.Object(
+      {
+        bundleIDs: Type.Optional(Ids),
+        includeDisabled: Type.Optional(Type.Boolean()),
+        deleted: Type.Optional(Type.Union([Type.Literal('exclude'), Type.Literal('include'), Type.Literal('only')])),
+        pageSize: Type.Optional(PageSize),
+        pageToken: Type.Optional(PageToken),
+      },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT'],
+  }),
+  'bundles.get': op<BundleView>()({
+    summary: 'One bundle, also when soft-deleted',
+    input: Type.Object({ bundleID: UuidV7 }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'bundles.put': op<{ bundle: BundleView; created: boolean }>()({
+    summary: 'Create or replace a bundle',
+    input: Type.Object({ bundleID: UuidV7, bundle: BundleInput }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'BUILTIN_READONLY', 'BUNDLE_DELETED'],
+  }),
+  'bundles.patch': op<BundleView>()({
+    summary: 'Switch a bundle on or off',
+    input: Type.Object({ bundleID: UuidV7, patch: EnabledPatch }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'BUNDLE_DELETED'],
+  }),
+  'bundles.delete': op<BundleView>()({
+    summary: 'Soft-delete a bundle (restorable; reaped after 2 days once it holds no tools)',
+    input: Type.Object({ bundleID: UuidV7 }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'BUILTIN_READONLY'],
+  }),
+  'bundles.restore': op<BundleView>()({
+    summary: 'Undo a soft delete',
+    input: Type.Object({ bundleID: UuidV7 }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'tools.list': op<Page<ToolView>>()({
+    summary: 'List tools, filtered by tags (any of) and bundles',
+    input: Type.Object(
+      {
+        tags: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 })),
+        bundleIDs: Type.Optional(Ids),
+        includeDisabled: Type.Optional(Type.Boolean()),
+        recommendedPageSize: Type.Optional(PageSize),
+        pageToken: Type.Optional(PageToken),
+      },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT'],
+  }),
+  'tools.get': op<ToolView>()({
+    summary: 'One tool by bundle, slug and version',
+    input: Type.Object(ToolRef, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'tools.put': op<ToolView>()({
+    summary: 'Create a tool; CONFLICT if <slug,version> exists in the bundle',
+    input: Type.Object({ ...ToolRef, tool: ToolInput }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'BUILTIN_READONLY'],
+  }),
+  'tools.update': op<ToolView>()({
+    summary: 'Replace an existing tool (edit); may rename slug/version; guarded by ifModifiedAt',
+    input: Type.Object(
+      { ...ToolRef, tool: ToolInput, ifModifiedAt: Type.Optional(Type.String({ maxLength: 64 })) },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT', 'MODIFIED_ELSEWHERE', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'BUILTIN_READONLY'],
+  }),
+  'tools.patch': op<ToolView>()({
+    summary: 'Switch a tool on or off',
+    input: Type.Object({ ...ToolRef, patch: EnabledPatch }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'BUNDLE_DISABLED', 'BUNDLE_DELETED'],
+  }),
+  'tools.delete': op<{ deleted: true }>()({
+    summary: 'Delete a tool for good',
+    input: Type.Object(ToolRef, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'BUILTIN_READONLY'],
+  }),
+  'tools.search': op<Page<SearchHit>>()({
+    summary: 'Fuzzy search: prefix > whole word > fuzzy > recency',
+    input: Type.Object(
+      {
+        q: Type.String({ maxLength: 512 }),
+        includeDisabled: Type.Optional(Type.Boolean()),
+        pageSize: Type.Optional(PageSize),
+        pageToken: Type.Optional(PageToken),
+      },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT'],
+  }),
+  'tools.invoke': op<InvokeResult>()({
+    summary: 'Run a tool with arguments',
+    input: Type.Object(
+      {
+        ...ToolRef,
+        args: Type.Optional(Type.Unknown()),
+        confirm: Type.Optional(Type.Boolean()),
+        invocationID: Type.Optional(Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })),
+      },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT', 'INVALID_ARGS', 'NOT_FOUND', 'TOOLS_DISABLED', 'CONFIRMATION_REQUIRED', 'RATE_LIMITED', 'TOOL_UNAVAILABLE', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'TOOL_DISABLED'],
+  }),
+  'tools.cancel': op<{ cancelled: boolean }>()({
+    summary: 'Cancel a running invocation',
+    input: Type.Object({ invocationID: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT'],
+  }),
+  'tools.history': op<{ items: HistoryEntry[] }>()({
+    summary: 'Recent invocations of a tool, newest first',
+    input: Type.Object({ ...ToolRef, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'config.get': op<Config>()({
+    summary: 'config.json',
+    input: Type.Object({}, { additionalProperties: false }),
+    errors: [],
+  }),
+  'config.patch': op<Config>()({
+    summary: 'Merge fields into config.json',
+    input: Type.Object({ patch: Type.Partial(Config, { additionalProperties: false }) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT'],
+  }),
+  'secrets.list': op<{ items: SecretInfo[] }>()({
+    summary: 'Secret names with masked values, never a value',
+    input: Type.Object({}, { additionalProperties: false }),
+    errors: [],
+  }),
+  'secrets.set': op<SecretInfo>()({
+    summary: 'Set or replace a secret',
+    input: Type.Object({ name: SecretName, value: Type.String({ minLength: 1, maxLength: 65536 }) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT'],
+  }),
+  'secrets.delete': op<{ deleted: boolean }>()({
+    summary: 'Delete a secret',
+    input: Type.Object({ name: SecretName }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'problems.list': op<{ items: Problem[] }>()({
+    summary: 'Files on disk that could not be read, with path and reason',
+    input: Type.Object({}, { additionalProperties: false }),
+    errors: [],
+  }),
+  'functions.list': op<{ items: FunctionInfo[] }>()({
+    summary: 'In-process functions that function tools can name',
+    input: Type.Object({}, { additionalProperties: false }),
+    errors: [],
+  }),
+  'system.info': op<SystemInfo>()({
+    summary: 'Where the data lives and what this host can run',
+    input: Type.Object({}, { additionalProperties: false }),
+    errors: [],
+  }),
+  'bundles.export': op<{ zip: Uint8Array; fileName: string }>()({
+    summary: 'Bundles as a deterministic ZIP',
+    input: Type.Object({ bundleIDs: Type.Array(UuidV7, { minItems: 1, maxItems: 1000 }) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'bundles.import': op<ImportReport>()({
+    summary: 'Import a ZIP of bundles; all or nothing',
+    input: Type.Object(
+      {
+        zip: Type.Unsafe<Uint8Array>({ instanceofUint8Array: true }),
+        onConflict: Type.Optional(Type.Union([Type.Literal('skip'), Type.Literal('replace'), Type.Literal('copy')])),
+      },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT', 'CONFLICT', 'BUILTIN_READONLY', 'PAYLOAD_TOO_LARGE'],
+  }),
+} as const;
+
+export type Operations = typeof operations;
+export type OpName = keyof Operations;
+export type OpInput<N extends OpName> = Static<Operations[N]['input']>;
+export type OpOutput<N extends OpName> = NonNullable<Operations[N]['output']>;
+export const OP_NAMES = Object.keys(operations) as OpName[];
+
+/** `bundles.list` → `bundlesList`: the name of the preload function for an operation. */
+export function opFunctionName(name: OpName): string {
+  return name.replace(/\.([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** Events pushed from main to the renderer when the store changes (also changes made outside the app). */
+export type StoreEvent =
+  | { type: 'bundle.changed'; bundleID: string }
+  | { type: 'bundle.removed'; bundleID: string }
+  | { type: 'tool.changed'; bundleID: string; toolID: string }
+  | { type: 'tool.removed'; bundleID: string; toolID: string }
+  | { type: 'config.changed' }
+  | { type: 'secrets.changed' }
+  | { type: 'metrics.changed'; toolID: string }
+  | { type: 'problems.changed' };

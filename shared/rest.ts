@@ -1,0 +1,106 @@
+/**
+ * How each operation travels over REST (DESIGN.md, "REST contract"). The headless host
+ * registers its routes from this table and the browser-mode client builds its requests from
+ * it, so the two cannot disagree. Binary operations (export/import) and the event stream are
+ * special-cased by both sides and marked `binary`.
+ */
+import type { OpInput, OpName } from './operations.js';
+
+export type HttpVerb = 'GET' | 'PUT' | 'PATCH' | 'POST' | 'DELETE';
+
+export interface RestRoute {
+  method: HttpVerb;
+  /** Fastify-style path; `:name` segments are percent-encoded UTF-8. */
+  path: string;
+  /** Input keys taken from path segments. */
+  params?: readonly string[];
+  /** Input keys taken from the query string; arrays travel comma-separated. */
+  query?: readonly string[];
+  /** Input key that receives the whole JSON body, or '*' to spread the body's keys into the input. */
+  body?: string;
+  /** Success status when the operation does not decide it. */
+  status?: number;
+  binary?: boolean;
+  /** The response body is `data[unwrap]`; `data.created` true answers 201 instead of 200. */
+  unwrap?: string;
+}
+
+const TOOL = '/tools/bundles/:bundleID/tools/:slug/version/:version';
+const TOOL_PARAMS = ['bundleID', 'slug', 'version'] as const;
+
+export const REST_ROUTES: Record<OpName, RestRoute> = {
+  'bundles.list': { method: 'GET', path: '/tools/bundles', query: ['bundleIDs', 'includeDisabled', 'deleted', 'pageSize', 'pageToken'] },
+  'bundles.export': { method: 'GET', path: '/tools/bundles/export', query: ['bundleIDs'], binary: true },
+  'bundles.import': { method: 'POST', path: '/tools/bundles/import', query: ['onConflict'], binary: true },
+  'bundles.get': { method: 'GET', path: '/tools/bundles/:bundleID', params: ['bundleID'] },
+  'bundles.put': { method: 'PUT', path: '/tools/bundles/:bundleID', params: ['bundleID'], body: 'bundle', unwrap: 'bundle' },
+  'bundles.patch': { method: 'PATCH', path: '/tools/bundles/:bundleID', params: ['bundleID'], body: 'patch' },
+  'bundles.delete': { method: 'DELETE', path: '/tools/bundles/:bundleID', params: ['bundleID'] },
+  'bundles.restore': { method: 'POST', path: '/tools/bundles/:bundleID/restore', params: ['bundleID'] },
+  'tools.list': { method: 'GET', path: '/tools/tools', query: ['tags', 'bundleIDs', 'includeDisabled', 'recommendedPageSize', 'pageToken'] },
+  'tools.search': { method: 'GET', path: '/tools/tools/search', query: ['q', 'includeDisabled', 'pageSize', 'pageToken'] },
+  'tools.get': { method: 'GET', path: TOOL, params: TOOL_PARAMS },
+  'tools.put': { method: 'PUT', path: TOOL, params: TOOL_PARAMS, body: 'tool', status: 201 },
+  /** Same route as tools.put, chosen when the request carries `If-Match: "<modifiedAt>"` (or `*`). */
+  'tools.update': { method: 'PUT', path: TOOL, params: TOOL_PARAMS, body: 'tool' },
+  'tools.patch': { method: 'PATCH', path: TOOL, params: TOOL_PARAMS, body: 'patch' },
+  'tools.delete': { method: 'DELETE', path: TOOL, params: TOOL_PARAMS, status: 204 },
+  'tools.invoke': { method: 'POST', path: `${TOOL}/invoke`, params: TOOL_PARAMS, body: '*' },
+  'tools.history': { method: 'GET', path: `${TOOL}/history`, params: TOOL_PARAMS, query: ['limit'] },
+  'tools.cancel': { method: 'POST', path: '/tools/invocations/:invocationID/cancel', params: ['invocationID'] },
+  'config.get': { method: 'GET', path: '/tools/config' },
+  'config.patch': { method: 'PATCH', path: '/tools/config', body: 'patch' },
+  'secrets.list': { method: 'GET', path: '/tools/secrets' },
+  'secrets.set': { method: 'PUT', path: '/tools/secrets/:name', params: ['name'], body: '*' },
+  'secrets.delete': { method: 'DELETE', path: '/tools/secrets/:name', params: ['name'], status: 204 },
+  'problems.list': { method: 'GET', path: '/tools/problems' },
+  'functions.list': { method: 'GET', path: '/tools/functions' },
+  'system.info': { method: 'GET', path: '/tools/system' },
+};
+
+/** Server-sent events of the store (StoreEvent JSON per `data:` line). */
+export const EVENTS_PATH = '/tools/events';
+
+/** Query keys whose values are lists (comma-separated on the wire). */
+export const LIST_QUERY_KEYS = new Set(['bundleIDs', 'tags']);
+/** Query keys whose values are booleans ("true"/"false"). */
+export const BOOLEAN_QUERY_KEYS = new Set(['includeDisabled']);
+/** Query keys whose values are integers. */
+export const INTEGER_QUERY_KEYS = new Set(['pageSize', 'recommendedPageSize', 'limit']);
+
+export interface BuiltRequest {
+  method: HttpVerb;
+  /** Path with parameters filled and percent-encoded, plus the query string. */
+  url: string;
+  body?: unknown;
+  headers: Record<string, string>;
+}
+
+/** Builds the HTTP request of an operation (used by the browser client and by tests). */
+export function buildRestRequest<N extends OpName>(name: N, input: OpInput<N>): BuiltRequest {
+  const route = REST_ROUTES[name];
+  const rec = { ...(input as Record<string, unknown>) };
+  const headers: Record<string, string> = {};
+  let path = route.path;
+  for (const p of route.params ?? []) {
+    path = path.replace(`:${p}`, encodeURIComponent(String(rec[p])));
+    delete rec[p];
+  }
+  const qs: string[] = [];
+  for (const q of route.query ?? []) {
+    const v = rec[q];
+    delete rec[q];
+    if (v === undefined || v === null) continue;
+    const text = Array.isArray(v) ? v.join(',') : String(v);
+    qs.push(`${encodeURIComponent(q)}=${encodeURIComponent(text)}`);
+  }
+  if (name === 'tools.update') {
+    const ifModifiedAt = rec['ifModifiedAt'];
+    delete rec['ifModifiedAt'];
+    headers['If-Match'] = ifModifiedAt ? `"${String(ifModifiedAt)}"` : '*';
+  }
+  let body: unknown;
+  if (route.body === '*') body = rec;
+  else if (route.body) body = rec[route.body];
+  return { method: route.method, url: path + (qs.length ? `?${qs.join('&')}` : ''), body, headers };
+}

@@ -1,0 +1,99 @@
+import type { BundleFile, ToolFile, Config } from './schemas.js';
+import type { ApiError } from './errors.js';
+
+export interface Page<T> {
+  items: T[];
+  /** Absent on the last page. */
+  nextPageToken?: string;
+}
+
+export interface Availability {
+  ok: boolean;
+  reason?: string;
+}
+
+export interface ToolMetrics {
+  callCount: number;
+  errorCount: number;
+  lastCalledAt: string | null;
+}
+
+export type BundleView = BundleFile & { toolCount: number };
+
+export type ToolView = ToolFile & { availability: Availability; metrics: ToolMetrics };
+
+export interface Problem {
+  /** Absolute path of the file that could not be read. */
+  path: string;
+  reason: string;
+  kind: 'bundle' | 'tool' | 'config' | 'secrets' | 'builtin-state' | 'other';
+  detectedAt: string;
+}
+
+export interface SecretInfo {
+  name: string;
+  masked: string;
+  updatedAt?: string;
+}
+
+export interface HttpExchange {
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body: string; truncated?: boolean };
+  attempts: number;
+}
+
+export interface InvokeResult {
+  ok: boolean;
+  invocationID: string;
+  value?: unknown;
+  error?: ApiError;
+  durationMs: number;
+  /** Card to render: html is untrusted and is sanitised by the renderer before display. */
+  card?: { title?: string; html?: string; text?: string };
+  http?: HttpExchange;
+  truncated?: { originalBytes: number };
+}
+
+export interface HistoryEntry {
+  invocationID: string;
+  toolID: string;
+  startedAt: string;
+  durationMs: number;
+  status: 'ok' | 'error' | 'cancelled';
+  args: unknown;
+  result?: unknown;
+  error?: ApiError;
+}
+
+export interface SearchHit {
+  tool: ToolView;
+  tier: 'prefix' | 'word' | 'fuzzy';
+  /** Field name → the query words that matched in it, for highlighting. */
+  matches: Record<string, string[]>;
+  score: number;
+}
+
+export interface FunctionInfo {
+  name: string;
+  description: string;
+  argSchema: unknown;
+  outputSchema: unknown;
+  safety: 'readOnly' | 'sideEffecting' | 'privileged';
+}
+
+export interface SystemInfo {
+  dataDir: string;
+  builtinDir: string;
+  appVersion: string;
+  transport: 'ipc' | 'rest';
+  docker: Availability;
+  secretsEncryption: 'safeStorage' | 'aes-256-gcm';
+  config: Config;
+}
+
+export interface ImportReport {
+  created: { bundleID: string; slug: string; fromBundleID?: string }[];
+  replaced: { bundleID: string; slug: string }[];
+  skipped: { bundleID: string; slug: string; reason: string }[];
+  toolCount: number;
+}

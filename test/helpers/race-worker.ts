@@ -1,0 +1,84 @@
+/**
+ * A separate OS process for the race and crash tests. Modes:
+ *   create  <dataDir> <bundleID> <rounds>  — try to create race-<r>/1 for every round, print one result line per attempt
+ *   publish <dataDir> <bundleID> <rounds>  — publish the claim directly, WITHOUT the lock (proper-lockfile #121 stand-in)
+ *   churn   <dataDir> <bundleID>           — write forever (creates, switches, edits, bundle replaces) until killed
+ *   hold    <lockPath> <staleMs>            — take a lock, say "held", and wait to be killed
+ *   metrics <metricsDir> <toolID> <calls>    — record calls in small batches, flushing between them
+ */
+import { writeSync } from 'node:fs';
+import { v7 as uuidv7 } from 'uuid';
+import lockfile from 'proper-lockfile';
+import { openTestStore, functionTool } from './store.js';
+import { Claims } from '../../electron/core/store/claims.js';
+import { DataPaths } from '../../electron/core/store/paths.js';
+import { MetricsStore } from '../../electron/core/metrics.js';
+
+const [mode, a, b, c] = process.argv.slice(2);
+const out = (line: unknown) => writeSync(1, JSON.stringify(line) + '\n');
+
+async function waitForGo(): Promise<void> {
+  const at = Number(process.env['RACE_START_AT'] ?? 0);
+  const delay = at - Date.now();
+  if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+}
+
+async function main(): Promise<void> {
+  if (mode === 'create') {
+    const t = await openTestStore({ dataDir: a! });
+    await waitForGo();
+    for (let r = 0; r < Number(c); r++) {
+      try {
+        const tool = await t.tools.create({ bundleID: b!, slug: `race-${r}`, version: '1' }, functionTool());
+        out({ r, ok: true, toolID: tool.toolID });
+      } catch (e) {
+        out({ r, ok: false, code: (e as { code?: string }).code ?? 'THROWN', message: (e as Error).message });
+      }
+    }
+  } else if (mode === 'publish') {
+    const claims = new Claims(new DataPaths(a!));
+    await waitForGo();
+    for (let r = 0; r < Number(c); r++) {
+      const won = await claims.publish(b!, `pub-${r}`, '1', `${process.pid}-${r}`);
+      out({ r, ok: won });
+    }
+  } else if (mode === 'churn') {
+    const t = await openTestStore({ dataDir: a! });
+    out({ ready: true });
+    for (let i = 0; ; i++) {
+      const slug = `c${i % 7}`;
+      try {
+        if (i % 3 === 0) await t.bundles.put(b!, { slug: `bundle-${i}`, displayName: `Bundle ${i}`.repeat(20), description: 'x'.repeat(i % 500) });
+        const existing = t.store.state.pairOwner(b!, slug, '1');
+        if (!existing) await t.tools.create({ bundleID: b!, slug, version: '1' }, functionTool({ description: 'd'.repeat(2000 + i) }));
+        else if (i % 2) await t.tools.setEnabled({ bundleID: b!, slug, version: '1' }, i % 4 === 1);
+        else await t.tools.update({ bundleID: b!, slug, version: '1' }, functionTool({ description: `edit ${i} `.repeat(300) }));
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if (code !== 'CONFLICT' && code !== 'NOT_FOUND') out({ error: code, message: (e as Error).message });
+      }
+    }
+  } else if (mode === 'metrics') {
+    const m = new MetricsStore(a!, 5);
+    await waitForGo();
+    for (let i = 0; i < Number(c); i++) {
+      m.record(b!, i % 10 !== 0);
+      if (i % 7 === 0) await m.flush();
+    }
+    await m.close();
+    out({ done: true });
+  } else if (mode === 'hold') {
+    await lockfile.lock(a!, { stale: Number(b), update: Number(b) / 2, realpath: false, lockfilePath: a! });
+    out({ held: uuidv7() });
+    setInterval(() => undefined, 1000); // keep the process alive until it is killed
+    await new Promise(() => undefined);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    out({ fatal: String(e?.stack ?? e) });
+    process.exit(1);
+  },
+);

@@ -1,0 +1,271 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { v7 as uuidv7, v4 as uuidv4 } from 'uuid';
+import { startHost, type TestHost } from '../helpers/host.js';
+import { collect, spawnTs } from '../helpers/procs.js';
+import { tempDir } from '../helpers/store.js';
+
+const CORE_BUNDLE = '0190a000-0000-7000-8000-00000000c0e0';
+let h: TestHost;
+beforeAll(async () => {
+  h = await startHost();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const fnTool = (extra: Record<string, unknown> = {}) => ({
+  type: 'function',
+  displayName: 'Calc',
+  description: 'arithmetic',
+  impl: { function: 'core.calc' },
+  argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
+  ...extra,
+});
+
+function expectError(res: { status: number; body: any }, status: number, code?: string) {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(typeof res.body.error.code).toBe('string');
+  expect(typeof res.body.error.message).toBe('string');
+  expect(res.body.error.message.length).toBeGreaterThan(5);
+  if (code) expect(res.body.error.code).toBe(code);
+}
+
+function rawRequest(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method: 'GET', headers }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('auth and origin', () => {
+  it('answers 401 without a token or with a wrong one, in the error shape', async () => {
+    const none = await fetch(`${h.url}/tools/bundles`);
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toContain('Bearer');
+    expect((await none.json()).error.code).toBe('UNAUTHORIZED');
+    expectError(await h.api('GET', '/tools/bundles', undefined, { authorization: 'Bearer nope' }), 401, 'UNAUTHORIZED');
+  });
+
+  it('refuses a foreign Host (DNS rebinding) and a foreign Origin (CSRF)', async () => {
+    const rebound = await rawRequest(h.port, '/tools/bundles', { host: `evil.example:${h.port}`, authorization: `Bearer ${h.token}` });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body).error.code).toBe('FORBIDDEN');
+    expectError(await h.api('GET', '/tools/bundles', undefined, { origin: 'http://evil.example' }), 403, 'FORBIDDEN');
+    expect((await h.api('GET', '/tools/bundles', undefined, { origin: h.url })).status).toBe(200);
+  });
+});
+
+describe('bundles', () => {
+  it('PUT creates (201) then replaces (200); GET one and list; PATCH; soft DELETE; restore', async () => {
+    const id = uuidv7();
+    const created = await h.api('PUT', `/tools/bundles/${id}`, { slug: 'weather', displayName: 'Weather', isEnabled: true, description: 'd' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ bundleID: id, slug: 'weather', isEnabled: true, isBuiltIn: false });
+    const replaced = await h.api('PUT', `/tools/bundles/${id}`, { slug: 'weather', displayName: 'Weather!', isEnabled: true, description: 'd2' });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.createdAt).toBe(created.body.createdAt);
+    expect((await h.api('GET', `/tools/bundles/${id}`)).body.displayName).toBe('Weather!');
+    const list = await h.api('GET', '/tools/bundles');
+    expect(list.status).toBe(200);
+    expect(Array.isArray(list.body.items)).toBe(true);
+    expect(list.body.items.map((b: any) => b.bundleID)).toEqual(expect.arrayContaining([id, CORE_BUNDLE]));
+    expect(list.body.nextPageToken).toBeUndefined();
+    const off = await h.api('PATCH', `/tools/bundles/${id}`, { isEnabled: false });
+    expect(off.status).toBe(200);
+    expect(off.body.isEnabled).toBe(false);
+    expect((await h.api('GET', '/tools/bundles')).body.items.map((b: any) => b.bundleID)).not.toContain(id);
+    expect((await h.api('GET', '/tools/bundles?includeDisabled=true')).body.items.map((b: any) => b.bundleID)).toContain(id);
+    expect((await h.api('GET', `/tools/bundles?bundleIDs=${id}&includeDisabled=true`)).body.items).toHaveLength(1);
+    const del = await h.api('DELETE', `/tools/bundles/${id}`);
+    expect(del.status).toBe(200);
+    expect(del.body.softDeletedAt).toBeTruthy();
+    expect((await h.api('GET', '/tools/bundles?includeDisabled=true')).body.items.map((b: any) => b.bundleID)).not.toContain(id);
+    expect((await h.api('GET', '/tools/bundles?deleted=only')).body.items.map((b: any) => b.bundleID)).toEqual([id]);
+    const restored = await h.api('POST', `/tools/bundles/${id}/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body.softDeletedAt).toBeUndefined();
+  });
+
+  it('answers 400 for bad input, 404 for unknown bundles, 403 for built-ins', async () => {
+    expectError(await h.api('PUT', '/tools/bundles/not-a-uuid', { slug: 'x' }), 400, 'INVALID_INPUT');
+    expectError(await h.api('PUT', `/tools/bundles/${uuidv4()}`, { slug: 'x' }), 400, 'INVALID_INPUT'); // IDs are UUIDv7
+    expectError(await h.api('PUT', `/tools/bundles/${uuidv7()}`, { slug: 'has space' }), 400, 'INVALID_INPUT');
+    expectError(await h.api('PUT', `/tools/bundles/${uuidv7()}`, { displayName: 'no slug' }), 400, 'INVALID_INPUT');
+    expectError(await h.api('PATCH', `/tools/bundles/${uuidv7()}`, { isEnabled: false }), 404, 'NOT_FOUND');
+    expectError(await h.api('GET', `/tools/bundles/${uuidv7()}`), 404, 'NOT_FOUND');
+    const id = uuidv7();
+    await h.api('PUT', `/tools/bundles/${id}`, { slug: 'p' });
+    const extra = await h.api('PATCH', `/tools/bundles/${id}`, { isEnabled: true, slug: 'changed' });
+    expectError(extra, 400, 'INVALID_INPUT');
+    expect(extra.body.error.message).toContain("unknown field 'slug'");
+    expectError(await h.api('PATCH', `/tools/bundles/${id}`, { isEnabled: 'yes' }), 400, 'INVALID_INPUT');
+    expectError(await h.api('PUT', `/tools/bundles/${CORE_BUNDLE}`, { slug: 'mine' }), 403, 'BUILTIN_READONLY');
+    expectError(await h.api('DELETE', `/tools/bundles/${CORE_BUNDLE}`), 403, 'BUILTIN_READONLY');
+    const bad = await fetch(`${h.url}/tools/bundles/${id}`, { method: 'PUT', headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' }, body: '{"slug":' });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.code).toBe('INVALID_INPUT');
+    expectError(await h.api('GET', '/tools/nothing-here'), 404, 'NOT_FOUND');
+  });
+});
+
+describe('tools', () => {
+  let bundleID: string;
+  beforeAll(async () => {
+    bundleID = uuidv7();
+    await h.api('PUT', `/tools/bundles/${bundleID}`, { slug: 'tools', displayName: 'Tools', isEnabled: true, description: '' });
+  });
+  const path = (slug: string, v = 'v1') => `/tools/bundles/${bundleID}/tools/${encodeURIComponent(slug)}/version/${encodeURIComponent(v)}`;
+
+  it('PUT 201, PUT of the same pair 409 with the file untouched, GET, PATCH, DELETE 204, then 404', async () => {
+    const put = await h.api('PUT', path('calc'), fnTool({ tags: ['math'] }));
+    expect(put.status).toBe(201);
+    expect(put.body).toMatchObject({ slug: 'calc', version: 'v1', bundleID, type: 'function', isEnabled: true, isBuiltIn: false, schemaVersion: '1' });
+    expect(put.body.availability).toEqual({ ok: true });
+    const file = join(h.dataDir, 'bundles', bundleID, 'tools', put.body.toolID, 'tool.json');
+    const before = await readFile(file);
+    expectError(await h.api('PUT', path('calc'), fnTool({ description: 'changed' })), 409, 'CONFLICT');
+    expect((await readFile(file)).equals(before)).toBe(true);
+    const got = await h.api('GET', path('calc'));
+    expect(got.status).toBe(200);
+    expect(got.body.toolID).toBe(put.body.toolID);
+    expect(got.body.metrics).toEqual({ callCount: 0, errorCount: 0, lastCalledAt: null });
+    const off = await h.api('PATCH', path('calc'), { isEnabled: false });
+    expect(off.status).toBe(200);
+    expect(off.body.isEnabled).toBe(false);
+    expectError(await h.api('PATCH', path('calc'), { isEnabled: true, description: 'x' }), 400, 'INVALID_INPUT');
+    const del = await h.api('DELETE', path('calc'));
+    expect(del.status).toBe(204);
+    expectError(await h.api('GET', path('calc')), 404, 'NOT_FOUND');
+    expectError(await h.api('DELETE', path('calc')), 404, 'NOT_FOUND');
+  });
+
+  it('carries Unicode slugs percent-encoded in the path, NFC-normalised', async () => {
+    const nfd = 'me\u0301te\u0301o';
+    const put = await h.api('PUT', path(nfd, '1.0'), fnTool());
+    expect(put.status).toBe(201);
+    expect(put.body.slug).toBe('météo');
+    expect((await h.api('GET', path('météo', '1.0'))).status).toBe(200);
+    expect((await h.api('GET', path(nfd, '1.0'))).status).toBe(200);
+    expect((await h.api('PUT', path('天気-なう'), fnTool())).status).toBe(201);
+    expect((await h.api('GET', path('天気-なう'))).body.slug).toBe('天気-なう');
+    expectError(await h.api('PUT', path('rocket🚀'), fnTool()), 400, 'INVALID_INPUT');
+    expectError(await h.api('PUT', path('a'.repeat(65)), fnTool()), 400, 'INVALID_INPUT');
+    expect((await h.api('PUT', path('a'.repeat(64)), fnTool())).status).toBe(201);
+  });
+
+  it('validates the body and names the field', async () => {
+    const noType = await h.api('PUT', path('x1'), { impl: { function: 'core.calc' } });
+    expectError(noType, 400, 'INVALID_INPUT');
+    expect(noType.body.error.message).toContain("missing required field 'type'");
+    const http = await h.api('PUT', path('x2'), { type: 'http', impl: { method: 'GET', urlTemplate: 'https://api.example.org/${q}' } });
+    expectError(http, 400, 'INVALID_INPUT');
+    expect(http.body.error.details.issues.map((i: any) => i.field)).toContain('impl.urlTemplate');
+    const unknownField = await h.api('PUT', path('x3'), fnTool({ colour: 'red' }));
+    expectError(unknownField, 400, 'INVALID_INPUT');
+    expect(unknownField.body.error.message).toContain("'colour'");
+  });
+
+  it('refuses PUT and PATCH in a disabled bundle (409) and in a soft-deleted one (409)', async () => {
+    const b = uuidv7();
+    await h.api('PUT', `/tools/bundles/${b}`, { slug: 'b' });
+    const p = (s: string) => `/tools/bundles/${b}/tools/${s}/version/1`;
+    await h.api('PUT', p('t'), fnTool());
+    await h.api('PATCH', `/tools/bundles/${b}`, { isEnabled: false });
+    expectError(await h.api('PUT', p('u'), fnTool()), 409, 'BUNDLE_DISABLED');
+    expectError(await h.api('PATCH', p('t'), { isEnabled: false }), 409, 'BUNDLE_DISABLED');
+    await h.api('PATCH', `/tools/bundles/${b}`, { isEnabled: true });
+    await h.api('DELETE', `/tools/bundles/${b}`);
+    expectError(await h.api('PUT', p('u'), fnTool()), 409, 'BUNDLE_DELETED');
+    expectError(await h.api('PATCH', p('t'), { isEnabled: false }), 409, 'BUNDLE_DELETED');
+    expectError(await h.api('PUT', `/tools/bundles/${CORE_BUNDLE}/tools/new/version/1`, fnTool()), 403, 'BUILTIN_READONLY');
+  });
+
+  it('edits through PUT with If-Match, and answers 412 for a stale tag', async () => {
+    const put = await h.api('PUT', path('editable'), fnTool());
+    const stale = await h.api('PUT', path('editable'), fnTool({ description: 'v2' }), { 'if-match': '"2000-01-01T00:00:00.000Z"' });
+    expectError(stale, 412, 'MODIFIED_ELSEWHERE');
+    const ok = await h.api('PUT', path('editable'), fnTool({ description: 'v2' }), { 'if-match': `"${put.body.modifiedAt}"` });
+    expect(ok.status).toBe(200);
+    expect(ok.body.description).toBe('v2');
+    expect(ok.body.toolID).toBe(put.body.toolID);
+  });
+
+  it('lists with tags, bundleIDs, includeDisabled, recommendedPageSize and stable page tokens', async () => {
+    const b = uuidv7();
+    await h.api('PUT', `/tools/bundles/${b}`, { slug: 'listing' });
+    for (let i = 0; i < 5; i++) await h.api('PUT', `/tools/bundles/${b}/tools/l${i}/version/1`, fnTool({ tags: i % 2 ? ['odd'] : ['even'] }));
+    await h.api('PATCH', `/tools/bundles/${b}/tools/l4/version/1`, { isEnabled: false });
+    const all = await h.api('GET', `/tools/tools?bundleIDs=${b}`);
+    expect(all.body.items.map((t: any) => t.slug)).toEqual(['l0', 'l1', 'l2', 'l3']);
+    expect((await h.api('GET', `/tools/tools?bundleIDs=${b}&includeDisabled=true`)).body.items).toHaveLength(5);
+    expect((await h.api('GET', `/tools/tools?bundleIDs=${b}&tags=odd`)).body.items.map((t: any) => t.slug)).toEqual(['l1', 'l3']);
+    const p1 = await h.api('GET', `/tools/tools?bundleIDs=${b}&recommendedPageSize=3`);
+    expect(p1.body.items).toHaveLength(3);
+    expect(typeof p1.body.nextPageToken).toBe('string');
+    const p2 = await h.api('GET', `/tools/tools?bundleIDs=${b}&recommendedPageSize=3&pageToken=${encodeURIComponent(p1.body.nextPageToken)}`);
+    expect(p2.body.items.map((t: any) => t.slug)).toEqual(['l3']);
+    expect(p2.body.nextPageToken).toBeUndefined();
+    expectError(await h.api('GET', `/tools/tools?pageToken=${encodeURIComponent(p1.body.nextPageToken)}`), 400, 'INVALID_INPUT');
+    expectError(await h.api('GET', '/tools/tools?recommendedPageSize=0'), 400, 'INVALID_INPUT');
+    expectError(await h.api('GET', '/tools/tools?includeDisabled=maybe'), 400, 'INVALID_INPUT');
+  });
+
+  it('serves search, config, secrets (never a value), problems and functions', async () => {
+    const search = await h.api('GET', '/tools/tools/search?q=calc');
+    expect(search.status).toBe(200);
+    expect(Array.isArray(search.body.items)).toBe(true);
+    const cfg = await h.api('GET', '/tools/config');
+    expect(cfg.body).toMatchObject({ allowedHosts: [], allowPrivateNetwork: false, toolsEnabled: true });
+    const patched = await h.api('PATCH', '/tools/config', { allowedHosts: ['API.Example.com', '*.example.net'] });
+    expect(patched.body.allowedHosts).toEqual(['api.example.com', '*.example.net']);
+    expectError(await h.api('PATCH', '/tools/config', { allowedHosts: ['http://x.com/path'] }), 400, 'INVALID_INPUT');
+    expectError(await h.api('PATCH', '/tools/config', { nope: 1 }), 400, 'INVALID_INPUT');
+    const set = await h.api('PUT', '/tools/secrets/WEATHER_API_KEY', { value: 'sekrit-value-123' });
+    expect(set.status).toBe(200);
+    const secrets = await h.api('GET', '/tools/secrets');
+    expect(secrets.body.items.map((s: any) => s.name)).toContain('WEATHER_API_KEY');
+    expect(JSON.stringify(secrets.body)).not.toContain('sekrit-value-123');
+    expectError(await h.api('PUT', '/tools/secrets/lower_case', { value: 'x' }), 400, 'INVALID_INPUT');
+    expect((await h.api('DELETE', '/tools/secrets/WEATHER_API_KEY')).status).toBe(204);
+    expectError(await h.api('DELETE', '/tools/secrets/WEATHER_API_KEY'), 404, 'NOT_FOUND');
+    const problems = await h.api('GET', '/tools/problems');
+    expect(problems.body).toEqual({ items: [] });
+    const fns = await h.api('GET', '/tools/functions');
+    expect(fns.body.items.map((f: any) => f.name)).toContain('core.calc');
+  });
+});
+
+describe('the serve command', () => {
+  it('prints the listening line, honours TOOLWRIGHT_TOKEN, binds 127.0.0.1 and serves the API', async () => {
+    const dataDir = await tempDir('tw-serve-');
+    const child = spawnTs('electron/host/serve.ts', ['--data-dir', dataDir, '--port', '0'], { TOOLWRIGHT_TOKEN: 'fixed-token' });
+    const run = collect(child);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 30_000);
+      child.stdout!.on('data', () => {
+        const m = /^Toolwright listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      });
+    });
+    expect(out).not.toContain('fixed-token');
+    const res = await fetch(`${url}/tools/bundles`, { headers: { authorization: 'Bearer fixed-token' } });
+    expect(res.status).toBe(200);
+    expect((await fetch(`${url}/tools/bundles`)).status).toBe(401);
+    child.kill('SIGTERM');
+    const done = await run.done;
+    expect(done.code).toBe(0);
+  }, 60_000);
+});

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export default defineConfig({
+  root,
+  plugins: [react()],
+  test: {
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    environment: 'node',
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    reporters: ['default'],
+    // Files that start servers, Docker or Chromium keep their own state; run files two at a time on a 2-core machine.
+    maxWorkers: 2,
+    minWorkers: 1,
+  },
+});
