@@ -1,0 +1,240 @@
+/**
+ * Builds the HTTP request of an http tool from its impl, the call's arguments and secrets.
+ *
+ * A `${name}` placeholder names an argSchema property (the argument wins when a name is both)
+ * or else a secret (UPPER_SNAKE_CASE). An argument the call left out expands to "" (null as a
+ * bare JSON value). Values are expanded once; a value that itself contains `${…}` stays text.
+ *
+ * Encoding by place:
+ * - urlTemplate: every value percent-encoded with encodeURIComponent, so a value cannot add a
+ *   path segment, query parameter, fragment or user@ part.
+ * - headers: raw; a value (or a template) containing CR, LF or NUL is refused.
+ * - bodyTemplate is JSON when the Content-Type header names JSON (application/json,
+ *   application/*+json), or, with no Content-Type, when the template parses as JSON once its
+ *   placeholders are stood in for; Content-Type application/json is then added. In a JSON
+ *   body a placeholder inside a string literal ("${city}") gets the JSON-escaped text, and a
+ *   bare placeholder (${days}) gets the argument as a JSON value (number, boolean, object, or
+ *   a quoted string). A form body (application/x-www-form-urlencoded) gets percent-encoded
+ *   values; any other body gets raw text.
+ */
+import { findPlaceholders, isSecretName } from '../../../../shared/template.js';
+import type { HttpImpl, ToolFile } from '../../../../shared/schemas.js';
+import { CoreError } from '../../errors.js';
+import type { SecretsReader } from '../types.js';
+
+export interface BuiltRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body: string | undefined;
+  /** Lower-cased names of headers whose value came (partly) from a secret: dropped on a cross-origin redirect. */
+  secretHeaders: Set<string>;
+}
+
+type Source = { kind: 'arg'; value: unknown } | { kind: 'secret'; name: string; value: string };
+
+export function argNamesOf(tool: Pick<ToolFile, 'argSchema'>): Set<string> {
+  const schema = tool.argSchema as { properties?: Record<string, unknown> } | boolean;
+  if (typeof schema !== 'object' || schema === null || typeof schema.properties !== 'object' || schema.properties === null) return new Set();
+  return new Set(Object.keys(schema.properties));
+}
+
+export function secretNotSet(name: string): CoreError {
+  return new CoreError('TOOL_UNAVAILABLE', `secret ${name} is not set; set it under Secrets (PUT /tools/secrets/${name}) and call again`, { secret: name });
+}
+
+class Resolver {
+  constructor(
+    private readonly args: Record<string, unknown>,
+    private readonly argNames: Set<string>,
+    private readonly secrets: SecretsReader,
+  ) {}
+
+  resolve(name: string, field: string): Source {
+    if (this.argNames.has(name)) return { kind: 'arg', value: this.args[name] };
+    if (!isSecretName(name)) {
+      throw new CoreError('INVALID_INPUT', `${field}: placeholder \${${name}} is neither an argument (an argSchema property) nor a secret name (UPPER_SNAKE_CASE)`, {
+        issues: [{ field, message: `unknown placeholder \${${name}}` }],
+      });
+    }
+    const value = this.secrets.get(name);
+    if (value === undefined) throw secretNotSet(name);
+    return { kind: 'secret', name, value };
+  }
+}
+
+function asText(source: Source): string {
+  if (source.kind === 'secret') return source.value;
+  const v = source.value;
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** Expands `${…}` in one template, writing each value through `encode`. */
+function expand(template: string, resolver: Resolver, field: string, encode: (text: string, source: Source, name: string) => string): { text: string; usedSecret: boolean } {
+  let out = '';
+  let last = 0;
+  let usedSecret = false;
+  for (const p of findPlaceholders(template)) {
+    const source = resolver.resolve(p.name, field);
+    if (source.kind === 'secret') usedSecret = true;
+    out += template.slice(last, p.start) + encode(asText(source), source, p.name);
+    last = p.end;
+  }
+  return { text: out + template.slice(last), usedSecret };
+}
+
+const LINE_BREAK = /[\r\n\0]/;
+
+function checkHeaderValue(header: string, text: string, source: Source, name: string): string {
+  if (!LINE_BREAK.test(text)) return text;
+  if (source.kind === 'arg') {
+    throw new CoreError('INVALID_ARGS', `argument '${name}' contains a line break (CR/LF) or NUL, which is refused in the ${header} header`, {
+      issues: [{ field: name, message: 'must not contain CR, LF or NUL characters' }],
+    });
+  }
+  throw new CoreError('INVALID_INPUT', `secret ${name} contains a line break (CR/LF) or NUL and cannot be sent in the ${header} header; set it again without line breaks`, { secret: name });
+}
+
+function expandUrl(impl: HttpImpl, resolver: Resolver): URL {
+  const { text } = expand(impl.urlTemplate, resolver, 'impl.urlTemplate', (t) => encodeURIComponent(t));
+  try {
+    return new URL(text);
+  } catch {
+    // The expanded text may hold a secret: the message names the template only.
+    throw new CoreError('INVALID_INPUT', `impl.urlTemplate '${impl.urlTemplate}' does not expand to a valid absolute URL`, {
+      issues: [{ field: 'impl.urlTemplate', message: 'must expand to an absolute http(s) URL' }],
+    });
+  }
+}
+
+function expandHeaders(impl: HttpImpl, resolver: Resolver): { headers: Record<string, string>; secretHeaders: Set<string> } {
+  const headers: Record<string, string> = {};
+  const secretHeaders = new Set<string>();
+  for (const [name, template] of Object.entries(impl.headers ?? {})) {
+    const field = `impl.headers.${name}`;
+    if (LINE_BREAK.test(template)) {
+      throw new CoreError('INVALID_INPUT', `${field} contains a line break (CR/LF) or NUL`, { issues: [{ field, message: 'must not contain CR, LF or NUL characters' }] });
+    }
+    const { text, usedSecret } = expand(template, resolver, field, (t, source, pname) => checkHeaderValue(name, t, source, pname));
+    const lower = name.toLowerCase();
+    headers[lower] = text;
+    if (usedSecret) secretHeaders.add(lower);
+  }
+  return { headers, secretHeaders };
+}
+
+const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+const FORM_CONTENT_TYPE = /^application\/x-www-form-urlencoded\b/i;
+
+/** For each placeholder of a JSON template: does it sit inside a string literal? */
+function placeholderContexts(template: string): { start: number; end: number; name: string; inString: boolean }[] {
+  const placeholders = findPlaceholders(template);
+  const out: { start: number; end: number; name: string; inString: boolean }[] = [];
+  let inString = false;
+  let i = 0;
+  let next = 0;
+  while (i < template.length) {
+    const p = placeholders[next];
+    if (p && p.start === i) {
+      out.push({ ...p, inString });
+      i = p.end;
+      next++;
+      continue;
+    }
+    const ch = template[i];
+    if (inString && ch === '\\') i += 2;
+    else {
+      if (ch === '"') inString = !inString;
+      i++;
+    }
+    // An escape may have jumped over a placeholder start; keep `next` in step.
+    while (placeholders[next] && placeholders[next]!.start < i) {
+      out.push({ ...placeholders[next]!, inString });
+      next++;
+    }
+  }
+  return out;
+}
+
+function looksLikeJson(template: string): boolean {
+  const contexts = placeholderContexts(template);
+  let probe = '';
+  let last = 0;
+  for (const c of contexts) {
+    probe += template.slice(last, c.start) + (c.inString ? '' : 'null');
+    last = c.end;
+  }
+  probe += template.slice(last);
+  try {
+    JSON.parse(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function expandJsonBody(template: string, resolver: Resolver): string {
+  let out = '';
+  let last = 0;
+  for (const c of placeholderContexts(template)) {
+    const source = resolver.resolve(c.name, 'impl.bodyTemplate');
+    let encoded: string;
+    if (c.inString) encoded = JSON.stringify(asText(source)).slice(1, -1);
+    else if (source.kind === 'secret') encoded = JSON.stringify(source.value);
+    else encoded = JSON.stringify(source.value ?? null) ?? 'null';
+    out += template.slice(last, c.start) + encoded;
+    last = c.end;
+  }
+  out += template.slice(last);
+  try {
+    JSON.parse(out);
+  } catch {
+    // No parser message: it would quote part of the body, which may hold a secret.
+    throw new CoreError('INVALID_INPUT', 'impl.bodyTemplate does not give valid JSON after expansion; check its quotes, commas and brackets', {
+      issues: [{ field: 'impl.bodyTemplate', message: 'must be valid JSON with ${name} placeholders as values or inside strings' }],
+    });
+  }
+  return out;
+}
+
+function expandBody(impl: HttpImpl, headers: Record<string, string>, resolver: Resolver): string | undefined {
+  const template = impl.bodyTemplate;
+  if (template === undefined) return undefined;
+  if (impl.method === 'HEAD') {
+    throw new CoreError('INVALID_INPUT', 'impl.bodyTemplate cannot be used with method HEAD', { issues: [{ field: 'impl.bodyTemplate', message: 'not allowed with HEAD' }] });
+  }
+  const contentType = headers['content-type'];
+  if (contentType === undefined ? looksLikeJson(template) : JSON_CONTENT_TYPE.test(contentType)) {
+    headers['content-type'] ??= 'application/json';
+    return expandJsonBody(template, resolver);
+  }
+  if (contentType !== undefined && FORM_CONTENT_TYPE.test(contentType)) {
+    return expand(template, resolver, 'impl.bodyTemplate', (t) => encodeURIComponent(t)).text;
+  }
+  headers['content-type'] ??= 'text/plain; charset=utf-8';
+  return expand(template, resolver, 'impl.bodyTemplate', (t) => t).text;
+}
+
+export function buildRequest(impl: HttpImpl, tool: Pick<ToolFile, 'argSchema'>, args: Record<string, unknown>, secrets: SecretsReader): BuiltRequest {
+  const resolver = new Resolver(args, argNamesOf(tool), secrets);
+  const url = expandUrl(impl, resolver);
+  const { headers, secretHeaders } = expandHeaders(impl, resolver);
+  const body = expandBody(impl, headers, resolver);
+  return { method: impl.method, url, headers, body, secretHeaders };
+}
+
+/** Every `${name}` of the impl that must be a secret (not an argument), with its field. */
+export function secretPlaceholders(impl: HttpImpl, argNames: Set<string>): { name: string; field: string }[] {
+  const out: { name: string; field: string }[] = [];
+  const scan = (template: string | undefined, field: string) => {
+    if (template === undefined) return;
+    for (const p of findPlaceholders(template)) if (!argNames.has(p.name)) out.push({ name: p.name, field });
+  };
+  scan(impl.urlTemplate, 'impl.urlTemplate');
+  for (const [name, v] of Object.entries(impl.headers ?? {})) scan(v, `impl.headers.${name}`);
+  scan(impl.bodyTemplate, 'impl.bodyTemplate');
+  return out;
+}

@@ -1,0 +1,361 @@
+/**
+ * App-scoped secrets (name → value), encrypted at rest in <data>/secrets.json.
+ *
+ * Each entry records the cipher that wrote it: "safeStorage" (the desktop app passes an
+ * Electron safeStorage cipher) or "aes-256-gcm" (the default: a random 32-byte key in
+ * <data>/secrets.key, mode 0600, a fresh 12-byte IV per value, stored as base64 of
+ * IV ‖ ciphertext ‖ 16-byte tag). The AES key file, when present, can always decrypt
+ * aes-256-gcm entries, so a data folder shared by the desktop app and the headless host
+ * stays readable where it can be; an entry no cipher here can open is kept untouched on
+ * disk, listed as unreadable and reported as a problem until it is set again.
+ *
+ * Decrypted values live only in memory. No message, problem or list entry carries a value.
+ * Writes happen under the data folder's lock, re-read the file first (another process may
+ * have written it) and replace it atomically.
+ */
+import { promises as fsp } from 'node:fs';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { SECRET_NAME } from '../../shared/template.js';
+import { canonicalJson } from '../../shared/canonical.js';
+import type { Problem, SecretInfo } from '../../shared/types.js';
+import { CoreError, invalid } from './errors.js';
+import { fsyncDir, writeDurableTemp, writeFileAtomic } from './fs/atomic.js';
+import { withLock } from './fs/lock.js';
+import type { SecretsReader } from './invoke/types.js';
+
+export interface SecretCipher {
+  /** Recorded with every entry it writes; default "safeStorage" for a cipher passed in. */
+  readonly name?: string;
+  encrypt(plain: string): string;
+  decrypt(b64: string): string;
+}
+
+export interface SecretsStoreOptions {
+  file: string;
+  keyFile: string;
+  cipher?: SecretCipher;
+  /** The data folder's cross-process lock; default `<dir of file>/.lock`. */
+  lockFile?: string;
+}
+
+const AES = 'aes-256-gcm';
+const KEY_BYTES = 32;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+export const MAX_SECRET_BYTES = 65536;
+const SECRET_NAME_MAX = 128;
+
+export function aesGcmCipher(key: Buffer): SecretCipher {
+  if (key.length !== KEY_BYTES) throw new Error(`an AES-256 key has ${KEY_BYTES} bytes, got ${key.length}`);
+  return {
+    name: AES,
+    encrypt(plain) {
+      const iv = randomBytes(IV_BYTES);
+      const c = createCipheriv(AES, key, iv);
+      const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
+      return Buffer.concat([iv, body, c.getAuthTag()]).toString('base64');
+    },
+    decrypt(b64) {
+      const raw = Buffer.from(b64, 'base64');
+      if (raw.length < IV_BYTES + TAG_BYTES) throw new Error('ciphertext too short');
+      const d = createDecipheriv(AES, key, raw.subarray(0, IV_BYTES));
+      d.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
+      return Buffer.concat([d.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), d.final()]).toString('utf8');
+    },
+  };
+}
+
+/** Shown instead of a value: the last 4 characters only for long values, so a key can be recognised. */
+export function maskSecret(value: string): string {
+  return value.length >= 20 ? `••••••••${value.slice(-4)}` : '••••••••';
+}
+
+interface StoredEntry {
+  encryption: string;
+  value: string;
+  updatedAt: string;
+}
+
+function isStoredEntry(v: unknown): v is StoredEntry {
+  const e = v as StoredEntry;
+  return typeof v === 'object' && v !== null && typeof e.encryption === 'string' && typeof e.value === 'string' && typeof e.updatedAt === 'string';
+}
+
+type FileState = { kind: 'missing' } | { kind: 'ok'; entries: Map<string, unknown> } | { kind: 'bad'; reason: string };
+
+const FILE_KEY_ORDER = ['schemaVersion', 'secrets'];
+
+export class SecretsStore implements SecretsReader {
+  private entries = new Map<string, unknown>();
+  private plain = new Map<string, { value: string; updatedAt: string }>();
+  private unreadable = new Map<string, string>();
+  private fileProblem: string | undefined;
+  private keyProblem: string | undefined;
+  private aes: SecretCipher | undefined;
+  private readonly lockFile: string;
+
+  private constructor(private readonly opts: SecretsStoreOptions) {
+    this.lockFile = opts.lockFile ?? join(dirname(opts.file), '.lock');
+  }
+
+  static async open(opts: SecretsStoreOptions): Promise<SecretsStore> {
+    const store = new SecretsStore(opts);
+    await store.reload();
+    return store;
+  }
+
+  /** What new values are encrypted with. */
+  get encryption(): 'safeStorage' | 'aes-256-gcm' {
+    return this.opts.cipher ? 'safeStorage' : AES;
+  }
+
+  get(name: string): string | undefined {
+    return this.plain.get(name)?.value;
+  }
+
+  has(name: string): boolean {
+    return this.plain.has(name);
+  }
+
+  values(): string[] {
+    return [...this.plain.values()].map((e) => e.value);
+  }
+
+  list(): SecretInfo[] {
+    const names = [...new Set([...this.plain.keys(), ...this.unreadable.keys()])].sort();
+    return names.map((name) => {
+      const p = this.plain.get(name);
+      if (p) return { name, masked: maskSecret(p.value), updatedAt: p.updatedAt };
+      const e = this.entries.get(name);
+      const info: SecretInfo = { name, masked: '(cannot be decrypted here; set it again)' };
+      if (isStoredEntry(e)) info.updatedAt = e.updatedAt;
+      return info;
+    });
+  }
+
+  problems(): Problem[] {
+    const detectedAt = new Date().toISOString();
+    const out: Problem[] = [];
+    if (this.fileProblem) out.push({ path: this.opts.file, kind: 'secrets', reason: this.fileProblem, detectedAt });
+    if (this.keyProblem) out.push({ path: this.opts.keyFile, kind: 'secrets', reason: this.keyProblem, detectedAt });
+    for (const [name, reason] of this.unreadable) out.push({ path: this.opts.file, kind: 'secrets', reason: `secret ${name} ${reason}`, detectedAt });
+    return out;
+  }
+
+  async set(name: string, value: string): Promise<SecretInfo> {
+    checkName(name);
+    if (typeof value !== 'string' || value.length === 0) throw invalid([{ field: 'value', message: 'must be a non-empty string' }]);
+    if (Buffer.byteLength(value, 'utf8') > MAX_SECRET_BYTES) throw invalid([{ field: 'value', message: `must be at most ${MAX_SECRET_BYTES} bytes` }]);
+    const updatedAt = new Date().toISOString();
+    await this.mutate(async () => {
+      const cipher = this.opts.cipher ?? (await this.aesForWriting());
+      this.entries.set(name, { encryption: cipher.name ?? 'safeStorage', value: cipher.encrypt(value), updatedAt } satisfies StoredEntry);
+      return true;
+    });
+    return { name, masked: maskSecret(value), updatedAt };
+  }
+
+  async delete(name: string): Promise<boolean> {
+    checkName(name);
+    let existed = false;
+    await this.mutate(async () => {
+      existed = this.entries.delete(name);
+      return existed;
+    });
+    return existed;
+  }
+
+  /** Re-reads secrets.json (and the key file) from disk, e.g. after another process wrote them. */
+  async reload(): Promise<void> {
+    this.aes ??= await this.readKey();
+    this.apply(await this.readFile());
+  }
+
+  private async mutate(change: () => Promise<boolean>): Promise<void> {
+    await fsp.mkdir(dirname(this.opts.file), { recursive: true });
+    await withLock(this.lockFile, async () => {
+      this.aes ??= await this.readKey();
+      const state = await this.readFile();
+      if (state.kind === 'bad') {
+        // Keep the unreadable file for a person to inspect; start a fresh one.
+        const aside = `${this.opts.file}.broken-${Date.now()}`;
+        await fsp.rename(this.opts.file, aside);
+        this.apply({ kind: 'missing' });
+        this.fileProblem = `${basename(this.opts.file)} ${state.reason}; it was moved to ${basename(aside)} and a new one started`;
+      } else {
+        this.apply(state);
+      }
+      if (!(await change())) return;
+      const secrets: Record<string, unknown> = {};
+      for (const key of [...this.entries.keys()].sort()) secrets[key] = this.entries.get(key);
+      await writeFileAtomic(this.opts.file, canonicalJson({ schemaVersion: '1', secrets }, FILE_KEY_ORDER), { mode: 0o600 });
+      this.apply({ kind: 'ok', entries: this.entries });
+    });
+  }
+
+  private async readFile(): Promise<FileState> {
+    let text: string;
+    try {
+      text = await fsp.readFile(this.opts.file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+      return { kind: 'bad', reason: `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return { kind: 'bad', reason: 'is not valid JSON' };
+    }
+    const secrets = (json as { secrets?: unknown } | null)?.secrets;
+    if (typeof secrets !== 'object' || secrets === null || Array.isArray(secrets)) {
+      return { kind: 'bad', reason: 'has no "secrets" object' };
+    }
+    return { kind: 'ok', entries: new Map(Object.entries(secrets)) };
+  }
+
+  private apply(state: FileState): void {
+    this.plain = new Map();
+    this.unreadable = new Map();
+    this.fileProblem = undefined;
+    if (state.kind === 'bad') {
+      this.entries = new Map();
+      this.fileProblem = `${basename(this.opts.file)} ${state.reason}; no secrets are available. Fix it or delete it (setting a secret moves it aside)`;
+      return;
+    }
+    this.entries = state.kind === 'ok' ? state.entries : new Map();
+    for (const [name, entry] of this.entries) {
+      if (!SECRET_NAME.test(name)) {
+        this.unreadable.set(name, 'has an invalid name (secret names are UPPER_SNAKE_CASE)');
+        continue;
+      }
+      if (!isStoredEntry(entry)) {
+        this.unreadable.set(name, 'is not a {encryption, value, updatedAt} entry');
+        continue;
+      }
+      const cipher = this.cipherFor(entry.encryption);
+      if (!cipher) {
+        this.unreadable.set(name, `was encrypted with ${entry.encryption}, which is not available in this process (set it again here)`);
+        continue;
+      }
+      try {
+        this.plain.set(name, { value: cipher.decrypt(entry.value), updatedAt: entry.updatedAt });
+      } catch {
+        this.unreadable.set(name, `cannot be decrypted with ${entry.encryption} (the key changed or the entry is damaged); set it again`);
+      }
+    }
+  }
+
+  private cipherFor(encryption: string): SecretCipher | undefined {
+    if (this.opts.cipher && encryption === (this.opts.cipher.name ?? 'safeStorage')) return this.opts.cipher;
+    if (encryption === AES) return this.aes;
+    return undefined;
+  }
+
+  private async readKey(): Promise<SecretCipher | undefined> {
+    let key: Buffer;
+    try {
+      key = await fsp.readFile(this.opts.keyFile);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      this.keyProblem = code === 'ENOENT' ? undefined : `${basename(this.opts.keyFile)} cannot be read (${code ?? 'error'})`;
+      return undefined;
+    }
+    if (key.length !== KEY_BYTES) {
+      this.keyProblem = `${basename(this.opts.keyFile)} is not a ${KEY_BYTES}-byte key (it has ${key.length} bytes); restore it from a backup, or delete it and set the secrets again`;
+      return undefined;
+    }
+    this.keyProblem = undefined;
+    if (process.platform !== 'win32') {
+      const st = await fsp.stat(this.opts.keyFile);
+      if ((st.mode & 0o077) !== 0) await fsp.chmod(this.opts.keyFile, 0o600);
+    }
+    return aesGcmCipher(key);
+  }
+
+  /** The AES cipher, creating the key file on first use (exclusively: another process may race). */
+  private async aesForWriting(): Promise<SecretCipher> {
+    if (this.aes) return this.aes;
+    if (this.keyProblem) throw new CoreError('INTERNAL', this.keyProblem);
+    const tmp = await writeDurableTemp(this.opts.keyFile, randomBytes(KEY_BYTES), 0o600);
+    try {
+      await fsp.link(tmp, this.opts.keyFile);
+      await fsyncDir(dirname(this.opts.keyFile));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally {
+      await fsp.rm(tmp, { force: true });
+    }
+    this.aes = await this.readKey();
+    if (!this.aes) throw new CoreError('INTERNAL', `could not create ${this.opts.keyFile}`);
+    return this.aes;
+  }
+}
+
+function checkName(name: string): void {
+  if (typeof name !== 'string' || !SECRET_NAME.test(name) || name.length > SECRET_NAME_MAX) {
+    throw invalid([{ field: 'name', message: `must be UPPER_SNAKE_CASE (a capital letter, then capitals, digits or _), at most ${SECRET_NAME_MAX} characters` }]);
+  }
+}
+
+export const REDACTED = '[redacted]';
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Replaces every occurrence of a secret value inside strings (values and object keys, at any
+ * depth) with "[redacted]". Returns a copy; the input is not changed. Longer values are
+ * matched first, so a secret that contains another is redacted whole.
+ */
+export function redactSecrets(value: unknown, secrets: readonly string[]): unknown {
+  const list = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length > 0))].sort((a, b) => b.length - a.length);
+  if (list.length === 0) return value;
+  const re = new RegExp(list.map(escapeRegExp).join('|'), 'g');
+  const redactString = (s: string): string => (s.length === 0 ? s : s.replace(re, REDACTED));
+  const seen = new WeakMap<object, unknown>();
+
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactString(v);
+    if (typeof v !== 'object' || v === null) return v;
+    const done = seen.get(v);
+    if (done !== undefined) return done;
+    if (Array.isArray(v)) {
+      const out: unknown[] = [];
+      seen.set(v, out);
+      for (const item of v) out.push(walk(item));
+      return out;
+    }
+    if (v instanceof Error) {
+      const out = Object.create(Object.getPrototypeOf(v) as object) as Record<string, unknown>;
+      seen.set(v, out);
+      for (const key of Object.getOwnPropertyNames(v)) out[key] = walk((v as unknown as Record<string, unknown>)[key]);
+      return out;
+    }
+    const proto = Object.getPrototypeOf(v) as unknown;
+    if (proto !== Object.prototype && proto !== null) return v; // Dates, buffers, class instances: no free text to scan
+    const out: Record<string, unknown> = {};
+    seen.set(v, out);
+    for (const [k, item] of Object.entries(v)) out[redactString(k)] = walk(item);
+    return out;
+  };
+  return walk(value);
+}
+
+/**
+ * The forms a secret value takes on the wire: as is, percent-encoded (URLs, forms) and
+ * JSON-escaped. Redacting all of them keeps an exchange record free of the value.
+ */
+export function secretWireForms(values: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const v of values) {
+    if (!v) continue;
+    out.add(v);
+    out.add(encodeURIComponent(v));
+    out.add(encodeURIComponent(v).replace(/%20/g, '+'));
+    out.add(JSON.stringify(v).slice(1, -1));
+  }
+  return [...out];
+}
