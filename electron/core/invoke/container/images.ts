@@ -1,0 +1,201 @@
+/**
+ * Which image a container tool runs: `impl.image` as named, or the tool folder built into
+ * `toolwright/tool-<toolID>:<hash>` (rebuilt only when the build files change). Inspections are
+ * cached so a warm invocation costs no extra round trip to the engine.
+ */
+import type Dockerode from 'dockerode';
+import type { ContainerImpl, ToolFile } from '../../../../shared/schemas.js';
+import { CoreError } from '../../errors.js';
+import { contextTar, hasDockerfile, readBuildContext, type BuildContext } from './build-context.js';
+import { LABEL_BUILD_HASH, LABEL_MANAGED, LABEL_TOOL } from './labels.js';
+
+export interface ResolvedImage {
+  ref: string;
+  /** The image's own USER ('' when it declares none). */
+  user: string;
+  /** True when this call built it. */
+  built: boolean;
+}
+
+/** Named images may be re-tagged behind our back; check them again after this long. */
+const NAMED_IMAGE_TTL_MS = 30_000;
+const BUILD_LOG_TAIL_LINES = 30;
+
+export function builtImageTag(toolID: string, contextHash: string): string {
+  return `toolwright/tool-${toolID.toLowerCase()}:${contextHash.slice(0, 20)}`;
+}
+
+export class ImageProvider {
+  private readonly inspected = new Map<string, { user: string; at: number }>();
+  private readonly missing = new Map<string, string>();
+  private readonly builds = new Map<string, Promise<ResolvedImage>>();
+
+  constructor(
+    private readonly docker: Dockerode,
+    private readonly buildTimeoutMs: number,
+  ) {}
+
+  /** A known reason why this impl.image cannot run, from earlier attempts (never probes). */
+  knownProblem(impl: ContainerImpl): string | undefined {
+    return impl.image ? this.missing.get(impl.image) : undefined;
+  }
+
+  forget(ref: string): void {
+    this.inspected.delete(ref);
+  }
+
+  async resolve(tool: ToolFile, toolDir: string, onProgress?: (line: string) => void): Promise<ResolvedImage> {
+    const impl = tool.impl as ContainerImpl;
+    if (impl.image) return this.resolveNamed(impl.image);
+    return this.resolveBuilt(tool.toolID, toolDir, onProgress);
+  }
+
+  private async resolveNamed(ref: string): Promise<ResolvedImage> {
+    const cached = this.inspected.get(ref);
+    if (cached && Date.now() - cached.at < NAMED_IMAGE_TTL_MS) return { ref, user: cached.user, built: false };
+    const user = await this.inspectUser(ref);
+    if (user === null) {
+      const reason = `Image "${ref}" is not present on the Docker engine; pull or load it there (docker pull ${ref}) and try again.`;
+      this.missing.set(ref, reason);
+      throw new CoreError('TOOL_UNAVAILABLE', reason);
+    }
+    this.missing.delete(ref);
+    this.inspected.set(ref, { user, at: Date.now() });
+    return { ref, user, built: false };
+  }
+
+  private async resolveBuilt(toolID: string, toolDir: string, onProgress?: (line: string) => void): Promise<ResolvedImage> {
+    const context = await readBuildContext(toolDir);
+    if (!hasDockerfile(context)) {
+      throw new CoreError('TOOL_UNAVAILABLE', `The tool folder has no Dockerfile; add one next to tool.json or set impl.image instead of impl.build.`);
+    }
+    const tag = builtImageTag(toolID, context.hash);
+    const cached = this.inspected.get(tag);
+    if (cached) return { ref: tag, user: cached.user, built: false };
+    let pending = this.builds.get(tag);
+    if (!pending) {
+      pending = this.inspectOrBuild(tag, toolID, context, onProgress).finally(() => this.builds.delete(tag));
+      this.builds.set(tag, pending);
+    } else {
+      onProgress?.(`Waiting for the build of ${tag} already under way`);
+    }
+    return pending;
+  }
+
+  private async inspectOrBuild(tag: string, toolID: string, context: BuildContext, onProgress?: (line: string) => void): Promise<ResolvedImage> {
+    const existing = await this.inspectUser(tag);
+    if (existing !== null) {
+      this.inspected.set(tag, { user: existing, at: Date.now() });
+      return { ref: tag, user: existing, built: false };
+    }
+    onProgress?.(`Building image ${tag} from ${context.entries.length} entries (${Math.ceil(context.totalBytes / 1024)} KB)`);
+    for (const note of context.skipped) onProgress?.(`Left out of the build context: ${note}`);
+    await this.build(tag, toolID, context, onProgress);
+    const user = await this.inspectUser(tag);
+    if (user === null) throw new CoreError('TOOL_UNAVAILABLE', `The build of ${tag} finished but the image is not there; try again.`);
+    this.inspected.set(tag, { user, at: Date.now() });
+    void this.removeOlderBuilds(toolID, tag);
+    return { ref: tag, user, built: true };
+  }
+
+  /** The image's USER, '' for none, or null when the image does not exist. */
+  private async inspectUser(ref: string): Promise<string | null> {
+    try {
+      const info = await this.docker.getImage(ref).inspect();
+      return info.Config?.User ?? '';
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 404) return null;
+      throw error;
+    }
+  }
+
+  private async build(tag: string, toolID: string, context: BuildContext, onProgress?: (line: string) => void): Promise<void> {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), this.buildTimeoutMs);
+    const tail: string[] = [];
+    const remember = (line: string) => {
+      tail.push(line);
+      if (tail.length > BUILD_LOG_TAIL_LINES) tail.shift();
+      onProgress?.(line);
+    };
+    let failure: string | undefined;
+    try {
+      const stream = await this.docker.buildImage(contextTar(context), {
+        t: tag,
+        labels: { [LABEL_MANAGED]: 'true', [LABEL_TOOL]: toolID, [LABEL_BUILD_HASH]: context.hash },
+        rm: true,
+        forcerm: true,
+        abortSignal: abort.signal,
+      } as Dockerode.ImageBuildOptions);
+      await readBuildEvents(stream, (event) => {
+        if (typeof event.error === 'string') failure = event.error;
+        const text = typeof event.stream === 'string' ? event.stream : typeof event.status === 'string' ? event.status : typeof event.error === 'string' ? event.error : '';
+        for (const line of text.split('\n')) if (line.trim()) remember(line.trimEnd());
+      });
+    } catch (error) {
+      failure = abort.signal.aborted ? `it took longer than ${Math.round(this.buildTimeoutMs / 1000)} s` : (error as Error).message;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (failure !== undefined) {
+      throw new CoreError('TOOL_UNAVAILABLE', `Building the image of this tool failed: ${failure.trim()}. Fix the Dockerfile in the tool folder and try again.`, {
+        buildLog: tail.join('\n'),
+      });
+    }
+  }
+
+  /** Older builds of the same tool only take space. Best effort: an image in use stays. */
+  private async removeOlderBuilds(toolID: string, keep: string): Promise<void> {
+    try {
+      const images = await this.docker.listImages({ filters: { label: [`${LABEL_TOOL}=${toolID}`] } });
+      for (const image of images) {
+        if (image.RepoTags?.includes(keep)) continue;
+        await this.docker
+          .getImage(image.Id)
+          .remove({ force: false })
+          .catch(() => undefined);
+      }
+    } catch {
+      // nothing to do: a stale image is harmless
+    }
+  }
+}
+
+interface BuildEvent {
+  stream?: unknown;
+  status?: unknown;
+  error?: unknown;
+}
+
+/**
+ * Reads the newline-delimited JSON events of a build. Unlike modem.followProgress it keeps
+ * nothing but the current line, so a build that prints without end cannot fill the memory.
+ */
+function readBuildEvents(stream: NodeJS.ReadableStream, onEvent: (event: BuildEvent) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let pending = '';
+    const handleLine = (line: string) => {
+      if (!line.trim()) return;
+      try {
+        onEvent(JSON.parse(line) as BuildEvent);
+      } catch {
+        onEvent({ stream: line });
+      }
+    };
+    stream.on('data', (chunk: Buffer | string) => {
+      pending += chunk.toString();
+      let newline: number;
+      while ((newline = pending.indexOf('\n')) >= 0) {
+        handleLine(pending.slice(0, newline));
+        pending = pending.slice(newline + 1);
+      }
+      if (pending.length > 1024 * 1024) pending = pending.slice(-64 * 1024);
+    });
+    stream.on('error', reject);
+    stream.on('end', () => {
+      handleLine(pending);
+      resolve();
+    });
+    stream.on('close', () => resolve());
+  });
+}

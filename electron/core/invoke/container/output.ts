@@ -1,0 +1,135 @@
+/**
+ * What a tool container says: stdout and stderr, each kept up to a cap, and the contract
+ * that stdout is exactly one JSON object `{text?, html?, title?, error?}`.
+ */
+import { Writable } from 'node:stream';
+import type { ErrorCode } from '../../../../shared/errors.js';
+import { CoreError } from '../../errors.js';
+import type { RunOutput } from '../types.js';
+
+export const OUTPUT_CAP_BYTES = 100 * 1024;
+const STDERR_TAIL_CHARS = 2000;
+const SNIPPET_CHARS = 200;
+const TOOL_MESSAGE_CHARS = 4000;
+
+export type FailureKind = 'tool-error' | 'exit-code' | 'bad-output' | 'output-cap' | 'out-of-memory';
+
+/**
+ * Codes of failures inside the tool: output that breaks the contract is INVALID_OUTPUT (the
+ * tool needs fixing); everything else (its own error, a bad exit, out of memory, a flood) is
+ * UPSTREAM_ERROR, the code of a failed implementation behind a tool. details.kind says which.
+ */
+export const FAILURE_CODES = {
+  'bad-output': 'INVALID_OUTPUT',
+  'tool-error': 'UPSTREAM_ERROR',
+  'exit-code': 'UPSTREAM_ERROR',
+  'out-of-memory': 'UPSTREAM_ERROR',
+  'output-cap': 'UPSTREAM_ERROR',
+} as const satisfies Record<FailureKind, ErrorCode>;
+
+export function toolFailure(kind: FailureKind, message: string, details: Record<string, unknown> = {}): CoreError {
+  return new CoreError(FAILURE_CODES[kind], message, { kind, ...details });
+}
+
+/** Keeps the first `cap` bytes written to it; calls onOverflow once when more arrives. */
+export class CappedSink extends Writable {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  private seen = 0;
+  overflowed = false;
+
+  constructor(
+    private readonly cap: number,
+    private readonly onOverflow: () => void,
+  ) {
+    super();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.seen += chunk.length;
+    if (this.kept < this.cap) {
+      const piece = chunk.subarray(0, this.cap - this.kept);
+      this.chunks.push(piece);
+      this.kept += piece.length;
+    }
+    if (this.seen > this.cap && !this.overflowed) {
+      this.overflowed = true;
+      this.onOverflow();
+    }
+    done();
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks, this.kept);
+  }
+}
+
+/** Text safe to put in a message: no terminal escapes or control characters. */
+export function printable(text: string): string {
+  return text
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+}
+
+export function stderrTail(stderr: Buffer): string {
+  const text = printable(stderr.subarray(Math.max(0, stderr.length - STDERR_TAIL_CHARS * 4)).toString('utf8')).trim();
+  return text.length > STDERR_TAIL_CHARS ? `…${text.slice(-STDERR_TAIL_CHARS)}` : text;
+}
+
+function snippet(text: string): string {
+  const clean = printable(text).trim();
+  return clean.length > SNIPPET_CHARS ? `${clean.slice(0, SNIPPET_CHARS)}…` : clean;
+}
+
+const CONTRACT = 'A container tool must print exactly one JSON object {"text"?, "html"?, "title"?, "error"?} on stdout.';
+
+export interface ToolReply {
+  text?: string;
+  html?: string;
+  title?: string;
+  error?: unknown;
+  [key: string]: unknown;
+}
+
+/** Parses stdout by the contract; throws a CoreError that says what was wrong. */
+export function parseReply(stdout: Buffer): ToolReply {
+  const text = stdout.toString('utf8').trim();
+  if (!text) throw toolFailure('bad-output', `The container printed nothing on stdout. ${CONTRACT}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const extra = /after JSON at position (\d+)/.exec(message);
+    if (extra && text.startsWith('{')) {
+      throw toolFailure('bad-output', `The container printed more than one JSON value (extra output from byte ${extra[1]}: ${snippet(text.slice(Number(extra[1])))}). ${CONTRACT}`);
+    }
+    // V8 quotes the input in its message: clean and clip it like any other container output.
+    throw toolFailure('bad-output', `The container's stdout is not JSON (${snippet(message)}); it starts with: ${snippet(text)}. ${CONTRACT}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw toolFailure('bad-output', `The container printed ${Array.isArray(value) ? 'an array' : `a ${value === null ? 'null' : typeof value}`}, not an object. ${CONTRACT}`);
+  }
+  const reply = value as Record<string, unknown>;
+  for (const field of ['text', 'html', 'title'] as const) {
+    if (reply[field] !== undefined && reply[field] !== null && typeof reply[field] !== 'string') {
+      throw toolFailure('bad-output', `The container's "${field}" is ${typeof reply[field]}, it must be a string. ${CONTRACT}`);
+    }
+  }
+  return reply as ToolReply;
+}
+
+/** A reply turned into the runner's output, or the tool's own error. */
+export function replyToOutput(reply: ToolReply): RunOutput {
+  const error = reply.error;
+  if (error !== undefined && error !== null && error !== false && error !== '') {
+    const message = typeof error === 'string' ? error : JSON.stringify(error);
+    const clipped = message.length > TOOL_MESSAGE_CHARS ? `${message.slice(0, TOOL_MESSAGE_CHARS)}…` : message;
+    throw toolFailure('tool-error', clipped || 'The tool reported an error without a message.');
+  }
+  const card: NonNullable<RunOutput['card']> = {};
+  if (typeof reply.title === 'string') card.title = reply.title;
+  if (typeof reply.html === 'string') card.html = reply.html;
+  if (typeof reply.text === 'string') card.text = reply.text;
+  return { value: reply, card };
+}
