@@ -1,0 +1,256 @@
+/**
+ * The invocation engine: safety gates, argument validation, dispatch to the runner of the
+ * tool's type, output validation, secret redaction, output caps, metrics and history.
+ *
+ * Refusals before a run throw a CoreError (the transport answers with its status); once the
+ * tool ran, the answer is an InvokeResult, ok or not. Gates run in a fixed order, cheapest and
+ * most global first, so a caller always learns about the kill switch before anything else.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { BundleFile, Config, ToolFile } from '../../../shared/schemas.js';
+import type { Availability, HistoryEntry, InvokeResult } from '../../../shared/types.js';
+import { CoreError } from '../errors.js';
+import type { HistoryStore } from './history.js';
+import { SlidingWindowLimiter } from './rate-limit.js';
+import { RedactorCache } from './redact.js';
+import { ToolSchemaCache, type ToolValidators } from './schema-cache.js';
+import { schemaIssues, summarise } from './schema-issues.js';
+import { cancelledError, historyArgs, postProcess } from './post-process.js';
+import type { RunOutput, Runner, SecretsReader } from './types.js';
+
+export interface EngineTool {
+  file: ToolFile;
+  dir: string;
+  builtin: boolean;
+}
+
+export interface MetricsRecorder {
+  record(toolID: string, ok: boolean, at?: Date): void;
+}
+
+export interface EngineDeps {
+  runners: Runner[];
+  config: () => Config;
+  secrets: SecretsReader;
+  metrics: MetricsRecorder;
+  history: HistoryStore;
+  clock?: () => Date;
+  /** Where failures of background work (history writes, metrics) are reported; never thrown. */
+  onBackgroundError?: (what: string, error: unknown) => void;
+}
+
+export interface InvokeInput {
+  args?: unknown;
+  confirm?: boolean;
+  invocationID?: string;
+  /** Progress lines of the run (e.g. docker build output), for the UI. */
+  onProgress?: (line: string) => void;
+}
+
+const INVOCATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Settles with the run, or rejects as soon as the signal aborts: a runner that ignores its signal cannot hold up Stop. */
+function untilAborted<T>(run: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    run.catch(() => undefined);
+    return Promise.reject(cancelledError());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    run.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+export class InvocationEngine {
+  private readonly runners = new Map<string, Runner>();
+  private readonly inflight = new Map<string, AbortController>();
+  private readonly limiter = new SlidingWindowLimiter();
+  private readonly schemas = new ToolSchemaCache();
+  private readonly redactors = new RedactorCache();
+  private readonly clock: () => Date;
+
+  constructor(private readonly deps: EngineDeps) {
+    for (const r of deps.runners) this.runners.set(r.type, r);
+    this.clock = deps.clock ?? (() => new Date());
+  }
+
+  availability(tool: EngineTool): Availability {
+    const runner = this.runners.get(tool.file.type);
+    if (!runner) return { ok: false, reason: `tools of type ${tool.file.type} cannot run here (no runner for it)` };
+    try {
+      return runner.availability(tool.file, tool.dir, this.deps.secrets);
+    } catch (e) {
+      return { ok: false, reason: `availability check failed: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+
+  running(): string[] {
+    return [...this.inflight.keys()];
+  }
+
+  cancel(invocationID: string): boolean {
+    const controller = this.inflight.get(invocationID);
+    if (!controller || controller.signal.aborted) return false;
+    controller.abort(cancelledError());
+    return true;
+  }
+
+  async invoke(tool: EngineTool, bundle: BundleFile, input: InvokeInput = {}): Promise<InvokeResult> {
+    const file = tool.file;
+    const config = this.deps.config();
+    const { runner, validators, args, invocationID } = this.admit(tool, bundle, input, config);
+
+    const controller = new AbortController();
+    this.inflight.set(invocationID, controller);
+    const startedAt = this.clock();
+    const t0 = performance.now();
+    let output: RunOutput | undefined;
+    let failure: unknown;
+    try {
+      const run = runner.run({
+        invocationID,
+        tool: file,
+        toolDir: tool.dir,
+        args,
+        config,
+        secrets: this.deps.secrets,
+        signal: controller.signal,
+        ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+      });
+      output = await untilAborted(run, controller.signal);
+    } catch (e) {
+      failure = e;
+    } finally {
+      this.inflight.delete(invocationID);
+    }
+    const cancelled = controller.signal.aborted;
+    const redactor = this.redactors.for(this.deps.secrets.values());
+    const result = postProcess({
+      invocationID,
+      tool: file,
+      args,
+      validators,
+      redactor,
+      maxOutputBytes: file.limits?.maxOutputBytes ?? config.limits.maxOutputBytes,
+      output: cancelled ? undefined : output,
+      error: cancelled ? cancelledError() : failure,
+    });
+    result.durationMs = Math.round((performance.now() - t0) * 100) / 100;
+    this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor));
+    return result;
+  }
+
+  /** The gates, in order. Throws the refusal; returns what the run needs. */
+  private admit(
+    tool: EngineTool,
+    bundle: BundleFile,
+    input: InvokeInput,
+    config: Config,
+  ): { runner: Runner; validators: ToolValidators; args: Record<string, unknown>; invocationID: string } {
+    const file = tool.file;
+    if (!config.toolsEnabled) {
+      throw new CoreError('TOOLS_DISABLED', 'tools are switched off (the kill switch is on): turn on Settings → Tools enabled to run tools again');
+    }
+    if (bundle.softDeletedAt) {
+      throw new CoreError('BUNDLE_DELETED', `bundle ${bundle.slug} is deleted; restore it to run its tools`, { bundleID: bundle.bundleID });
+    }
+    if (!bundle.isEnabled) {
+      throw new CoreError('BUNDLE_DISABLED', `bundle ${bundle.slug} is disabled; enable it to run its tools`, { bundleID: bundle.bundleID });
+    }
+    if (!file.isEnabled) {
+      throw new CoreError('TOOL_DISABLED', `tool ${file.slug} ${file.version} is disabled; enable it to run it`, { toolID: file.toolID });
+    }
+    const runner = this.runners.get(file.type);
+    const availability = this.availability(tool);
+    if (!runner || !availability.ok) {
+      throw new CoreError('TOOL_UNAVAILABLE', `tool ${file.slug} ${file.version} cannot run here: ${availability.reason ?? 'unavailable'}`, {
+        toolID: file.toolID,
+        reason: availability.reason,
+      });
+    }
+    if (file.safety === 'privileged' && input.confirm !== true) {
+      throw new CoreError(
+        'CONFIRMATION_REQUIRED',
+        `tool ${file.slug} ${file.version} is privileged: ask the user to confirm, then call again with confirm: true`,
+        { toolID: file.toolID, safety: file.safety },
+      );
+    }
+    const limit = file.limits?.maxCallsPerMinute ?? config.limits.maxCallsPerMinute;
+    const nowMs = this.clock().getTime();
+    const retryAfterMs = this.limiter.retryAfterMs(file.toolID, limit, nowMs);
+    if (retryAfterMs > 0) {
+      throw new CoreError(
+        'RATE_LIMITED',
+        `tool ${file.slug} ${file.version} allows ${limit} calls per minute; try again in ${Math.ceil(retryAfterMs / 1000)} s`,
+        { toolID: file.toolID, retryAfterMs, maxCallsPerMinute: limit },
+      );
+    }
+    const args = this.checkArgs(file, input.args);
+    const invocationID = this.newInvocationID(input.invocationID);
+    // Counted only once admitted: refused calls never reach the tool or its backend.
+    this.limiter.record(file.toolID, nowMs);
+    return { runner, validators: args.validators, args: args.args, invocationID };
+  }
+
+  private checkArgs(file: ToolFile, raw: unknown): { args: Record<string, unknown>; validators: ToolValidators } {
+    const args = raw === undefined || raw === null ? {} : raw;
+    if (typeof args !== 'object' || Array.isArray(args)) {
+      const got = Array.isArray(args) ? 'an array' : `a ${typeof args}`;
+      throw new CoreError('INVALID_ARGS', `the arguments must be a JSON object (got ${got})`, { issues: [{ field: '', message: `must be an object (got ${got})` }] });
+    }
+    const validators = this.schemas.validators(file);
+    if (!validators.args(args)) {
+      const issues = schemaIssues(validators.args.errors, args, 'the arguments');
+      throw new CoreError('INVALID_ARGS', `invalid arguments for ${file.slug}: ${summarise(issues)}`, {
+        issues: issues.slice(0, 50).map(({ field, message }) => ({ field, message })),
+      });
+    }
+    return { args: args as Record<string, unknown>, validators };
+  }
+
+  private newInvocationID(requested: string | undefined): string {
+    if (requested === undefined) return randomUUID();
+    if (!INVOCATION_ID.test(requested)) {
+      throw new CoreError('INVALID_INPUT', 'invocationID must be 1–64 letters, digits, "-" or "_"', { issues: [{ field: 'invocationID', message: 'must be 1–64 letters, digits, "-" or "_"' }] });
+    }
+    if (this.inflight.has(requested)) {
+      throw new CoreError('CONFLICT', `invocation ${requested} is already running; use a new invocationID`, { invocationID: requested });
+    }
+    return requested;
+  }
+
+  /** Metrics and history, off the answer's path: neither is awaited, neither can fail the call. */
+  private record(file: ToolFile, startedAt: Date, result: InvokeResult, cancelled: boolean, args: unknown): void {
+    try {
+      this.deps.metrics.record(file.toolID, result.ok, startedAt);
+    } catch (e) {
+      this.deps.onBackgroundError?.('metrics', e);
+    }
+    try {
+      const entry: HistoryEntry = {
+        invocationID: result.invocationID,
+        toolID: file.toolID,
+        startedAt: startedAt.toISOString(),
+        durationMs: result.durationMs,
+        status: result.ok ? 'ok' : cancelled ? 'cancelled' : 'error',
+        args,
+      };
+      if (result.value !== undefined) entry.result = result.value;
+      if (result.error) entry.error = result.error;
+      this.deps.history.append(file.toolID, entry).catch((e: unknown) => this.deps.onBackgroundError?.('history', e));
+    } catch (e) {
+      this.deps.onBackgroundError?.('history', e);
+    }
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * Invocation log per tool: <data>/history/<toolID>.jsonl, one JSON entry per line, appended.
+ *
+ * - Appends are queued per tool and written in batches, so callers need not wait and the
+ *   order of entries per tool is the order of append() calls.
+ * - The file is bounded: it keeps the newest `maxEntries`, rewritten (atomically) once it
+ *   passes twice that. Appends and the rewrite take the same cross-process lock, so an entry
+ *   written by another process is never lost to a rewrite.
+ * - Reading tolerates a torn line (a crash mid-append): unreadable lines are skipped, and the
+ *   next append first ends the torn line so it cannot swallow the new entry.
+ * - Each entry is bounded: args and result over `maxFieldBytes` are kept as a clipped string.
+ */
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import type { HistoryEntry } from '../../../shared/types.js';
+import type { ApiError } from '../../../shared/errors.js';
+import { CoreError } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { withLock } from '../fs/lock.js';
+import { capJsonValue, capText } from './truncate.js';
+
+export interface HistoryOptions {
+  /** Entries kept per tool (default 200). */
+  maxEntries?: number;
+  /** Bytes of JSON kept of args and of result in one entry (default 8 KiB). */
+  maxFieldBytes?: number;
+}
+
+export const DEFAULT_HISTORY_ENTRIES = 200;
+export const DEFAULT_HISTORY_FIELD_BYTES = 8 * 1024;
+const MAX_ERROR_MESSAGE_BYTES = 2048;
+const READ_CHUNK = 64 * 1024;
+const NEWLINE = 0x0a;
+const TOOL_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+const STATUSES = new Set(['ok', 'error', 'cancelled']);
+
+interface Queue {
+  lines: string[];
+  waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>;
+  draining: Promise<void> | undefined;
+}
+
+function isHistoryEntry(v: unknown): v is HistoryEntry {
+  if (typeof v !== 'object' || v === null) return false;
+  const e = v as Partial<HistoryEntry>;
+  return (
+    typeof e.invocationID === 'string' &&
+    typeof e.toolID === 'string' &&
+    typeof e.startedAt === 'string' &&
+    typeof e.durationMs === 'number' &&
+    typeof e.status === 'string' &&
+    STATUSES.has(e.status)
+  );
+}
+
+function parseLine(line: string): HistoryEntry | undefined {
+  if (!line.trim()) return undefined;
+  try {
+    const v: unknown = JSON.parse(line);
+    return isHistoryEntry(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class HistoryStore {
+  readonly maxEntries: number;
+  private readonly maxFieldBytes: number;
+  private readonly queues = new Map<string, Queue>();
+  /** Lines in each file as far as this process knows (other processes may have added more). */
+  private readonly lineCounts = new Map<string, number>();
+  private dirReady: Promise<void> | undefined;
+
+  constructor(
+    private readonly dir: string,
+    opts: HistoryOptions = {},
+  ) {
+    this.maxEntries = Math.max(1, opts.maxEntries ?? DEFAULT_HISTORY_ENTRIES);
+    this.maxFieldBytes = Math.max(256, opts.maxFieldBytes ?? DEFAULT_HISTORY_FIELD_BYTES);
+  }
+
+  fileOf(toolID: string): string {
+    this.checkID(toolID);
+    return join(this.dir, `${toolID}.jsonl`);
+  }
+
+  private lockOf(toolID: string): string {
+    return join(this.dir, `.${toolID}.lock`);
+  }
+
+  private checkID(toolID: string): void {
+    if (!TOOL_ID.test(toolID)) throw new CoreError('INVALID_INPUT', `invalid tool ID ${JSON.stringify(toolID.slice(0, 80))} for history`, { issues: [{ field: 'toolID', message: 'must be a tool ID' }] });
+  }
+
+  /** Resolves once the entry is on disk; callers on a hot path need not wait for it. */
+  append(toolID: string, entry: HistoryEntry): Promise<void> {
+    this.checkID(toolID);
+    const line = JSON.stringify(this.bound({ ...entry, toolID }));
+    let q = this.queues.get(toolID);
+    if (!q) {
+      q = { lines: [], waiters: [], draining: undefined };
+      this.queues.set(toolID, q);
+    }
+    q.lines.push(line);
+    const done = new Promise<void>((resolve, reject) => q.waiters.push({ resolve, reject }));
+    if (!q.draining) q.draining = this.drain(toolID, q);
+    return done;
+  }
+
+  /** Newest first. Waits for this process's pending appends to the tool first. */
+  async list(toolID: string, limit = 50): Promise<HistoryEntry[]> {
+    const file = this.fileOf(toolID);
+    await this.settled(toolID);
+    if (limit <= 0) return [];
+    let fh: fsp.FileHandle;
+    try {
+      fh = await fsp.open(file, 'r');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+    const out: HistoryEntry[] = [];
+    try {
+      let pos = (await fh.stat()).size;
+      // Bytes before the first newline of what was read so far: possibly part of an earlier line.
+      let carry = Buffer.alloc(0);
+      while (pos > 0 && out.length < limit) {
+        const len = Math.min(READ_CHUNK, pos);
+        pos -= len;
+        const chunk = Buffer.alloc(len);
+        await fh.read(chunk, 0, len, pos);
+        let block = carry.length ? Buffer.concat([chunk, carry]) : chunk;
+        if (pos > 0) {
+          const firstNewline = block.indexOf(NEWLINE);
+          if (firstNewline < 0) {
+            carry = block;
+            continue;
+          }
+          carry = block.subarray(0, firstNewline);
+          block = block.subarray(firstNewline + 1);
+        } else {
+          carry = Buffer.alloc(0);
+        }
+        const lines = block.toString('utf8').split('\n');
+        for (let i = lines.length - 1; i >= 0 && out.length < limit; i--) {
+          const entry = parseLine(lines[i]!);
+          if (entry) out.push(entry);
+        }
+      }
+    } finally {
+      await fh.close();
+    }
+    return out;
+  }
+
+  /** Deletes a tool's history (the tool was deleted). */
+  async remove(toolID: string): Promise<void> {
+    const file = this.fileOf(toolID);
+    await this.settled(toolID);
+    await this.ensureDir();
+    await withLock(this.lockOf(toolID), async () => {
+      await fsp.rm(file, { force: true });
+    });
+    this.lineCounts.delete(toolID);
+  }
+
+  /** Waits until every queued append is written (e.g. before the app quits). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.queues.keys()].map((id) => this.settled(id)));
+  }
+
+  private async settled(toolID: string): Promise<void> {
+    for (;;) {
+      const pending = this.queues.get(toolID)?.draining;
+      if (!pending) return;
+      await pending;
+    }
+  }
+
+  private bound(entry: HistoryEntry): HistoryEntry {
+    const out: HistoryEntry = { ...entry, args: capJsonValue(entry.args ?? {}, this.maxFieldBytes).value };
+    if (entry.result !== undefined) out.result = capJsonValue(entry.result, this.maxFieldBytes).value;
+    else delete out.result;
+    if (entry.error) {
+      const error: ApiError = { code: entry.error.code, message: capText(entry.error.message, MAX_ERROR_MESSAGE_BYTES).value };
+      if (entry.error.details !== undefined) {
+        const details = capJsonValue(entry.error.details, this.maxFieldBytes).value;
+        error.details = typeof details === 'object' && details !== null ? (details as ApiError['details']) : { clipped: details };
+      }
+      out.error = error;
+    }
+    return out;
+  }
+
+  private async drain(toolID: string, q: Queue): Promise<void> {
+    // Let appends made in the same tick join the first batch.
+    await Promise.resolve();
+    while (q.lines.length) {
+      const lines = q.lines.splice(0);
+      const waiters = q.waiters.splice(0);
+      try {
+        await this.writeBatch(toolID, lines);
+        for (const w of waiters) w.resolve();
+      } catch (e) {
+        for (const w of waiters) w.reject(e);
+      }
+    }
+    q.draining = undefined;
+    if (this.queues.get(toolID) === q) this.queues.delete(toolID);
+  }
+
+  private ensureDir(): Promise<void> {
+    this.dirReady ??= fsp.mkdir(this.dir, { recursive: true }).then(
+      () => undefined,
+      (e: unknown) => {
+        this.dirReady = undefined;
+        throw e;
+      },
+    );
+    return this.dirReady;
+  }
+
+  private async writeBatch(toolID: string, lines: string[]): Promise<void> {
+    try {
+      await this.writeBatchOnce(toolID, lines);
+    } catch (e) {
+      // The folder was removed under us (a data-dir reset): make it again, once.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      this.dirReady = undefined;
+      this.lineCounts.delete(toolID);
+      await this.writeBatchOnce(toolID, lines);
+    }
+  }
+
+  private async writeBatchOnce(toolID: string, lines: string[]): Promise<void> {
+    await this.ensureDir();
+    const file = this.fileOf(toolID);
+    await withLock(this.lockOf(toolID), async () => {
+      const fh = await fsp.open(file, 'a+');
+      let known = this.lineCounts.get(toolID);
+      try {
+        const size = (await fh.stat()).size;
+        let prefix = '';
+        if (size > 0) {
+          const last = Buffer.alloc(1);
+          await fh.read(last, 0, 1, size - 1);
+          if (last[0] !== NEWLINE) prefix = '\n'; // end a torn line first
+        }
+        if (known === undefined) known = size === 0 ? 0 : await countLines(fh, size);
+        await fh.write(prefix + lines.join('\n') + '\n');
+      } finally {
+        await fh.close();
+      }
+      known += lines.length;
+      if (known > 2 * this.maxEntries) known = await this.compact(file);
+      this.lineCounts.set(toolID, known);
+    });
+  }
+
+  /** Keeps the newest maxEntries readable entries; returns how many remain. */
+  private async compact(file: string): Promise<number> {
+    const text = await fsp.readFile(file, 'utf8');
+    const keep: string[] = [];
+    const lines = text.split('\n');
+    for (let i = lines.length - 1; i >= 0 && keep.length < this.maxEntries; i--) {
+      if (parseLine(lines[i]!)) keep.push(lines[i]!);
+    }
+    keep.reverse();
+    await writeFileAtomic(file, keep.length ? keep.join('\n') + '\n' : '');
+    return keep.length;
+  }
+}
+
+async function countLines(fh: fsp.FileHandle, size: number): Promise<number> {
+  let count = 0;
+  const chunk = Buffer.alloc(Math.min(READ_CHUNK, size));
+  for (let pos = 0; pos < size; ) {
+    const { bytesRead } = await fh.read(chunk, 0, Math.min(chunk.length, size - pos), pos);
+    if (bytesRead === 0) break;
+    for (let i = 0; i < bytesRead; i++) if (chunk[i] === NEWLINE) count++;
+    pos += bytesRead;
+  }
+  return count;
+}
