@@ -21,7 +21,7 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   CANCELLED: 499,
   INTERNAL: 500,
-  /** The remote service of an http tool failed: a non-success status, an unreadable or oversized answer, no connection. */
+  /** The implementation behind a tool failed: an http non-success status or unreadable answer, a container that exited non-zero, ran out of memory or flooded its output, a tool-reported error. */
   UPSTREAM_ERROR: 502,
   /** A tool answered, but its value does not match the tool's outputSchema (or is not JSON): the tool or its schema needs fixing. */
   INVALID_OUTPUT: 502,

@@ -184,7 +184,7 @@ export const operations = {
       },
       { additionalProperties: false },
     ),
-    errors: ['INVALID_INPUT', 'INVALID_ARGS', 'NOT_FOUND', 'TOOLS_DISABLED', 'CONFIRMATION_REQUIRED', 'RATE_LIMITED', 'TOOL_UNAVAILABLE', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'TOOL_DISABLED'],
+    errors: ['INVALID_INPUT', 'INVALID_ARGS', 'NOT_FOUND', 'TOOLS_DISABLED', 'CONFIRMATION_REQUIRED', 'RATE_LIMITED', 'TOOL_UNAVAILABLE', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'TOOL_DISABLED', 'CONFLICT'],
   }),
   'tools.cancel': op<{ cancelled: boolean }>()({
     summary: 'Cancel a running invocation',

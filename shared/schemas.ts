@@ -125,6 +125,8 @@ export const ContainerImpl = Type.Object(
     build: Type.Optional(Type.Literal('.')),
     sandbox: Type.Optional(Sandbox),
     timeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3600 })),
+    /** App-scoped secrets the container receives in `settings` (names only; values never leave the secrets store). */
+    secrets: Type.Optional(Type.Array(SecretName, { maxItems: 64, uniqueItems: true })),
   },
   { additionalProperties: false },
 );

@@ -96,4 +96,10 @@ export interface ImportReport {
   replaced: { bundleID: string; slug: string }[];
   skipped: { bundleID: string; slug: string; reason: string }[];
   toolCount: number;
+  /** Hosts the imported http tools call that config.allowedHosts does not allow yet: the UI offers to add them (the user confirms). */
+  hostsToAllow?: string[];
+  /** Things the user should know that did not stop the import (ignored Finder litter, tools left out of a foreign document, …). */
+  warnings?: string[];
+  /** True when nothing was written: the report says what an import would do. */
+  dryRun?: boolean;
 }

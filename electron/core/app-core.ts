@@ -84,14 +84,22 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const secrets = await SecretsStore.open({ file: paths.secretsFile, keyFile: paths.secretsKeyFile, ...(opts.secretsCipher ? { cipher: opts.secretsCipher } : {}) });
 
   const functions = createFunctionRegistry();
-  const container: ContainerRunner = createContainerRunner();
+  const container: ContainerRunner = createContainerRunner({
+    // Secrets a container tool names (impl.secrets) reach it in `settings`, never in its image or args.
+    settings: (tool) => {
+      const names = (tool.impl as { secrets?: string[] }).secrets ?? [];
+      return Object.fromEntries(names.flatMap((n) => (secrets.has(n) ? [[n, secrets.get(n)!]] : [])));
+    },
+  });
+  const http = createHttpRunner();
   const engine = new InvocationEngine({
-    runners: [createFunctionRunner(functions), createHttpRunner(), container],
+    runners: [createFunctionRunner(functions), http, container],
     config: () => config.get(),
     secrets,
     metrics,
     history,
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.log ? { onBackgroundError: opts.log } : {}),
   });
 
   const bundles = new BundleService(store);
@@ -136,7 +144,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const reapEvery = opts.reapIntervalMs ?? 60 * 60 * 1000;
   const reapTimer = reapEvery > 0 ? setInterval(() => void store.reap().catch(() => undefined), reapEvery) : undefined;
   reapTimer?.unref();
-  if (opts.docker !== false) void container.sweepOrphans().catch(() => undefined);
+  if (opts.docker !== false) {
+    // Probe once before the first list, so container tools do not flash "unavailable".
+    await container.refreshDockerStatus();
+    void container.sweepOrphans().catch(() => undefined);
+  }
 
   const core: Core = {
     dataDir,
@@ -173,15 +185,14 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         appVersion: opts.appVersion ?? '0.1.0',
         transport: opts.transport ?? 'rest',
         docker: (({ ok, reason }) => (reason ? { ok, reason } : { ok }))(container.dockerStatus()),
-        secretsEncryption: opts.secretsCipher ? 'safeStorage' : 'aes-256-gcm',
+        secretsEncryption: secrets.encryption,
         config: config.get(),
       };
     },
     async close() {
       if (reapTimer) clearInterval(reapTimer);
       await watcher?.close();
-      await metrics.close();
-      await container.close?.();
+      await Promise.all([metrics.close(), history.flush(), container.close(), http.close()]);
     },
   };
   core.dispatch = createDispatcher(createHandlers(core), opts.log);

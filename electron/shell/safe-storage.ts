@@ -5,6 +5,7 @@ import type { SecretCipher } from '../core/secrets.js';
 export function safeStorageCipher(): SecretCipher | undefined {
   if (!safeStorage.isEncryptionAvailable()) return undefined;
   return {
+    name: 'safeStorage',
     encrypt: (plain: string) => safeStorage.encryptString(plain).toString('base64'),
     decrypt: (b64: string) => safeStorage.decryptString(Buffer.from(b64, 'base64')),
   };

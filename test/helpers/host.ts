@@ -41,7 +41,7 @@ export async function startHost(opts: Partial<CoreOptions> & { rendererDir?: str
           ...(body !== undefined && !(body instanceof Uint8Array) ? { 'content-type': 'application/json' } : {}),
           ...headers,
         },
-        ...(body !== undefined ? { body: body instanceof Uint8Array ? body : JSON.stringify(body) } : {}),
+        ...(body !== undefined ? { body: body instanceof Uint8Array ? (body as unknown as BodyInit) : JSON.stringify(body) } : {}),
       });
       const text = await res.text();
       let parsed: unknown = text;

@@ -58,7 +58,7 @@ export function createHandlers(core: Core): Handlers {
       if (!(await core.secrets.delete(i.name))) throw new CoreError('NOT_FOUND', `secret ${i.name} is not set`);
       return { deleted: true };
     },
-    'problems.list': () => ({ items: store.problems() }),
+    'problems.list': () => ({ items: [...store.problems(), ...core.secrets.problems()].sort((a, b) => a.path.localeCompare(b.path)) }),
     'functions.list': () => ({ items: core.functions.list() }),
     'system.info': () => core.systemInfo(),
     'bundles.export': (i) => core.transfer.exportBundles(i.bundleIDs),

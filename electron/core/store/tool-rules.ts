@@ -23,6 +23,7 @@ import {
 import type { ToolInput } from '../../../shared/operations.js';
 import { invalid } from '../errors.js';
 import { checkAgainst, makeUserAjv } from '../validation.js';
+import { compileExtractExpr } from '../invoke/http/extract.js';
 
 const userAjv = makeUserAjv();
 
@@ -144,16 +145,12 @@ function checkHttp(impl: HttpImplT, argSchema: unknown, config: Config): FieldIs
   }
   if (impl.auth?.type === 'oauth2ClientCredentials') hostCheck(impl.auth.tokenUrl, 'impl.auth.tokenUrl');
   if (impl.extractExpr !== undefined) {
-    const x = impl.extractExpr;
-    const regex = /^\/(.*)\/([dgimsuyv]*)$/s.exec(x);
-    if (regex) {
-      try {
-        new RegExp(regex[1]!, regex[2]);
-      } catch (e) {
-        issues.push({ field: 'impl.extractExpr', message: `is not a valid regular expression: ${(e as Error).message}` });
-      }
-    } else if (!x.startsWith('$')) {
-      issues.push({ field: 'impl.extractExpr', message: "must be a JSONPath starting with '$' (e.g. $.data.items[0]) or a /regex/ with a capture group" });
+    // The runner's own compiler, so what saves is exactly what runs (JSONPath without filters
+    // or scripts; regexes that cannot backtrack catastrophically).
+    try {
+      compileExtractExpr(impl.extractExpr);
+    } catch (e) {
+      issues.push({ field: 'impl.extractExpr', message: (e as Error).message });
     }
   }
   return issues;
