@@ -1,0 +1,39 @@
+/**
+ * The shape of an in-process function that a tool of type "function" names in
+ * impl.function (e.g. "core.calc"). The registry validates `args` against argSchema before
+ * run() is called, so run() may rely on the schema's types; checks a schema cannot express
+ * (lengths in code points, path confinement, parse errors) are run()'s job.
+ */
+import type { RunContext } from '../invoke/types.js';
+import type { Safety } from '../../../shared/schemas.js';
+
+/** A card for the tester: `html` is untrusted (the renderer sanitises it) but we still emit only escaped text. */
+export interface FunctionCard {
+  title?: string;
+  html?: string;
+  text?: string;
+}
+
+export interface FunctionResult<V = unknown> {
+  value: V;
+  card?: FunctionCard;
+}
+
+export interface FunctionDef<A = Record<string, unknown>, V = unknown> {
+  /** Dotted name, e.g. "core.calc"; matches shared/schemas.ts FunctionImpl. */
+  name: string;
+  description: string;
+  argSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  safety: Safety;
+  run(args: A, ctx: RunContext): Promise<FunctionResult<V>> | FunctionResult<V>;
+}
+
+// Stored defs are heterogeneous in their argument types; each def narrows its own.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyFunctionDef = FunctionDef<any, any>;
+
+/** Identity helper that keeps a def's argument type while checking its shape. */
+export function defineFunction<A, V>(def: FunctionDef<A, V>): FunctionDef<A, V> {
+  return def;
+}
