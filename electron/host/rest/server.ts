@@ -67,7 +67,7 @@ function inputFor(route: RestRoute, req: FastifyRequest): Record<string, unknown
 export async function createRestServer(opts: RestOptions): Promise<FastifyInstance> {
   const { core } = opts;
   const tokenDigest = digest(opts.token);
-  const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, maxParamLength: 2048 });
+  const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, routerOptions: { maxParamLength: 2048 } });
 
   // The same-origin rule, server side: a page on another origin (CSRF) or a name that merely
   // resolves to 127.0.0.1 (DNS rebinding) never gets an answer.
