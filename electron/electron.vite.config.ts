@@ -2,7 +2,8 @@ import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import { resolve } from 'node:path';
 
-const root = resolve(import.meta.dirname, '..');
+// npm runs scripts from the project root; the config file itself is bundled to a temp location.
+const root = process.cwd();
 
 export default defineConfig({
   main: {
