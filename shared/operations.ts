@@ -7,7 +7,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from './errors.js';
 import { Config, Safety, ToolType, UuidV7, Card, Limits, JsonSchemaValue, SecretName } from './schemas.js';
-import type { BundleView, ToolView, Page, Problem, SecretInfo, InvokeResult, HistoryEntry, SearchHit, FunctionInfo, SystemInfo, ImportReport } from './types.js';
+import type { BundleView, ToolView, Page, Problem, SecretInfo, InvokeResult, HistoryEntry, SearchHit, FunctionInfo, SystemInfo, ImportReport, OpenAiFunction, ContainerImportResult } from './types.js';
 
 interface OpDef<I extends TSchema, O> {
   input: I;
@@ -247,10 +247,57 @@ export const operations = {
       {
         zip: Type.Unsafe<Uint8Array>({ instanceofUint8Array: true }),
         onConflict: Type.Optional(Type.Union([Type.Literal('skip'), Type.Literal('replace'), Type.Literal('copy')])),
+        /** Report what would happen (conflicts included) without writing anything. */
+        dryRun: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),
     errors: ['INVALID_INPUT', 'CONFLICT', 'BUILTIN_READONLY', 'PAYLOAD_TOO_LARGE'],
+  }),
+  'bundles.importSkill': op<ImportReport>()({
+    summary: 'A new bundle from a SKILL.md whose YAML front matter lists tools with http or script backends',
+    input: Type.Object({ text: Type.String({ minLength: 1, maxLength: 16 * 1024 * 1024 }), dryRun: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'PAYLOAD_TOO_LARGE'],
+  }),
+  'bundles.importOpenApi': op<ImportReport>()({
+    summary: 'A new bundle of http tools, one per operation of an OpenAPI 3 document (JSON or YAML); hosts to allow come back in the report',
+    input: Type.Object(
+      {
+        document: Type.String({ minLength: 1, maxLength: 16 * 1024 * 1024 }),
+        /** Base URL to use instead of the document's servers[0] (needed when that one is relative). */
+        serverUrl: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 2048 })),
+        dryRun: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT', 'PAYLOAD_TOO_LARGE'],
+  }),
+  'tools.importContainer': op<ContainerImportResult>()({
+    summary: 'A container tool in an existing bundle from a manifest.json + Dockerfile + runner folder (its files, relative paths)',
+    input: Type.Object(
+      {
+        bundleID: UuidV7,
+        files: Type.Array(
+          Type.Object(
+            {
+              path: Type.String({ minLength: 1, maxLength: 1024 }),
+              content: Type.String({ maxLength: 96 * 1024 * 1024 }),
+              encoding: Type.Optional(Type.Union([Type.Literal('utf8'), Type.Literal('base64')])),
+              executable: Type.Optional(Type.Boolean()),
+            },
+            { additionalProperties: false },
+          ),
+          { minItems: 1, maxItems: 5000 },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'BUILTIN_READONLY', 'PAYLOAD_TOO_LARGE'],
+  }),
+  'tools.openaiFunctions': op<{ items: OpenAiFunction[] }>()({
+    summary: 'Enabled tools as OpenAI function-calling definitions, ready to paste into an agent',
+    input: Type.Object({ bundleIDs: Type.Optional(Ids) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
   }),
 } as const;
 

@@ -31,7 +31,11 @@ const TOOL_PARAMS = ['bundleID', 'slug', 'version'] as const;
 export const REST_ROUTES: Record<OpName, RestRoute> = {
   'bundles.list': { method: 'GET', path: '/tools/bundles', query: ['bundleIDs', 'includeDisabled', 'deleted', 'pageSize', 'pageToken'] },
   'bundles.export': { method: 'GET', path: '/tools/bundles/export', query: ['bundleIDs'], binary: true },
-  'bundles.import': { method: 'POST', path: '/tools/bundles/import', query: ['onConflict'], binary: true },
+  'bundles.import': { method: 'POST', path: '/tools/bundles/import', query: ['onConflict', 'dryRun'], binary: true },
+  'bundles.importSkill': { method: 'POST', path: '/tools/bundles/import/skill', body: '*', status: 201 },
+  'bundles.importOpenApi': { method: 'POST', path: '/tools/bundles/import/openapi', body: '*', status: 201 },
+  'tools.importContainer': { method: 'POST', path: '/tools/bundles/:bundleID/container-import', params: ['bundleID'], body: '*', status: 201 },
+  'tools.openaiFunctions': { method: 'GET', path: '/tools/tools/openai-functions', query: ['bundleIDs'] },
   'bundles.get': { method: 'GET', path: '/tools/bundles/:bundleID', params: ['bundleID'] },
   'bundles.put': { method: 'PUT', path: '/tools/bundles/:bundleID', params: ['bundleID'], body: 'bundle', unwrap: 'bundle' },
   'bundles.patch': { method: 'PATCH', path: '/tools/bundles/:bundleID', params: ['bundleID'], body: 'patch' },
@@ -64,7 +68,7 @@ export const EVENTS_PATH = '/tools/events';
 /** Query keys whose values are lists (comma-separated on the wire). */
 export const LIST_QUERY_KEYS = new Set(['bundleIDs', 'tags']);
 /** Query keys whose values are booleans ("true"/"false"). */
-export const BOOLEAN_QUERY_KEYS = new Set(['includeDisabled']);
+export const BOOLEAN_QUERY_KEYS = new Set(['includeDisabled', 'dryRun']);
 /** Query keys whose values are integers. */
 export const INTEGER_QUERY_KEYS = new Set(['pageSize', 'recommendedPageSize', 'limit']);
 

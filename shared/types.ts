@@ -103,3 +103,16 @@ export interface ImportReport {
   /** True when nothing was written: the report says what an import would do. */
   dryRun?: boolean;
 }
+
+/** A tool as an OpenAI function-calling definition (tools.openaiFunctions). */
+export interface OpenAiFunction {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** What tools.importContainer answers: the tool made from the folder, the secrets it names, and notes for the user. */
+export interface ContainerImportResult {
+  tool: ToolView;
+  secrets: string[];
+  warnings: string[];
+}

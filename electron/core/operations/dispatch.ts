@@ -25,6 +25,18 @@ export function toApiError(e: unknown, log: (e: unknown) => void = () => undefin
   return { code: 'INTERNAL', message: `unexpected error: ${e instanceof Error ? e.message : String(e)}` };
 }
 
+/** Validates an input against an operation's contract schema; the error the dispatcher would answer, or undefined. */
+export function checkInput(name: OpName, input: unknown): ApiError | undefined {
+  const validate = validatorFor(operations[name].input);
+  if (validate(input ?? {})) return undefined;
+  const issues = ajvIssues(validate.errors);
+  return {
+    code: 'INVALID_INPUT',
+    message: issues.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; '),
+    details: { issues },
+  };
+}
+
 export function createDispatcher(handlers: Handlers, log: (e: unknown) => void = (e) => console.error(e)): Dispatch {
   for (const name of Object.keys(operations) as OpName[]) validatorFor(operations[name].input);
   return async (name, input, ctx = { transport: 'test' }) => {
@@ -32,19 +44,9 @@ export function createDispatcher(handlers: Handlers, log: (e: unknown) => void =
     if (!def) {
       return { ok: false, error: { code: 'INVALID_INPUT', message: `unknown operation '${String(name)}'` } };
     }
-    const validate = validatorFor(def.input);
     const value = input ?? {};
-    if (!validate(value)) {
-      const issues = ajvIssues(validate.errors);
-      return {
-        ok: false,
-        error: {
-          code: 'INVALID_INPUT',
-          message: issues.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; '),
-          details: { issues },
-        },
-      };
-    }
+    const invalidInput = checkInput(name, value);
+    if (invalidInput) return { ok: false, error: invalidInput };
     try {
       const handler = handlers[name] as Handler<typeof name>;
       const data = await handler(value as OpInput<typeof name>, ctx);

@@ -62,6 +62,10 @@ export function createHandlers(core: Core): Handlers {
     'functions.list': () => ({ items: core.functions.list() }),
     'system.info': () => core.systemInfo(),
     'bundles.export': (i) => core.transfer.exportBundles(i.bundleIDs),
-    'bundles.import': (i) => core.transfer.importZip(i.zip, i.onConflict ?? 'skip'),
+    'bundles.import': (i) => core.transfer.importZip(i.zip, i.onConflict ?? 'skip', { dryRun: i.dryRun === true }),
+    'bundles.importSkill': (i) => core.transfer.importSkillMd(i.text, { dryRun: i.dryRun === true }),
+    'bundles.importOpenApi': (i) => core.transfer.importOpenApi(i.document, { dryRun: i.dryRun === true, ...(i.serverUrl ? { serverUrl: i.serverUrl } : {}) }),
+    'tools.importContainer': (i) => core.transfer.importContainerFiles(i.bundleID, i.files),
+    'tools.openaiFunctions': (i) => ({ items: core.transfer.openAiFunctions(i.bundleIDs) }),
   };
 }

@@ -13,6 +13,7 @@ import { httpStatusFor, type ApiError } from '../../../shared/errors.js';
 import type { OpName } from '../../../shared/operations.js';
 import type { Core } from '../../core/app-core.js';
 import { RENDERER_CSP } from './csp.js';
+import { checkInput, toApiError } from '../../core/operations/dispatch.js';
 
 export interface RestOptions {
   core: Core;
@@ -67,7 +68,8 @@ function inputFor(route: RestRoute, req: FastifyRequest): Record<string, unknown
 export async function createRestServer(opts: RestOptions): Promise<FastifyInstance> {
   const { core } = opts;
   const tokenDigest = digest(opts.token);
-  const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, routerOptions: { maxParamLength: 2048 } });
+  // Foreign documents (OpenAPI, SKILL.md, container folders) can be large; ZIPs have their own limit below.
+  const app = Fastify({ logger: false, bodyLimit: 32 * 1024 * 1024, routerOptions: { maxParamLength: 2048 } });
 
   // The same-origin rule, server side: a page on another origin (CSRF) or a name that merely
   // resolves to 127.0.0.1 (DNS rebinding) never gets an answer.
@@ -139,15 +141,23 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
     });
   }
 
+  // Exports stream straight from the zip writer; the input is checked against the contract
+  // first, and every validation error comes before the first byte.
   const sendZip = async (bundleIDs: string[], reply: FastifyReply) => {
-    const env = await core.dispatch('bundles.export', { bundleIDs }, { transport: 'rest' });
-    if (!env.ok) return sendError(reply, env.error);
-    const fileName = env.data.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
+    const invalidInput = checkInput('bundles.export', { bundleIDs });
+    if (invalidInput) return sendError(reply, invalidInput);
+    let opened;
+    try {
+      opened = await core.transfer.openExport(bundleIDs);
+    } catch (e) {
+      return sendError(reply, toApiError(e));
+    }
+    const ascii = opened.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
     return reply
       .code(200)
       .header('content-type', 'application/zip')
-      .header('content-disposition', `attachment; filename="${fileName}"`)
-      .send(Buffer.from(env.data.zip));
+      .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(opened.fileName)}`)
+      .send(opened.stream);
   };
   app.get('/tools/bundles/export', async (req, reply) => {
     const q = coerceQuery(REST_ROUTES['bundles.export'], req.query as Record<string, unknown>);

@@ -1,0 +1,220 @@
+/**
+ * A container-tool folder in the manifest.json + Dockerfile + runner layout becomes one
+ * container tool (impl.build ".", the folder's files beside its tool.json).
+ *
+ * manifest.json (snake_case and camelCase keys both read):
+ *   name, version, title?, description?, tags?, safety?
+ *   parameters      [{name, type, description?, required?, default?, enum?, items?}] or {name: {…}}
+ *                   → argSchema, `required` from the flags
+ *   output.card     false | {enabled?, title?, accent_color?, background_color?} → card
+ *   output.schema   → outputSchema
+ *   sandbox         {memory?, network?: "none"|"bridge"|bool, writable? | read_only?, cpus?} → impl.sandbox
+ *   constraints     {timeout_seconds?, max_output_bytes?, max_calls_per_minute?} → impl.timeoutSeconds, limits
+ *   config_schema   a JSON Schema; properties marked secret (secret: true, x-secret: true,
+ *                   writeOnly: true or format: "password") → impl.secrets (UPPER_SNAKE_CASE names)
+ * Every file of the folder (manifest.json, Dockerfile, the runner, …) is kept as a build file.
+ */
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import type { FieldIssue } from '../../../../shared/errors.js';
+import { checkSlug } from '../../../../shared/slug.js';
+import type { Card, ContainerImpl, Limits, Safety, ToolFile } from '../../../../shared/schemas.js';
+import { CoreError, invalid } from '../../errors.js';
+import { isTempName } from '../../fs/atomic.js';
+import { foldKey, pathProblem } from '../layout.js';
+import { formatBytes, type TransferLimits } from '../limits.js';
+import type { FileSource } from '../validate.js';
+import { argSchemaOf, bytesSource, clip, newToolFile, secretName, slugify, versionOf } from './common.js';
+
+/** One file of a dropped or uploaded folder; `path` is relative, '/'-separated. */
+export interface FolderFile {
+  path: string;
+  content: string;
+  /** How `content` is encoded; utf8 by default. */
+  encoding?: 'utf8' | 'base64';
+  executable?: boolean;
+}
+
+export interface ContainerDraft {
+  tool: ToolFile;
+  files: FileSource[];
+  secrets: string[];
+  warnings: string[];
+}
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const pick = (o: Json | undefined, ...keys: string[]): unknown => {
+  for (const k of keys) if (o?.[k] !== undefined) return o[k];
+  return undefined;
+};
+
+/** Checks names and sizes, decodes, and drops a single wrapping folder (a dropped folder keeps its own name). */
+function normaliseFiles(files: FolderFile[], limits: TransferLimits): Map<string, { data: Buffer; executable: boolean }> {
+  if (files.length > limits.maxToolFolderEntries) throw new CoreError('PAYLOAD_TOO_LARGE', `the folder holds ${files.length} files; at most ${limits.maxToolFolderEntries} are allowed`);
+  let paths = files.map((f) => f.path.replace(/^\.\//, ''));
+  const top = paths[0]?.split('/')[0];
+  if (top && !paths.includes('manifest.json') && paths.every((p) => p.startsWith(`${top}/`))) paths = paths.map((p) => p.slice(top.length + 1));
+  const out = new Map<string, { data: Buffer; executable: boolean }>();
+  const folded = new Map<string, string>();
+  let total = 0;
+  files.forEach((f, i) => {
+    const path = paths[i]!;
+    const problem = pathProblem(path);
+    if (problem) throw invalid([{ field: `files[${i}].path`, message: `'${path}' ${problem}` }]);
+    const twin = folded.get(foldKey(path));
+    if (twin !== undefined) throw invalid([{ field: `files[${i}].path`, message: `'${path}' collides with '${twin}' (same name up to letter case or Unicode form)` }]);
+    folded.set(foldKey(path), path);
+    const data = Buffer.from(f.content, f.encoding === 'base64' ? 'base64' : 'utf8');
+    total += data.length;
+    if (data.length > limits.maxFileBytes || total > limits.maxToolFolderBytes) {
+      throw new CoreError('PAYLOAD_TOO_LARGE', `the folder is larger than ${formatBytes(limits.maxToolFolderBytes)} (at '${path}')`);
+    }
+    out.set(path, { data, executable: f.executable === true });
+  });
+  return out;
+}
+
+function cardOf(output: Json | undefined): Card {
+  const raw = output?.['card'];
+  if (raw === false) return { enabled: false };
+  const c = obj(raw);
+  if (!c) return { enabled: true };
+  const card: Card = { enabled: c['enabled'] !== false };
+  const title = pick(c, 'title');
+  const accent = pick(c, 'accent_color', 'accentColor', 'color');
+  const background = pick(c, 'background_color', 'backgroundColor');
+  if (typeof title === 'string') card.title = clip(title, 200);
+  if (typeof accent === 'string') card.accentColor = accent;
+  if (typeof background === 'string') card.backgroundColor = background;
+  return card;
+}
+
+function sandboxOf(raw: Json | undefined, issues: FieldIssue[]): ContainerImpl['sandbox'] {
+  if (!raw) return undefined;
+  const sandbox: NonNullable<ContainerImpl['sandbox']> = {};
+  const memory = pick(raw, 'memory', 'memory_mb', 'memoryMb');
+  if (typeof memory === 'number' || typeof memory === 'string') sandbox.memory = memory;
+  const network = pick(raw, 'network');
+  if (network === true || network === 'bridge') sandbox.network = 'bridge';
+  else if (network === false || network === 'none') sandbox.network = 'none';
+  else if (network !== undefined) issues.push({ field: 'manifest.json: sandbox.network', message: `'${String(network)}' is not one of "none", "bridge" (host networking is never allowed)` });
+  const writable = pick(raw, 'writable');
+  const readOnly = pick(raw, 'read_only', 'readOnly', 'readonly');
+  if (typeof writable === 'boolean') sandbox.writable = writable;
+  else if (typeof readOnly === 'boolean') sandbox.writable = !readOnly;
+  const cpus = pick(raw, 'cpus');
+  if (typeof cpus === 'number') sandbox.cpus = cpus;
+  return sandbox;
+}
+
+/** Secret names from config_schema: properties marked secret, as UPPER_SNAKE_CASE. */
+export function configSecrets(configSchema: unknown): { secrets: string[]; others: string[] } {
+  const props = obj(obj(configSchema)?.['properties']) ?? {};
+  const listed = obj(configSchema)?.['secrets'];
+  const secrets = new Set<string>(Array.isArray(listed) ? listed.filter((s): s is string => typeof s === 'string').map(secretName) : []);
+  const others: string[] = [];
+  for (const [name, p] of Object.entries(props)) {
+    const o = obj(p) ?? {};
+    if (o['secret'] === true || o['x-secret'] === true || o['writeOnly'] === true || o['format'] === 'password') secrets.add(secretName(name));
+    else others.push(name);
+  }
+  return { secrets: [...secrets].sort(), others };
+}
+
+export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: string; now: string; limits: TransferLimits }): ContainerDraft {
+  const files = normaliseFiles(input, ctx.limits);
+  const manifestFile = files.get('manifest.json');
+  if (!manifestFile) throw invalid([{ field: 'files', message: 'the folder has no manifest.json at its top level' }]);
+  if (!files.has('Dockerfile')) throw invalid([{ field: 'files', message: 'the folder has no Dockerfile at its top level; a container tool is built from it' }]);
+  let manifest: Json;
+  try {
+    const parsed: unknown = JSON.parse(manifestFile.data.toString('utf8').replace(/^\uFEFF/, ''));
+    if (!obj(parsed)) throw new Error('it is not a JSON object');
+    manifest = parsed as Json;
+  } catch (e) {
+    throw invalid([{ field: 'manifest.json', message: `is not a valid JSON object: ${(e as Error).message}` }]);
+  }
+  const issues: FieldIssue[] = [];
+  const warnings: string[] = [];
+  const name = typeof manifest['name'] === 'string' ? manifest['name'] : '';
+  if (!name) issues.push({ field: 'manifest.json: name', message: 'is required' });
+  const slug = slugify(name);
+  const version = versionOf(manifest['version']);
+  if (manifest['version'] !== undefined && version !== String(manifest['version']).trim().normalize('NFC')) {
+    warnings.push(`version '${String(manifest['version'])}' is not a valid version label; it was imported as ${version}`);
+  }
+  const args = argSchemaOf(pick(manifest, 'parameters', 'params'), 'manifest.json: parameters');
+  issues.push(...args.issues);
+  const output = obj(manifest['output']);
+  const constraints = obj(manifest['constraints']) ?? {};
+  const impl: ContainerImpl = { build: '.' };
+  const sandbox = sandboxOf(obj(manifest['sandbox']), issues);
+  if (sandbox && Object.keys(sandbox).length) impl.sandbox = sandbox;
+  const timeout = pick(constraints, 'timeout_seconds', 'timeoutSeconds', 'timeout');
+  if (typeof timeout === 'number') impl.timeoutSeconds = timeout;
+  else if (timeout !== undefined) issues.push({ field: 'manifest.json: constraints.timeout_seconds', message: 'must be a number of seconds' });
+  const { secrets, others } = configSecrets(pick(manifest, 'config_schema', 'configSchema'));
+  if (secrets.length) impl.secrets = secrets;
+  if (others.length) warnings.push(`config settings ${others.join(', ')} are not marked secret; containers receive only secrets, so set defaults in the image or turn them into parameters`);
+  const limits: Limits = {};
+  const maxOut = pick(constraints, 'max_output_bytes', 'maxOutputBytes');
+  const perMinute = pick(constraints, 'max_calls_per_minute', 'maxCallsPerMinute', 'rate_limit_per_minute');
+  if (typeof maxOut === 'number') limits.maxOutputBytes = maxOut;
+  if (typeof perMinute === 'number') limits.maxCallsPerMinute = perMinute;
+  if (files.has('tool.json')) {
+    files.delete('tool.json');
+    warnings.push('the folder held a tool.json; it was replaced by the one made from manifest.json');
+  }
+  if (issues.length) throw invalid(issues);
+
+  const outputSchema = obj(output?.['schema']);
+  const safety = manifest['safety'];
+  const tags = Array.isArray(manifest['tags']) ? manifest['tags'].filter((t): t is string => typeof t === 'string' && t.length > 0 && t.length <= 64).slice(0, 64) : [];
+  const tool = newToolFile(
+    {
+      slug,
+      version,
+      type: 'container',
+      impl,
+      displayName: typeof manifest['title'] === 'string' ? manifest['title'] : name,
+      description: typeof manifest['description'] === 'string' ? manifest['description'] : '',
+      argSchema: args.schema,
+      card: cardOf(output),
+      limits,
+      tags,
+      ...(outputSchema ? { outputSchema } : {}),
+      ...(safety === 'readOnly' || safety === 'sideEffecting' || safety === 'privileged' ? { safety: safety as Safety } : {}),
+    },
+    ctx.bundleID,
+    ctx.now,
+  );
+  if (!checkSlug(tool.slug).ok) throw invalid([{ field: 'manifest.json: name', message: `'${name}' gives no usable slug` }]);
+  const sources = [...files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, f]) => bytesSource(rel, f.data, f.executable));
+  return { tool, files: sources, secrets, warnings };
+}
+
+/** Reads a folder on this machine (never following links) into FolderFiles. */
+export async function readFolderFiles(folder: string, limits: TransferLimits): Promise<FolderFile[]> {
+  const out: FolderFile[] = [];
+  let total = 0;
+  const walk = async (rel: string, depth: number): Promise<void> => {
+    if (depth > limits.maxDepth) throw invalid([{ field: 'folder', message: `folders are nested deeper than ${limits.maxDepth}` }]);
+    for (const d of await fsp.readdir(join(folder, rel), { withFileTypes: true })) {
+      const path = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isSymbolicLink() || isTempName(d.name) || d.name === '.git' || d.name === '.DS_Store') continue;
+      if (d.isDirectory()) await walk(path, depth + 1);
+      else if (d.isFile()) {
+        const abs = join(folder, path);
+        const st = await fsp.lstat(abs);
+        total += st.size;
+        if (total > limits.maxToolFolderBytes || out.length >= limits.maxToolFolderEntries) {
+          throw new CoreError('PAYLOAD_TOO_LARGE', `${folder} is larger than a tool folder may be (${formatBytes(limits.maxToolFolderBytes)}, ${limits.maxToolFolderEntries} files)`);
+        }
+        out.push({ path, content: (await fsp.readFile(abs)).toString('base64'), encoding: 'base64', executable: (st.mode & 0o111) !== 0 });
+      }
+    }
+  };
+  await walk('', 0);
+  return out;
+}

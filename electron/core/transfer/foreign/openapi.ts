@@ -1,0 +1,340 @@
+/**
+ * An OpenAPI 3 document (JSON or YAML) becomes a new bundle of http tools, one per operation.
+ *
+ * - path parameters → `${arg}` in the URL path (required); query parameters → `name=${arg}`
+ *   in the query string; header parameters → headers; cookie parameters are left out (noted);
+ * - a JSON request body → one argument `body` with the body's schema, sent as `${body}` (the
+ *   http runner writes a bare placeholder as a JSON value); a form body → one argument per field;
+ * - security: apiKey (header, query, cookie) and http bearer/basic → a header or query
+ *   placeholder naming a secret (UPPER_SNAKE_CASE of the scheme's name); OAuth2 client
+ *   credentials → impl.auth; other schemes are noted for the user to finish by hand;
+ * - the first 2xx response's JSON schema → outputSchema; its codes → successCodes;
+ * - local $refs are inlined (recursive ones cut, with a note); external $refs leave the
+ *   operation out with a warning, as does anything else one operation gets wrong;
+ * - the server URL's host is proposed for allowedHosts (ImportReport.hostsToAllow); the user
+ *   confirms. A relative server URL needs `serverUrl`.
+ */
+import type { Config, HttpImpl } from '../../../../shared/schemas.js';
+import { CoreError, invalid } from '../../errors.js';
+import type { TransferLimits } from '../limits.js';
+import type { BundleDraft, ToolDraft } from '../validate.js';
+import { clip, newBundleFile, newToolFile, secretName, slugify, uniqueName, versionOf } from './common.js';
+import { parseYamlDocument } from './skill-md.js';
+
+export interface OpenApiOptions {
+  /** Base URL to use instead of the document's servers[0] (required when that one is relative). */
+  serverUrl?: string;
+}
+
+interface Context extends OpenApiOptions {
+  now: string;
+  limits: TransferLimits;
+  config: Config;
+}
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const;
+const MAX_OPERATIONS = 1000;
+/** Inlined schema nodes per operation: shared $refs can otherwise grow a schema exponentially. */
+const MAX_SCHEMA_NODES = 20_000;
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+const IGNORED_HEADER_PARAMS = new Set(['accept', 'content-type', 'authorization']);
+
+class SkipOperation extends Error {}
+
+/** Inlines local $refs of one document. */
+class Refs {
+  private nodes = 0;
+  constructor(
+    private readonly root: Json,
+    readonly notes: string[],
+  ) {}
+
+  reset(): void {
+    this.nodes = 0;
+  }
+
+  lookup(ref: string): unknown {
+    if (!ref.startsWith('#/')) throw new SkipOperation(`it uses the external reference '${ref}'; only references inside the document (#/…) are followed`);
+    let node: unknown = this.root;
+    for (const raw of ref.slice(2).split('/')) {
+      const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      node = obj(node)?.[key] ?? (Array.isArray(node) ? node[Number(key)] : undefined);
+      if (node === undefined) throw new SkipOperation(`the reference '${ref}' points nowhere`);
+    }
+    return node;
+  }
+
+  /** The node with every $ref inside it replaced by its target. */
+  inline(node: unknown, stack: string[] = []): unknown {
+    if (++this.nodes > MAX_SCHEMA_NODES) throw new SkipOperation(`its schemas expand to more than ${MAX_SCHEMA_NODES} nodes once references are inlined`);
+    if (Array.isArray(node)) return node.map((n) => this.inline(n, stack));
+    const o = obj(node);
+    if (!o) return node;
+    const ref = str(o['$ref']);
+    if (ref !== undefined) {
+      if (stack.includes(ref)) {
+        this.notes.push(`the recursive schema ${ref} was cut at its second level`);
+        return { description: `recursive: ${ref.split('/').pop()}` };
+      }
+      const { $ref: _ref, ...siblings } = o;
+      const target = this.inline(this.lookup(ref), [...stack, ref]);
+      return Object.keys(siblings).length && obj(target) ? { ...(target as Json), ...(this.inline(siblings, stack) as Json) } : target;
+    }
+    const out: Json = {};
+    for (const [k, v] of Object.entries(o)) out[k] = this.inline(v, stack);
+    return out;
+  }
+
+  /** A $ref'd object (parameter, body, response, scheme) without inlining its insides. */
+  deref(node: unknown): Json | undefined {
+    let o = obj(node);
+    for (let i = 0; i < 16 && o && typeof o['$ref'] === 'string'; i++) o = obj(this.lookup(o['$ref']));
+    return o;
+  }
+}
+
+function parseDocument(text: string): Json {
+  const trimmed = text.replace(/^\uFEFF/, '').trimStart();
+  let value: unknown;
+  if (trimmed.startsWith('{')) {
+    try {
+      value = JSON.parse(trimmed);
+    } catch (e) {
+      throw invalid([{ field: 'document', message: `is not valid JSON: ${(e as Error).message}` }]);
+    }
+  } else value = parseYamlDocument(trimmed, 'document');
+  const doc = obj(value);
+  if (!doc) throw invalid([{ field: 'document', message: 'is not an OpenAPI document (a JSON or YAML object)' }]);
+  if (doc['swagger'] !== undefined) throw invalid([{ field: 'swagger', message: 'Swagger 2.0 documents are not supported; convert the document to OpenAPI 3 first (e.g. with swagger2openapi)' }]);
+  if (!/^3\.\d+/.test(String(doc['openapi'] ?? ''))) throw invalid([{ field: 'openapi', message: 'must be a 3.x version: this reads OpenAPI 3.0 and 3.1 documents' }]);
+  if (!obj(doc['paths']) || !Object.keys(doc['paths'] as Json).length) throw invalid([{ field: 'paths', message: 'the document describes no operations' }]);
+  return doc;
+}
+
+function serverBase(servers: unknown, override: string | undefined): string | undefined {
+  if (override) return override.replace(/\/+$/, '');
+  const first = obj(Array.isArray(servers) ? servers[0] : undefined);
+  let url = str(first?.['url']);
+  if (!url) return undefined;
+  const vars = obj(first?.['variables']) ?? {};
+  url = url.replace(/\{([^}]+)\}/g, (m, name: string) => {
+    const d = obj(vars[name])?.['default'];
+    return d === undefined ? m : String(d);
+  });
+  return url.replace(/\/+$/, '');
+}
+
+/** A placeholder-safe argument name, unique among the operation's arguments. */
+function argName(raw: string, where: string, taken: Set<string>): string {
+  let name = raw.replace(/[{}$\s]/g, '_') || 'arg';
+  if (taken.has(name)) name = `${name}_${where}`;
+  for (let i = 2; taken.has(name); i++) name = `${raw}_${i}`;
+  taken.add(name);
+  return name;
+}
+
+function applySecurity(op: Json, doc: Json, refs: Refs, impl: HttpImpl, query: string[], base: string, notes: string[]): void {
+  const requirements = (op['security'] ?? doc['security']) as unknown;
+  const first = obj(Array.isArray(requirements) ? requirements[0] : undefined);
+  if (!first) return;
+  const schemes = obj(obj(doc['components'])?.['securitySchemes']) ?? {};
+  for (const [key, scopes] of Object.entries(first)) {
+    const scheme = refs.deref(schemes[key]);
+    if (!scheme) throw new SkipOperation(`its security scheme '${key}' is not defined`);
+    const secret = secretName(key);
+    const type = str(scheme['type']);
+    const headers = (impl.headers ??= {});
+    if (type === 'apiKey') {
+      const name = str(scheme['name']) ?? key;
+      const where = str(scheme['in']);
+      if (where === 'header') headers[name] = `\${${secret}}`;
+      else if (where === 'query') query.push(`${encodeURIComponent(name)}=\${${secret}}`);
+      else if (where === 'cookie') headers['Cookie'] = `${name}=\${${secret}}`;
+    } else if (type === 'http' && str(scheme['scheme'])?.toLowerCase() === 'bearer') {
+      headers['Authorization'] = `Bearer \${${secret}}`;
+    } else if (type === 'http' && str(scheme['scheme'])?.toLowerCase() === 'basic') {
+      headers['Authorization'] = `Basic \${${secret}}`;
+      notes.push(`secret ${secret} holds the base64 of "user:password" (HTTP Basic)`);
+    } else if (type === 'oauth2' && obj(obj(scheme['flows'])?.['clientCredentials'])) {
+      const flow = obj(obj(scheme['flows'])!['clientCredentials'])!;
+      const tokenUrl = new URL(str(flow['tokenUrl']) ?? '', `${base}/`).toString();
+      impl.auth = { type: 'oauth2ClientCredentials', tokenUrl, clientIdSecret: `${secret}_CLIENT_ID`, clientSecretSecret: `${secret}_CLIENT_SECRET` };
+      if (Array.isArray(scopes) && scopes.length) impl.auth.scope = scopes.join(' ');
+    } else {
+      notes.push(`it uses ${type ?? 'an unknown'} authentication ('${key}'), which Toolwright cannot perform; add the credentials as a header by hand`);
+    }
+  }
+  if (impl.headers && !Object.keys(impl.headers).length) delete impl.headers;
+}
+
+function operationTool(path: string, method: (typeof METHODS)[number], op: Json, common: unknown[], doc: Json, refs: Refs, base: string, bundleID: string, slug: string, version: string, ctx: Context, notes: string[]): ToolDraft {
+  refs.reset();
+  const origin = `${method.toUpperCase()} ${path}`;
+  const taken = new Set<string>();
+  const properties: Json = {};
+  const required: string[] = [];
+  const query: string[] = [];
+  const impl: HttpImpl = { method: method.toUpperCase() as HttpImpl['method'], urlTemplate: '' };
+  const headers: Record<string, string> = {};
+
+  const byKey = new Map<string, Json>();
+  for (const raw of [...common, ...((op['parameters'] as unknown[]) ?? [])]) {
+    const p = refs.deref(raw);
+    if (p && typeof p['name'] === 'string' && typeof p['in'] === 'string') byKey.set(`${p['in']}\0${p['name']}`, p);
+  }
+  let urlPath = path;
+  for (const p of byKey.values()) {
+    const name = p['name'] as string;
+    const where = p['in'] as string;
+    if (where === 'cookie') {
+      notes.push(`cookie parameter '${name}' was left out`);
+      continue;
+    }
+    if (where === 'header' && (IGNORED_HEADER_PARAMS.has(name.toLowerCase()) || !HEADER_NAME.test(name))) continue;
+    const arg = argName(name, where, taken);
+    const schema = { ...((obj(refs.inline(p['schema'] ?? obj(obj(p['content'])?.['application/json'])?.['schema'] ?? {})) ?? {}) as Json) };
+    if (typeof p['description'] === 'string' && schema['description'] === undefined) schema['description'] = p['description'];
+    const kind = schema['type'];
+    if (kind === 'array' || kind === 'object') {
+      // A template placeholder is one value; send lists the way OpenAPI's style=form, explode=false does.
+      const of = obj(schema['items'])?.['type'];
+      Object.assign(schema, { type: 'string', description: `${str(schema['description']) ?? name}: comma-separated values${typeof of === 'string' ? ` (each a ${of})` : ''}` });
+      delete schema['items'];
+      delete schema['properties'];
+      notes.push(`${kind} parameter '${name}' is sent as one comma-separated value`);
+    }
+    properties[arg] = schema;
+    if (p['required'] === true || where === 'path') required.push(arg);
+    if (where === 'path') urlPath = urlPath.split(`{${name}}`).join(`\${${arg}}`);
+    else if (where === 'query') query.push(`${encodeURIComponent(name)}=\${${arg}}`);
+    else if (where === 'header') headers[name] = `\${${arg}}`;
+  }
+  if (/\{[^}]*\}/.test(urlPath.replace(/\$\{[^}]*\}/g, ''))) throw new SkipOperation('its path has a {parameter} that no parameter describes');
+
+  const body = refs.deref(op['requestBody']);
+  if (body) {
+    const content = obj(body['content']) ?? {};
+    const types = Object.keys(content);
+    const json = types.find((t) => /^application\/(.+\+)?json\b/i.test(t));
+    const form = types.find((t) => /^application\/x-www-form-urlencoded\b/i.test(t));
+    if (json) {
+      const arg = argName('body', 'body', taken);
+      properties[arg] = refs.inline(obj(content[json])?.['schema'] ?? {});
+      if (body['required'] === true) required.push(arg);
+      impl.bodyTemplate = `\${${arg}}`;
+      headers['Content-Type'] = json;
+    } else if (form) {
+      const schema = obj(refs.inline(obj(content[form])?.['schema'] ?? {})) ?? {};
+      const fields = Object.entries(obj(schema['properties']) ?? {});
+      const pairs: string[] = [];
+      for (const [field, s] of fields) {
+        const arg = argName(field, 'form', taken);
+        properties[arg] = s;
+        pairs.push(`${encodeURIComponent(field)}=\${${arg}}`);
+        if (Array.isArray(schema['required']) && schema['required'].includes(field)) required.push(arg);
+      }
+      impl.bodyTemplate = pairs.join('&');
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    } else if (types.length) {
+      const type = types[0]!;
+      if (/^multipart\//i.test(type)) throw new SkipOperation(`its request body is ${type}, which http tools cannot send`);
+      const arg = argName('body', 'body', taken);
+      properties[arg] = { type: 'string', description: `the request body (${type})` };
+      if (body['required'] === true) required.push(arg);
+      impl.bodyTemplate = `\${${arg}}`;
+      headers['Content-Type'] = type;
+    }
+  }
+  if (Object.keys(headers).length) impl.headers = headers;
+  applySecurity(op, doc, refs, impl, query, base, notes);
+  impl.urlTemplate = `${base}${urlPath}${query.length ? `?${query.join('&')}` : ''}`;
+
+  const responses = obj(op['responses']) ?? {};
+  const codes = Object.keys(responses).filter((c) => /^2\d\d$/.test(c)).sort();
+  const success = refs.deref(responses[codes[0] ?? ''] ?? responses['2XX'] ?? responses['default']);
+  const responseContent = obj(success?.['content']) ?? {};
+  const jsonResponse = Object.keys(responseContent).find((t) => /^application\/(.+\+)?json\b/i.test(t));
+  let outputSchema: Json | undefined;
+  if (jsonResponse) {
+    impl.responseEncoding = 'json';
+    outputSchema = obj(refs.inline(obj(responseContent[jsonResponse])?.['schema']));
+  } else if (Object.keys(responseContent).length) impl.responseEncoding = 'text';
+  if (codes.length) impl.successCodes = codes.map(Number);
+
+  const argSchema: Json = { type: 'object', properties };
+  if (required.length) argSchema['required'] = [...new Set(required)];
+  const tags = Array.isArray(op['tags']) ? op['tags'].filter((t): t is string => typeof t === 'string' && t.length > 0 && t.length <= 64).slice(0, 64) : [];
+  const file = newToolFile(
+    {
+      slug,
+      version,
+      type: 'http',
+      impl,
+      displayName: str(op['summary']) ?? str(op['operationId']) ?? origin,
+      description: str(op['description']) ?? str(op['summary']) ?? '',
+      argSchema,
+      tags,
+      ...(outputSchema ? { outputSchema } : {}),
+    },
+    bundleID,
+    ctx.now,
+  );
+  return { file, files: [], origin };
+}
+
+export function bundleFromOpenApi(text: string, ctx: Context): { draft: BundleDraft; warnings: string[] } {
+  if (Buffer.byteLength(text, 'utf8') > ctx.limits.maxDocumentBytes) throw new CoreError('PAYLOAD_TOO_LARGE', 'the OpenAPI document is too large');
+  const doc = parseDocument(text);
+  const info = obj(doc['info']) ?? {};
+  const title = str(info['title']) ?? 'api';
+  const bundle = newBundleFile(slugify(title, 'api'), title, str(info['description']) ?? '', ctx.now);
+  const version = versionOf(info['version']);
+  const docBase = serverBase(doc['servers'], ctx.serverUrl);
+  const warnings: string[] = [];
+  const draft: BundleDraft = { file: bundle, tools: [], origin: `OpenAPI '${clip(title, 64)}'` };
+  const taken = new Set<string>();
+  const notes: string[] = [];
+  const refs = new Refs(doc, notes);
+  let count = 0;
+  for (const [path, rawItem] of Object.entries(obj(doc['paths'])!)) {
+    let item: Json | undefined;
+    try {
+      item = refs.deref(rawItem);
+    } catch (e) {
+      warnings.push(`left out ${path}: ${(e as Error).message}`);
+      continue;
+    }
+    if (!item) continue;
+    for (const method of METHODS) {
+      const op = obj(item[method]);
+      if (!op) continue;
+      const label = `${method.toUpperCase()} ${path}`;
+      if (++count > MAX_OPERATIONS) {
+        warnings.push(`only the first ${MAX_OPERATIONS} operations were imported`);
+        break;
+      }
+      const base = serverBase(op['servers'] ?? item['servers'], ctx.serverUrl) ?? docBase;
+      if (!base || !/^https?:\/\//i.test(base)) {
+        throw invalid([{ field: 'servers', message: base ? `the server URL '${base}' is relative or not http(s); give the API's base URL (serverUrl), e.g. https://api.example.com` : 'the document names no server; give the API\'s base URL (serverUrl), e.g. https://api.example.com' }]);
+      }
+      const opID = str(op['operationId']);
+      const slug = uniqueName(slugify(opID ?? `${method} ${path}`, method), taken);
+      notes.length = 0;
+      try {
+        draft.tools.push(operationTool(path, method, op, (item['parameters'] as unknown[]) ?? [], doc, refs, base, bundle.bundleID, slug, version, ctx, notes));
+        for (const n of new Set(notes)) warnings.push(`${label}: ${n}`);
+      } catch (e) {
+        // One malformed operation (a bad reference, a token URL that is no URL, …) never blocks the others.
+        taken.delete(slug);
+        warnings.push(`left out ${label}: ${(e as Error).message}`);
+      }
+    }
+    if (count > MAX_OPERATIONS) break;
+  }
+  if (!draft.tools.length) throw invalid([{ field: 'paths', message: `no operation could be imported${warnings.length ? `: ${warnings.join('; ')}` : ''}` }]);
+  return { draft, warnings };
+}

@@ -1,0 +1,191 @@
+/**
+ * A SKILL.md with YAML front matter listing tools becomes a new bundle.
+ *
+ *   ---
+ *   name: weather-skills                 bundle slug (made into one) and display name
+ *   description: …                       bundle description (else the first paragraph of the body)
+ *   version: v1                          default version of the tools
+ *   tools:
+ *     - name: current-weather
+ *       description: …
+ *       parameters: {city: {type: string, required: true}}      (or a list, as in manifest.json)
+ *       http:                            → an http tool
+ *         method: GET
+ *         url: https://api.example.com/weather?q=${city}&key=${env:WEATHER_KEY}
+ *         headers: {Accept: application/json}
+ *         body: '{"q": "${city}"}'
+ *         extract: $.current             → extractExpr
+ *         timeout_ms: 10000
+ *     - name: word-count
+ *       parameters: {text: {type: string, required: true}}
+ *       script:                          → a container tool running the script in a minimal image
+ *         runtime: sh                    sh (default) | python | node
+ *         source: |
+ *           printf '%s' "${text}" | wc -w
+ *         timeout_seconds: 10
+ *         network: none                  none (default) | bridge
+ *   ---
+ *
+ * Placeholders: `${arg}` names a parameter; `${env:VAR}` names an app-scoped secret (its name
+ * made UPPER_SNAKE_CASE). In http templates both become Toolwright placeholders; in sh scripts
+ * they become ordinary shell expansions of the environment variables the wrapper exports. In
+ * python and node scripts, arguments and secrets are read from the environment.
+ */
+// yaml (eemeli/yaml): YAML 1.2, no dependencies, typed; aliases are capped against billion-laughs documents.
+import { parse as parseYaml } from 'yaml';
+import type { Config, HttpImpl, ContainerImpl } from '../../../../shared/schemas.js';
+import { CoreError, invalid } from '../../errors.js';
+import type { TransferLimits } from '../limits.js';
+import type { BundleDraft, ToolDraft } from '../validate.js';
+import { argSchemaOf, clip, newBundleFile, newToolFile, secretName, slugify, uniqueName, versionOf } from './common.js';
+import { ENV_NAME, RESERVED_ENV, scriptToolFiles, type ScriptImages, type ScriptRuntime } from './script-image.js';
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+const ENV_PLACEHOLDER = /\$\{\s*env:([^}]*)\}/g;
+
+export interface SkillContext {
+  now: string;
+  limits: TransferLimits;
+  images: Partial<ScriptImages>;
+  config: Config;
+}
+
+export function splitFrontMatter(text: string): { yaml: string; body: string } {
+  const t = text.replace(/^\uFEFF/, '');
+  const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(t);
+  if (!m) throw invalid([{ field: 'SKILL.md', message: 'has no YAML front matter: it must start with a line "---", the YAML, and a closing "---"' }]);
+  return { yaml: m[1]!, body: t.slice(m[0].length) };
+}
+
+export function parseYamlDocument(text: string, what: string): unknown {
+  try {
+    return parseYaml(text, { maxAliasCount: 100, uniqueKeys: true, prettyErrors: true });
+  } catch (e) {
+    throw invalid([{ field: what, message: `is not valid YAML: ${(e as Error).message.split('\n')[0]}` }]);
+  }
+}
+
+function firstParagraph(markdown: string): string {
+  return (
+    markdown
+      .split(/\r?\n\s*\r?\n/)
+      .map((p) => p.trim())
+      .find((p) => p && !p.startsWith('#')) ?? ''
+  );
+}
+
+/** `${env:VAR}` → `${VAR}` (made a valid secret name); collects the names. */
+function rewriteEnv(text: string, secrets: Set<string>): string {
+  return text.replace(ENV_PLACEHOLDER, (_m, raw: string) => {
+    const name = secretName(raw.trim());
+    secrets.add(name);
+    return `\${${name}}`;
+  });
+}
+
+function httpTool(def: Json, http: Json, base: { slug: string; version: string; origin: string }, bundleID: string, ctx: SkillContext): ToolDraft {
+  const args = argSchemaOf(def['parameters'], `${base.origin}.parameters`);
+  if (args.issues.length) throw invalid(args.issues);
+  const secrets = new Set<string>();
+  const url = str(http['url']) ?? str(http['urlTemplate']);
+  if (!url) throw invalid([{ field: `${base.origin}.http.url`, message: 'is required' }]);
+  const impl: HttpImpl = { method: (str(http['method']) ?? 'GET').toUpperCase() as HttpImpl['method'], urlTemplate: rewriteEnv(url, secrets) };
+  const headers = obj(http['headers']);
+  if (headers) impl.headers = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, rewriteEnv(String(v), secrets)]));
+  const body = http['body'] ?? http['bodyTemplate'];
+  if (body !== undefined) impl.bodyTemplate = rewriteEnv(typeof body === 'string' ? body : JSON.stringify(body), secrets);
+  const extract = str(http['extract']) ?? str(http['extractExpr']);
+  if (extract) impl.extractExpr = extract;
+  const timeout = http['timeout_ms'] ?? http['timeoutMs'];
+  if (typeof timeout === 'number') impl.timeoutMs = timeout;
+  const encoding = str(http['response']) ?? str(http['responseEncoding']);
+  if (encoding === 'json' || encoding === 'text') impl.responseEncoding = encoding;
+  const tool = newToolFile(
+    { slug: base.slug, version: base.version, type: 'http', impl, displayName: str(def['title']) ?? str(def['name']) ?? base.slug, description: str(def['description']) ?? '', argSchema: args.schema },
+    bundleID,
+    ctx.now,
+  );
+  return { file: tool, files: [], origin: base.origin };
+}
+
+function scriptTool(def: Json, script: Json, base: { slug: string; version: string; origin: string }, bundleID: string, ctx: SkillContext): ToolDraft {
+  const args = argSchemaOf(def['parameters'], `${base.origin}.parameters`);
+  if (args.issues.length) throw invalid(args.issues);
+  for (const name of args.names) {
+    if (!ENV_NAME.test(name) || RESERVED_ENV.has(name)) {
+      throw invalid([{ field: `${base.origin}.parameters.${name}`, message: `a script receives arguments as environment variables, so '${name}' must be a plain name (letters, digits, _) and not one of PATH, HOME, IFS, …` }]);
+    }
+  }
+  const runtime = (str(script['runtime']) ?? str(script['language']) ?? 'sh').toLowerCase();
+  const rt: ScriptRuntime | undefined = runtime === 'sh' || runtime === 'shell' || runtime === 'bash' ? 'sh' : runtime === 'python' || runtime === 'python3' ? 'python' : runtime === 'node' || runtime === 'javascript' || runtime === 'js' ? 'node' : undefined;
+  if (!rt) throw invalid([{ field: `${base.origin}.script.runtime`, message: `'${runtime}' is not one of sh, python, node` }]);
+  const source = str(script['source']) ?? str(script['run']) ?? str(script['code']);
+  if (!source?.trim()) throw invalid([{ field: `${base.origin}.script.source`, message: 'is required: the script to run' }]);
+  const secrets = new Set<string>();
+  // In sh, ${env:VAR} is a syntax error and ${VAR} is exactly the variable the wrapper exports.
+  const text = rt === 'sh' ? rewriteEnv(source, secrets) : source.replace(ENV_PLACEHOLDER, (m, raw: string) => (secrets.add(secretName(raw.trim())), m));
+  const listed: unknown[] = Array.isArray(script['secrets']) ? script['secrets'] : [script['secrets']];
+  for (const m of listed) if (typeof m === 'string') secrets.add(secretName(m));
+  const impl: ContainerImpl = { build: '.' };
+  const network = script['network'];
+  impl.sandbox = { network: network === 'bridge' || network === true ? 'bridge' : 'none' };
+  const timeout = script['timeout_seconds'] ?? script['timeoutSeconds'];
+  if (typeof timeout === 'number') impl.timeoutSeconds = timeout;
+  if (secrets.size) impl.secrets = [...secrets].sort();
+  const tool = newToolFile(
+    { slug: base.slug, version: base.version, type: 'container', impl, displayName: str(def['title']) ?? str(def['name']) ?? base.slug, description: str(def['description']) ?? '', argSchema: args.schema },
+    bundleID,
+    ctx.now,
+  );
+  return { file: tool, files: scriptToolFiles(rt, text, ctx.images), origin: base.origin };
+}
+
+export function bundleFromSkill(text: string, ctx: SkillContext): { draft: BundleDraft; warnings: string[] } {
+  if (Buffer.byteLength(text, 'utf8') > ctx.limits.maxDocumentBytes) throw new CoreError('PAYLOAD_TOO_LARGE', 'the SKILL.md is too large');
+  const { yaml, body } = splitFrontMatter(text);
+  const front = obj(parseYamlDocument(yaml, 'SKILL.md front matter'));
+  if (!front) throw invalid([{ field: 'SKILL.md front matter', message: 'must be a YAML mapping (name: …, tools: […])' }]);
+  const name = str(front['name']) ?? '';
+  if (!name.trim()) throw invalid([{ field: 'SKILL.md front matter: name', message: 'is required' }]);
+  const tools = front['tools'];
+  if (!Array.isArray(tools) || tools.length === 0) throw invalid([{ field: 'SKILL.md front matter: tools', message: 'must list at least one tool with an http or script backend' }]);
+  const bundle = newBundleFile(slugify(name, 'skill'), name, str(front['description']) ?? firstParagraph(body), ctx.now);
+  const defaultVersion = versionOf(front['version']);
+  const taken = new Set<string>();
+  const draft: BundleDraft = { file: bundle, tools: [], origin: 'SKILL.md' };
+  const warnings: string[] = [];
+  tools.forEach((t, i) => {
+    const def = obj(t);
+    const label = `SKILL.md tools[${i}]`;
+    if (!def) {
+      warnings.push(`left out ${label}: it is not a mapping`);
+      return;
+    }
+    const toolName = str(def['name']) ?? '';
+    const origin = toolName ? `SKILL.md tool '${clip(toolName, 64)}'` : label;
+    const backend = obj(def['backend']);
+    const http = obj(def['http']) ?? (backend && (backend['type'] === 'http' ? backend : obj(backend['http'])));
+    const script = obj(def['script']) ?? (backend && (backend['type'] === 'script' ? backend : obj(backend['script'])));
+    if (!toolName) {
+      warnings.push(`left out ${label}: it has no name`);
+      return;
+    }
+    if (!http === !script) {
+      warnings.push(`left out ${origin}: it needs exactly one backend, http or script`);
+      return;
+    }
+    const base = { slug: uniqueName(slugify(toolName), taken), version: versionOf(def['version'], defaultVersion), origin };
+    try {
+      draft.tools.push(http ? httpTool(def, http, base, bundle.bundleID, ctx) : scriptTool(def, script!, base, bundle.bundleID, ctx));
+    } catch (e) {
+      if (!(e instanceof CoreError)) throw e;
+      const issue = e.details?.issues?.[0];
+      warnings.push(`left out ${origin}: ${issue ? `${issue.field} ${issue.message}` : e.message}`);
+    }
+  });
+  if (!draft.tools.length) throw invalid([{ field: 'SKILL.md front matter: tools', message: `no tool could be imported: ${warnings.join('; ')}` }]);
+  return { draft, warnings };
+}

@@ -1,0 +1,153 @@
+/**
+ * Bundles travel: deterministic ZIP export, all-or-nothing import of untrusted archives, and
+ * the formats tools come in from elsewhere (container folders, SKILL.md, OpenAPI) or go out to
+ * (OpenAI function definitions). The renderer hands over content, never paths to write to.
+ */
+import { PassThrough, type Readable } from 'node:stream';
+import type { Store } from '../store/store.js';
+import type { BundleService } from '../store/bundles.js';
+import type { ToolService } from '../store/tools.js';
+import type { ConfigStore } from '../config.js';
+import type { DataPaths } from '../store/paths.js';
+import type { ContainerImportResult, ImportReport } from '../../../shared/types.js';
+import { DEFAULT_LIMITS, type TransferLimits } from './limits.js';
+import { collectExport, streamToBytes, zipEntries, type OpenedExport } from './export.js';
+import { indexArchive } from './zip-read.js';
+import { rawBundlesOf } from './import-zip.js';
+import { validateBundles } from './validate.js';
+import { applyImport, type OnConflict } from './apply.js';
+import { recoverStages } from './stage.js';
+import { containerToolFromFiles, readFolderFiles, type FolderFile } from './foreign/container-folder.js';
+import { bundleFromSkill } from './foreign/skill-md.js';
+import { bundleFromOpenApi, type OpenApiOptions } from './foreign/openapi.js';
+import { openAiFunctions, type OpenAiFunction } from './foreign/openai-functions.js';
+import { createToolWithFiles } from './tool-create.js';
+import type { ScriptImages } from './foreign/script-image.js';
+import { validateDrafts } from './foreign/common.js';
+import type { BundleDraft } from './validate.js';
+
+export interface TransferDeps {
+  store: Store;
+  bundles: BundleService;
+  tools: ToolService;
+  config: ConfigStore;
+  paths: DataPaths;
+}
+
+export interface TransferOptions {
+  limits?: Partial<TransferLimits>;
+  /** Base images for SKILL.md script tools (tests point them at a local image). */
+  scriptImages?: Partial<ScriptImages>;
+}
+
+export interface ImportOptions {
+  dryRun?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ForeignImportOptions {
+  dryRun?: boolean;
+}
+
+export type { OnConflict, OpenAiFunction, FolderFile, OpenedExport, OpenApiOptions, TransferLimits };
+export { DEFAULT_LIMITS };
+
+export class TransferService {
+  readonly limits: TransferLimits;
+  private readonly scriptImages: Partial<ScriptImages>;
+
+  constructor(
+    private readonly deps: TransferDeps,
+    options: TransferOptions = {},
+  ) {
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.scriptImages = options.scriptImages ?? {};
+  }
+
+  /** Removes import staging left by a crash (<data>/.staging), undoing half-made moves; called once at start. */
+  async recover(): Promise<void> {
+    const touched = await recoverStages(this.deps.paths);
+    for (const id of touched) await this.deps.store.syncBundle(id);
+  }
+
+  // ---- export -------------------------------------------------------------------------------
+
+  /** Validates the request, then streams the ZIP (for the REST host: errors before the first byte become statuses). */
+  async openExport(bundleIDs: string[], onProgress?: (done: number, total: number) => void): Promise<OpenedExport> {
+    const { entries, fileName } = await collectExport(this.deps.store, bundleIDs, this.limits);
+    return {
+      stream: zipEntries(entries, onProgress),
+      fileName,
+      entryCount: entries.length,
+      totalBytes: entries.reduce((n, e) => n + e.size, 0),
+    };
+  }
+
+  async exportBundles(bundleIDs: string[], onProgress?: (done: number, total: number) => void): Promise<{ zip: Uint8Array; fileName: string }> {
+    const opened = await this.openExport(bundleIDs, onProgress);
+    return { zip: await streamToBytes(opened.stream), fileName: opened.fileName };
+  }
+
+  /** A readable ZIP of the bundles; validation errors surface as a stream error. */
+  exportStream(bundleIDs: string[]): Readable {
+    const out = new PassThrough();
+    this.openExport(bundleIDs).then(
+      (o) => o.stream.once('error', (e) => out.destroy(e)).pipe(out),
+      (e: Error) => out.destroy(e),
+    );
+    return out;
+  }
+
+  // ---- import -------------------------------------------------------------------------------
+
+  async importZip(zip: Uint8Array, onConflict: OnConflict, options: ImportOptions = {}): Promise<ImportReport> {
+    const index = await indexArchive(zip, this.limits);
+    try {
+      const raw = await rawBundlesOf(index, this.limits);
+      const validated = validateBundles(raw, this.deps.config.get());
+      const warnings = index.ignored.length ? [`ignored ${index.ignored.length} entr${index.ignored.length === 1 ? 'y' : 'ies'} macOS Finder adds (${index.ignored.slice(0, 3).join(', ')}${index.ignored.length > 3 ? ', …' : ''})`] : [];
+      return await applyImport(this.deps.store, validated, { onConflict, warnings, ...options });
+    } finally {
+      index.zip.close();
+    }
+  }
+
+  // ---- foreign formats ------------------------------------------------------------------------
+
+  /**
+   * A container tool from a manifest.json + Dockerfile + runner folder, added to an existing
+   * bundle. `files` are the folder's files (from a drop or an upload); paths are relative.
+   */
+  async importContainerFiles(bundleID: string, files: FolderFile[]): Promise<ContainerImportResult> {
+    const draft = containerToolFromFiles(files, { bundleID, now: this.deps.store.now(), limits: this.limits });
+    const tool = await createToolWithFiles(this.deps.store, this.deps.tools, draft.tool, draft.files);
+    return { tool, secrets: draft.secrets, warnings: draft.warnings };
+  }
+
+  /** The same, reading a folder on this machine (main process or CLI only: never a path from the renderer). */
+  async importContainerFolder(folder: string, bundleID: string): Promise<ContainerImportResult> {
+    return this.importContainerFiles(bundleID, await readFolderFiles(folder, this.limits));
+  }
+
+  /** A new bundle from a SKILL.md whose front matter lists tools with http or script backends. */
+  async importSkillMd(text: string, options: ForeignImportOptions = {}): Promise<ImportReport> {
+    const { draft, warnings } = bundleFromSkill(text, { now: this.deps.store.now(), limits: this.limits, images: this.scriptImages, config: this.deps.config.get() });
+    return this.importDraft(draft, warnings, options);
+  }
+
+  /** A new bundle of http tools, one per operation of an OpenAPI 3 document (JSON or YAML). */
+  async importOpenApi(doc: string, options: ForeignImportOptions & OpenApiOptions = {}): Promise<ImportReport> {
+    const { draft, warnings } = bundleFromOpenApi(doc, { ...options, now: this.deps.store.now(), limits: this.limits, config: this.deps.config.get() });
+    return this.importDraft(draft, warnings, options);
+  }
+
+  /** Enabled tools as OpenAI function-calling definitions, ready to paste into an agent. */
+  openAiFunctions(bundleIDs?: string[]): OpenAiFunction[] {
+    return openAiFunctions(this.deps.store, this.deps.tools, bundleIDs);
+  }
+
+  private async importDraft(draft: BundleDraft, warnings: string[], options: ForeignImportOptions): Promise<ImportReport> {
+    const validated = validateDrafts(draft, this.deps.config.get());
+    return applyImport(this.deps.store, validated, { onConflict: 'copy', warnings, ...(options.dryRun ? { dryRun: true } : {}) });
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Creates one tool together with the files beside its tool.json (a container tool's Dockerfile
+ * and runner), atomically: the same protocol as ToolService.create (staging folder, claim
+ * published with link() as the commit point, rename into place), with the build files written
+ * into the staging folder before the claim, so the tool never exists without them.
+ */
+import { promises as fsp } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { canonicalJson } from '../../../shared/canonical.js';
+import { TOOL_KEY_ORDER, type ToolFile } from '../../../shared/schemas.js';
+import type { ToolView } from '../../../shared/types.js';
+import { CoreError, invalid } from '../errors.js';
+import { fsyncDir } from '../fs/atomic.js';
+import type { Store } from '../store/store.js';
+import type { ToolService } from '../store/tools.js';
+import { writeDurable } from './stage.js';
+import { checkToolRules, type FileSource } from './validate.js';
+
+function conflict(slug: string, version: string): CoreError {
+  return new CoreError('CONFLICT', `a tool <${slug},${version}> already exists in this bundle; change the name or version in the manifest, or delete the existing tool`, { slug, version });
+}
+
+export async function createToolWithFiles(store: Store, tools: ToolService, file: ToolFile, files: FileSource[]): Promise<ToolView> {
+  const { bundleID, slug, version, toolID } = file;
+  await store.freshBundle(bundleID);
+  store.refuseBuiltin(bundleID, 'cannot add tools to a built-in bundle');
+  const { issues } = checkToolRules(file, store.config.get(), `${slug} ${version}`);
+  if (issues.length) throw invalid(issues);
+  return store.withBundleLock(bundleID, async () => {
+    await store.writableBundle(bundleID, 'add tools to it');
+    const claim = await store.claims.inspect(bundleID, slug, version);
+    if (claim.kind === 'taken') throw conflict(slug, version);
+    if (claim.kind === 'stale') await store.claims.release(bundleID, slug, version, claim.toolID);
+    const owner = store.state.pairOwner(bundleID, slug, version);
+    if (owner && (await store.readToolFile(bundleID, owner).catch(() => undefined))) throw conflict(slug, version);
+
+    const toolsDir = store.paths.toolsDir(bundleID);
+    await fsp.mkdir(toolsDir, { recursive: true });
+    // Named like ToolService's staging folders, so start-up recovery completes or sweeps it the same way.
+    const staging = join(toolsDir, `.staging-${toolID}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    await fsp.mkdir(staging);
+    try {
+      const made = new Set<string>([staging]);
+      for (const f of files) {
+        const parts = f.rel.split('/');
+        let parent = staging;
+        for (const p of parts.slice(0, -1)) {
+          parent = join(parent, p);
+          if (!made.has(parent)) {
+            await fsp.mkdir(parent);
+            made.add(parent);
+          }
+        }
+        await writeDurable(join(parent, parts[parts.length - 1]!), await f.open(), f.executable ? 0o755 : 0o644);
+      }
+      await writeDurable(join(staging, 'tool.json'), canonicalJson(file as unknown as Record<string, unknown>, TOOL_KEY_ORDER), 0o644);
+      for (const d of made) await fsyncDir(d);
+      if (!(await store.claims.publish(bundleID, slug, version, toolID))) throw conflict(slug, version);
+    } catch (e) {
+      await fsp.rm(staging, { recursive: true, force: true });
+      throw e;
+    }
+    await store.claims.completeStaged(bundleID, toolID, staging);
+    return tools.view(store.applyTool(file));
+  });
+}
