@@ -21,6 +21,8 @@ import { createFunctionRegistry, createFunctionRunner, type FunctionRegistry } f
 import { createHttpRunner } from './invoke/http/index.js';
 import { createContainerRunner, type ContainerRunner } from './invoke/container/index.js';
 import { InvocationEngine } from './invoke/engine.js';
+import type { Runner, SecretsReader } from './invoke/types.js';
+import type { ToolFile } from '../../shared/schemas.js';
 import { HistoryStore } from './invoke/history.js';
 import { TransferService } from './transfer/index.js';
 import { createDispatcher, type Dispatch } from './operations/dispatch.js';
@@ -92,8 +94,15 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
   });
   const http = createHttpRunner();
+  // A container tool that names a secret nobody has set yet is "available but not connected".
+  const containerRunner: Runner = Object.assign(Object.create(container) as ContainerRunner, {
+    availability: (tool: ToolFile, dir: string, reader: SecretsReader) => {
+      const missing = ((tool.impl as { secrets?: string[] }).secrets ?? []).find((n) => !reader.has(n));
+      return missing ? { ok: false, reason: `secret ${missing} is not set` } : container.availability(tool, dir, reader);
+    },
+  });
   const engine = new InvocationEngine({
-    runners: [createFunctionRunner(functions), http, container],
+    runners: [createFunctionRunner(functions), http, containerRunner],
     config: () => config.get(),
     secrets,
     metrics,
