@@ -1,0 +1,232 @@
+/**
+ * The renderer's one way to reach the core: `call(name, input)` over the operations contract.
+ * Desktop: the preload's named functions (`window.toolwright.bundlesList(...)`), which answer
+ * envelopes. Browser mode (`npm run serve`): REST on the same origin, with the bearer token the
+ * host printed in the page URL's fragment.
+ */
+import type { OpInput, OpName, OpOutput, StoreEvent } from '../../../shared/operations.js';
+import { buildRestRequest, EVENTS_PATH, REST_ROUTES } from '../../../shared/rest.js';
+import { isApiError, type ApiError, type Envelope, type FieldIssue } from '../../../shared/errors.js';
+
+/** An operation failed: carries the contract error (code, message, details) unchanged. */
+export class ApiCallError extends Error {
+  readonly error: ApiError;
+  constructor(error: ApiError) {
+    super(error.message);
+    this.name = 'ApiCallError';
+    this.error = error;
+  }
+  get code(): string {
+    return this.error.code;
+  }
+  get issues(): FieldIssue[] {
+    return this.error.details?.issues ?? [];
+  }
+}
+
+export function errorMessage(e: unknown): string {
+  if (e instanceof ApiCallError) return e.message;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+export function errorCode(e: unknown): string | undefined {
+  return e instanceof ApiCallError ? e.code : undefined;
+}
+
+/**
+ * `bundles.list` → `bundlesList`, as shared/operations.ts opFunctionName does. Kept here so the
+ * renderer does not load operations.ts, whose TypeBox schemas are main's business (~50 KB);
+ * test/unit/renderer-client.test.ts checks both agree for every operation.
+ */
+export function preloadFunctionName(name: OpName): string {
+  return name.replace(/\.([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+type PreloadFn = (input: unknown) => Promise<Envelope<unknown>>;
+export interface PreloadApi {
+  onEvent(cb: (e: StoreEvent) => void): () => void;
+  [fn: string]: PreloadFn | ((cb: (e: StoreEvent) => void) => () => void);
+}
+
+declare global {
+  interface Window {
+    toolwright?: PreloadApi;
+  }
+}
+
+const TOKEN_KEY = 'toolwright.token';
+
+/**
+ * Takes `#token=…` from the address bar into sessionStorage and removes it from the URL, so the
+ * token is neither bookmarked nor sent as a Referer. Called once at start-up.
+ */
+export function adoptTokenFromUrl(): void {
+  const hash = window.location.hash;
+  const m = /(?:^#|&)token=([^&]+)/.exec(hash);
+  if (!m) return;
+  try {
+    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(m[1]!));
+  } catch {
+    // sessionStorage can be unavailable (opaque origins); the token then lives in memory only.
+    memoryToken = decodeURIComponent(m[1]!);
+  }
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+}
+
+let memoryToken: string | undefined;
+
+function token(): string | undefined {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY) ?? memoryToken;
+  } catch {
+    return memoryToken;
+  }
+}
+
+export function transportKind(): 'ipc' | 'rest' {
+  return typeof window !== 'undefined' && window.toolwright ? 'ipc' : 'rest';
+}
+
+async function callIpc<N extends OpName>(name: N, input: OpInput<N>): Promise<OpOutput<N>> {
+  const fn = window.toolwright![preloadFunctionName(name)] as PreloadFn | undefined;
+  if (typeof fn !== 'function') {
+    throw new ApiCallError({ code: 'INTERNAL', message: `the desktop bridge has no function for ${name}; update the app` });
+  }
+  const envelope = await fn(input);
+  if (envelope.ok) return envelope.data as OpOutput<N>;
+  throw new ApiCallError(envelope.error);
+}
+
+async function readError(res: Response): Promise<ApiError> {
+  const text = await res.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { error?: unknown };
+    if (isApiError(body.error)) return body.error;
+  } catch {
+    // not JSON: fall through
+  }
+  if (res.status === 401) {
+    return { code: 'UNAUTHORIZED', message: 'The host refused the token. Open the address that `npm run serve` printed (it carries #token=…).' };
+  }
+  return { code: 'INTERNAL', message: `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}` };
+}
+
+function fileNameFrom(res: Response, fallback: string): string {
+  const cd = res.headers.get('content-disposition') ?? '';
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(cd);
+  if (star) return decodeURIComponent(star[1]!);
+  const plain = /filename="?([^";]+)"?/i.exec(cd);
+  return plain ? plain[1]! : fallback;
+}
+
+function authHeaders(): Record<string, string> {
+  const t = token();
+  return t ? { Authorization: `Bearer ${t}` } : {};
+}
+
+async function callRest<N extends OpName>(name: N, input: OpInput<N>, signal?: AbortSignal): Promise<OpOutput<N>> {
+  const route = REST_ROUTES[name];
+  const inputForUrl = name === 'bundles.import' ? { ...(input as Record<string, unknown>), zip: undefined } : input;
+  const req = buildRestRequest(name, inputForUrl as OpInput<N>);
+  const headers: Record<string, string> = { ...req.headers, ...authHeaders() };
+  let body: BodyInit | undefined;
+  if (name === 'bundles.import') {
+    headers['Content-Type'] = 'application/zip';
+    body = (input as OpInput<'bundles.import'>).zip as Uint8Array<ArrayBuffer>;
+  } else if (req.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(req.body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(req.url, { method: req.method, headers, body, signal });
+  } catch (e) {
+    throw new ApiCallError({ code: 'INTERNAL', message: `Cannot reach the Toolwright host: ${errorMessage(e)}` });
+  }
+  if (!res.ok) throw new ApiCallError(await readError(res));
+  if (route.binary && name === 'bundles.export') {
+    const zip = new Uint8Array(await res.arrayBuffer());
+    return { zip, fileName: fileNameFrom(res, 'bundles.zip') } as OpOutput<N>;
+  }
+  if (res.status === 204) return { deleted: true } as OpOutput<N>;
+  const data: unknown = await res.json();
+  if (route.unwrap) return { [route.unwrap]: data, created: res.status === 201 } as unknown as OpOutput<N>;
+  return data as OpOutput<N>;
+}
+
+/** Calls one operation; resolves with its data or throws ApiCallError. */
+export function call<N extends OpName>(name: N, input: OpInput<N>): Promise<OpOutput<N>> {
+  return transportKind() === 'ipc' ? callIpc(name, input) : callRest(name, input);
+}
+
+/** Parses a server-sent-event stream into the JSON of each event's data lines. */
+export async function readEventStream(
+  body: ReadableStream<Uint8Array>,
+  onData: (data: string) => void,
+): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let dataLines: string[] = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let nl: number;
+    while ((nl = buffer.search(/\r?\n/)) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + (buffer[nl] === '\r' ? 2 : 1));
+      if (line === '') {
+        if (dataLines.length) onData(dataLines.join('\n'));
+        dataLines = [];
+      } else if (line.startsWith('data:')) {
+        dataLines.push(line.slice(5).replace(/^ /, ''));
+      }
+    }
+  }
+}
+
+/**
+ * Subscribes to store events. REST: fetch streaming (EventSource cannot send Authorization),
+ * reconnecting with back-off. `onStatus` reports whether live updates are flowing.
+ */
+export function subscribeEvents(onEvent: (e: StoreEvent) => void, onStatus?: (live: boolean) => void): () => void {
+  if (transportKind() === 'ipc') {
+    onStatus?.(true);
+    return window.toolwright!.onEvent(onEvent);
+  }
+  let stopped = false;
+  let controller: AbortController | undefined;
+  let delay = 500;
+  const loop = async () => {
+    while (!stopped) {
+      controller = new AbortController();
+      try {
+        const res = await fetch(EVENTS_PATH, { headers: { ...authHeaders(), Accept: 'text/event-stream' }, signal: controller.signal });
+        if (res.ok && res.body) {
+          onStatus?.(true);
+          delay = 500;
+          await readEventStream(res.body, (data) => {
+            try {
+              onEvent(JSON.parse(data) as StoreEvent);
+            } catch {
+              // a malformed event is skipped; the next refetch corrects any drift
+            }
+          });
+        }
+      } catch {
+        // network error or abort: retry below unless stopped
+      }
+      onStatus?.(false);
+      if (stopped) break;
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 10_000);
+    }
+  };
+  void loop();
+  return () => {
+    stopped = true;
+    controller?.abort();
+  };
+}

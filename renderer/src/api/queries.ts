@@ -1,0 +1,115 @@
+/**
+ * Query keys and hooks over the client. Keys are hierarchical so a store event can invalidate
+ * exactly what it touched (events.ts).
+ */
+import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import { call } from './client.js';
+import type { BundleView, ToolView } from '../../../shared/types.js';
+
+export interface ToolRef {
+  bundleID: string;
+  slug: string;
+  version: string;
+}
+
+export const keys = {
+  bundles: ['bundles'] as const,
+  bundleList: (deleted: 'exclude' | 'only') => ['bundles', 'list', deleted] as const,
+  bundle: (bundleID: string) => ['bundles', 'one', bundleID] as const,
+  tools: ['tools'] as const,
+  toolList: (bundleID: string | null) => ['tools', 'list', bundleID ?? '*'] as const,
+  tool: (ref: ToolRef) => ['tools', 'one', ref.bundleID, ref.slug, ref.version] as const,
+  history: (ref: ToolRef) => ['tools', 'history', ref.bundleID, ref.slug, ref.version] as const,
+  search: (q: string) => ['search', q] as const,
+  config: ['config'] as const,
+  secrets: ['secrets'] as const,
+  functions: ['functions'] as const,
+  system: ['system'] as const,
+  problems: ['problems'] as const,
+};
+
+/** All bundles (enabled and disabled), or the Trash. Bundles are few, so every page is fetched. */
+export function useBundles(deleted: 'exclude' | 'only' = 'exclude') {
+  return useQuery({
+    queryKey: keys.bundleList(deleted),
+    queryFn: async () => {
+      const items: BundleView[] = [];
+      let pageToken: string | undefined;
+      do {
+        const page = await call('bundles.list', { includeDisabled: true, deleted, pageSize: 1000, ...(pageToken ? { pageToken } : {}) });
+        items.push(...page.items);
+        pageToken = page.nextPageToken;
+      } while (pageToken);
+      return items;
+    },
+  });
+}
+
+export const TOOL_PAGE_SIZE = 1000;
+
+/** Tools of one bundle, or of all bundles (null), page by page; the list asks for more as it scrolls. */
+export function useToolPages(bundleID: string | null) {
+  return useInfiniteQuery({
+    queryKey: keys.toolList(bundleID),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      call('tools.list', {
+        includeDisabled: true,
+        recommendedPageSize: TOOL_PAGE_SIZE,
+        ...(bundleID ? { bundleIDs: [bundleID] } : {}),
+        ...(pageParam ? { pageToken: pageParam } : {}),
+      }),
+    getNextPageParam: (last) => last.nextPageToken,
+  });
+}
+
+export function useTool(ref: ToolRef | null) {
+  return useQuery({
+    queryKey: ref ? keys.tool(ref) : ['tools', 'one', 'none'],
+    queryFn: () => call('tools.get', ref!),
+    enabled: ref !== null,
+  });
+}
+
+export function useHistory(ref: ToolRef) {
+  return useQuery({
+    queryKey: keys.history(ref),
+    queryFn: () => call('tools.history', { ...ref, limit: 25 }),
+  });
+}
+
+export function useConfig() {
+  return useQuery({ queryKey: keys.config, queryFn: () => call('config.get', {}) });
+}
+
+export function useSecrets() {
+  return useQuery({ queryKey: keys.secrets, queryFn: () => call('secrets.list', {}) });
+}
+
+export function useFunctions() {
+  return useQuery({ queryKey: keys.functions, queryFn: () => call('functions.list', {}), staleTime: 60_000 });
+}
+
+export function useSystemInfo() {
+  return useQuery({ queryKey: keys.system, queryFn: () => call('system.info', {}) });
+}
+
+export function useProblems() {
+  return useQuery({ queryKey: keys.problems, queryFn: () => call('problems.list', {}) });
+}
+
+export function toolRefOf(tool: Pick<ToolView, 'bundleID' | 'slug' | 'version'>): ToolRef {
+  return { bundleID: tool.bundleID, slug: tool.slug, version: tool.version };
+}
+
+/** Replaces one tool inside every cached list page (optimistic switches, saved edits). */
+export function patchToolInLists(qc: QueryClient, toolID: string, patch: (t: ToolView) => ToolView): void {
+  qc.setQueriesData<{ pages: { items: ToolView[]; nextPageToken?: string }[]; pageParams: unknown[] }>(
+    { queryKey: ['tools', 'list'] },
+    (data) =>
+      data && {
+        ...data,
+        pages: data.pages.map((p) => ({ ...p, items: p.items.map((t) => (t.toolID === toolID ? patch(t) : t)) })),
+      },
+  );
+}

@@ -1,0 +1,116 @@
+/** The app frame: sidebar, top bar with the always-visible search, the current screen, the palette. */
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useNav, type Route } from './nav.js';
+import { useLiveUpdates } from '../api/events.js';
+import { useConfig } from '../api/queries.js';
+import { Sidebar } from '../screens/Sidebar.js';
+import { ToolList } from '../screens/ToolList.js';
+import { Loading } from '../components/States.js';
+import { BundleEditor } from '../screens/BundleEditor.js';
+import { TrashScreen } from '../screens/TrashScreen.js';
+import { SecretsScreen } from '../screens/SecretsScreen.js';
+import { SettingsScreen } from '../screens/SettingsScreen.js';
+import { SearchCombo, SearchPalette } from '../search/Search.js';
+
+// The tester (rjsf) and the editors (CodeMirror) are most of the code; the tool list, which
+// people see first, does not wait for them.
+const ToolDetail = lazy(() => import('../screens/ToolDetail.js').then((m) => ({ default: m.ToolDetail })));
+const ToolEditorScreen = lazy(() => import('../screens/ToolEditor.js').then((m) => ({ default: m.ToolEditorScreen })));
+
+function Screen({ route }: { route: Route }) {
+  switch (route.name) {
+    case 'tools':
+      return <ToolList bundleID={route.bundleID} />;
+    case 'tool':
+      return <ToolDetail key={`${route.ref.bundleID}/${route.ref.slug}/${route.ref.version}`} toolRef={route.ref} />;
+    case 'toolEdit':
+      return <ToolEditorScreen key={`${route.ref.bundleID}/${route.ref.slug}/${route.ref.version}`} toolRef={route.ref} />;
+    case 'toolNew':
+      return <ToolEditorScreen key={`new/${route.bundleID}`} bundleID={route.bundleID} />;
+    case 'bundleNew':
+      return <BundleEditor key="new" />;
+    case 'bundleEdit':
+      return <BundleEditor key={route.bundleID} bundleID={route.bundleID} />;
+    case 'trash':
+      return <TrashScreen />;
+    case 'secrets':
+      return <SecretsScreen />;
+    case 'settings':
+      return <SettingsScreen />;
+    default:
+      return <ToolList bundleID={null} />;
+  }
+}
+
+function isTyping(el: EventTarget | null): boolean {
+  return el instanceof HTMLElement && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
+}
+
+export function App() {
+  const { route, back, canGoBack, go } = useNav();
+  const live = useLiveUpdates();
+  const config = useConfig();
+  const [palette, setPalette] = useState(false);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const mainRef = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setPalette(true);
+      } else if (e.key === '/' && !mod && !isTyping(e.target)) {
+        e.preventDefault();
+        searchRef.current?.focus();
+      } else if (e.altKey && e.key === 'ArrowLeft' && canGoBack) {
+        e.preventDefault();
+        back();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [back, canGoBack]);
+
+  // Move focus to the new screen's heading so keyboard and reader users land where they went.
+  useEffect(() => {
+    const h = mainRef.current?.querySelector<HTMLElement>('h1');
+    if (h && !mainRef.current?.contains(document.activeElement)) {
+      h.tabIndex = -1;
+      h.focus({ preventScroll: true });
+    }
+  }, [route]);
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); mainRef.current?.focus(); }}>
+        Skip to content
+      </a>
+      <aside className="app-sidebar">
+        <Sidebar />
+      </aside>
+      <div className="app-main">
+        <header className="topbar">
+          <button type="button" className="icon-btn" aria-label="Back" title="Back (Alt+←)" onClick={back} disabled={!canGoBack}>
+            ←
+          </button>
+          <SearchCombo variant="bar" inputRef={searchRef} />
+          <div className="topbar-status">
+            {config.data && !config.data.toolsEnabled && (
+              <button type="button" className="badge badge-danger as-button" onClick={() => go({ name: 'settings' })} data-testid="kill-badge">
+                All tools stopped
+              </button>
+            )}
+            <span className={`live-dot${live ? ' is-live' : ''}`} title={live ? 'Live: changes made elsewhere appear here' : 'Reconnecting to live updates…'} aria-label={live ? 'Live updates on' : 'Live updates reconnecting'} role="img" />
+          </div>
+        </header>
+        <main id="main" ref={mainRef} tabIndex={-1} className="content">
+          <Suspense fallback={<Loading />}>
+            <Screen route={route} />
+          </Suspense>
+        </main>
+      </div>
+      <SearchPalette open={palette} onClose={() => setPalette(false)} />
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+/** Small display helpers. */
+import type { Safety } from '../../../shared/schemas.js';
+
+const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+export function relativeTime(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return 'never';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '—';
+  const diff = (t - now) / 1000;
+  for (const [unit, secs] of UNITS) {
+    if (Math.abs(diff) >= secs || unit === 'second') {
+      if (unit === 'second' && Math.abs(diff) < 10) return 'just now';
+      return rtf.format(Math.round(diff / secs), unit);
+    }
+  }
+  return iso;
+}
+
+export function absoluteTime(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}
+
+export function duration(ms: number): string {
+  if (ms < 1) return '<1 ms';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+export const SAFETY_LABEL: Record<Safety, string> = {
+  readOnly: 'read-only',
+  sideEffecting: 'side effects',
+  privileged: 'privileged',
+};
+
+export const SAFETY_TONE: Record<Safety, 'ok' | 'warn' | 'danger'> = {
+  readOnly: 'ok',
+  sideEffecting: 'warn',
+  privileged: 'danger',
+};
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}

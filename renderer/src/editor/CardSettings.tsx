@@ -1,0 +1,88 @@
+/** Card settings with a live preview of the title (placeholders filled from example arguments) and colours. */
+import { CardFrame } from '../card/CardFrame.js';
+import { Field } from './Field.js';
+import { TemplateInput, type PlaceholderContext } from './TemplateInput.js';
+import { fillCardTitle } from '../../../shared/template.js';
+import type { ToolDraft } from './draft.js';
+
+type Card = ToolDraft['card'];
+
+/** Example arguments for the preview: each property's default, first example or its name. */
+export function exampleArgs(argSchemaText: string): Record<string, unknown> {
+  try {
+    const schema = JSON.parse(argSchemaText) as { properties?: Record<string, { default?: unknown; examples?: unknown[] }> };
+    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, p]) => [k, p?.default ?? p?.examples?.[0] ?? `‹${k}›`]));
+  } catch {
+    return {};
+  }
+}
+
+const HEX6 = /^#[0-9a-fA-F]{6}$/;
+
+function ColorField({ label, value, onChange, error, testId }: { label: string; value: string; onChange(v: string): void; error?: string; testId?: string }) {
+  return (
+    <Field label={label} className="w-mid" error={error}>
+      {(id, d) => (
+        <div className="color-field">
+          <input
+            type="color"
+            aria-label={`${label} picker`}
+            value={HEX6.test(value) ? value : '#4a90d4'}
+            onChange={(e) => onChange(e.target.value)}
+            className="color-swatch"
+          />
+          <input id={id} aria-describedby={d} className="input mono" value={value} onChange={(e) => onChange(e.target.value)} placeholder="#4a90d4" data-testid={testId} />
+        </div>
+      )}
+    </Field>
+  );
+}
+
+export function CardSettings({
+  card,
+  onChange,
+  ctx,
+  argSchemaText,
+  errors,
+  readOnly,
+}: {
+  card: Card;
+  onChange(p: Partial<Card>): void;
+  ctx: PlaceholderContext;
+  argSchemaText: string;
+  errors: ReadonlyMap<string, string>;
+  readOnly?: boolean;
+}) {
+  return (
+    <fieldset className="fieldset" disabled={readOnly}>
+      <legend>Card</legend>
+      <label className="check">
+        <input type="checkbox" checked={card.enabled} onChange={(e) => onChange({ enabled: e.target.checked })} data-testid="card-enabled" /> Show results as a card
+      </label>
+      <div className="card-settings">
+        <div className="card-settings-fields">
+          <div className="field">
+            <label className="field-label" htmlFor="card-title">
+              Title
+            </label>
+            <TemplateInput id="card-title" label="Card title" syntax="mustache" value={card.title} onChange={(v) => onChange({ title: v })} ctx={ctx} serverError={errors.get('card.title')} readOnly={readOnly} placeholder="Weather in {{city}}" testId="card-title" />
+          </div>
+          <div className="row wrap">
+            <ColorField label="Accent colour" value={card.accentColor} onChange={(v) => onChange({ accentColor: v })} error={errors.get('card.accentColor')} testId="card-accent" />
+            <ColorField label="Background" value={card.backgroundColor} onChange={(v) => onChange({ backgroundColor: v })} error={errors.get('card.backgroundColor')} testId="card-background" />
+          </div>
+        </div>
+        <div className="card-preview" aria-label="Card preview">
+          <div className="field-label">Preview</div>
+          <CardFrame
+            title={fillCardTitle(card.title, exampleArgs(argSchemaText))}
+            accentColor={card.accentColor}
+            backgroundColor={card.backgroundColor}
+            html="<p>The tool's card appears here.</p>"
+            testId="card-preview"
+          />
+        </div>
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,37 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { adoptTokenFromUrl, ApiCallError } from './api/client.js';
+import { App } from './app/App.js';
+import { NavProvider } from './app/nav.js';
+import { ToastProvider } from './components/Toasts.js';
+import { ConfirmProvider } from './components/Dialog.js';
+import './styles.css';
+
+performance.mark('tw:app-start');
+adoptTokenFromUrl();
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // Contract errors (not found, invalid input, unauthorized) will not change on retry.
+      retry: (count, error) => count < 2 && !(error instanceof ApiCallError && error.code !== 'INTERNAL'),
+      staleTime: 5_000,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <ToastProvider>
+        <ConfirmProvider>
+          <NavProvider>
+            <App />
+          </NavProvider>
+        </ConfirmProvider>
+      </ToastProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

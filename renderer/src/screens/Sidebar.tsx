@@ -1,0 +1,97 @@
+/** Bundles with their switches and tool counts, plus the app's other places. */
+import { useBundles } from '../api/queries.js';
+import { useToggleBundle } from '../api/mutations.js';
+import { useNav, type Route } from '../app/nav.js';
+import { Switch } from '../components/Switch.js';
+import { Badge } from '../components/States.js';
+import { errorMessage } from '../api/client.js';
+
+function isBundleActive(route: Route, bundleID: string): boolean {
+  if (route.name === 'tools') return route.bundleID === bundleID;
+  if (route.name === 'tool' || route.name === 'toolEdit') return route.ref.bundleID === bundleID;
+  if (route.name === 'toolNew' || route.name === 'bundleEdit') return route.bundleID === bundleID;
+  return false;
+}
+
+export function Sidebar() {
+  const { route, go } = useNav();
+  const bundles = useBundles('exclude');
+  const trash = useBundles('only');
+  const toggle = useToggleBundle();
+  const total = bundles.data?.reduce((n, b) => n + b.toolCount, 0);
+
+  return (
+    <nav className="sidebar" aria-label="Bundles and places">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true">⚒</span> Toolwright
+      </div>
+      <button
+        type="button"
+        className={`nav-item${route.name === 'tools' && route.bundleID === null ? ' is-active' : ''}`}
+        aria-current={route.name === 'tools' && route.bundleID === null ? 'page' : undefined}
+        onClick={() => go({ name: 'tools', bundleID: null })}
+      >
+        <span className="nav-label">All tools</span>
+        {total !== undefined && <span className="count">{total}</span>}
+      </button>
+
+      <div className="sidebar-heading">
+        <span id="bundles-heading">Bundles</span>
+        <button type="button" className="icon-btn" aria-label="New bundle" title="New bundle" onClick={() => go({ name: 'bundleNew' })} data-testid="new-bundle">
+          +
+        </button>
+      </div>
+      <ul className="bundle-list" aria-labelledby="bundles-heading" data-testid="bundle-list">
+        {bundles.isPending && <li className="muted pad">Loading bundles…</li>}
+        {bundles.isError && (
+          <li className="field-error pad" role="alert">
+            {errorMessage(bundles.error)}{' '}
+            <button type="button" className="link-btn" onClick={() => void bundles.refetch()}>
+              Retry
+            </button>
+          </li>
+        )}
+        {bundles.data?.length === 0 && <li className="muted pad">No bundles yet.</li>}
+        {bundles.data?.map((b) => {
+          const active = isBundleActive(route, b.bundleID);
+          return (
+            <li key={b.bundleID} className={`bundle-row${active ? ' is-active' : ''}${b.isEnabled ? '' : ' is-off'}`} data-testid={`bundle-${b.slug}`}>
+              <button
+                type="button"
+                className="bundle-open"
+                aria-current={active ? 'page' : undefined}
+                onClick={() => go({ name: 'tools', bundleID: b.bundleID })}
+                title={b.description || b.displayName || b.slug}
+              >
+                <span className="bundle-name">{b.displayName || b.slug}</span>
+                {b.isBuiltIn && <Badge tone="info">built-in</Badge>}
+                <span className="count" aria-label={`${b.toolCount} tools`}>
+                  {b.toolCount}
+                </span>
+              </button>
+              <Switch
+                checked={b.isEnabled}
+                label={`${b.displayName || b.slug} enabled`}
+                testId={`bundle-switch-${b.slug}`}
+                onChange={(isEnabled) => toggle.mutate({ bundle: b, isEnabled })}
+              />
+            </li>
+          );
+        })}
+      </ul>
+
+      <div className="sidebar-bottom">
+        <button type="button" className={`nav-item${route.name === 'trash' ? ' is-active' : ''}`} onClick={() => go({ name: 'trash' })} data-testid="nav-trash">
+          <span className="nav-label">Trash</span>
+          {!!trash.data?.length && <span className="count">{trash.data.length}</span>}
+        </button>
+        <button type="button" className={`nav-item${route.name === 'secrets' ? ' is-active' : ''}`} onClick={() => go({ name: 'secrets' })} data-testid="nav-secrets">
+          <span className="nav-label">Secrets</span>
+        </button>
+        <button type="button" className={`nav-item${route.name === 'settings' ? ' is-active' : ''}`} onClick={() => go({ name: 'settings' })} data-testid="nav-settings">
+          <span className="nav-label">Settings</span>
+        </button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,297 @@
+/**
+ * Create or edit a tool. Rules are checked as you type (shared/slug.ts, schema checks,
+ * placeholders); what only the core can judge comes back as issues and is shown at its field.
+ * Editing uses tools.update guarded by the tool's modifiedAt, so a change made elsewhere in the
+ * meantime is reported instead of overwritten. Built-ins open read-only.
+ */
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiCallError, call, errorMessage } from '../api/client.js';
+import { keys, useBundles, useSecrets, useTool, toolRefOf, type ToolRef } from '../api/queries.js';
+import { useToggleTool } from '../api/mutations.js';
+import { useNav } from '../app/nav.js';
+import { useToast } from '../components/Toasts.js';
+import { useConfirm } from '../components/Dialog.js';
+import { ErrorState, Loading, Badge } from '../components/States.js';
+import { Switch } from '../components/Switch.js';
+import { Field, FormErrors, issuesByField } from '../editor/Field.js';
+import { JsonEditor } from '../editor/JsonEditor.js';
+import { checkArgSchema, checkJsonSchema } from '../editor/schemaChecks.js';
+import { HttpImplEditor, ContainerImplEditor, FunctionImplEditor } from '../editor/ImplEditors.js';
+import { CardSettings } from '../editor/CardSettings.js';
+import { applyFunction, argNamesOf, draftFromTool, emptyDraft, localIssues, toToolInput, TOOL_FIELDS, type ToolDraft } from '../editor/draft.js';
+import type { PlaceholderContext } from '../editor/TemplateInput.js';
+import type { ToolView } from '../../../shared/types.js';
+import type { ToolType } from '../../../shared/schemas.js';
+
+const FIELD_OF_DRAFT_KEY: Partial<Record<keyof ToolDraft, string>> = {
+  slug: 'slug',
+  version: 'version',
+  argSchemaText: 'argSchema',
+  outputSchemaText: 'outputSchema',
+  maxCallsPerMinute: 'limits.maxCallsPerMinute',
+  maxOutputBytes: 'limits.maxOutputBytes',
+};
+
+function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolView }) {
+  // The version the edit started from: its modifiedAt guards the save, so a refetch (live
+  // update) must not silently move it forward.
+  const [tool, setBase] = useState(opened);
+  const { go, replace, back } = useNav();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const confirm = useConfirm();
+  const secrets = useSecrets();
+  const toggle = useToggleTool();
+  const readOnly = !!tool?.isBuiltIn;
+  const [draft, setDraft] = useState<ToolDraft>(() => (tool ? draftFromTool(tool) : emptyDraft()));
+  const [dirty, setDirty] = useState<Set<string>>(new Set());
+  const [attempted, setAttempted] = useState(false);
+  const [serverError, setServerError] = useState<ApiCallError | null>(null);
+
+  const update = useCallback(<K extends keyof ToolDraft>(key: K, value: ToolDraft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    setDirty((s) => new Set(s).add(FIELD_OF_DRAFT_KEY[key] ?? String(key)));
+  }, []);
+
+  const local = useMemo(() => localIssues(draft), [draft]);
+  const server = useMemo(() => issuesByField(serverError?.issues ?? [], TOOL_FIELDS), [serverError]);
+  const errors = useMemo(() => {
+    const m = new Map<string, string>();
+    for (const [f, msg] of local) if (attempted || dirty.has(f) || dirty.has(f.split('.')[0]!) || f.startsWith('impl') || f.startsWith('card')) m.set(f, msg);
+    for (const [f, msg] of server) if (!m.has(f)) m.set(f, msg);
+    return m;
+  }, [local, server, attempted, dirty]);
+
+  const ctx: PlaceholderContext = useMemo(
+    () => ({ args: argNamesOf(draft), secrets: secrets.data?.items.map((s) => s.name) }),
+    [draft, secrets.data],
+  );
+
+  const save = useMutation({
+    mutationFn: () => {
+      const input = toToolInput(draft);
+      return tool
+        ? call('tools.update', { ...toolRefOf(tool), tool: input, ifModifiedAt: tool.modifiedAt })
+        : call('tools.put', { bundleID, slug: input.slug!, version: input.version!, tool: input });
+    },
+    onSuccess: (saved) => {
+      toast.show('success', `${tool ? 'Saved' : 'Created'} ${saved.displayName || saved.slug}`);
+      void qc.invalidateQueries({ queryKey: keys.tools });
+      void qc.invalidateQueries({ queryKey: keys.bundles });
+      qc.setQueryData(keys.tool(toolRefOf(saved)), saved);
+      replace({ name: 'tool', ref: toolRefOf(saved) });
+    },
+    onError: (e) => {
+      if (e instanceof ApiCallError) setServerError(e);
+      else toast.show('error', errorMessage(e));
+    },
+  });
+
+  // After the server answers with issues, take the person to the first field it complains about.
+  useEffect(() => {
+    if (!serverError) return;
+    const target = document.querySelector<HTMLElement>('.editor .has-error input, .editor .has-error textarea, .editor .has-error select, .editor .has-error .cm-content') ?? document.querySelector<HTMLElement>('[data-testid="form-alert"]');
+    target?.scrollIntoView({ block: 'center' });
+    target?.focus({ preventScroll: true });
+  }, [serverError]);
+
+  const submit = (e?: FormEvent) => {
+    e?.preventDefault();
+    if (readOnly) return;
+    setAttempted(true);
+    setServerError(null);
+    if (local.size > 0) {
+      toast.show('error', `Fix ${local.size === 1 ? 'the highlighted field' : `${local.size} highlighted fields`} before saving`);
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('.has-error input, .has-error textarea, .has-error select, .has-error .cm-content')?.focus());
+      return;
+    }
+    save.mutate();
+  };
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
+        e.preventDefault();
+        submit();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const cancel = async () => {
+    if (dirty.size > 0 && !readOnly) {
+      const ok = await confirm({ title: 'Discard changes?', message: 'Your edits to this tool have not been saved.', confirmLabel: 'Discard', danger: true });
+      if (!ok) return;
+    }
+    if (tool) go({ name: 'tool', ref: toolRefOf(tool) });
+    else back();
+  };
+
+  const modifiedElsewhere = serverError?.code === 'MODIFIED_ELSEWHERE';
+
+  return (
+    <form className="form editor" onSubmit={submit} noValidate data-testid="tool-form">
+      {readOnly && (
+        <div className="notice notice-info" data-testid="builtin-readonly">
+          <strong>Built-in tool — read-only.</strong> Built-ins ship with the app and cannot be edited; you can only switch them on or off.
+          <Switch checked={opened!.isEnabled} showLabel label={opened!.isEnabled ? 'Enabled' : 'Disabled'} onChange={(v) => toggle.mutate({ tool: opened!, isEnabled: v })} testId="builtin-enable" />
+        </div>
+      )}
+      {modifiedElsewhere ? (
+        <div className="form-alert" role="alert" tabIndex={-1} data-testid="form-alert">
+          <strong>This tool was changed elsewhere since you opened it.</strong> {serverError.message}
+          <div className="form-actions-inline">
+            <button
+              type="button"
+              className="btn"
+              onClick={async () => {
+                const fresh = await call('tools.get', toolRefOf(tool!));
+                qc.setQueryData(keys.tool(toolRefOf(fresh)), fresh);
+                setBase(fresh);
+                setDraft(draftFromTool(fresh));
+                setDirty(new Set());
+                setServerError(null);
+              }}
+            >
+              Load the latest version (discard my edits)
+            </button>
+          </div>
+        </div>
+      ) : (
+        <FormErrors error={serverError} shownFields={TOOL_FIELDS} />
+      )}
+
+      <fieldset className="fieldset" disabled={readOnly}>
+        <legend>General</legend>
+        <div className="row wrap">
+          <Field label="Slug" className="grow" hint="Letters (any script), digits and '-'; at most 64; case-sensitive." error={errors.get('slug')}>
+            {(id, d) => (
+              <input id={id} aria-describedby={d} aria-invalid={!!errors.get('slug') || undefined} className="input mono" value={draft.slug} onChange={(e) => update('slug', e.target.value)} autoFocus={!tool} data-testid="tool-slug" />
+            )}
+          </Field>
+          <Field label="Version" className="w-mid" hint="Like the slug; '.' allowed." error={errors.get('version')}>
+            {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!errors.get('version') || undefined} className="input mono" value={draft.version} onChange={(e) => update('version', e.target.value)} data-testid="tool-version" />}
+          </Field>
+        </div>
+        <Field label="Display name" error={errors.get('displayName')}>
+          {(id) => <input id={id} className="input" value={draft.displayName} maxLength={200} onChange={(e) => update('displayName', e.target.value)} data-testid="tool-name" />}
+        </Field>
+        <Field label="Description" hint="Agents read this to decide when to call the tool." error={errors.get('description')}>
+          {(id, d) => <textarea id={id} aria-describedby={d} className="input" rows={3} value={draft.description} onChange={(e) => update('description', e.target.value)} data-testid="tool-description" />}
+        </Field>
+        <div className="row wrap">
+          <Field label="Type" className="w-mid" error={errors.get('type')}>
+            {(id) => (
+              <select id={id} className="input" value={draft.type} onChange={(e) => update('type', e.target.value as ToolType)} data-testid="tool-type">
+                <option value="http">HTTP request</option>
+                <option value="container">Container</option>
+                <option value="function">Function</option>
+              </select>
+            )}
+          </Field>
+          <Field label="Safety" className="w-mid" hint="Privileged tools ask for confirmation before each run." error={errors.get('safety')}>
+            {(id, d) => (
+              <select id={id} aria-describedby={d} className="input" value={draft.safety} onChange={(e) => update('safety', e.target.value as ToolDraft['safety'])} data-testid="tool-safety">
+                <option value="auto">Automatic (from type)</option>
+                <option value="readOnly">Read-only</option>
+                <option value="sideEffecting">Side effects</option>
+                <option value="privileged">Privileged</option>
+              </select>
+            )}
+          </Field>
+          <Field label="Tags" className="grow" hint="Comma-separated" error={errors.get('tags')}>
+            {(id, d) => <input id={id} aria-describedby={d} className="input" value={draft.tags} onChange={(e) => update('tags', e.target.value)} />}
+          </Field>
+        </div>
+        {!tool && (
+          <label className="check">
+            <input type="checkbox" checked={draft.isEnabled} onChange={(e) => update('isEnabled', e.target.checked)} /> Enabled
+          </label>
+        )}
+      </fieldset>
+
+      <fieldset className="fieldset">
+        <legend>Arguments and output</legend>
+        <div className="schema-grid">
+          <div className="field">
+            <span className="field-label">Argument schema</span>
+            <JsonEditor label="Argument schema (JSON Schema)" value={draft.argSchemaText} onChange={(t) => update('argSchemaText', t)} check={checkArgSchema} readOnly={readOnly} minLines={8} serverError={server.get('argSchema')} testId="arg-schema" />
+          </div>
+          <div className="field">
+            <span className="field-label">Output schema</span>
+            <JsonEditor label="Output schema (JSON Schema)" value={draft.outputSchemaText} onChange={(t) => update('outputSchemaText', t)} check={checkJsonSchema} readOnly={readOnly} minLines={8} serverError={server.get('outputSchema')} testId="output-schema" />
+          </div>
+        </div>
+      </fieldset>
+
+      {draft.type === 'http' && <HttpImplEditor value={draft.http} onChange={(p) => update('http', { ...draft.http, ...p })} ctx={ctx} errors={errors} readOnly={readOnly} />}
+      {draft.type === 'container' && <ContainerImplEditor value={draft.container} onChange={(p) => update('container', { ...draft.container, ...p })} errors={errors} readOnly={readOnly} />}
+      {draft.type === 'function' && (
+        <FunctionImplEditor
+          value={draft.functionName}
+          onPick={(name) => update('functionName', name)}
+          onUse={(fn) => {
+            setDraft((d) => applyFunction(d, fn));
+            setDirty((s) => new Set(s).add('argSchema').add('outputSchema'));
+          }}
+          errors={errors}
+          readOnly={readOnly}
+        />
+      )}
+
+      <CardSettings card={draft.card} onChange={(p) => update('card', { ...draft.card, ...p })} ctx={ctx} argSchemaText={draft.argSchemaText} errors={errors} readOnly={readOnly} />
+
+      <fieldset className="fieldset" disabled={readOnly}>
+        <legend>Limits</legend>
+        <div className="row wrap">
+          <Field label="Calls per minute" className="w-mid" hint="Empty: the app default" error={errors.get('limits.maxCallsPerMinute')}>
+            {(id, d) => <input id={id} aria-describedby={d} className="input" inputMode="numeric" value={draft.maxCallsPerMinute} onChange={(e) => update('maxCallsPerMinute', e.target.value)} />}
+          </Field>
+          <Field label="Max output bytes" className="w-mid" hint="Empty: the app default" error={errors.get('limits.maxOutputBytes')}>
+            {(id, d) => <input id={id} aria-describedby={d} className="input" inputMode="numeric" value={draft.maxOutputBytes} onChange={(e) => update('maxOutputBytes', e.target.value)} />}
+          </Field>
+        </div>
+      </fieldset>
+
+      <div className="editor-footer">
+        <span className="muted" aria-live="polite">
+          {readOnly ? 'Read-only' : local.size > 0 && attempted ? `${local.size} field${local.size === 1 ? '' : 's'} to fix` : dirty.size > 0 ? 'Unsaved changes' : ''}
+        </span>
+        <div className="spacer" />
+        <button type="button" className="btn" onClick={() => void cancel()}>
+          {readOnly ? 'Close' : 'Cancel'}
+        </button>
+        {!readOnly && (
+          <button type="submit" className="btn btn-primary" disabled={save.isPending} data-testid="tool-save" title="Ctrl+S">
+            {save.isPending ? 'Saving…' : tool ? 'Save' : 'Create tool'}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+export function ToolEditorScreen({ bundleID, toolRef }: { bundleID?: string; toolRef?: ToolRef }) {
+  const tool = useTool(toolRef ?? null);
+  const bundles = useBundles('exclude');
+  const owner = bundles.data?.find((b) => b.bundleID === (toolRef?.bundleID ?? bundleID));
+  if (toolRef && tool.isPending) return <Loading label="Loading tool…" />;
+  if (toolRef && tool.isError) return <ErrorState error={tool.error} retry={() => void tool.refetch()} />;
+  const t = tool.data;
+  return (
+    <section className="page" aria-labelledby="tool-editor-title">
+      <header className="page-header">
+        <div className="page-title-row">
+          <h1 className="page-title" id="tool-editor-title">
+            {t ? (t.isBuiltIn ? t.displayName || t.slug : `Edit ${t.displayName || t.slug}`) : 'New tool'}
+          </h1>
+          {t?.isBuiltIn && <Badge tone="info">built-in</Badge>}
+          {owner && <span className="muted">in {owner.displayName || owner.slug}</span>}
+        </div>
+      </header>
+      <EditorForm key={t ? t.toolID : 'new'} bundleID={(toolRef?.bundleID ?? bundleID)!} tool={t} />
+    </section>
+  );
+}

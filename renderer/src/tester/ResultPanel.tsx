@@ -1,0 +1,128 @@
+/** The outcome of a run: status, duration, value tree, HTTP exchange and the card. */
+import { JsonTree } from '../components/JsonTree.js';
+import { CardFrame } from '../card/CardFrame.js';
+import { Badge } from '../components/States.js';
+import { duration } from '../app/format.js';
+import { fillCardTitle } from '../../../shared/template.js';
+import type { ToolView, HttpExchange } from '../../../shared/types.js';
+import type { RunOutcome } from './Tester.js';
+
+function Headers({ headers }: { headers: Record<string, string> }) {
+  const entries = Object.entries(headers);
+  if (!entries.length) return <p className="muted">No headers</p>;
+  return (
+    <table className="kv">
+      <tbody>
+        {entries.map(([k, v]) => (
+          <tr key={k}>
+            <th scope="row" className="mono">
+              {k}
+            </th>
+            <td className="mono">{v}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function prettyBody(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+function Exchange({ http }: { http: HttpExchange }) {
+  const status = http.response?.status;
+  return (
+    <details className="exchange" data-testid="http-exchange">
+      <summary>
+        HTTP exchange · <span className="mono">{http.request.method}</span> {status !== undefined && <Badge tone={status < 400 ? 'ok' : 'danger'}>{status}</Badge>}
+        {http.attempts > 1 && <span className="muted"> · {http.attempts} attempts</span>}
+      </summary>
+      <div className="exchange-body">
+        <h4>Request</h4>
+        <p className="mono break">
+          {http.request.method} {http.request.url}
+        </p>
+        <Headers headers={http.request.headers} />
+        {http.request.body !== undefined && <pre className="code-block">{prettyBody(http.request.body)}</pre>}
+        <h4>Response</h4>
+        {http.response ? (
+          <>
+            <p>
+              Status <strong>{http.response.status}</strong>
+              {http.response.truncated && <span className="muted"> · body truncated</span>}
+            </p>
+            <Headers headers={http.response.headers} />
+            <pre className="code-block">{prettyBody(http.response.body)}</pre>
+          </>
+        ) : (
+          <p className="muted">No response (the request failed before one arrived).</p>
+        )}
+        <p className="field-hint">Secret values are masked by the core before they reach this view.</p>
+      </div>
+    </details>
+  );
+}
+
+export function ResultPanel({ tool, outcome, running }: { tool: ToolView; outcome: RunOutcome | null; running: boolean }) {
+  const result = outcome?.result;
+  const error = result?.error ?? outcome?.error;
+  const ok = result?.ok === true;
+  const args = (outcome?.args && typeof outcome.args === 'object' ? outcome.args : {}) as Record<string, unknown>;
+  const card = result?.card;
+  const showCard = !!card && (!!card.html || !!card.text);
+  return (
+    <section className="panel result" aria-labelledby="result-title" aria-busy={running} data-testid="result-panel">
+      <div className="panel-head">
+        <h2 id="result-title" className="panel-title">
+          Result
+        </h2>
+        {outcome && (
+          <div className="result-meta" aria-live="polite">
+            <Badge tone={ok ? 'ok' : 'danger'}>{ok ? 'ok' : error?.code === 'CANCELLED' ? 'cancelled' : 'error'}</Badge>
+            {result && <span className="muted">{duration(result.durationMs)}</span>}
+          </div>
+        )}
+      </div>
+      <div className="panel-body">
+        {!outcome && !running && <p className="muted">Run the tool to see its result here.</p>}
+        {running && !outcome && <p className="muted">Running…</p>}
+        {outcome && !ok && error && (
+          <div className="result-error" role="alert" data-testid="result-error">
+            <code>{error.code}</code> {error.message}
+            {error.details?.issues && (
+              <ul>
+                {error.details.issues.map((i) => (
+                  <li key={`${i.field}:${i.message}`}>
+                    <code>{i.field}</code> {i.message}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+        {showCard && (
+          <CardFrame
+            title={fillCardTitle(tool.card.title ?? '', args) || card.title || tool.displayName || tool.slug}
+            accentColor={tool.card.accentColor}
+            backgroundColor={tool.card.backgroundColor}
+            html={card.html}
+            text={card.text}
+            testId="result-card"
+          />
+        )}
+        {result && ok && (
+          <div className="result-value" data-testid="result-value">
+            {result.truncated && <p className="field-warning">Output truncated: it was {result.truncated.originalBytes.toLocaleString()} bytes.</p>}
+            <JsonTree value={result.value} />
+          </div>
+        )}
+        {result?.http && <Exchange http={result.http} />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,261 @@
+/**
+ * The live tester: arguments as a generated form (rjsf) or raw JSON, validated before every run;
+ * Run/Stop with an invocation ID the core can cancel; a confirmation for privileged tools; the
+ * result, its HTTP exchange and its card; and the tool's recent invocations, each re-runnable.
+ *
+ * Values are taken at the moment of running from the form's own submit (rjsf validates the
+ * state that includes every queued change) or from the editor text, never from a render-time
+ * copy, so a run never sends stale values.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import Form from '@rjsf/core';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { useQueryClient } from '@tanstack/react-query';
+import { ApiCallError, call } from '../api/client.js';
+import { keys, toolRefOf } from '../api/queries.js';
+import { useConfirm } from '../components/Dialog.js';
+import { JsonEditor } from '../editor/JsonEditor.js';
+import { cspSafeValidator, validateArgs } from './schemaValidator.js';
+import { ResultPanel } from './ResultPanel.js';
+import { HistoryPanel } from './HistoryPanel.js';
+import type { ToolView, InvokeResult, HistoryEntry } from '../../../shared/types.js';
+import type { ApiError } from '../../../shared/errors.js';
+
+const UI_SCHEMA: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
+
+export interface RunOutcome {
+  args: unknown;
+  result?: InvokeResult;
+  error?: ApiError;
+}
+
+function formSchemaOf(argSchema: unknown): RJSFSchema | null {
+  if (argSchema === true) return { type: 'object' };
+  if (typeof argSchema !== 'object' || argSchema === null) return null;
+  return argSchema as RJSFSchema;
+}
+
+function hasProperties(schema: RJSFSchema | null): boolean {
+  return !!schema && (Object.keys(schema.properties ?? {}).length > 0 || !!schema.oneOf || !!schema.anyOf || !!schema.allOf || !!schema.$ref);
+}
+
+function newInvocationID(): string {
+  return crypto.randomUUID();
+}
+
+export function Tester({ tool }: { tool: ToolView }) {
+  const qc = useQueryClient();
+  const confirm = useConfirm();
+  const schema = useMemo(() => formSchemaOf(tool.argSchema), [tool.argSchema]);
+  const [mode, setMode] = useState<'form' | 'json'>(schema ? 'form' : 'json');
+  const [formData, setFormData] = useState<unknown>(undefined);
+  const [rawText, setRawText] = useState('{}');
+  const [rawErrors, setRawErrors] = useState<string[]>([]);
+  const [running, setRunning] = useState<{ invocationID: string; stopping: boolean } | null>(null);
+  const [outcome, setOutcome] = useState<RunOutcome | null>(null);
+  const formRef = useRef<Form>(null);
+  const runRef = useRef<(args: unknown) => Promise<void>>(null);
+  const disabledReason = !tool.isEnabled ? 'This tool is switched off.' : !tool.availability.ok ? `Unavailable: ${tool.availability.reason ?? 'unknown reason'}` : undefined;
+
+  // A different tool: start from its defaults.
+  useEffect(() => {
+    setFormData(undefined);
+    setRawText('{}');
+    setOutcome(null);
+    setRawErrors([]);
+    setMode(schemaOf(tool) ? 'form' : 'json');
+  }, [tool.toolID]);
+
+  const run = async (args: unknown) => {
+    if (running) return;
+    const problems = validateArgs(tool.argSchema, args);
+    if (problems.length) {
+      setRawErrors(problems);
+      return;
+    }
+    setRawErrors([]);
+    let confirmed = false;
+    if (tool.safety === 'privileged') {
+      confirmed = await confirm({
+        title: `Run ${tool.displayName || tool.slug}?`,
+        message: (
+          <>
+            <p>This tool is marked <strong>privileged</strong>: it can change things outside Toolwright.</p>
+            <pre className="confirm-args">{JSON.stringify(args, null, 2)}</pre>
+          </>
+        ),
+        confirmLabel: 'Run it',
+        danger: true,
+      });
+      if (!confirmed) return;
+    }
+    const invocationID = newInvocationID();
+    setRunning({ invocationID, stopping: false });
+    const started = performance.now();
+    try {
+      let result: InvokeResult;
+      try {
+        result = await call('tools.invoke', { ...toolRefOf(tool), args, invocationID, ...(confirmed ? { confirm: true } : {}) });
+      } catch (e) {
+        // The core may require a confirmation the tool's label did not announce (e.g. a privileged function).
+        if (e instanceof ApiCallError && e.code === 'CONFIRMATION_REQUIRED' && !confirmed) {
+          const ok = await confirm({ title: 'Confirmation required', message: e.message, confirmLabel: 'Run it', danger: true });
+          if (!ok) {
+            setOutcome({ args, error: e.error });
+            return;
+          }
+          result = await call('tools.invoke', { ...toolRefOf(tool), args, invocationID: newInvocationID(), confirm: true });
+        } else throw e;
+      }
+      setOutcome({ args, result });
+    } catch (e) {
+      const error: ApiError = e instanceof ApiCallError ? e.error : { code: 'INTERNAL', message: String(e) };
+      setOutcome({ args, error, result: { ok: false, invocationID, error, durationMs: performance.now() - started } });
+    } finally {
+      setRunning(null);
+      void qc.invalidateQueries({ queryKey: keys.history(toolRefOf(tool)) });
+      void qc.invalidateQueries({ queryKey: ['tools', 'one'] });
+    }
+  };
+  runRef.current = run;
+
+  const onRunClick = () => {
+    if (mode === 'form' && formRef.current) {
+      formRef.current.submit();
+      return;
+    }
+    let args: unknown;
+    try {
+      args = rawText.trim() ? JSON.parse(rawText) : {};
+    } catch (e) {
+      setRawErrors([`Arguments are not valid JSON: ${(e as Error).message}`]);
+      return;
+    }
+    void run(args);
+  };
+
+  const stop = async () => {
+    if (!running) return;
+    setRunning({ ...running, stopping: true });
+    try {
+      await call('tools.cancel', { invocationID: running.invocationID });
+    } catch {
+      // the run may have finished meanwhile; its own result arrives either way
+    }
+  };
+
+  const switchMode = (next: 'form' | 'json') => {
+    if (next === mode) return;
+    if (next === 'json') {
+      setRawText(JSON.stringify(formData ?? {}, null, 2));
+      setRawErrors([]);
+      setMode('json');
+      return;
+    }
+    try {
+      setFormData(rawText.trim() ? JSON.parse(rawText) : undefined);
+      setRawErrors([]);
+      setMode('form');
+    } catch (e) {
+      setRawErrors([`Fix the JSON before switching to the form: ${(e as Error).message}`]);
+    }
+  };
+
+  const loadArgs = (entry: HistoryEntry, thenRun: boolean) => {
+    setFormData(entry.args);
+    setRawText(JSON.stringify(entry.args ?? {}, null, 2));
+    if (thenRun) void run(entry.args);
+  };
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+        e.preventDefault();
+        if (!running && !disabledReason) onRunClick();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  return (
+    <div className="tester" data-testid="tester">
+      <section className="tester-args panel" aria-labelledby="args-title">
+        <div className="panel-head">
+          <h2 id="args-title" className="panel-title">
+            Arguments
+          </h2>
+          <div className="segmented" role="group" aria-label="Argument input mode">
+            <button type="button" aria-pressed={mode === 'form'} onClick={() => switchMode('form')} disabled={!schema} data-testid="mode-form">
+              Form
+            </button>
+            <button type="button" aria-pressed={mode === 'json'} onClick={() => switchMode('json')} data-testid="mode-json">
+              JSON
+            </button>
+          </div>
+        </div>
+        <div className="panel-body">
+          {mode === 'form' && schema ? (
+            hasProperties(schema) ? (
+              <Form
+                ref={formRef}
+                schema={schema}
+                uiSchema={UI_SCHEMA}
+                validator={cspSafeValidator}
+                formData={formData}
+                onChange={(e) => setFormData(e.formData)}
+                onSubmit={(e) => void runRef.current?.(e.formData ?? {})}
+                // Errors are shown at their fields; nothing to log.
+                onError={() => undefined}
+                showErrorList={false}
+                noHtml5Validate
+                focusOnFirstError
+                className="rjsf"
+                idPrefix="arg"
+              />
+            ) : (
+              <p className="muted">This tool takes no arguments.</p>
+            )
+          ) : (
+            <JsonEditor label="Arguments (JSON)" value={rawText} onChange={setRawText} minLines={8} testId="args-json" />
+          )}
+          {rawErrors.length > 0 && (
+            <div className="form-alert" role="alert" data-testid="args-errors">
+              {rawErrors.map((m) => (
+                <div key={m}>{m}</div>
+              ))}
+            </div>
+          )}
+        </div>
+        <div className="panel-foot">
+          {disabledReason && <span className="field-warning">{disabledReason}</span>}
+          <div className="spacer" />
+          {running ? (
+            <button type="button" className="btn btn-danger" onClick={() => void stop()} disabled={running.stopping} data-testid="stop">
+              {running.stopping ? 'Stopping…' : 'Stop'}
+            </button>
+          ) : null}
+          <button type="button" className="btn btn-primary" onClick={onRunClick} disabled={!!running || !!disabledReason} title="Ctrl+Enter" data-testid="run">
+            {running ? (
+              <>
+                <span className="spinner spinner-inline" aria-hidden="true" /> Running…
+              </>
+            ) : tool.safety === 'privileged' ? (
+              'Run… (asks first)'
+            ) : (
+              'Run'
+            )}
+          </button>
+        </div>
+      </section>
+      <div className="tester-side">
+        <ResultPanel tool={tool} outcome={outcome} running={!!running} />
+        <HistoryPanel tool={tool} onLoad={(e) => loadArgs(e, false)} onRerun={(e) => loadArgs(e, true)} busy={!!running || !!disabledReason} />
+      </div>
+    </div>
+  );
+}
+
+function schemaOf(tool: ToolView): RJSFSchema | null {
+  return formSchemaOf(tool.argSchema);
+}
