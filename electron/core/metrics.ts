@@ -94,9 +94,11 @@ export class MetricsStore extends EventEmitter<{ changed: [string] }> {
     this.pending.clear();
     const run = this.flushing.then(async () => {
       if (!batch.length) return;
-      await fsp.mkdir(this.dir, { recursive: true });
       for (const [toolID, p] of batch) {
         try {
+          // Inside the try: a failure here must keep the counts, and a flush run by the timer
+          // must never reject (an unhandled rejection ends the process).
+          await fsp.mkdir(this.dir, { recursive: true });
           await withLock(join(this.dir, `${toolID}.lock`), async () => {
             const disk = parse(await fsp.readFile(this.file(toolID), 'utf8').catch(() => '')) ?? EMPTY;
             const next: ToolMetrics = {

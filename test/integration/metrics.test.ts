@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { MetricsStore } from '../../electron/core/metrics.js';
@@ -40,5 +40,20 @@ describe('usage metrics', () => {
     const again = new MetricsStore(join(dir, 'metrics'));
     await again.loadAll();
     expect(again.get(id).callCount).toBe(2);
+  });
+
+  it('keeps the counts and never rejects when the metrics folder cannot be made (a timer flush would crash the process)', async () => {
+    const dir = await tempDir('tw-metrics-');
+    dirs.push(dir);
+    await writeFile(join(dir, 'metrics'), 'a file where the folder should be');
+    const store = new MetricsStore(join(dir, 'metrics'), 60_000);
+    const id = uuidv7();
+    store.record(id, true);
+    await expect(store.flush()).resolves.toBeUndefined();
+    expect(store.get(id).callCount).toBe(1);
+    await rm(join(dir, 'metrics'));
+    await store.flush();
+    expect(JSON.parse(await readFile(join(dir, 'metrics', `${id}.json`), 'utf8')).callCount).toBe(1);
+    await store.close();
   });
 });

@@ -243,6 +243,79 @@ describe('tools', () => {
   });
 });
 
+describe('what other clients send', () => {
+  it('asks for the token on a percent-encoded API path too (the router decodes /%74ools to /tools)', async () => {
+    const sneaky = await rawRequest(h.port, '/%74ools/bundles', { host: `127.0.0.1:${h.port}` });
+    expect(sneaky.status).toBe(401);
+    expect(JSON.parse(sneaky.body).error.code).toBe('UNAUTHORIZED');
+    const withToken = await rawRequest(h.port, '/%74ools/bundles', { host: `127.0.0.1:${h.port}`, authorization: `Bearer ${h.token}` });
+    expect(withToken.status).toBe(200);
+  });
+
+  it('takes JSON bodies without a Content-Type or labelled text/plain (fetch with a string body), and empty bodies labelled application/json', async () => {
+    const id = uuidv7();
+    const auth = { authorization: `Bearer ${h.token}` };
+    const json = { ...auth, 'content-type': 'application/json' };
+    const put = await fetch(`${h.url}/tools/bundles/${id}`, { method: 'PUT', headers: auth, body: JSON.stringify({ slug: 'plain' }) });
+    expect(put.status).toBe(201);
+    const patch = await fetch(`${h.url}/tools/bundles/${id}`, { method: 'PATCH', headers: { ...auth, 'content-type': 'text/plain' }, body: '{"isEnabled":false}' });
+    expect(patch.status).toBe(200);
+    expect((await patch.json()).isEnabled).toBe(false);
+    const del = await fetch(`${h.url}/tools/bundles/${id}`, { method: 'DELETE', headers: json });
+    expect(del.status).toBe(200);
+    expect((await del.json()).softDeletedAt).toBeTruthy();
+    const restore = await fetch(`${h.url}/tools/bundles/${id}/restore`, { method: 'POST', headers: json });
+    expect(restore.status).toBe(200);
+    const tool = await fetch(`${h.url}/tools/bundles/${id}/tools/t/version/1`, { method: 'DELETE', headers: json });
+    expectError({ status: tool.status, body: await tool.json() }, 404, 'NOT_FOUND');
+    const notJson = await fetch(`${h.url}/tools/bundles/${id}`, { method: 'PATCH', headers: auth, body: 'isEnabled=true' });
+    expectError({ status: notJson.status, body: await notJson.json() }, 400, 'INVALID_INPUT');
+  });
+
+  it('answers in the contract error shape for a path that is not valid percent-encoded UTF-8', async () => {
+    const res = await h.api('GET', `/tools/bundles/${uuidv7()}/tools/%E0%A4/version/1`);
+    expectError(res, 400, 'INVALID_INPUT');
+  });
+
+  it('lets the path, never a body key of the same name, pick the resource', async () => {
+    const res = await h.api('PUT', '/tools/secrets/PATH_NAME', { name: 'BODY_NAME', value: 'v-123456' });
+    expect(res.status).toBe(200);
+    const names = (await h.api('GET', '/tools/secrets')).body.items.map((s: any) => s.name);
+    expect(names).toContain('PATH_NAME');
+    expect(names).not.toContain('BODY_NAME');
+    const run = await h.api('POST', `/tools/bundles/${CORE_BUNDLE}/tools/calc/version/v1/invoke`, { slug: 'uuid', args: { expression: '6*7' } });
+    expect(run.status).toBe(200);
+    expect(JSON.stringify(run.body.value)).toContain('42');
+    await h.api('DELETE', '/tools/secrets/PATH_NAME');
+  });
+
+  it('reads a trailing slash as the same route', async () => {
+    const list = await h.api('GET', '/tools/bundles/');
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((b: any) => b.bundleID)).toContain(CORE_BUNDLE);
+    expect((await h.api('GET', '/tools/tools/?bundleIDs=' + CORE_BUNDLE)).body.items.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the event stream', () => {
+  it('ends when the server closes, so a host with an open browser tab still shuts down', async () => {
+    const own = await startHost();
+    const res = await fetch(`${own.url}/tools/events`, { headers: { authorization: `Bearer ${own.token}` } });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain(': connected');
+    const id = uuidv7();
+    await own.api('PUT', `/tools/bundles/${id}`, { slug: 'streamed' });
+    let seen = '';
+    while (!seen.includes(id)) seen += new TextDecoder().decode((await reader.read()).value);
+    expect(seen).toContain('"type":"bundle.changed"');
+    await own.close(); // hung here, waiting for the stream, before the fix
+    let done = false;
+    while (!done) done = (await reader.read()).done;
+    expect(done).toBe(true);
+  }, 20_000);
+});
+
 describe('the serve command', () => {
   it('prints the listening line, honours TOOLWRIGHT_TOKEN, binds 127.0.0.1 and serves the API', async () => {
     const dataDir = await tempDir('tw-serve-');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type { StoreEvent } from '../../shared/operations.js';
@@ -65,5 +65,45 @@ describe('changes made outside the app', () => {
 
     await other.config.patch({ toolsEnabled: false });
     await until(() => app.config.get().toolsEnabled === false, 'the config change');
+  });
+});
+
+describe('the watcher itself', () => {
+  it('survives a symlink loop in the data folder (chokidar reports ELOOP as an error event) and keeps syncing', async () => {
+    // Either of these ends a real host process (an unhandled rejection too, by Node's default).
+    const crashes: unknown[] = [];
+    const onCrash = (e: unknown) => crashes.push(e);
+    process.on('uncaughtException', onCrash);
+    process.on('unhandledRejection', onCrash);
+    try {
+      await symlink(join(app.dataDir, 'bundles', 'loop'), join(app.dataDir, 'bundles', 'loop'));
+      const bundleID = uuidv7();
+      await other.bundles.put(bundleID, { slug: 'after-the-loop' });
+      await until(() => app.store.state.bundles.has(bundleID), 'a change after the loop');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(crashes).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onCrash);
+      process.off('unhandledRejection', onCrash);
+      await rm(join(app.dataDir, 'bundles', 'loop'), { force: true });
+    }
+  });
+
+  it('follows a tool folder moved to another bundle (git mv), leaving the old bundle empty', async () => {
+    const a = uuidv7();
+    const b = uuidv7();
+    await other.bundles.put(a, { slug: 'from' });
+    await other.bundles.put(b, { slug: 'to' });
+    const tool = await other.tools.create({ bundleID: a, slug: 'mover', version: '1' }, functionTool());
+    await until(() => app.store.state.tools.get(tool.toolID)?.file.bundleID === a, 'the tool in its first bundle');
+    const to = join(app.dataDir, 'bundles', b, 'tools', tool.toolID);
+    await rename(join(app.dataDir, 'bundles', a, 'tools', tool.toolID), to);
+    const file = JSON.parse(await readFile(join(to, 'tool.json'), 'utf8'));
+    await writeFile(join(to, 'tool.json'), JSON.stringify({ ...file, bundleID: b }, null, 2));
+    await until(() => app.store.state.tools.get(tool.toolID)?.file.bundleID === b, 'the tool in its new bundle');
+    await new Promise((r) => setTimeout(r, 400)); // let every debounced sync of both folders run
+    expect(app.store.state.tools.get(tool.toolID)?.file.bundleID).toBe(b);
+    expect(app.store.state.toolCount(a)).toBe(0);
+    expect(app.store.state.toolCount(b)).toBe(1);
   });
 });

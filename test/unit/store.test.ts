@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFile, writeFile, readdir, mkdir, stat } from 'node:fs/promises';
+import { readFile, writeFile, readdir, mkdir, stat, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { v7 as uuidv7, v4 as uuidv4 } from 'uuid';
 import { TOOL_KEY_ORDER } from '../../shared/schemas.js';
 import { expectCode, functionTool, httpTool, makeBuiltinDir, openTestStore, type TestStore } from '../helpers/store.js';
@@ -316,5 +317,104 @@ describe('reaper', () => {
     await T().bundles.restore(kept);
     now = new Date('2026-04-01T00:00:00.000Z');
     expect(await T().store.reap()).toEqual([]);
+  });
+});
+
+describe('another process acted since memory was filled (no watcher)', () => {
+  it('a DELETE, PATCH or edit of a pair never lands on the tool that another process renamed away from it', async () => {
+    const id = await withBundle();
+    const ref = { bundleID: id, slug: 'calc', version: 'v1' };
+    const created = await T().tools.create(ref, functionTool());
+    // Other processes, their memory filled before the rename.
+    const [forDelete, forPatch, stale] = [await T().reopen(), await T().reopen(), await T().reopen()];
+    await T().tools.update(ref, functionTool({ version: 'v2' }));
+    await expectCode(forDelete.tools.delete(ref), 'NOT_FOUND');
+    await expectCode(forPatch.tools.setEnabled(ref, false), 'NOT_FOUND');
+    await expectCode(stale.tools.update(ref, functionTool({ description: 'lost edit' })), 'NOT_FOUND');
+    const onDisk = JSON.parse(await readFile(join(T().dataDir, 'bundles', id, 'tools', created.toolID, 'tool.json'), 'utf8'));
+    expect(onDisk).toMatchObject({ slug: 'calc', version: 'v2', isEnabled: true, description: created.description });
+    // The stale process has caught up with the rename.
+    expect((await stale.tools.get({ ...ref, version: 'v2' })).toolID).toBe(created.toolID);
+  });
+
+  it('lets another process create the pair a rename freed, though its memory still shows the old holder', async () => {
+    const id = await withBundle();
+    const ref = { bundleID: id, slug: 'calc', version: 'v1' };
+    const first = await T().tools.create(ref, functionTool());
+    const stale = await T().reopen();
+    await T().tools.update(ref, functionTool({ version: 'v2' }));
+    const second = await stale.tools.create(ref, functionTool());
+    expect(second.toolID).not.toBe(first.toolID);
+    expect((await stale.tools.get({ ...ref, version: 'v2' })).toolID).toBe(first.toolID);
+  });
+
+  it('answers NOT_FOUND, not an internal error, for writes into a bundle folder removed elsewhere', async () => {
+    const id = await withBundle();
+    await T().tools.create({ bundleID: id, slug: 'x', version: '1' }, functionTool());
+    await rm(join(T().dataDir, 'bundles', id), { recursive: true });
+    await expectCode(T().tools.create({ bundleID: id, slug: 'y', version: '1' }, functionTool()), 'NOT_FOUND');
+    await expectCode(T().bundles.patch(id, false), 'NOT_FOUND');
+    expect(T().store.state.bundles.has(id)).toBe(false);
+  });
+
+  it('follows a tool folder moved to another bundle, whichever bundle syncs first', async () => {
+    for (const order of ['new-first', 'old-first'] as const) {
+      const a = await withBundle('a');
+      const b = await withBundle('b');
+      const t = await T().tools.create({ bundleID: a, slug: 'mover', version: '1' }, functionTool());
+      const from = join(T().dataDir, 'bundles', a, 'tools', t.toolID);
+      const to = join(T().dataDir, 'bundles', b, 'tools', t.toolID);
+      await rename(from, to);
+      const file = JSON.parse(await readFile(join(to, 'tool.json'), 'utf8'));
+      await writeFile(join(to, 'tool.json'), JSON.stringify({ ...file, bundleID: b }, null, 2));
+      const syncs = [() => T().store.syncTool(b, t.toolID), () => T().store.syncTool(a, t.toolID)];
+      if (order === 'old-first') syncs.reverse();
+      for (const sync of syncs) await sync();
+      expect(T().store.state.tools.get(t.toolID)?.file.bundleID, order).toBe(b);
+      expect(T().store.state.toolCount(a), order).toBe(0);
+      expect(T().store.state.toolCount(b), order).toBe(1);
+      expect(T().store.state.pairOwner(a, 'mover', '1'), order).toBeUndefined();
+      await T().store.syncBundle(a); // a later sweep of the old bundle must not drop it
+      expect((await T().tools.get({ bundleID: b, slug: 'mover', version: '1' })).toolID, order).toBe(t.toolID);
+      expect(T().bundles.get(a).toolCount, order).toBe(0);
+    }
+  });
+
+  it('drops from memory a tool whose file was edited to a pair another tool holds, and reports it', async () => {
+    const id = await withBundle();
+    await T().tools.create({ bundleID: id, slug: 'p', version: '1' }, functionTool());
+    const q = await T().tools.create({ bundleID: id, slug: 'q', version: '1' }, functionTool());
+    const path = join(T().dataDir, 'bundles', id, 'tools', q.toolID, 'tool.json');
+    const file = JSON.parse(await readFile(path, 'utf8'));
+    await writeFile(path, JSON.stringify({ ...file, slug: 'p' }, null, 2));
+    await T().store.syncTool(id, q.toolID);
+    expect(T().store.problems().find((p) => p.path === path)?.reason).toMatch(/duplicate/);
+    await expectCode(T().tools.get({ bundleID: id, slug: 'q', version: '1' }), 'NOT_FOUND');
+    // Nothing on disk holds <q,1> any more, so it can be created again.
+    expect((await T().tools.create({ bundleID: id, slug: 'q', version: '1' }, functionTool())).toolID).not.toBe(q.toolID);
+  });
+});
+
+describe('start-up recovery', () => {
+  it('removes on the next start a claim temp file left by a writer killed while publishing', async () => {
+    const id = await withBundle();
+    await T().tools.create({ bundleID: id, slug: 'x', version: '1' }, functionTool());
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid!;
+    const claimsDir = join(T().dataDir, 'bundles', id, '.claims');
+    const stray = join(claimsDir, `.${'ab'.repeat(32)}.tmp-${deadPid}-0123abcd`);
+    await writeFile(stray, 'half');
+    const before = await readdir(claimsDir);
+    await T().reopen();
+    expect((await readdir(claimsDir)).sort()).toEqual(before.filter((n) => !n.includes('.tmp-')).sort());
+  });
+});
+
+describe('built-in switches', () => {
+  it('a malformed builtin-state.json refuses a built-in switch with CONFLICT, not an internal error', async () => {
+    const b = await makeBuiltinDir();
+    current = await openTestStore({ builtinDir: b.dir });
+    await writeFile(join(T().dataDir, 'builtin-state.json'), '{ nope');
+    await expectCode(T().bundles.patch(b.bundleID, false), 'CONFLICT');
+    expect(await readFile(join(T().dataDir, 'builtin-state.json'), 'utf8')).toBe('{ nope');
   });
 });

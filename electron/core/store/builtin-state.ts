@@ -5,6 +5,7 @@
 import type { DataPaths } from './paths.js';
 import { readJsonFile, writeJsonFile } from '../fs/json-file.js';
 import { withLock } from '../fs/lock.js';
+import { CoreError } from '../errors.js';
 import type { Problem } from '../../../shared/types.js';
 import { problem } from './loader.js';
 
@@ -55,7 +56,7 @@ export class BuiltinState {
   async set(kind: 'bundles' | 'tools', id: string, enabled: boolean): Promise<void> {
     await withLock(this.paths.rootLock, async () => {
       await this.reload();
-      if (this.bad) throw new Error(`${this.bad.reason}; fix or delete ${this.paths.builtinStateFile}`);
+      if (this.bad) throw new CoreError('CONFLICT', `${this.bad.reason}; fix or delete ${this.paths.builtinStateFile}`);
       this.state[kind][id] = enabled;
       await writeJsonFile(this.paths.builtinStateFile, this.state as unknown as Record<string, unknown>, ['bundles', 'tools']);
     });

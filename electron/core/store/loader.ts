@@ -158,6 +158,11 @@ export async function loadBundle(bundlesDir: string, bundleID: string, opts: Loa
     for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
       if (isTempName(name)) await removeIfAbandoned(join(dir, name), name, false);
     }
+    // Claims are published from temp files too (publishExclusive); a writer killed meanwhile leaves one.
+    const claimsDir = join(dir, '.claims');
+    for (const name of await fsp.readdir(claimsDir).catch(() => [] as string[])) {
+      if (isTempName(name)) await removeIfAbandoned(join(claimsDir, name), name, false);
+    }
   }
   const path = join(dir, 'bundle.json');
   const r = await readJson(path);

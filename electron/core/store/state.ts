@@ -47,7 +47,10 @@ export class StoreState {
     const prev = this.tools.get(toolID);
     if (prev) {
       const prevKey = toolKey(prev.file.slug, prev.file.version);
-      if (prevKey !== key && this.pairs.get(prev.file.bundleID)?.get(prevKey) === toolID) this.pairs.get(prev.file.bundleID)!.delete(prevKey);
+      const moved = prev.file.bundleID !== bundleID;
+      if ((prevKey !== key || moved) && this.pairs.get(prev.file.bundleID)?.get(prevKey) === toolID) this.pairs.get(prev.file.bundleID)!.delete(prevKey);
+      // A tool folder moved to another bundle (by hand, by git) leaves the old bundle.
+      if (moved) this.toolsOfBundle.get(prev.file.bundleID)?.delete(toolID);
     } else {
       this.sortedTools = null;
     }

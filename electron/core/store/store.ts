@@ -120,6 +120,8 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     const path = join(t.dir, 'tool.json');
     if (!this.state.setTool(t)) {
       const owner = this.state.pairOwner(t.file.bundleID, t.file.slug, t.file.version);
+      // The file now says another pair: what memory held for this tool is no longer on disk.
+      if (this.state.tools.has(t.file.toolID)) this.forgetTool(t.file.toolID);
       this.addProblem(problem(path, 'tool', `duplicate <slug,version> <${t.file.slug},${t.file.version}>: tool ${owner} already has it in this bundle; rename or delete one of them`));
       return false;
     }
@@ -249,8 +251,18 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     });
   }
 
-  withBundleLock<T>(bundleID: string, fn: () => Promise<T>): Promise<T> {
-    return withLock(this.paths.bundleLock(bundleID), fn);
+  async withBundleLock<T>(bundleID: string, fn: () => Promise<T>): Promise<T> {
+    const lockPath = this.paths.bundleLock(bundleID);
+    try {
+      return await withLock(lockPath, fn);
+    } catch (e) {
+      // The lock lives in the bundle's folder: it is gone when another process (or a person)
+      // removed the bundle after memory last saw it.
+      const err = e as NodeJS.ErrnoException;
+      if (err.code !== 'ENOENT' || err.path !== lockPath) throw e;
+      await this.syncBundle(bundleID);
+      throw notFound(`bundle ${bundleID}`);
+    }
   }
 
   /** Reads the bundle under its lock and checks tools may be written in it. */
@@ -316,22 +328,27 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
   async syncTool(bundleID: string, toolID: string): Promise<void> {
     if (this.isBuiltinBundle(bundleID)) return;
     const path = this.paths.toolFile(bundleID, toolID);
+    // A tool folder moved to another bundle leaves this path empty: forget the tool only if
+    // memory still places it in this bundle.
+    const forgetHere = () => {
+      if (this.state.tools.get(toolID)?.file.bundleID === bundleID) this.forgetTool(toolID);
+    };
     let value: unknown;
     try {
       value = JSON.parse(await fsp.readFile(path, 'utf8'));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
         this.clearProblem(path);
-        this.forgetTool(toolID);
+        forgetHere();
       } else {
-        this.forgetTool(toolID);
+        forgetHere();
         this.addProblem(problem(path, 'tool', `tool.json is not valid JSON (${(e as Error).message}); fix it in an editor or delete it`));
       }
       return;
     }
     const parsed = parseTool(value, path, bundleID, toolID);
     if (parsed.problem) {
-      this.forgetTool(toolID);
+      forgetHere();
       this.addProblem(parsed.problem);
       return;
     }

@@ -88,9 +88,28 @@ export class ToolService {
     const claim = await this.store.claims.inspect(bundleID, slug, version);
     if (claim.kind === 'taken' && claim.toolID !== exceptToolID) throw this.conflict(slug, version);
     if (claim.kind === 'stale') await this.store.claims.release(bundleID, slug, version, claim.toolID);
-    // A tool written by hand or by git has no claim; memory knows it.
+    // A tool written by hand or by git has no claim; memory knows it (if its file still holds the pair).
     const owner = this.store.state.pairOwner(bundleID, slug, version);
-    if (owner && owner !== exceptToolID && (await this.store.readToolFile(bundleID, owner).catch(() => undefined))) throw this.conflict(slug, version);
+    if (owner && owner !== exceptToolID) {
+      const file = await this.store.readToolFile(bundleID, owner).catch(() => undefined);
+      if (file && file.slug === slug && file.version === version) throw this.conflict(slug, version);
+      await this.store.syncTool(bundleID, owner);
+    }
+  }
+
+  /**
+   * Under the bundle lock: the tool's file as it is on disk, refused when another process
+   * renamed it since memory was filled (memory trails the watcher), so a write aimed at one
+   * <slug,version> never lands on the tool that now holds another.
+   */
+  private async diskTool(rec: ToolRecord): Promise<ToolFile | undefined> {
+    const { bundleID, toolID, slug, version } = rec.file;
+    const disk = await this.store.readToolFile(bundleID, toolID);
+    if (disk && (disk.slug !== slug || disk.version !== version)) {
+      await this.store.syncTool(bundleID, toolID);
+      throw new CoreError('NOT_FOUND', `tool <${slug},${version}> was renamed to <${disk.slug},${disk.version}> by another process; reload and try again`);
+    }
+    return disk;
   }
 
   async create(ref: ToolRef, input: ToolInput): Promise<ToolView> {
@@ -135,7 +154,7 @@ export class ToolService {
     }
     return this.store.withBundleLock(bundleID, async () => {
       await this.store.writableBundle(bundleID, 'edit its tools');
-      const disk = await this.store.readToolFile(bundleID, current.file.toolID);
+      const disk = await this.diskTool(current);
       if (!disk) throw new CoreError('NOT_FOUND', `tool <${ref.slug},${ref.version}> was deleted meanwhile`);
       if (ifModifiedAt && ifModifiedAt !== '*' && disk.modifiedAt !== ifModifiedAt) {
         throw new CoreError('MODIFIED_ELSEWHERE', `this tool was changed elsewhere at ${disk.modifiedAt}; reload it and apply your edit again`, {
@@ -162,7 +181,7 @@ export class ToolService {
     if (rec.builtin) return this.view(await this.store.setBuiltinToolEnabled(rec, isEnabled));
     return this.store.withBundleLock(ref.bundleID, async () => {
       await this.store.writableBundle(ref.bundleID, 'switch its tools on or off');
-      const disk = await this.store.readToolFile(ref.bundleID, rec.file.toolID);
+      const disk = await this.diskTool(rec);
       if (!disk) throw new CoreError('NOT_FOUND', `tool <${ref.slug},${ref.version}> was deleted meanwhile`);
       if (disk.isEnabled === isEnabled) return this.view(this.store.applyTool(disk));
       const next: ToolFile = { ...disk, isEnabled, modifiedAt: this.store.now() };
@@ -178,6 +197,10 @@ export class ToolService {
     const { bundleID } = ref;
     const { toolID, slug, version } = rec.file;
     await this.store.withBundleLock(bundleID, async () => {
+      // A file that became unreadable may still be deleted; only a rename elsewhere stops us.
+      await this.diskTool(rec).catch((e: unknown) => {
+        if (!(e instanceof CoreError && e.code === 'CONFLICT')) throw e;
+      });
       const dir = this.store.paths.toolDir(bundleID, toolID);
       const grave = join(this.store.paths.toolsDir(bundleID), `.deleted-${toolID}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
       try {

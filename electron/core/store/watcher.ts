@@ -51,7 +51,8 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, debounceMs = 60
     }
     if (parts[1] === 'tools' && parts.length >= 3) {
       const toolID = parts[2]!;
-      if (parts.length === 3 || parts[3] === 'tool.json') return schedule(`t:${toolID}`, () => store.syncTool(bundleID, toolID));
+      // Keyed by bundle too: a tool folder moved between bundles must sync both places.
+      if (parts.length === 3 || parts[3] === 'tool.json') return schedule(`t:${bundleID}/${toolID}`, () => store.syncTool(bundleID, toolID));
     }
     return undefined;
   };
@@ -63,6 +64,9 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, debounceMs = 60
     depth: 3,
   });
   watcher.on('all', (_event, path) => onPath(path));
+  // chokidar emits 'error' for ELOOP (a symlink loop), EACCES, ENOSPC (inotify limit) and the
+  // like; with no listener that would be thrown and take the whole process down.
+  watcher.on('error', () => undefined);
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
     ready,

@@ -26,6 +26,8 @@ export interface RestOptions {
 
 export { RENDERER_CSP };
 
+const IMPORT_PATH = '/tools/bundles/import';
+
 function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
 }
@@ -55,13 +57,14 @@ function coerceQuery(route: RestRoute, query: Record<string, unknown>): Record<s
 function inputFor(route: RestRoute, req: FastifyRequest): Record<string, unknown> {
   const params = (req.params ?? {}) as Record<string, string>;
   const input: Record<string, unknown> = coerceQuery(route, (req.query ?? {}) as Record<string, unknown>);
-  for (const p of route.params ?? []) input[p] = p === 'bundleID' ? String(params[p]).toLowerCase() : params[p];
   if (route.body === '*') {
     if (req.body !== undefined && req.body !== null) {
       if (typeof req.body !== 'object' || Array.isArray(req.body)) return { ...input, __bodyNotObject: true };
       Object.assign(input, req.body as object);
     }
   } else if (route.body) input[route.body] = req.body ?? {};
+  // The path names the resource: a body key of the same name (bundleID, slug, name…) never redirects the call.
+  for (const p of route.params ?? []) input[p] = p === 'bundleID' ? String(params[p]).toLowerCase() : params[p];
   return input;
 }
 
@@ -69,7 +72,21 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
   const { core } = opts;
   const tokenDigest = digest(opts.token);
   // Foreign documents (OpenAPI, SKILL.md, container folders) can be large; ZIPs have their own limit below.
-  const app = Fastify({ logger: false, bodyLimit: 32 * 1024 * 1024, routerOptions: { maxParamLength: 2048 } });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 32 * 1024 * 1024,
+    // `/tools/bundles/` is `/tools/bundles`, not a bundle with an empty ID.
+    routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: true },
+    // Errors Fastify answers before routing (a path that is not valid percent-encoded UTF-8,
+    // an overlong segment) keep the contract's error shape too.
+    frameworkErrors: (err, _req, reply) => {
+      const message =
+        err.code === 'FST_ERR_BAD_URL'
+          ? 'the path is not valid percent-encoded UTF-8; encode slugs and versions with encodeURIComponent'
+          : `invalid request: ${err.message}`;
+      void sendError(reply, { code: 'INVALID_INPUT', message });
+    },
+  });
 
   // The same-origin rule, server side: a page on another origin (CSRF) or a name that merely
   // resolves to 127.0.0.1 (DNS rebinding) never gets an answer.
@@ -85,7 +102,9 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
       return sendError(reply, { code: 'FORBIDDEN', message: `requests from origin '${origin}' are refused` });
     }
     if (origin === 'null') return sendError(reply, { code: 'FORBIDDEN', message: 'requests from an opaque origin are refused' });
-    if (req.url.startsWith('/tools')) {
+    // The router decodes the path (`/%74ools/bundles` reaches `/tools/bundles`), so the matched
+    // route decides, not the raw URL.
+    if (req.url.startsWith('/tools') || (req.routeOptions.url ?? '').startsWith('/tools')) {
       const auth = String(req.headers.authorization ?? '');
       const m = /^Bearer\s+(.+)$/i.exec(auth);
       if (!m || !timingSafeEqual(digest(m[1]!.trim()), tokenDigest)) {
@@ -99,9 +118,29 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
     return undefined;
   });
 
-  app.addContentTypeParser(['application/zip', 'application/octet-stream'], { parseAs: 'buffer', bodyLimit: opts.maxImportBytes ?? 512 * 1024 * 1024 }, (_req, body, done) =>
+  const maxImportBytes = opts.maxImportBytes ?? 512 * 1024 * 1024;
+  app.addContentTypeParser(['application/zip', 'application/octet-stream'], { parseAs: 'buffer', bodyLimit: maxImportBytes }, (_req, body, done) =>
     done(null, body),
   );
+  // Bodies are JSON whatever the client called them: fetch() labels a string body text/plain,
+  // some clients send none, and many send Content-Type: application/json on every request,
+  // even a DELETE or a restore without a body. Fastify's own parser (prototype-poisoning
+  // checks included) does the parsing; an empty body is simply no body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const jsonBody = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(req, text, (err, value) =>
+      err ? done(Object.assign(new Error('the request body is not valid JSON; send a JSON object'), { statusCode: 400 })) : done(null, value),
+    );
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBody);
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, jsonBody);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
+    // A ZIP sent without a Content-Type (fetch() with a Uint8Array body) is still a ZIP.
+    if (req.routeOptions.url === IMPORT_PATH) return done(null, body);
+    return jsonBody(req, body, done);
+  });
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
     const status = err.statusCode ?? 500;
@@ -164,7 +203,7 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
     return sendZip((q['bundleIDs'] as string[] | undefined) ?? [], reply);
   });
   app.get('/tools/bundles/:bundleID/export', async (req, reply) => sendZip([String((req.params as Record<string, string>)['bundleID']).toLowerCase()], reply));
-  app.post('/tools/bundles/import', async (req, reply) => {
+  app.post(IMPORT_PATH, { bodyLimit: maxImportBytes }, async (req, reply) => {
     if (!Buffer.isBuffer(req.body)) {
       return sendError(reply, { code: 'INVALID_INPUT', message: 'send the ZIP as the request body with Content-Type: application/zip' });
     }
@@ -174,6 +213,12 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
     return reply.code(200).send(env.data);
   });
 
+  // Open event streams never end by themselves: closing the server ends them, or app.close()
+  // (and with it Ctrl-C on `npm run serve`) would wait for every open browser tab.
+  const streams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...streams]) end();
+  });
   app.get(EVENTS_PATH, (req, reply) => {
     reply.hijack();
     const res = reply.raw;
@@ -182,10 +227,15 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
     const onEvent = (e: unknown) => res.write(`data: ${JSON.stringify(e)}\n\n`);
     core.events.on('event', onEvent);
     const beat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
-    req.raw.on('close', () => {
+    // Unsubscribe before ending: a write after end() is an 'error' event nobody listens to.
+    const end = () => {
+      if (!streams.delete(end)) return;
       clearInterval(beat);
       core.events.off('event', onEvent);
-    });
+      res.end();
+    };
+    streams.add(end);
+    req.raw.on('close', end);
   });
 
   app.all('/tools/*', async (req, reply) =>
