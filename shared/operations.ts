@@ -6,7 +6,7 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from './errors.js';
-import { Config, Safety, ToolType, UuidV7, Card, Limits, JsonSchemaValue, SecretName } from './schemas.js';
+import { Config, Safety, ToolType, Uuid, Card, Limits, JsonSchemaValue, SecretName } from './schemas.js';
 import type { BundleView, ToolView, Page, Problem, SecretInfo, InvokeResult, HistoryEntry, SearchHit, FunctionInfo, SystemInfo, ImportReport, OpenAiFunction, ContainerImportResult } from './types.js';
 
 interface OpDef<I extends TSchema, O> {
@@ -22,10 +22,10 @@ function op<O>() {
   return <I extends TSchema>(def: Omit<OpDef<I, O>, 'output'>): OpDef<I, O> => def;
 }
 
-const Ids = Type.Array(UuidV7, { maxItems: 1000 });
+const Ids = Type.Array(Uuid, { maxItems: 1000 });
 const PageSize = Type.Integer({ minimum: 1, maximum: 1000 });
 const PageToken = Type.String({ maxLength: 2048 });
-const ToolRef = { bundleID: UuidV7, slug: Type.String({ minLength: 1, maxLength: 1024 }), version: Type.String({ minLength: 1, maxLength: 1024 }) };
+const ToolRef = { bundleID: Uuid, slug: Type.String({ minLength: 1, maxLength: 1024 }), version: Type.String({ minLength: 1, maxLength: 1024 }) };
 
 /** Fields a client may send when creating or editing a tool. Read-only fields are accepted and ignored, so a GET result can be sent back. */
 export const ToolInput = Type.Object(
@@ -95,27 +95,27 @@ export const operations = {
   }),
   'bundles.get': op<BundleView>()({
     summary: 'One bundle, also when soft-deleted',
-    input: Type.Object({ bundleID: UuidV7 }, { additionalProperties: false }),
+    input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   }),
   'bundles.put': op<{ bundle: BundleView; created: boolean }>()({
     summary: 'Create or replace a bundle',
-    input: Type.Object({ bundleID: UuidV7, bundle: BundleInput }, { additionalProperties: false }),
+    input: Type.Object({ bundleID: Uuid, bundle: BundleInput }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'BUILTIN_READONLY', 'BUNDLE_DELETED'],
   }),
   'bundles.patch': op<BundleView>()({
     summary: 'Switch a bundle on or off',
-    input: Type.Object({ bundleID: UuidV7, patch: EnabledPatch }, { additionalProperties: false }),
+    input: Type.Object({ bundleID: Uuid, patch: EnabledPatch }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND', 'BUNDLE_DELETED'],
   }),
   'bundles.delete': op<BundleView>()({
     summary: 'Soft-delete a bundle (restorable; reaped after 2 days once it holds no tools)',
-    input: Type.Object({ bundleID: UuidV7 }, { additionalProperties: false }),
+    input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND', 'BUILTIN_READONLY'],
   }),
   'bundles.restore': op<BundleView>()({
     summary: 'Undo a soft delete',
-    input: Type.Object({ bundleID: UuidV7 }, { additionalProperties: false }),
+    input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   }),
   'tools.list': op<Page<ToolView>>()({
@@ -126,6 +126,8 @@ export const operations = {
         bundleIDs: Type.Optional(Ids),
         includeDisabled: Type.Optional(Type.Boolean()),
         recommendedPageSize: Type.Optional(PageSize),
+        /** The same as recommendedPageSize, for clients that use one name for every list. */
+        pageSize: Type.Optional(PageSize),
         pageToken: Type.Optional(PageToken),
       },
       { additionalProperties: false },
@@ -238,7 +240,7 @@ export const operations = {
   }),
   'bundles.export': op<{ zip: Uint8Array; fileName: string }>()({
     summary: 'Bundles as a deterministic ZIP',
-    input: Type.Object({ bundleIDs: Type.Array(UuidV7, { minItems: 1, maxItems: 1000 }) }, { additionalProperties: false }),
+    input: Type.Object({ bundleIDs: Type.Array(Uuid, { minItems: 1, maxItems: 1000 }) }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   }),
   'bundles.import': op<ImportReport>()({
@@ -276,7 +278,7 @@ export const operations = {
     summary: 'A container tool in an existing bundle from a manifest.json + Dockerfile + runner folder (its files, relative paths)',
     input: Type.Object(
       {
-        bundleID: UuidV7,
+        bundleID: Uuid,
         files: Type.Array(
           Type.Object(
             {
@@ -308,9 +310,7 @@ export type OpOutput<N extends OpName> = NonNullable<Operations[N]['output']>;
 export const OP_NAMES = Object.keys(operations) as OpName[];
 
 /** `bundles.list` → `bundlesList`: the name of the preload function for an operation. */
-export function opFunctionName(name: OpName): string {
-  return name.replace(/\.([a-z])/g, (_m, c: string) => c.toUpperCase());
-}
+export { opFunctionName } from './op-names.js';
 
 /** Events pushed from main to the renderer when the store changes (also changes made outside the app). */
 export type StoreEvent =

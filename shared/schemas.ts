@@ -4,13 +4,13 @@
  * static type from one declaration, so the types cannot drift from what is validated.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { UUID_V7_PATTERN } from './ids.js';
+import { UUID_PATTERN } from './ids.js';
 
 export const SCHEMA_VERSION = '1';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
-export const UuidV7 = Type.String({ pattern: UUID_V7_PATTERN, description: 'UUIDv7, lower-case' });
+export const Uuid = Type.String({ pattern: UUID_PATTERN, description: 'UUID, lower-case (the app generates v7)' });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC, e.g. 2026-05-14T13:44:00.000Z' });
 /** Slug rules are Unicode-aware and checked in code (shared/slug.ts); the schema only bounds the type. */
 export const SlugString = Type.String({ minLength: 1, maxLength: 256 });
@@ -140,8 +140,8 @@ export const JsonSchemaValue = Type.Union([Type.Object({}, { additionalPropertie
 
 const toolFields = {
   schemaVersion: Type.Literal(SCHEMA_VERSION),
-  toolID: UuidV7,
-  bundleID: UuidV7,
+  toolID: Uuid,
+  bundleID: Uuid,
   slug: SlugString,
   version: SlugString,
   displayName: Type.String({ maxLength: 200 }),
@@ -170,7 +170,7 @@ export const TOOL_KEY_ORDER = Object.keys(toolFields);
 export const BundleFile = Type.Object(
   {
     schemaVersion: Type.Literal(SCHEMA_VERSION),
-    bundleID: UuidV7,
+    bundleID: Uuid,
     slug: SlugString,
     displayName: Type.String({ maxLength: 200 }),
     description: Type.String({ maxLength: 10000 }),

@@ -65,13 +65,16 @@ export interface HistoryEntry {
   error?: ApiError;
 }
 
-export interface SearchHit {
-  tool: ToolView;
+export interface SearchMatch {
   tier: 'prefix' | 'word' | 'fuzzy';
   /** Field name → the query words that matched in it, for highlighting. */
   matches: Record<string, string[]>;
+  /** For display only; never increases along the result order. */
   score: number;
 }
+
+/** A search result is the tool itself (so `items[0].slug` works as in tool lists), plus why it matched. */
+export type SearchHit = ToolView & { search: SearchMatch };
 
 export interface FunctionInfo {
   name: string;

@@ -183,7 +183,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       const items: SearchHit[] = [];
       for (const hit of page.items) {
         const rec = store.state.tools.get(hit.toolID);
-        if (rec) items.push({ tool: tools.view(rec), tier: hit.tier, matches: hit.matches, score: hit.score });
+        if (rec) items.push({ ...tools.view(rec), search: { tier: hit.tier, matches: hit.matches, score: hit.score } });
       }
       return page.nextPageToken ? { items, nextPageToken: page.nextPageToken } : { items };
     },

@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolMetrics } from '../../shared/types.js';
-import { isUuidV7 } from '../../shared/ids.js';
+import { isUuid } from '../../shared/ids.js';
 import { writeFileAtomic } from './fs/atomic.js';
 import { withLock } from './fs/lock.js';
 
@@ -52,7 +52,7 @@ export class MetricsStore extends EventEmitter<{ changed: [string] }> {
     const names = await fsp.readdir(this.dir).catch(() => [] as string[]);
     await Promise.all(
       names
-        .filter((n) => n.endsWith('.json') && isUuidV7(n.slice(0, -5)))
+        .filter((n) => n.endsWith('.json') && isUuid(n.slice(0, -5)))
         .map(async (n) => {
           const m = parse(await fsp.readFile(join(this.dir, n), 'utf8').catch(() => ''));
           if (m) this.cache.set(n.slice(0, -5), m);

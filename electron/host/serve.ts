@@ -64,4 +64,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown());
 }
 
-void main();
+main().catch((e: unknown) => fail(`could not start: ${e instanceof Error ? e.message : String(e)}`));

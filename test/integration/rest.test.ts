@@ -96,7 +96,10 @@ describe('bundles', () => {
 
   it('answers 400 for bad input, 404 for unknown bundles, 403 for built-ins', async () => {
     expectError(await h.api('PUT', '/tools/bundles/not-a-uuid', { slug: 'x' }), 400, 'INVALID_INPUT');
-    expectError(await h.api('PUT', `/tools/bundles/${uuidv4()}`, { slug: 'x' }), 400, 'INVALID_INPUT'); // IDs are UUIDv7
+    // A client may choose any RFC 9562 UUID (uuidgen gives v4); anything else is refused.
+    expect((await h.api('PUT', `/tools/bundles/${uuidv4()}`, { slug: 'v4-ok' })).status).toBe(201);
+    expectError(await h.api('PUT', '/tools/bundles/01900000-0000-0000-8000-000000000000', { slug: 'x' }), 400, 'INVALID_INPUT'); // version 0
+    expectError(await h.api('PUT', '/tools/bundles/01900000-0000-7000-c000-000000000000', { slug: 'x' }), 400, 'INVALID_INPUT'); // wrong variant
     expectError(await h.api('PUT', `/tools/bundles/${uuidv7()}`, { slug: 'has space' }), 400, 'INVALID_INPUT');
     expectError(await h.api('PUT', `/tools/bundles/${uuidv7()}`, { displayName: 'no slug' }), 400, 'INVALID_INPUT');
     expectError(await h.api('PATCH', `/tools/bundles/${uuidv7()}`, { isEnabled: false }), 404, 'NOT_FOUND');
@@ -341,4 +344,26 @@ describe('the serve command', () => {
     const done = await run.done;
     expect(done.code).toBe(0);
   }, 60_000);
+});
+
+describe('lenient query and path handling', () => {
+  it('reads booleans loosely, takes pageSize for tool lists, answers 400 for slugs that can never exist, and returns search hits as tools', async () => {
+    const b = uuidv7();
+    await h.api('PUT', `/tools/bundles/${b}`, { slug: 'lenient' });
+    for (const s of ['weather-now', 'weather-later', 'rain']) await h.api('PUT', `/tools/bundles/${b}/tools/${s}/version/1`, fnTool());
+    await h.api('PATCH', `/tools/bundles/${b}/tools/rain/version/1`, { isEnabled: false });
+    for (const q of ['includeDisabled', 'includeDisabled=True', 'includeDisabled=1', 'includeDisabled=yes']) {
+      expect((await h.api('GET', `/tools/tools?bundleIDs=${b}&${q}`)).body.items, q).toHaveLength(3);
+    }
+    expect((await h.api('GET', `/tools/tools?bundleIDs=${b}&includeDisabled=false`)).body.items).toHaveLength(2);
+    const paged = await h.api('GET', `/tools/tools?bundleIDs=${b}&pageSize=1`);
+    expect(paged.body.items).toHaveLength(1);
+    expect(paged.body.nextPageToken).toBeTruthy();
+    expectError(await h.api('GET', `/tools/bundles/${b}/tools/has%20space/version/1`), 400, 'INVALID_INPUT');
+    expectError(await h.api('DELETE', `/tools/bundles/${b}/tools/ok/version/a%2Fb`), 400, 'INVALID_INPUT');
+    const search = await h.api('GET', '/tools/tools/search?q=weather');
+    expect(search.body.items.map((i: any) => i.slug)).toEqual(expect.arrayContaining(['weather-now', 'weather-later']));
+    expect(search.body.items[0].search.tier).toBe('prefix');
+    expect(search.body.items[0].search.matches.slug).toEqual(['weather']);
+  });
 });

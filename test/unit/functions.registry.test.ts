@@ -14,7 +14,7 @@ import {
 import { BundleFile, ToolFile, TOOL_KEY_ORDER, BUNDLE_KEY_ORDER, type ToolFile as ToolFileT } from '../../shared/schemas.js';
 import { canonicalJson } from '../../shared/canonical.js';
 import { checkSlug, checkVersion } from '../../shared/slug.js';
-import { isUuidV7 } from '../../shared/ids.js';
+import { isUuid } from '../../shared/ids.js';
 import { checkAgainst, makeUserAjv } from '../../electron/core/validation.js';
 import { contextFor, coreErrorOf, functionTool, noSecrets } from './functions-context.js';
 
@@ -203,7 +203,7 @@ describe('built-in core bundle on disk', () => {
     const functions = new Set<string>();
     for (const toolID of toolIDs) {
       expect(toolID).toMatch(/^0190a000-0000-7000-8000-00000000c0[0-9a-f]{2}$/);
-      expect(isUuidV7(toolID)).toBe(true);
+      expect(isUuid(toolID)).toBe(true);
       const text = await fsp.readFile(path.join(coreDir, 'tools', toolID, 'tool.json'), 'utf8');
       const tool = JSON.parse(text) as ToolFileT & { impl: { function: string } };
       expect(checkAgainst(ToolFile, tool), `${toolID} against the ToolFile schema`).toEqual([]);

@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import type { BundleFile, ToolFile } from '../../../shared/schemas.js';
 import { BundleFile as BundleSchema, ToolFile as ToolSchema } from '../../../shared/schemas.js';
-import { isUuidV7 } from '../../../shared/ids.js';
+import { isUuid } from '../../../shared/ids.js';
 import { checkSlug, checkVersion } from '../../../shared/slug.js';
 import type { Problem } from '../../../shared/types.js';
 import { validatorFor, ajvIssues } from '../validation.js';
@@ -129,27 +129,26 @@ async function loadTools(dir: string, bundleID: string, opts: LoadOptions, out: 
   }
   const ids: string[] = [];
   for (const name of names) {
-    if (isUuidV7(name)) ids.push(name);
+    if (isUuid(name)) ids.push(name);
     else if (opts.recover && name.startsWith('.staging-')) {
       const done = await opts.completeStaged?.(bundleID, name);
       if (done) ids.push(name.slice('.staging-'.length, '.staging-'.length + 36));
       else await removeIfAbandoned(join(toolsDir, name), name, true);
     } else if (opts.recover && isTempName(name)) await removeIfAbandoned(join(toolsDir, name), name, true);
-    else if (!name.startsWith('.')) out.problems.push(problem(join(toolsDir, name), 'tool', 'folder name is not a UUIDv7 tool ID; tools live in tools/<toolID>/tool.json'));
+    else if (!name.startsWith('.')) out.problems.push(problem(join(toolsDir, name), 'tool', 'folder name is not a UUID tool ID; tools live in tools/<toolID>/tool.json'));
   }
-  await Promise.all(
-    ids.map(async (toolID) => {
-      const path = join(toolsDir, toolID, 'tool.json');
-      const r = await readJson(path);
-      if (r.error) {
-        out.problems.push(problem(path, 'tool', `tool.json ${r.error}`));
-        return;
-      }
-      const parsed = parseTool(r.value, path, bundleID, toolID);
-      if (parsed.problem) out.problems.push(parsed.problem);
-      else out.tools.push({ file: parsed.file!, builtin: opts.builtin, dir: join(toolsDir, toolID) });
-    }),
-  );
+  // Bounded, so a huge bundle cannot run the process out of file descriptors (EMFILE).
+  await pool(ids, 128, async (toolID) => {
+    const path = join(toolsDir, toolID, 'tool.json');
+    const r = await readJson(path);
+    if (r.error) {
+      out.problems.push(problem(path, 'tool', `tool.json ${r.error}`));
+      return;
+    }
+    const parsed = parseTool(r.value, path, bundleID, toolID);
+    if (parsed.problem) out.problems.push(parsed.problem);
+    else out.tools.push({ file: parsed.file!, builtin: opts.builtin, dir: join(toolsDir, toolID) });
+  });
 }
 
 export async function loadBundle(bundlesDir: string, bundleID: string, opts: LoadOptions, out: LoadResult): Promise<void> {
@@ -170,7 +169,7 @@ export async function loadBundle(bundlesDir: string, bundleID: string, opts: Loa
     // A folder being created by another process, or one a reaper is removing: not a problem
     // unless it holds tools that would become invisible.
     const tools = await fsp.readdir(join(dir, 'tools')).catch(() => [] as string[]);
-    if (tools.some(isUuidV7)) out.problems.push(problem(path, 'bundle', 'bundle.json is missing but the folder holds tools; restore bundle.json'));
+    if (tools.some(isUuid)) out.problems.push(problem(path, 'bundle', 'bundle.json is missing but the folder holds tools; restore bundle.json'));
     return;
   }
   if (r.error) {
@@ -196,9 +195,9 @@ export async function loadTree(bundlesDir: string, opts: LoadOptions): Promise<L
   }
   const ids: string[] = [];
   for (const name of names) {
-    if (isUuidV7(name)) ids.push(name);
+    if (isUuid(name)) ids.push(name);
     else if (opts.recover && isTempName(name)) await removeIfAbandoned(join(bundlesDir, name), name, true);
-    else if (!name.startsWith('.')) out.problems.push(problem(join(bundlesDir, name), 'bundle', 'folder name is not a UUIDv7 bundle ID; it is ignored'));
+    else if (!name.startsWith('.')) out.problems.push(problem(join(bundlesDir, name), 'bundle', 'folder name is not a UUID bundle ID; it is ignored'));
   }
   await pool(ids, 16, (id) => loadBundle(bundlesDir, id, opts, out));
   return out;

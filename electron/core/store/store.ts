@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { BUNDLE_KEY_ORDER, SCHEMA_VERSION, TOOL_KEY_ORDER, type BundleFile, type ToolFile } from '../../../shared/schemas.js';
 import { canonicalJson } from '../../../shared/canonical.js';
-import { checkSlug } from '../../../shared/slug.js';
 import type { Availability, Problem, ToolMetrics } from '../../../shared/types.js';
 import type { StoreEvent } from '../../../shared/operations.js';
 import { CoreError, invalid, notFound } from '../errors.js';
@@ -21,6 +20,7 @@ import { DataPaths } from './paths.js';
 import { Claims } from './claims.js';
 import { StoreState } from './state.js';
 import { BuiltinState } from './builtin-state.js';
+import { checkPair } from './tool-rules.js';
 import { loadBundle, loadTree, parseBundle, parseTool, problem, type BundleRecord, type LoadResult, type ToolRecord } from './loader.js';
 
 export interface StoreObserver {
@@ -192,8 +192,7 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
 
   async tool(bundleID: string, slug: string, version: string): Promise<ToolRecord> {
     await this.freshBundle(bundleID);
-    const s = checkSlug(slug).value;
-    const v = checkSlug(version, 'version').value;
+    const { slug: s, version: v } = checkPair(slug, version); // a slug that can never exist is a 400, not a 404
     const rec = await this.findTool(bundleID, s, v);
     if (!rec) throw notFound(`tool <${s},${v}> in bundle ${bundleID}`);
     return rec;

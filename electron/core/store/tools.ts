@@ -61,7 +61,7 @@ export class ToolService {
         if (!input.includeDisabled && !this.isVisible(rec)) return undefined;
         return this.view(rec);
       },
-      input.recommendedPageSize ?? DEFAULT_PAGE_SIZE,
+      input.recommendedPageSize ?? input.pageSize ?? DEFAULT_PAGE_SIZE,
       fp,
       input.pageToken,
     );

@@ -19,7 +19,7 @@ import { PassThrough, Readable } from 'node:stream';
 import yazl from 'yazl';
 import { BUNDLE_KEY_ORDER, TOOL_KEY_ORDER } from '../../../shared/schemas.js';
 import { canonicalJson } from '../../../shared/canonical.js';
-import { isUuidV7 } from '../../../shared/ids.js';
+import { isUuid } from '../../../shared/ids.js';
 import { CoreError, invalid, notFound } from '../errors.js';
 import { isTempName } from '../fs/atomic.js';
 import type { Store } from '../store/store.js';
@@ -83,7 +83,7 @@ async function toolFolderFiles(dir: string, limits: TransferLimits): Promise<{ r
 /** Everything an export of these bundles writes, in archive order. */
 export async function collectExport(store: Store, bundleIDs: string[], limits: TransferLimits): Promise<{ entries: ExportEntry[]; fileName: string }> {
   const ids = [...new Set(bundleIDs.map((id) => id.toLowerCase()))];
-  const bad = ids.filter((id) => !isUuidV7(id));
+  const bad = ids.filter((id) => !isUuid(id));
   if (bad.length) throw invalid(bad.map((id) => ({ field: 'bundleIDs', message: `'${id}' is not a bundle ID (a UUIDv7)` })));
   if (!ids.length) throw invalid([{ field: 'bundleIDs', message: 'name at least one bundle to export' }]);
   const entries: ExportEntry[] = [];

@@ -5,13 +5,13 @@
  *   bundles/<bundleID>/tools/<toolID>/tool.json
  *   bundles/<bundleID>/tools/<toolID>/<build files: Dockerfile, runner scripts, sub-folders…>
  *
- * IDs are lower-case UUIDv7, as on disk. Nothing else is allowed, except the litter macOS
+ * IDs are lower-case UUIDs (the app makes v7), as on disk. Nothing else is allowed, except the litter macOS
  * Finder adds when it re-zips a folder (`__MACOSX/…`, `.DS_Store`), which is ignored. Entries
  * are stored in byte order of their paths, with fixed timestamps and modes (0644, or 0755 for
  * executables), so the same content always gives the same archive. No secrets values, metrics,
  * history, claims or locks are ever written: only what the layout above names.
  */
-import { isUuidV7 } from '../../../shared/ids.js';
+import { isUuid } from '../../../shared/ids.js';
 
 export const BUNDLES_PREFIX = 'bundles/';
 export const BUNDLE_JSON = 'bundle.json';
@@ -68,9 +68,9 @@ function isJunk(name: string): boolean {
 
 function folderID(s: string | undefined, what: string): string | { error: string } {
   if (s === undefined) return { error: `is not inside a ${what} folder` };
-  if (isUuidV7(s)) return s;
-  if (isUuidV7(s.toLowerCase())) return { error: `uses an upper-case ${what} ID '${s}'; folder names are lower-case UUIDv7s` };
-  return { error: `has '${s}' where a ${what} ID (a lower-case UUIDv7) belongs` };
+  if (isUuid(s)) return s;
+  if (isUuid(s.toLowerCase())) return { error: `uses an upper-case ${what} ID '${s}'; folder names are lower-case UUIDs` };
+  return { error: `has '${s}' where a ${what} ID (a lower-case UUID) belongs` };
 }
 
 /** Where an entry belongs in the layout. `name` has already passed pathProblem(). */

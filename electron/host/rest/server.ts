@@ -47,7 +47,11 @@ function coerceQuery(route: RestRoute, query: Record<string, unknown>): Record<s
       continue;
     }
     if (Array.isArray(v)) v = v[v.length - 1];
-    if (BOOLEAN_QUERY_KEYS.has(key)) out[key] = v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v;
+    if (BOOLEAN_QUERY_KEYS.has(key)) {
+      // `?includeDisabled` alone, `True`, `1` and `yes` all mean true; anything unknown is left for the contract to refuse.
+      const b = String(v).trim().toLowerCase();
+      out[key] = b === '' || b === 'true' || b === '1' || b === 'yes' ? true : b === 'false' || b === '0' || b === 'no' ? false : v;
+    }
     else if (INTEGER_QUERY_KEYS.has(key)) out[key] = /^\d{1,9}$/.test(String(v)) ? Number(v) : v;
     else out[key] = v;
   }

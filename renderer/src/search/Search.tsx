@@ -1,7 +1,7 @@
 /**
  * Search: the box in the top bar and the Ctrl/Cmd+K palette share one combobox: the input keeps
  * focus, arrows move the active result (aria-activedescendant), Enter opens it, Escape closes.
- * Ranking is the search operation's; matched words are highlighted from SearchHit.matches.
+ * Ranking is the search operation's; matched words are highlighted from SearchHit.search.matches.
  * Performance marks (tw:search) measure keystroke → results painted, for the UI benchmark.
  */
 import { Fragment, memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
@@ -92,7 +92,7 @@ interface HitRowProps {
 
 /** One result; memoised so a keystroke re-renders only rows whose hit or focus changed. */
 const HitRow = memo(function HitRow({ hit, index, active, optionId, bundleName, onOpen, onHover }: HitRowProps) {
-  const t = hit.tool;
+  const t = hit;
   const name = t.displayName || t.slug;
   const nameField = t.displayName ? 'displayName' : 'slug';
   return (
@@ -107,25 +107,25 @@ const HitRow = memo(function HitRow({ hit, index, active, optionId, bundleName, 
       data-testid={`hit-${t.slug}`}
     >
       <div className="hit-main">
-        <span className="hit-name">{highlight(name, hit.matches[nameField])}</span>
+        <span className="hit-name">{highlight(name, hit.search.matches[nameField])}</span>
         <span className="mono muted">
-          {highlight(t.slug, hit.matches['slug'])}@{t.version}
+          {highlight(t.slug, hit.search.matches['slug'])}@{t.version}
         </span>
         <span className="hit-badges">
           <Badge>{t.type}</Badge>
           {!t.isEnabled && <Badge>off</Badge>}
         </span>
       </div>
-      {t.description && <div className="hit-desc">{highlight(snippet(t.description, hit.matches['description']), hit.matches['description'])}</div>}
+      {t.description && <div className="hit-desc">{highlight(snippet(t.description, hit.search.matches['description']), hit.search.matches['description'])}</div>}
       <div className="hit-meta muted">
-        {highlight(bundleName, [...(hit.matches['bundleDisplayName'] ?? []), ...(hit.matches['bundleSlug'] ?? [])])}
+        {highlight(bundleName, [...(hit.search.matches['bundleDisplayName'] ?? []), ...(hit.search.matches['bundleSlug'] ?? [])])}
         {t.tags.length > 0 && (
           <>
             {' · '}
             {t.tags.map((tag, j) => (
               <Fragment key={tag}>
                 {j > 0 && ', '}
-                {highlight(tag, hit.matches['tags'])}
+                {highlight(tag, hit.search.matches['tags'])}
               </Fragment>
             ))}
           </>
@@ -179,7 +179,7 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
 
   const openHit = (hit: SearchHit | undefined) => {
     if (!hit) return;
-    go({ name: 'tool', ref: toolRefOf(hit.tool) });
+    go({ name: 'tool', ref: toolRefOf(hit) });
     setOpen(false);
     if (variant === 'bar') {
       setQ('');
@@ -252,7 +252,7 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
           {!q.trim() && variant === 'palette' && <p className="muted pad">Type to search. ↑ ↓ to move, Enter to open, Esc to close.</p>}
           <ul id={listId} role="listbox" aria-label="Search results" className={search.isPlaceholderData ? 'is-stale' : ''}>
             {hits.map((hit, i) => (
-              <HitRow key={hit.tool.toolID} hit={hit} index={i} active={i === active} optionId={`${listId}-${i}`} bundleName={bundleNames.get(hit.tool.bundleID) ?? ''} onOpen={openIndex} onHover={setActive} />
+              <HitRow key={hit.toolID} hit={hit} index={i} active={i === active} optionId={`${listId}-${i}`} bundleName={bundleNames.get(hit.bundleID) ?? ''} onOpen={openIndex} onHover={setActive} />
             ))}
           </ul>
         </div>
