@@ -4,6 +4,7 @@
  * says how to fix it. Pure of I/O: the caller supplies config, clock and IDs.
  */
 import { v7 as uuidv7 } from 'uuid';
+import { LRUCache } from 'lru-cache';
 import type { FieldIssue } from '../../../shared/errors.js';
 import { checkSlug, checkVersion } from '../../../shared/slug.js';
 import { findPlaceholders, isSecretName } from '../../../shared/template.js';
@@ -42,21 +43,31 @@ export function normalizeToolType(type: string): ToolType {
   return type === 'go' ? 'function' : (type as ToolType);
 }
 
+// Compiling is the costly part of a save or an import (most tools share a few schemas), so the
+// verdict per schema text is remembered.
+const schemaVerdicts = new LRUCache<string, string>({ max: 2000 });
+
 /** Checks a user-written JSON Schema compiles; returns issues. */
 export function checkUserSchema(schema: unknown, field: string): FieldIssue[] {
   if (typeof schema === 'boolean') return [];
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     return [{ field, message: 'must be a JSON Schema object (or true/false)' }];
   }
-  try {
-    const copy = structuredClone(schema) as Record<string, unknown>;
-    delete copy['$id']; // an $id would be registered globally in ajv and clash on the next compile
-    userAjv.compile(copy);
-    userAjv.removeSchema(copy);
-    return [];
-  } catch (e) {
-    return [{ field, message: `does not compile as a JSON Schema: ${(e as Error).message}` }];
+  const key = JSON.stringify(schema);
+  let verdict = schemaVerdicts.get(key);
+  if (verdict === undefined) {
+    try {
+      const copy = JSON.parse(key) as Record<string, unknown>;
+      delete copy['$id']; // an $id would be registered globally in ajv and clash on the next compile
+      userAjv.compile(copy);
+      userAjv.removeSchema(copy);
+      verdict = '';
+    } catch (e) {
+      verdict = `does not compile as a JSON Schema: ${(e as Error).message}`;
+    }
+    schemaVerdicts.set(key, verdict);
   }
+  return verdict ? [{ field, message: verdict }] : [];
 }
 
 export function defaultSafety(type: ToolType, impl: Record<string, unknown>): Safety {
