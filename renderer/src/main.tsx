@@ -6,6 +6,7 @@ import { App } from './app/App.js';
 import { NavProvider } from './app/nav.js';
 import { ToastProvider } from './components/Toasts.js';
 import { ConfirmProvider } from './components/Dialog.js';
+import { TransferProvider } from './transfer/TransferProvider.js';
 import './styles.css';
 
 performance.mark('tw:app-start');
@@ -28,7 +29,9 @@ createRoot(document.getElementById('root')!).render(
       <ToastProvider>
         <ConfirmProvider>
           <NavProvider>
-            <App />
+            <TransferProvider>
+              <App />
+            </TransferProvider>
           </NavProvider>
         </ConfirmProvider>
       </ToastProvider>

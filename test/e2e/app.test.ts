@@ -6,8 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { api, chromiumAvailable, launchBrowser, openApp, RestError, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, PROJECT_ROOT, chromiumAvailable, launchBrowser, openApp, RestError, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
 
 const CORE = '0190a000-0000-7000-8000-00000000c0e0';
 const CALC_ARGS = {
@@ -38,6 +40,44 @@ async function openBundle(slug: string): Promise<void> {
 
 async function toolIn(bundleID: string, slug: string) {
   return api(host, 'tools.get', { bundleID, slug, version: 'v1' });
+}
+
+const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'transfer');
+
+/** The same export over REST, as a script would fetch it: exports are deterministic, so the bytes must match. */
+async function restExport(bundleIDs: string[]): Promise<Buffer> {
+  const res = await fetch(`${host.url}/tools/bundles/export?bundleIDs=${bundleIDs.join(',')}`, { headers: { Authorization: `Bearer ${host.token}` } });
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** Clicks something that downloads, and answers the download's name and bytes. */
+async function downloadFrom(click: () => Promise<void>): Promise<{ name: string; bytes: Buffer }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  return { name: download.suggestedFilename(), bytes: await readFile((await download.path())!) };
+}
+
+/** Starts a drag of files over the window, as the OS does: a DataTransfer holding them, kept for the drop. */
+async function dragFilesOver(files: { name: string; bytes: Buffer; type?: string }[]): Promise<void> {
+  await page.evaluate((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
+    (window as unknown as { __drag: DataTransfer }).__drag = dt;
+    const target = document.querySelector('main')!;
+    target.dispatchEvent(new DragEvent('dragenter', { bubbles: true, cancelable: true, dataTransfer: dt }));
+    target.dispatchEvent(new DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: dt }));
+  }, files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64'), type: f.type ?? '' })));
+}
+
+async function dropDragged(): Promise<void> {
+  await page.evaluate(() => {
+    const dt = (window as unknown as { __drag: DataTransfer }).__drag;
+    document.querySelector('main')!.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: dt }));
+  });
+}
+
+function overlaps(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
@@ -113,6 +153,15 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     await page.getByTestId('card-title').fill('{{from}} → {{to}}');
     await page.getByTestId('card-accent').fill('#c2410c');
     await screenshot(page, '04b-tool-editor-card');
+    // Every <select> keeps an input's height (the Authentication one once grew to 220 px).
+    const auth = page.getByLabel('Authentication', { exact: true });
+    await auth.selectOption('hmac');
+    await auth.scrollIntoViewIfNeeded();
+    const selectHeights = await page.locator('select').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+    expect(selectHeights.length).toBeGreaterThan(4);
+    expect(Math.max(...selectHeights)).toBeLessThanOrEqual(36);
+    await screenshot(page, '04c-tool-editor-auth');
+    await auth.selectOption('none');
 
     // The core refuses the host (not in allowedHosts): the message lands under the URL field.
     await page.getByTestId('tool-save').click();
@@ -283,9 +332,10 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     await rows.first().focus();
     const first = await rows.first().getAttribute('data-testid');
     await page.keyboard.press('ArrowDown');
-    const focused = await page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
-    expect(focused).not.toBe(first);
-    expect(focused).toMatch(/^tool-row-/);
+    // The list moves focus on the next animation frame.
+    const focusedRow = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    await expect.poll(focusedRow).not.toBe(first);
+    expect(await focusedRow()).toMatch(/^tool-row-/);
     await page.keyboard.press('Enter');
     await page.getByTestId('tool-detail').waitFor();
     expect(await page.locator('#tool-title').textContent()).not.toBe('');
@@ -312,14 +362,251 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
+  it('shows at most three toasts, never over the editor\'s buttons', async () => {
+    await openBundle('travel');
+    await page.getByTestId('new-tool').click();
+    await page.getByTestId('tool-slug').waitFor();
+    const sw = page.getByTestId('bundle-switch-core');
+    for (let i = 0; i < 4; i++) {
+      await sw.click();
+      const on = i % 2 === 1;
+      await expect.poll(async () => (await api(host, 'bundles.get', { bundleID: CORE })).isEnabled).toBe(on);
+      await expect.poll(() => page.getByTestId('toast-success').filter({ hasText: `Core is ${on ? 'on' : 'off'}` }).count()).toBeGreaterThan(0);
+    }
+    // Four were shown within a toast's lifetime; the newest three remain (the cap itself is unit-tested).
+    const count = await page.getByTestId('toasts').locator('.toast').count();
+    expect(count).toBeGreaterThan(0);
+    expect(count).toBeLessThanOrEqual(3);
+    const footer = (await page.locator('.editor-footer').boundingBox())!;
+    await expect
+      .poll(async () => {
+        const boxes = await page.getByTestId('toasts').locator('.toast').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+        return boxes.some((b) => overlaps(b, footer));
+      })
+      .toBe(false);
+    await screenshot(page, '17-toasts-over-editor');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('copies OpenAI function definitions, to the clipboard or into a dialog when it is refused, and exports a selection', async () => {
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.url });
+    await openBundle('travel');
+    await page.getByTestId('export-bundle').click();
+    await page.getByTestId('copy-openai-bundle').click();
+    await page.getByTestId('toast-success').filter({ hasText: 'Copied 2 OpenAI function definitions' }).waitFor();
+    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as unknown;
+    expect(copied).toEqual((await api(host, 'tools.openaiFunctions', { bundleIDs: [travel] })).items);
+    expect(JSON.stringify(copied)).toContain('"name":"fx-rate"');
+
+    await page.evaluate(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    });
+    await page.getByRole('button', { name: 'All tools' }).click();
+    await page.getByTestId('export-bundles').click();
+    await page.getByTestId('copy-openai-all').click();
+    const text = page.getByTestId('copy-text');
+    await text.waitFor();
+    expect(JSON.parse(await text.inputValue())).toEqual((await api(host, 'tools.openaiFunctions', {})).items);
+    expect(await text.evaluate((t: HTMLTextAreaElement) => t.selectionEnd - t.selectionStart)).toBe((await text.inputValue()).length);
+    await screenshot(page, '18-copy-fallback');
+    await page.getByTestId('copy-dialog').getByRole('button', { name: 'Done' }).click();
+
+    await page.getByTestId('export-bundles').click();
+    await page.getByTestId('export-bundles-zip').click();
+    await page.getByTestId('export-pick-core').uncheck();
+    await page.getByTestId('export-pick-from-elsewhere').uncheck();
+    await screenshot(page, '19-export-dialog');
+    const got = await downloadFrom(() => page.getByTestId('export-dialog-zip').click());
+    expect(got.bytes.equals(await restExport([travel]))).toBe(true);
+  });
+
+  it('exports a bundle from its header and, dropped back on the window, imports it as a copy after a dry run', async () => {
+    await openBundle('travel');
+    // The menu opens from the keyboard on its first item.
+    await page.getByTestId('export-bundle').focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('export-bundle-zip');
+    await screenshot(page, '20-bundle-export-menu');
+    const zip = await downloadFrom(() => page.keyboard.press('Enter'));
+    expect(zip.name).toMatch(/\.zip$/);
+    expect(zip.bytes.subarray(0, 4).toString('latin1')).toBe('PK\x03\x04');
+    expect(zip.bytes.equals(await restExport([travel]))).toBe(true);
+    await page.getByTestId('toast-success').filter({ hasText: zip.name }).last().waitFor();
+
+    const before = (await api(host, 'bundles.list', { includeDisabled: true })).items.length;
+    await dragFilesOver([{ name: zip.name, bytes: zip.bytes, type: 'application/zip' }]);
+    await page.getByTestId('drop-overlay').waitFor();
+    await screenshot(page, '21-drop-overlay');
+    await dropDragged();
+    expect(await page.getByTestId('drop-overlay').count()).toBe(0);
+
+    // The dry run found Travel here: the person chooses; nothing is written before that.
+    const dialog = page.getByTestId('conflict-dialog');
+    await dialog.waitFor();
+    expect(await page.getByTestId('conflict-list').textContent()).toContain('Travel');
+    expect(await page.getByTestId('conflict-replace').isDisabled()).toBe(false);
+    expect((await api(host, 'bundles.list', { includeDisabled: true })).items.length).toBe(before);
+    await screenshot(page, '22-conflict-dialog');
+    await page.getByTestId('conflict-import').click();
+
+    const report = page.getByTestId('import-report');
+    await report.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('report-done');
+    expect(await page.getByTestId('report-summary').textContent()).toBe('1 created · 2 tools');
+    expect(await page.getByTestId('report-created').textContent()).toMatch(/copy of Travel/);
+    await screenshot(page, '23-import-report');
+    const bundles = (await api(host, 'bundles.list', { includeDisabled: true })).items;
+    expect(bundles.length).toBe(before + 1);
+    const copy = bundles.find((b) => b.slug === 'travel' && b.bundleID !== travel)!;
+    expect(copy.toolCount).toBe(2);
+    await page.getByTestId('report-created').getByRole('button', { name: 'Open' }).click();
+    expect(await report.count()).toBe(0);
+    await expect.poll(() => page.getByTestId('tool-row-fx-rate').count()).toBe(1);
+
+    // A built-in cannot be replaced, and the dialog says why; skipping it imports nothing.
+    await page.getByTestId('import-file-input').setInputFiles({ name: 'core.zip', mimeType: 'application/zip', buffer: await restExport([CORE]) });
+    await dialog.waitFor();
+    expect(await page.getByTestId('conflict-replace').isDisabled()).toBe(true);
+    expect(await page.getByTestId('replace-blocked').textContent()).toMatch(/built-in/);
+    await screenshot(page, '24-conflict-builtin');
+    await page.getByTestId('conflict-skip').check();
+    await page.getByTestId('conflict-import').click();
+    await report.waitFor();
+    expect(await report.locator('.modal-title').textContent()).toBe('Nothing was imported');
+    expect(await page.getByTestId('report-skipped').textContent()).toMatch(/built-in/);
+    await page.getByTestId('report-done').click();
+
+    // Two dropped at once: a file of none of the four kinds is refused with what would work,
+    // then a broken archive gets the core's reason; nothing is written.
+    const count = (await api(host, 'bundles.list', { includeDisabled: true })).items.length;
+    await dragFilesOver([
+      { name: 'notes.txt', bytes: Buffer.from('hello') },
+      { name: 'broken.zip', bytes: Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(64, 7)]) },
+    ]);
+    await dropDragged();
+    await page.getByTestId('report-unsupported').waitFor();
+    expect(await page.getByTestId('report-unsupported').textContent()).toMatch(/notes\.txt.*OpenAPI/);
+    await page.getByTestId('report-done').click();
+    await page.getByTestId('report-error').waitFor();
+    expect(await report.locator('.modal-title').textContent()).toBe('This archive cannot be imported');
+    expect(await page.getByTestId('report-error').textContent()).toMatch(/INVALID_INPUT/);
+    await screenshot(page, '24b-import-error');
+    await page.getByTestId('report-done').click();
+    expect((await api(host, 'bundles.list', { includeDisabled: true })).items.length).toBe(count);
+  });
+
+  it('previews an OpenAPI document, asks for a base URL when the document has none, and allows its host only when confirmed', async () => {
+    const fixture = await readFile(join(FIXTURES, 'inventory-openapi.json'));
+    const relative = JSON.stringify({ ...JSON.parse(fixture.toString()), servers: [{ url: '/api' }] });
+    const input = page.getByTestId('import-file-input');
+    await input.setInputFiles({ name: 'relative-openapi.json', mimeType: 'application/json', buffer: Buffer.from(relative) });
+    const dialog = page.getByTestId('openapi-dialog');
+    await dialog.waitFor();
+    expect(await page.getByTestId('dialog-error').textContent()).toMatch(/serverUrl/);
+    await page.getByTestId('openapi-server-url').fill('https://stock.example.net/api');
+    await page.getByTestId('openapi-preview').click();
+    await expect.poll(() => page.getByTestId('openapi-hosts').textContent()).toContain('stock.example.net');
+    await screenshot(page, '25-openapi-base-url');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    const before = (await api(host, 'bundles.list', { includeDisabled: true })).items.length;
+    await input.setInputFiles(join(FIXTURES, 'inventory-openapi.json'));
+    await dialog.waitFor();
+    const summary = await page.getByTestId('openapi-summary').textContent();
+    expect(summary).toMatch(/inventory-api with \d+ http tools/);
+    expect(await page.getByTestId('openapi-operations').textContent()).toContain('/items/{itemId}');
+    expect(await page.getByTestId('openapi-hosts').textContent()).toContain('eu.inventory.example.com');
+    expect((await api(host, 'bundles.list', { includeDisabled: true })).items.length).toBe(before);
+    await screenshot(page, '26-openapi-preview');
+    // The import itself is held at the network until the progress indicator has been seen.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/tools/bundles/import/openapi', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByTestId('openapi-import').click();
+    const progress = page.getByTestId('transfer-progress');
+    await progress.waitFor();
+    expect(await progress.getByRole('progressbar').getAttribute('aria-label')).toBe('Importing inventory-openapi.json…');
+    expect(await page.getByTestId('sidebar-import').isDisabled()).toBe(true);
+    await screenshot(page, '26b-import-progress');
+    release();
+    await page.getByTestId('import-report').waitFor();
+    await page.unroute('**/tools/bundles/import/openapi');
+    expect(await progress.count()).toBe(0);
+    const hosts = page.getByTestId('report-hosts');
+    expect(await hosts.textContent()).toContain('eu.inventory.example.com');
+    await screenshot(page, '27-openapi-report');
+    await page.getByTestId('report-allow-hosts').click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect((await api(host, 'config.get', {})).allowedHosts).not.toContain('eu.inventory.example.com');
+    await page.getByTestId('report-allow-hosts').click();
+    await confirm.getByRole('button', { name: 'Allow' }).click();
+    await expect.poll(() => hosts.textContent()).toMatch(/Allowed/);
+    const config = await api(host, 'config.get', {});
+    expect(config.allowedHosts).toEqual(expect.arrayContaining(['eu.inventory.example.com', 'api.frankfurter.app']));
+    await page.getByTestId('report-done').click();
+    const imported = (await api(host, 'bundles.list', { includeDisabled: true })).items.find((b) => b.slug === 'inventory-api');
+    expect(imported?.toolCount).toBeGreaterThan(0);
+  });
+
+  it('imports a SKILL.md picked with the Import button as a new bundle', async () => {
+    await page.getByRole('button', { name: 'All tools' }).click();
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('import-files').click()]);
+    expect(chooser.isMultiple()).toBe(true);
+    await chooser.setFiles(join(FIXTURES, 'weather-skill.md'));
+    await page.getByTestId('import-report').waitFor();
+    expect(await page.getByTestId('report-created').textContent()).toMatch(/weather-skills/);
+    expect(await page.getByTestId('report-hosts').textContent()).toContain('api.weather.example');
+    await page.getByTestId('report-done').click();
+    const skill = (await api(host, 'bundles.list', { includeDisabled: true })).items.find((b) => b.slug === 'weather-skills');
+    expect(skill?.toolCount).toBeGreaterThan(1);
+    expect((await api(host, 'config.get', {})).allowedHosts).not.toContain('api.weather.example');
+  });
+
+  it('imports a container-tool folder into the current bundle and lists the secrets it needs', async () => {
+    await openBundle('from-elsewhere');
+    await page.getByTestId('bundle-header-switch').click();
+    await expect.poll(async () => (await api(host, 'bundles.list', { includeDisabled: true })).items.find((b) => b.slug === 'from-elsewhere')?.isEnabled).toBe(true);
+    await page.getByTestId('import-folder-input').setInputFiles(join(FIXTURES, 'word-count-container'));
+    const dialog = page.getByTestId('container-dialog');
+    await dialog.waitFor();
+    expect(await page.getByTestId('container-target').locator('option:checked').textContent()).toBe('From elsewhere');
+    await screenshot(page, '28-container-target');
+    await page.getByTestId('container-import').click();
+    const secrets = page.getByTestId('report-secrets');
+    await secrets.waitFor();
+    expect(await secrets.textContent()).toMatch(/STATS_API_KEY \(not set\)/);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, '29-container-report-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByTestId('report-open-secrets').click();
+    await page.getByTestId('add-secret').waitFor();
+    const bundleID = (await api(host, 'bundles.list', { includeDisabled: true })).items.find((b) => b.slug === 'from-elsewhere')!.bundleID;
+    const tools = (await api(host, 'tools.list', { bundleIDs: [bundleID], includeDisabled: true })).items;
+    expect(tools.map((t) => t.type)).toEqual(['container']);
+  });
+
   it('stays usable at 900 px wide', async () => {
+    await openBundle('core');
     await page.setViewportSize({ width: 900, height: 700 });
     await page.getByTestId('tool-row-calc').click();
     await page.getByTestId('run').waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, '16-narrow-900px');
+    await page.getByRole('button', { name: 'All tools' }).click();
+    await page.getByTestId('import-files').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await screenshot(page, '16b-narrow-all-tools');
     await page.setViewportSize({ width: 1280, height: 820 });
+  });
+
+  it('serves the renderer under a CSP that frames nothing (cards render in srcdoc frames all the same)', async () => {
+    const res = await fetch(`${host.url}/`);
+    expect(res.headers.get('content-security-policy')).toContain("frame-src 'none'");
   });
 
   it('ran without page errors or CSP violations', () => {

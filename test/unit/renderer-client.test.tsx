@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { adoptTokenFromUrl, ApiCallError, call, preloadFunctionName, readEventStream, transportKind } from '../../renderer/src/api/client.js';
+import { adoptTokenFromUrl, ApiCallError, call, readEventStream, transportKind } from '../../renderer/src/api/client.js';
 import { createInvalidator, keysForEvent } from '../../renderer/src/api/events.js';
 import { OP_NAMES, opFunctionName, type StoreEvent } from '../../shared/operations.js';
 import type { Envelope } from '../../shared/errors.js';
@@ -26,9 +26,19 @@ function streamOf(chunks: string[]): ReadableStream<Uint8Array> {
 }
 
 describe('client', () => {
-  it('names preload functions exactly as shared/operations.ts does, for every operation', () => {
-    for (const name of OP_NAMES) expect(preloadFunctionName(name)).toBe(opFunctionName(name));
-    expect(preloadFunctionName('bundles.list')).toBe('bundlesList');
+  it('reaches, for every operation, the preload function that shared/op-names.ts names', async () => {
+    const reached: string[] = [];
+    const bridge: Record<string, unknown> = { onEvent: () => () => undefined };
+    for (const name of OP_NAMES) {
+      bridge[opFunctionName(name)] = async (): Promise<Envelope<unknown>> => {
+        reached.push(name);
+        return { ok: true, data: {} };
+      };
+    }
+    window.toolwright = bridge as NonNullable<typeof window.toolwright>;
+    for (const name of OP_NAMES) await call(name, {} as never);
+    expect(reached).toEqual(OP_NAMES);
+    expect(opFunctionName('tools.openaiFunctions')).toBe('toolsOpenaiFunctions');
   });
 
   it('uses IPC when the preload bridge exists and unwraps envelopes', async () => {

@@ -6,8 +6,9 @@ export const RENDERER_CSP = [
   "img-src 'self' data:",
   "font-src 'self' data:",
   "connect-src 'self'",
-  // Cards render in <iframe sandbox srcdoc>; such frames fall under frame-src about:.
-  "frame-src 'self' about: data: blob:",
+  // Cards render in <iframe sandbox="" srcdoc>: Chromium does not check srcdoc frames against
+  // frame-src (test/e2e/app.test.ts renders a card under this header), so nothing may be framed.
+  "frame-src 'none'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

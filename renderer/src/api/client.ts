@@ -6,6 +6,8 @@
  */
 import type { OpInput, OpName, OpOutput, StoreEvent } from '../../../shared/operations.js';
 import { buildRestRequest, EVENTS_PATH, REST_ROUTES } from '../../../shared/rest.js';
+// op-names.ts, not operations.ts: the latter's TypeBox schemas are main's business (~50 KB).
+import { opFunctionName } from '../../../shared/op-names.js';
 import { isApiError, type ApiError, type Envelope, type FieldIssue } from '../../../shared/errors.js';
 
 /** An operation failed: carries the contract error (code, message, details) unchanged. */
@@ -32,15 +34,6 @@ export function errorMessage(e: unknown): string {
 
 export function errorCode(e: unknown): string | undefined {
   return e instanceof ApiCallError ? e.code : undefined;
-}
-
-/**
- * `bundles.list` → `bundlesList`, as shared/operations.ts opFunctionName does. Kept here so the
- * renderer does not load operations.ts, whose TypeBox schemas are main's business (~50 KB);
- * test/unit/renderer-client.test.ts checks both agree for every operation.
- */
-export function preloadFunctionName(name: OpName): string {
-  return name.replace(/\.([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
 type PreloadFn = (input: unknown) => Promise<Envelope<unknown>>;
@@ -89,7 +82,7 @@ export function transportKind(): 'ipc' | 'rest' {
 }
 
 async function callIpc<N extends OpName>(name: N, input: OpInput<N>): Promise<OpOutput<N>> {
-  const fn = window.toolwright![preloadFunctionName(name)] as PreloadFn | undefined;
+  const fn = window.toolwright![opFunctionName(name)] as PreloadFn | undefined;
   if (typeof fn !== 'function') {
     throw new ApiCallError({ code: 'INTERNAL', message: `the desktop bridge has no function for ${name}; update the app` });
   }

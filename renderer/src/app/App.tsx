@@ -11,6 +11,7 @@ import { TrashScreen } from '../screens/TrashScreen.js';
 import { SecretsScreen } from '../screens/SecretsScreen.js';
 import { SettingsScreen } from '../screens/SettingsScreen.js';
 import { SearchCombo, SearchPalette } from '../search/Search.js';
+import { DropOverlay, TransferStatus } from '../transfer/DropZone.js';
 
 // The tester (rjsf) and the editors (CodeMirror) are most of the code; the tool list, which
 // people see first, does not wait for them.
@@ -96,6 +97,7 @@ export function App() {
           </button>
           <SearchCombo variant="bar" inputRef={searchRef} />
           <div className="topbar-status">
+            <TransferStatus />
             {config.data && !config.data.toolsEnabled && (
               <button type="button" className="badge badge-danger as-button" onClick={() => go({ name: 'settings' })} data-testid="kill-badge">
                 All tools stopped
@@ -111,6 +113,7 @@ export function App() {
         </main>
       </div>
       <SearchPalette open={palette} onClose={() => setPalette(false)} />
+      <DropOverlay />
     </div>
   );
 }

@@ -5,6 +5,8 @@ import { useNav, type Route } from '../app/nav.js';
 import { Switch } from '../components/Switch.js';
 import { Badge } from '../components/States.js';
 import { errorMessage } from '../api/client.js';
+import { useTransfer } from '../transfer/TransferProvider.js';
+import { ImportIcon } from '../transfer/DropZone.js';
 
 function isBundleActive(route: Route, bundleID: string): boolean {
   if (route.name === 'tools') return route.bundleID === bundleID;
@@ -18,6 +20,7 @@ export function Sidebar() {
   const bundles = useBundles('exclude');
   const trash = useBundles('only');
   const toggle = useToggleBundle();
+  const transfer = useTransfer();
   const total = bundles.data?.reduce((n, b) => n + b.toolCount, 0);
 
   return (
@@ -37,9 +40,22 @@ export function Sidebar() {
 
       <div className="sidebar-heading">
         <span id="bundles-heading">Bundles</span>
-        <button type="button" className="icon-btn" aria-label="New bundle" title="New bundle" onClick={() => go({ name: 'bundleNew' })} data-testid="new-bundle">
-          +
-        </button>
+        <span className="sidebar-actions">
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Import bundles…"
+            title="Import… (a ZIP export, SKILL.md or OpenAPI document; or drop files or a container folder anywhere)"
+            onClick={transfer.pickFiles}
+            disabled={transfer.busy !== null}
+            data-testid="sidebar-import"
+          >
+            <ImportIcon />
+          </button>
+          <button type="button" className="icon-btn" aria-label="New bundle" title="New bundle" onClick={() => go({ name: 'bundleNew' })} data-testid="new-bundle">
+            +
+          </button>
+        </span>
       </div>
       <ul className="bundle-list" aria-labelledby="bundles-heading" data-testid="bundle-list">
         {bundles.isPending && <li className="muted pad">Loading bundles…</li>}

@@ -13,6 +13,8 @@ import { Badge, Empty, ErrorState, Loading } from '../components/States.js';
 import { useConfirm } from '../components/Dialog.js';
 import { relativeTime, absoluteTime, SAFETY_LABEL, SAFETY_TONE, plural } from '../app/format.js';
 import type { BundleView, ToolView } from '../../../shared/types.js';
+import { useTransfer } from '../transfer/TransferProvider.js';
+import { MenuButton } from '../components/Menu.js';
 
 const ROW_HEIGHT = 52;
 
@@ -88,6 +90,7 @@ function BundleHeader({ bundle }: { bundle: BundleView }) {
   const toggle = useToggleBundle();
   const del = useDeleteBundle();
   const confirm = useConfirm();
+  const transfer = useTransfer();
   return (
     <header className="page-header">
       <div className="page-title-row">
@@ -96,6 +99,15 @@ function BundleHeader({ bundle }: { bundle: BundleView }) {
         <span className="mono muted">{bundle.slug}</span>
         <div className="spacer" />
         <Switch checked={bundle.isEnabled} showLabel label={bundle.isEnabled ? 'Enabled' : 'Disabled'} onChange={(v) => toggle.mutate({ bundle, isEnabled: v })} testId="bundle-header-switch" />
+        <MenuButton
+          label="Export"
+          testId="export-bundle"
+          disabled={transfer.busy !== null}
+          items={[
+            { label: 'Download as ZIP', hint: 'bundle.json and every tool; secrets as names only', onSelect: () => transfer.exportBundles([bundle]), testId: 'export-bundle-zip' },
+            { label: 'Copy as OpenAI functions', hint: 'the enabled tools, as JSON for an agent', onSelect: () => transfer.copyOpenAiFunctions([bundle]), testId: 'copy-openai-bundle' },
+          ]}
+        />
         {!bundle.isBuiltIn && (
           <>
             <button type="button" className="btn" onClick={() => go({ name: 'bundleEdit', bundleID: bundle.bundleID })} data-testid="edit-bundle">
@@ -135,6 +147,39 @@ function BundleHeader({ bundle }: { bundle: BundleView }) {
       </div>
       {bundle.description && <p className="page-sub">{bundle.description}</p>}
       {!bundle.isEnabled && <p className="notice">This bundle is off: its tools are not offered to agents, and its tools cannot be edited until it is switched on.</p>}
+    </header>
+  );
+}
+
+function AllToolsHeader() {
+  const transfer = useTransfer();
+  const idle = transfer.busy === null;
+  return (
+    <header className="page-header">
+      <div className="page-title-row">
+        <h1 className="page-title" id="tools-title">
+          All tools
+        </h1>
+        <div className="spacer" />
+        <div className="btn-group" role="group" aria-label="Import">
+          <button type="button" className="btn" onClick={transfer.pickFiles} disabled={!idle} title="A ZIP export, a SKILL.md or an OpenAPI document (.json, .yaml)" data-testid="import-files">
+            Import…
+          </button>
+          <button type="button" className="btn" onClick={transfer.pickFolder} disabled={!idle} title="A container-tool folder (manifest.json + Dockerfile + runner)" data-testid="import-folder">
+            Import folder…
+          </button>
+        </div>
+        <MenuButton
+          label="Export"
+          testId="export-bundles"
+          disabled={!idle}
+          items={[
+            { label: 'Download bundles as ZIP…', hint: 'all or some bundles, in one archive', onSelect: transfer.chooseExport, testId: 'export-bundles-zip' },
+            { label: 'Copy all as OpenAI functions', hint: 'every enabled tool, as JSON for an agent', onSelect: () => transfer.copyOpenAiFunctions(null), testId: 'copy-openai-all' },
+          ]}
+        />
+      </div>
+      <p className="page-sub">Every tool across all bundles, including switched-off ones. Drop a ZIP, a folder, a SKILL.md or an OpenAPI document anywhere to import it.</p>
     </header>
   );
 }
@@ -214,14 +259,7 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
       ) : bundleID && bundles.isSuccess ? (
         <ErrorState error={new Error('This bundle no longer exists (deleted elsewhere?).')} />
       ) : (
-        <header className="page-header">
-          <div className="page-title-row">
-            <h1 className="page-title" id="tools-title">
-              All tools
-            </h1>
-          </div>
-          <p className="page-sub">Every tool across all bundles, including switched-off ones.</p>
-        </header>
+        <AllToolsHeader />
       )}
       {bundle && <h2 id="tools-title" className="sr-only">Tools of {bundle.displayName || bundle.slug}</h2>}
 

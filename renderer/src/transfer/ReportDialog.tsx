@@ -1,0 +1,280 @@
+/**
+ * The result of an import: what was created (and from which bundle, for copies), replaced and
+ * skipped with reasons, the tool count, warnings; hosts the new tools call that are not allowed
+ * yet (allowed only after the person confirms); secrets a container tool needs; or the error,
+ * with its field issues.
+ */
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { call, errorCode, errorMessage, ApiCallError } from '../api/client.js';
+import { keys, toolRefOf, useBundles, useSecrets } from '../api/queries.js';
+import { useNav } from '../app/nav.js';
+import { useConfirm, Modal } from '../components/Dialog.js';
+import { useToast } from '../components/Toasts.js';
+import { Badge } from '../components/States.js';
+import { plural } from '../app/format.js';
+import { nothingLanded, type Outcome } from './outcome.js';
+
+function HostsPrompt({ hosts }: { hosts: string[] }) {
+  const confirm = useConfirm();
+  const toast = useToast();
+  const qc = useQueryClient();
+  const [state, setState] = useState<'ask' | 'saving' | 'allowed'>('ask');
+  const [error, setError] = useState<string>();
+  const allow = async () => {
+    const ok = await confirm({
+      title: `Allow ${hosts.length === 1 ? 'this host' : `these ${hosts.length} hosts`}?`,
+      message: (
+        <>
+          <p>HTTP tools will be able to send requests to:</p>
+          <ul className="mono">
+            {hosts.map((h) => (
+              <li key={h}>{h}</li>
+            ))}
+          </ul>
+          <p className="muted">You can remove them again under Settings → Allowed hosts.</p>
+        </>
+      ),
+      confirmLabel: 'Allow',
+    });
+    if (!ok) return;
+    setState('saving');
+    setError(undefined);
+    try {
+      // Merge with what is allowed now, read fresh: another window may have changed it.
+      const current = await call('config.get', {});
+      const merged = [...new Set([...current.allowedHosts, ...hosts])];
+      await call('config.patch', { patch: { allowedHosts: merged } });
+      setState('allowed');
+      toast.show('success', `Allowed ${hosts.join(', ')}`);
+      void qc.invalidateQueries({ queryKey: keys.config });
+      void qc.invalidateQueries({ queryKey: keys.system });
+      void qc.invalidateQueries({ queryKey: keys.tools });
+    } catch (e) {
+      setState('ask');
+      setError(errorMessage(e));
+    }
+  };
+  return (
+    <div className={`report-hosts${state === 'allowed' ? ' is-done' : ''}`} data-testid="report-hosts">
+      {state === 'allowed' ? (
+        <p>
+          <span aria-hidden="true">✓</span> Allowed <span className="mono">{hosts.join(', ')}</span>.
+        </p>
+      ) : (
+        <>
+          <p className="grow">
+            These tools call hosts not allowed yet: <span className="mono">{hosts.join(', ')}</span>. Until they are, their calls are refused.
+          </p>
+          <button type="button" className="btn" onClick={() => void allow()} disabled={state === 'saving'} data-testid="report-allow-hosts">
+            {state === 'saving' ? 'Allowing…' : 'Allow'}
+          </button>
+        </>
+      )}
+      {error && (
+        <p className="field-error" role="alert">
+          Could not allow the hosts: {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function Warnings({ items }: { items: string[] }) {
+  if (!items.length) return null;
+  return (
+    <details className="report-warnings" open={items.length <= 4} data-testid="report-warnings">
+      <summary>{plural(items.length, 'warning')}</summary>
+      <ul>
+        {items.map((w, i) => (
+          <li key={i}>{w}</li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function ErrorBody({ error }: { error: unknown }) {
+  const issues = error instanceof ApiCallError ? error.issues : [];
+  return (
+    <div className="report-error" role="alert" data-testid="report-error">
+      <p>
+        {errorCode(error) && <Badge tone="danger">{errorCode(error)}</Badge>} {errorMessage(error)}
+      </p>
+      {issues.length > 0 && (
+        <ul className="report-issues">
+          {issues.map((i) => (
+            <li key={`${i.field}:${i.message}`}>
+              {i.field && <code>{i.field}</code>} {i.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function titleOf(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case 'bundles':
+      return nothingLanded(outcome.report) ? 'Nothing was imported' : 'Import finished';
+    case 'container':
+      return 'Container tool imported';
+    case 'error':
+      return outcome.title;
+    case 'unsupported':
+      return outcome.items.length === 1 ? 'This file cannot be imported' : 'These files cannot be imported';
+  }
+}
+
+export function ReportDialog({ outcome, onClose }: { outcome: Outcome; onClose(): void }) {
+  const { go } = useNav();
+  const bundles = useBundles('exclude');
+  const secrets = useSecrets();
+  const nameOf = (id: string, fallback = id) => {
+    const b = bundles.data?.find((x) => x.bundleID === id);
+    return b ? b.displayName || b.slug : fallback;
+  };
+  const open = (bundleID: string) => {
+    onClose();
+    go({ name: 'tools', bundleID });
+  };
+  const title = titleOf(outcome);
+
+  let body;
+  if (outcome.kind === 'bundles') {
+    const r = outcome.report;
+    body = (
+      <>
+        <p className="report-summary" data-testid="report-summary">
+          {[r.created.length && `${r.created.length} created`, r.replaced.length && `${r.replaced.length} replaced`, r.skipped.length && `${r.skipped.length} skipped`, plural(r.toolCount, 'tool')]
+            .filter(Boolean)
+            .join(' · ')}
+        </p>
+        {r.created.length > 0 && (
+          <section>
+            <h3 className="report-heading">Created</h3>
+            <ul className="report-list" data-testid="report-created">
+              {r.created.map((c) => (
+                <li key={c.bundleID} className="report-row">
+                  <strong>{nameOf(c.bundleID, c.slug)}</strong> <span className="mono muted">{c.slug}</span>
+                  {c.fromBundleID && <span className="muted">copy of {nameOf(c.fromBundleID)}</span>}
+                  <button type="button" className="link-btn" onClick={() => open(c.bundleID)}>
+                    Open
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {r.replaced.length > 0 && (
+          <section>
+            <h3 className="report-heading">Replaced</h3>
+            <ul className="report-list" data-testid="report-replaced">
+              {r.replaced.map((c) => (
+                <li key={c.bundleID} className="report-row">
+                  <strong>{nameOf(c.bundleID, c.slug)}</strong> <span className="mono muted">{c.slug}</span>
+                  <button type="button" className="link-btn" onClick={() => open(c.bundleID)}>
+                    Open
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {r.skipped.length > 0 && (
+          <section>
+            <h3 className="report-heading">Skipped</h3>
+            <ul className="report-list" data-testid="report-skipped">
+              {r.skipped.map((c) => (
+                <li key={c.bundleID}>
+                  <span className="mono">{c.slug}</span> <span className="muted">— {c.reason}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {r.hostsToAllow && r.hostsToAllow.length > 0 && !nothingLanded(r) && <HostsPrompt hosts={r.hostsToAllow} />}
+        <Warnings items={[...(outcome.notes ?? []), ...(r.warnings ?? [])]} />
+      </>
+    );
+  } else if (outcome.kind === 'container') {
+    const { tool, secrets: needed, warnings } = outcome.result;
+    const isSet = new Set(secrets.data?.items.map((s) => s.name));
+    const missing = needed.filter((n) => !isSet.has(n));
+    body = (
+      <>
+        <p className="report-summary">
+          <strong>{tool.displayName || tool.slug}</strong>{' '}
+          <span className="mono muted">
+            {tool.slug}@{tool.version}
+          </span>{' '}
+          in {outcome.bundleName}{' '}
+          <button
+            type="button"
+            className="link-btn"
+            onClick={() => {
+              onClose();
+              go({ name: 'tool', ref: toolRefOf(tool) });
+            }}
+          >
+            Open tool
+          </button>
+        </p>
+        {needed.length > 0 && (
+          <div className="report-secrets" data-testid="report-secrets">
+            <p className="grow">
+              {missing.length ? 'Set these secrets before the tool can run:' : 'The tool uses these secrets (all set):'}{' '}
+              {needed.map((n, i) => (
+                <span key={n}>
+                  {i > 0 && ', '}
+                  <code>{n}</code>
+                  {!isSet.has(n) && <span className="muted"> (not set)</span>}
+                </span>
+              ))}
+            </p>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                onClose();
+                go({ name: 'secrets' });
+              }}
+              data-testid="report-open-secrets"
+            >
+              Open Secrets
+            </button>
+          </div>
+        )}
+        <Warnings items={[...outcome.notes, ...warnings]} />
+      </>
+    );
+  } else if (outcome.kind === 'error') {
+    body = <ErrorBody error={outcome.error} />;
+  } else {
+    body = (
+      <ul className="report-list" data-testid="report-unsupported">
+        {outcome.items.map((i) => (
+          <li key={i.name}>
+            <span className="mono">{i.name}</span> <span className="muted">{i.reason}</span>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <Modal open onClose={onClose} title={title} className="modal-wide" testId="import-report">
+      <div className="report">
+        <h2 className={`modal-title${outcome.kind === 'error' || outcome.kind === 'unsupported' ? ' is-error' : ''}`}>{title}</h2>
+        {'source' in outcome && <p className="report-source muted">{outcome.source}</p>}
+        {body}
+        <div className="modal-actions">
+          <button type="button" className="btn btn-primary" onClick={onClose} data-autofocus data-testid="report-done">
+            Done
+          </button>
+        </div>
+      </div>
+    </Modal>
+  );
+}
