@@ -1,9 +1,13 @@
 /** Hardening of the desktop window: no navigation, no new windows, no permissions, no webviews. */
 import type { Session, WebContents } from 'electron';
 
+// Writing to the clipboard ("Copy as OpenAI functions") is the one permission the app uses;
+// the sanitised variant cannot read, only write plain text.
+const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write']);
+
 export function hardenSession(session: Session): void {
-  session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+  session.setPermissionRequestHandler((_wc, permission, callback) => callback(ALLOWED_PERMISSIONS.has(permission)));
+  session.setPermissionCheckHandler((_wc, permission) => ALLOWED_PERMISSIONS.has(permission));
 }
 
 export function hardenContents(contents: WebContents, isOwnUrl: (url: string) => boolean): void {

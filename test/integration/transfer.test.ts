@@ -205,6 +205,8 @@ describe('import', () => {
     expect(copy.fromBundleID).toBe(src.bundleID);
     expect(copy.bundleID).not.toBe(src.bundleID);
     expect(copy.slug).toBe('météo');
+    const original = target.store.state.bundles.get(src.bundleID)!.file.displayName;
+    expect(target.store.state.bundles.get(copy.bundleID)!.file.displayName).toBe(`${original} (copy)`);
     const copiedTools = target.store.state.toolIDsOf(copy.bundleID).map((id) => target.store.state.tools.get(id)!.file);
     expect(copiedTools.map((f) => f.slug).sort()).toEqual(['box', 'calc', 'prévision']);
     for (const f of copiedTools) expect(target.store.state.toolIDsOf(src.bundleID)).not.toContain(f.toolID);

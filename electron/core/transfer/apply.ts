@@ -27,12 +27,17 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** The same bundle under new IDs: what "import as a copy" writes. Slugs stay; it is a new insertion, so timestamps are now. */
+/**
+ * The same bundle under new IDs: what "import as a copy" writes. Slugs stay (tools keep their
+ * names for agents); the display name says it is a copy so the two can be told apart; it is a
+ * new insertion, so timestamps are now.
+ */
 export function copyOf(draft: BundleDraft, now: string): BundleDraft {
   const bundleID = uuidv7();
+  const displayName = `${draft.file.displayName} (copy)`.slice(0, 200);
   return {
     origin: draft.origin,
-    file: { ...draft.file, bundleID, createdAt: now, modifiedAt: now },
+    file: { ...draft.file, bundleID, displayName, createdAt: now, modifiedAt: now },
     tools: draft.tools.map((t) => ({ ...t, file: { ...t.file, bundleID, toolID: uuidv7(), createdAt: now, modifiedAt: now } })),
   };
 }
