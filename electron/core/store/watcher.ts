@@ -57,23 +57,30 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, debounceMs = 60
     return undefined;
   };
 
-  const watcher: FSWatcher = watch([paths.bundlesDir, paths.configFile, paths.secretsFile, paths.builtinStateFile, paths.metricsDir], {
+  // Two watchers: the bundles tree (always there, depth 3), and the data folder itself one level
+  // deep for config, secrets, built-in state and metrics. Files that do not exist yet (a fresh
+  // data folder has no config.json) are seen as they appear in their folder, which watching
+  // their own paths does not do reliably under load.
+  const skipHidden = (p: string) => basename(p).startsWith('.');
+  const bundles: FSWatcher = watch(paths.bundlesDir, { ignoreInitial: true, ignored: skipHidden, depth: 3 });
+  const top: FSWatcher = watch(paths.dataDir, {
     ignoreInitial: true,
-    // Temp files, claims, locks and staging folders start with a dot: none of them is content.
-    ignored: (p: string) => basename(p).startsWith('.'),
-    depth: 3,
+    ignored: (p: string) => skipHidden(p) || p === paths.bundlesDir || p === paths.historyDir || p.startsWith(paths.historyDir + sep),
+    depth: 1,
   });
-  watcher.on('all', (_event, path) => onPath(path));
-  // chokidar emits 'error' for ELOOP (a symlink loop), EACCES, ENOSPC (inotify limit) and the
-  // like; with no listener that would be thrown and take the whole process down.
-  watcher.on('error', () => undefined);
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  for (const w of [bundles, top]) {
+    w.on('all', (_event, path) => onPath(path));
+    // chokidar emits 'error' for ELOOP (a symlink loop), EACCES, ENOSPC (inotify limit) and the
+    // like; with no listener that would be thrown and take the whole process down.
+    w.on('error', () => undefined);
+  }
+  const ready = Promise.all([bundles, top].map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve())))).then(() => undefined);
   return {
     ready,
     async close() {
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
-      await watcher.close();
+      await Promise.all([bundles.close(), top.close()]);
     },
   };
 }
