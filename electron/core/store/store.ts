@@ -200,8 +200,11 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
 
   // ---- disk helpers -----------------------------------------------------------------------
 
-  async readBundleFile(bundleID: string): Promise<BundleFile | undefined> {
-    const path = this.paths.bundleFile(bundleID);
+  /**
+   * Reads a file a write is about to change, fresh from disk. Missing → undefined; unreadable or
+   * invalid → CONFLICT, because a write must never overwrite a file the person has to fix.
+   */
+  private async readForWrite<T>(path: string, what: string, parse: (value: unknown) => { file?: T; problem?: Problem }): Promise<T | undefined> {
     let text: string;
     try {
       text = await fsp.readFile(path, 'utf8');
@@ -213,31 +216,21 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     try {
       value = JSON.parse(text);
     } catch {
-      throw new CoreError('CONFLICT', `${path} is not valid JSON; fix or delete it before changing this bundle`);
+      throw new CoreError('CONFLICT', `${path} is not valid JSON; fix or delete it before changing this ${what}`);
     }
-    const parsed = parseBundle(value, path, bundleID);
-    if (parsed.problem) throw new CoreError('CONFLICT', `${parsed.problem.reason} (${path}); fix the file before changing this bundle`);
+    const parsed = parse(value);
+    if (parsed.problem) throw new CoreError('CONFLICT', `${parsed.problem.reason} (${path}); fix the file before changing this ${what}`);
     return parsed.file;
   }
 
-  async readToolFile(bundleID: string, toolID: string): Promise<ToolFile | undefined> {
+  readBundleFile(bundleID: string): Promise<BundleFile | undefined> {
+    const path = this.paths.bundleFile(bundleID);
+    return this.readForWrite(path, 'bundle', (v) => parseBundle(v, path, bundleID));
+  }
+
+  readToolFile(bundleID: string, toolID: string): Promise<ToolFile | undefined> {
     const path = this.paths.toolFile(bundleID, toolID);
-    let text: string;
-    try {
-      text = await fsp.readFile(path, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw e;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new CoreError('CONFLICT', `${path} is not valid JSON; fix or delete it before changing this tool`);
-    }
-    const parsed = parseTool(value, path, bundleID, toolID);
-    if (parsed.problem) throw new CoreError('CONFLICT', `${parsed.problem.reason}; fix the file before changing this tool`);
-    return parsed.file;
+    return this.readForWrite(path, 'tool', (v) => parseTool(v, path, bundleID, toolID));
   }
 
   async writeBundleFile(file: BundleFile): Promise<void> {
