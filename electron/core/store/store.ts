@@ -7,13 +7,12 @@
 import { EventEmitter } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { BUNDLE_KEY_ORDER, SCHEMA_VERSION, TOOL_KEY_ORDER, type BundleFile, type ToolFile } from '../../../shared/schemas.js';
+import { BUNDLE_KEY_ORDER, TOOL_KEY_ORDER, type BundleFile, type ToolFile } from '../../../shared/schemas.js';
 import { canonicalJson } from '../../../shared/canonical.js';
-import type { Availability, Problem, ToolMetrics } from '../../../shared/types.js';
+import type { Problem } from '../../../shared/types.js';
 import type { StoreEvent } from '../../../shared/operations.js';
-import { CoreError, invalid, notFound } from '../errors.js';
-import { fsyncDir, writeFileAtomic } from '../fs/atomic.js';
+import { CoreError, notFound } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import type { ConfigStore } from '../config.js';
 import { DataPaths } from './paths.js';
@@ -21,6 +20,7 @@ import { Claims } from './claims.js';
 import { StoreState } from './state.js';
 import { BuiltinState } from './builtin-state.js';
 import { checkPair } from './tool-rules.js';
+import { reapDeletedBundles } from './reaper.js';
 import { loadBundle, loadTree, parseBundle, parseTool, problem, type BundleRecord, type LoadResult, type ToolRecord } from './loader.js';
 
 export interface StoreObserver {
@@ -37,8 +37,6 @@ export interface StoreOptions {
   config: ConfigStore;
   clock?: () => Date;
 }
-
-export const REAP_AFTER_MS = 2 * 24 * 60 * 60 * 1000;
 
 export class Store extends EventEmitter<{ event: [StoreEvent] }> {
   readonly paths: DataPaths;
@@ -402,33 +400,14 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
   // ---- reaper ------------------------------------------------------------------------------
 
   /** Removes soft-deleted bundles older than 2 days that hold no tools. Returns their IDs. */
-  async reap(now: Date = this.clock()): Promise<string[]> {
-    const reaped: string[] = [];
-    for (const rec of [...this.state.bundles.values()]) {
-      const at = rec.file.softDeletedAt;
-      if (rec.builtin || !at || now.getTime() - Date.parse(at) < REAP_AFTER_MS) continue;
-      const id = rec.file.bundleID;
-      const removed = await this.withBundleLock(id, async () => {
-        const disk = await this.readBundleFile(id).catch(() => undefined);
-        if (!disk?.softDeletedAt || now.getTime() - Date.parse(disk.softDeletedAt) < REAP_AFTER_MS) return false;
-        const names = await fsp.readdir(this.paths.toolsDir(id)).catch(() => [] as string[]);
-        if (names.some((n) => !n.startsWith('.'))) return false;
-        // Rename first so no reader ever sees a half-removed bundle, then remove at leisure.
-        const grave = join(this.paths.bundlesDir, `.reaped-${id}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-        await fsp.rename(this.paths.bundleDir(id), grave);
-        await fsyncDir(this.paths.bundlesDir);
-        await fsp.rm(grave, { recursive: true, force: true });
-        return true;
-      }).catch(() => false);
-      if (removed) {
-        this.state.removeBundle(id);
-        this.emit('event', { type: 'bundle.removed', bundleID: id });
-        reaped.push(id);
-      }
-    }
-    return reaped;
+  reap(now: Date = this.clock()): Promise<string[]> {
+    return reapDeletedBundles(this, now);
+  }
+
+  /** Drops a bundle whose folder is gone from memory and tells listeners. */
+  forgetBundle(bundleID: string): void {
+    this.state.removeBundle(bundleID);
+    this.emit('event', { type: 'bundle.removed', bundleID });
   }
 }
 
-export { SCHEMA_VERSION, invalid };
-export type { Availability, ToolMetrics };
