@@ -14,6 +14,7 @@ import MiniSearch from 'minisearch';
 import type { BundleFile, ToolFile } from '../../shared/schemas.js';
 import { ToolSearchIndex } from '../../electron/core/search/index.js';
 import { fmt, median, quantile, row } from './util.js';
+import { prng, searchBundle, searchTool } from '../helpers/search-fixtures.js';
 
 const TOOL_COUNT = 10_000;
 const BUNDLE_COUNT = 200;
@@ -22,17 +23,6 @@ const QUERY_ROUNDS = 5;
 const UPDATE_COUNT = 1_000;
 
 // ---------- deterministic synthetic data ----------
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const REAL_WORDS = (
   'weather forecast city temperature rain wind invoice payment customer email send receive calendar event ' +
@@ -75,18 +65,17 @@ export function makeDataset(seed = 42, toolCount = TOOL_COUNT, bundleCount = BUN
   const bundles: BundleFile[] = [];
   for (let i = 0; i < bundleCount; i++) {
     const name = [word(), word()];
-    bundles.push({
-      schemaVersion: '1',
-      bundleID: uuidLike(random, i),
-      slug: `${name.join('-').toLowerCase()}-${i}`,
-      displayName: `${name.map(capital).join(' ')} ${i}`,
-      description: '',
-      isEnabled: random() > 0.05,
-      isBuiltIn: false,
-      createdAt: timestamp(base),
-      modifiedAt: timestamp(base),
-      softDeletedAt: random() < 0.02 ? timestamp(base + twoYears) : null,
-    });
+    bundles.push(
+      searchBundle({
+        bundleID: uuidLike(random, i),
+        slug: `${name.join('-').toLowerCase()}-${i}`,
+        displayName: `${name.map(capital).join(' ')} ${i}`,
+        isEnabled: random() > 0.05,
+        createdAt: timestamp(base),
+        modifiedAt: timestamp(base),
+        softDeletedAt: random() < 0.02 ? timestamp(base + twoYears) : null,
+      }),
+    );
   }
   const tools: ToolFile[] = [];
   for (let i = 0; i < toolCount; i++) {
@@ -94,27 +83,20 @@ export function makeDataset(seed = 42, toolCount = TOOL_COUNT, bundleCount = BUN
     const name = Array.from({ length: 2 + Math.floor(random() * 2) }, word);
     const description = Array.from({ length: 8 + Math.floor(random() * 25) }, word).join(' ');
     const modified = base + Math.floor(random() * twoYears);
-    tools.push({
-      schemaVersion: '1',
-      toolID: uuidLike(random, 100_000 + i),
-      bundleID: bundle.bundleID,
-      slug: `${name.join('-')}-${i}`,
-      version: '1',
-      displayName: name.map(capital).join(' '),
-      description: capital(description) + '.',
-      type: 'function',
-      isEnabled: random() > 0.1,
-      isBuiltIn: false,
-      tags: Array.from({ length: Math.floor(random() * 4) }, () => pick(REAL_WORDS)),
-      safety: 'readOnly',
-      argSchema: {},
-      outputSchema: {},
-      impl: { function: 'bench.noop' },
-      card: { enabled: false },
-      limits: {},
-      createdAt: timestamp(base),
-      modifiedAt: timestamp(modified),
-    });
+    tools.push(
+      searchTool({
+        toolID: uuidLike(random, 100_000 + i),
+        bundleID: bundle.bundleID,
+        slug: `${name.join('-')}-${i}`,
+        displayName: name.map(capital).join(' '),
+        description: capital(description) + '.',
+        isEnabled: random() > 0.1,
+        tags: Array.from({ length: Math.floor(random() * 4) }, () => pick(REAL_WORDS)),
+        impl: { function: 'bench.noop' },
+        createdAt: timestamp(base),
+        modifiedAt: timestamp(modified),
+      }),
+    );
   }
   return { bundles, tools, bundleOf: new Map(bundles.map((b) => [b.bundleID, b])), vocabulary };
 }

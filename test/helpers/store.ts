@@ -65,6 +65,35 @@ export function httpTool(url: string, overrides: Partial<ToolInput> = {}): ToolI
   };
 }
 
+/** A fixed time for fixture files, so the bytes they are written as are the same on every run. */
+export const FIXTURE_AT = '2026-02-03T04:05:06.000Z';
+
+/** A core.echo function tool.json as it lies in a data folder; overrides say what a test is about. */
+export function echoToolFile(bundleID: string, toolID: string, overrides: Partial<ToolFile> = {}): ToolFile {
+  return {
+    schemaVersion: '1',
+    toolID,
+    bundleID,
+    slug: 'echo',
+    version: 'v1',
+    displayName: 'Echo',
+    description: 'Echoes its input',
+    type: 'function',
+    isEnabled: true,
+    isBuiltIn: false,
+    tags: [],
+    safety: 'readOnly',
+    argSchema: { type: 'object', properties: { text: { type: 'string' } } },
+    outputSchema: {},
+    impl: { function: 'core.echo' },
+    card: { enabled: true },
+    limits: {},
+    createdAt: FIXTURE_AT,
+    modifiedAt: FIXTURE_AT,
+    ...overrides,
+  } as ToolFile;
+}
+
 /** Writes a built-in tree: one bundle with one tool, as data/builtin ships them. */
 export async function makeBuiltinDir(): Promise<{ dir: string; bundleID: string; toolID: string }> {
   const dir = await tempDir('tw-builtin-');
@@ -76,27 +105,7 @@ export async function makeBuiltinDir(): Promise<{ dir: string; bundleID: string;
     join(dir, bundleID, 'bundle.json'),
     canonicalJson({ schemaVersion: '1', bundleID, slug: 'builtin-test', displayName: 'Built-in', description: '', isEnabled: true, isBuiltIn: true, createdAt: at, modifiedAt: at }, BUNDLE_KEY_ORDER),
   );
-  const tool: ToolFile = {
-    schemaVersion: '1',
-    toolID,
-    bundleID,
-    slug: 'echo',
-    version: 'v1',
-    displayName: 'Echo',
-    description: 'Echoes',
-    type: 'function',
-    isEnabled: true,
-    isBuiltIn: true,
-    tags: ['util'],
-    safety: 'readOnly',
-    argSchema: { type: 'object' },
-    outputSchema: {},
-    impl: { function: 'core.echo' },
-    card: { enabled: true },
-    limits: {},
-    createdAt: at,
-    modifiedAt: at,
-  };
+  const tool = echoToolFile(bundleID, toolID, { description: 'Echoes', isBuiltIn: true, tags: ['util'], argSchema: { type: 'object' }, createdAt: at, modifiedAt: at });
   await writeFile(join(dir, bundleID, 'tools', toolID, 'tool.json'), canonicalJson(tool as unknown as Record<string, unknown>, TOOL_KEY_ORDER));
   return { dir, bundleID, toolID };
 }

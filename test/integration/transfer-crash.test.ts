@@ -16,7 +16,7 @@ import { validateBundles } from '../../electron/core/transfer/validate.js';
 import { ImportStage, type PlanEntry } from '../../electron/core/transfer/stage.js';
 import { functionTool } from '../helpers/store.js';
 import { collect, spawnTs } from '../helpers/procs.js';
-import { openTransferStore } from './transfer-helpers.js';
+import { openTransferStore, type TransferStore } from './transfer-helpers.js';
 
 const KILLS = 24;
 let root: string;
@@ -52,6 +52,18 @@ async function copyOfBase(name: string): Promise<string> {
   const dir = join(root, name);
   await cp(base, dir, { recursive: true });
   return dir;
+}
+
+/** Opens the store at dataDir and writes the archive into a stage the way importZip does, stopping before its commit. */
+async function stageArchive(dataDir: string, zip: Buffer): Promise<{ t: TransferStore; stage: ImportStage; plan: PlanEntry[] }> {
+  const t = await openTransferStore({ dataDir });
+  const index = await indexArchive(zip, DEFAULT_LIMITS);
+  const validated = validateBundles(await rawBundlesOf(index, DEFAULT_LIMITS), t.config.get());
+  const plan: PlanEntry[] = validated.bundles.map((b) => ({ bundleID: b.file.bundleID, mode: b.file.bundleID === bundleA ? 'swap' : 'create' }));
+  const stage = await ImportStage.begin(t.store.paths);
+  for (const d of validated.bundles) await stage.writeBundle(d);
+  index.zip.close();
+  return { t, stage, plan };
 }
 
 /** Opens the store as the next start would (recover() included) and says which state it shows. */
@@ -122,13 +134,7 @@ describe('an import interrupted at any point', () => {
     const total = 6 + NEW_BUNDLES; // A is swapped in 6 renames (3 out, 3 in), each new bundle moves in with one
     for (let k = 0; k <= total; k++) {
       const dataDir = await copyOfBase(`step-${k}`);
-      const t = await openTransferStore({ dataDir });
-      const index = await indexArchive(zip, DEFAULT_LIMITS);
-      const validated = validateBundles(await rawBundlesOf(index, DEFAULT_LIMITS), t.config.get());
-      const plan: PlanEntry[] = validated.bundles.map((b) => ({ bundleID: b.file.bundleID, mode: b.file.bundleID === bundleA ? 'swap' : 'create' }));
-      const stage = await ImportStage.begin(t.store.paths);
-      for (const d of validated.bundles) await stage.writeBundle(d);
-      index.zip.close();
+      const { stage, plan } = await stageArchive(dataDir, zip);
       await stage.writePlan(plan);
       const moves = stage.moves(plan);
       for (let i = 0; i < k; i++) expect((await moves.next()).done).toBe(false);
@@ -141,14 +147,7 @@ describe('an import interrupted at any point', () => {
 
   it('stopped after its commit point, the next start keeps the whole import and removes the stage', async () => {
     const dataDir = await copyOfBase('committed');
-    const t = await openTransferStore({ dataDir });
-    const zip = await readFile(archive);
-    const index = await indexArchive(zip, DEFAULT_LIMITS);
-    const validated = validateBundles(await rawBundlesOf(index, DEFAULT_LIMITS), t.config.get());
-    const plan: PlanEntry[] = validated.bundles.map((b) => ({ bundleID: b.file.bundleID, mode: b.file.bundleID === bundleA ? 'swap' : 'create' }));
-    const stage = await ImportStage.begin(t.store.paths);
-    for (const d of validated.bundles) await stage.writeBundle(d);
-    index.zip.close();
+    const { t, stage, plan } = await stageArchive(dataDir, await readFile(archive));
     await stage.commit(plan);
     stage.abandon(); // dies before removing its stage (which still holds A's old content)
     expect((await readdir(t.store.paths.stagingDir)).length).toBe(1);

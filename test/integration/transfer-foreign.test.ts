@@ -20,20 +20,12 @@ import { createCore, type Core } from '../../electron/core/app-core.js';
 import { createContainerRunner } from '../../electron/core/invoke/container/index.js';
 import { expectCode } from '../helpers/store.js';
 import { BUSYBOX_IMAGE, dockerTestsEnabled, ensureBusyboxImage, runContext } from '../helpers/docker.js';
-import { listTree, openTransferStore, type TransferStore } from './transfer-helpers.js';
+import { freshTransferStores, listTree, type TransferStore } from './transfer-helpers.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/transfer/', import.meta.url));
 const run = promisify(execFile);
 
-const open: TransferStore[] = [];
-async function fresh(opts: Parameters<typeof openTransferStore>[0] = {}): Promise<TransferStore> {
-  const t = await openTransferStore(opts);
-  open.push(t);
-  return t;
-}
-afterAll(async () => {
-  for (const t of open) await t.cleanup();
-});
+const fresh = freshTransferStores(afterAll);
 
 function toolsOf(t: TransferStore, bundleID: string): Map<string, ToolFile> {
   return new Map(t.store.state.toolIDsOf(bundleID).map((id) => t.store.state.tools.get(id)!.file).map((f) => [f.slug, f]));

@@ -10,7 +10,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { canonicalJson } from '../../shared/canonical.js';
 import { BUNDLE_KEY_ORDER, TOOL_KEY_ORDER, type BundleFile, type ToolFile } from '../../shared/schemas.js';
 import { TransferService, type TransferOptions } from '../../electron/core/transfer/index.js';
-import { openTestStore, type TestStore } from '../helpers/store.js';
+import { echoToolFile, FIXTURE_AT, openTestStore, type TestStore } from '../helpers/store.js';
 
 export interface RawEntry {
   name: string | Buffer;
@@ -92,40 +92,13 @@ export function rawZip(entries: RawEntry[]): Buffer {
   return Buffer.concat([...locals, cd, end]);
 }
 
-export const AT = '2026-02-03T04:05:06.000Z';
-
 export function bundleJson(bundleID: string, overrides: Partial<BundleFile> = {}): Buffer {
-  const file: BundleFile = { schemaVersion: '1', bundleID, slug: 'imported', displayName: 'Imported', description: '', isEnabled: true, isBuiltIn: false, createdAt: AT, modifiedAt: AT, ...overrides };
+  const file: BundleFile = { schemaVersion: '1', bundleID, slug: 'imported', displayName: 'Imported', description: '', isEnabled: true, isBuiltIn: false, createdAt: FIXTURE_AT, modifiedAt: FIXTURE_AT, ...overrides };
   return Buffer.from(canonicalJson(file as unknown as Record<string, unknown>, BUNDLE_KEY_ORDER));
 }
 
-export function toolFile(bundleID: string, toolID: string, overrides: Partial<ToolFile> = {}): ToolFile {
-  return {
-    schemaVersion: '1',
-    toolID,
-    bundleID,
-    slug: 'echo',
-    version: 'v1',
-    displayName: 'Echo',
-    description: 'Echoes its input',
-    type: 'function',
-    isEnabled: true,
-    isBuiltIn: false,
-    tags: [],
-    safety: 'readOnly',
-    argSchema: { type: 'object', properties: { text: { type: 'string' } } },
-    outputSchema: {},
-    impl: { function: 'core.echo' },
-    card: { enabled: true },
-    limits: {},
-    createdAt: AT,
-    modifiedAt: AT,
-    ...overrides,
-  } as ToolFile;
-}
-
 export function toolJson(bundleID: string, toolID: string, overrides: Partial<ToolFile> = {}): Buffer {
-  return Buffer.from(canonicalJson(toolFile(bundleID, toolID, overrides) as unknown as Record<string, unknown>, TOOL_KEY_ORDER));
+  return Buffer.from(canonicalJson(echoToolFile(bundleID, toolID, overrides) as unknown as Record<string, unknown>, TOOL_KEY_ORDER));
 }
 
 /** A valid one-bundle, one-tool archive's entries, to which a test adds its hostile entry. */
@@ -145,11 +118,33 @@ export interface TransferStore extends TestStore {
   transfer: TransferService;
 }
 
-export async function openTransferStore(opts: { dataDir?: string; builtinDir?: string; transfer?: TransferOptions } = {}): Promise<TransferStore> {
+export interface TransferStoreOptions {
+  dataDir?: string;
+  builtinDir?: string;
+  transfer?: TransferOptions;
+}
+
+export async function openTransferStore(opts: TransferStoreOptions = {}): Promise<TransferStore> {
   const t = await openTestStore(opts);
   const transfer = new TransferService({ store: t.store, bundles: t.bundles, tools: t.tools, config: t.config, paths: t.store.paths }, opts.transfer);
   await transfer.recover();
   return { ...t, transfer };
+}
+
+/**
+ * Opens fresh stores for one test file and removes them all when its afterAll runs. The hook is
+ * passed in because this module must not import vitest: transfer-worker.ts runs it outside vitest.
+ */
+export function freshTransferStores(afterAll: (cleanup: () => Promise<void>) => void): (opts?: TransferStoreOptions) => Promise<TransferStore> {
+  const open: TransferStore[] = [];
+  afterAll(async () => {
+    for (const t of open) await t.cleanup();
+  });
+  return async (opts = {}) => {
+    const t = await openTransferStore(opts);
+    open.push(t);
+    return t;
+  };
 }
 
 /** Every path under dir (relative, sorted), to prove a refused import wrote nothing. */

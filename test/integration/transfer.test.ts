@@ -13,17 +13,9 @@ import { ToolFile as ToolSchema, type ToolFile } from '../../shared/schemas.js';
 import { validatorFor } from '../../electron/core/validation.js';
 import { expectCode, functionTool, httpTool, makeBuiltinDir } from '../helpers/store.js';
 import { collect, spawnTs } from '../helpers/procs.js';
-import { listTree, openTransferStore, type TransferStore } from './transfer-helpers.js';
+import { freshTransferStores, listTree, type TransferStore } from './transfer-helpers.js';
 
-const open: TransferStore[] = [];
-async function fresh(opts: Parameters<typeof openTransferStore>[0] = {}): Promise<TransferStore> {
-  const t = await openTransferStore(opts);
-  open.push(t);
-  return t;
-}
-afterAll(async () => {
-  for (const t of open) await t.cleanup();
-});
+const fresh = freshTransferStores(afterAll);
 
 interface ZipEntryInfo {
   name: string;

@@ -1,56 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { BundleFile, ToolFile } from '../../shared/schemas.js';
+import type { ToolFile } from '../../shared/schemas.js';
 import { ToolSearchIndex, type SearchResultItem } from '../../electron/core/search/index.js';
 import { CoreError } from '../../electron/core/errors.js';
+import { fixtureID as id, prng, searchBundle, searchTool } from '../helpers/search-fixtures.js';
 
-const id = (n: number) => `01900000-0000-7000-8000-${String(n).padStart(12, '0')}`;
-
-const BUNDLE: BundleFile = {
-  schemaVersion: '1',
-  bundleID: id(900_000),
-  slug: 'paging',
-  displayName: 'Paging',
-  description: '',
-  isEnabled: true,
-  isBuiltIn: false,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  modifiedAt: '2025-01-01T00:00:00.000Z',
-  softDeletedAt: null,
-};
+const BUNDLE = searchBundle({ bundleID: id(900_000), slug: 'paging', displayName: 'Paging' });
 
 function tool(n: number, slug: string, description: string, day: number): ToolFile {
-  return {
-    schemaVersion: '1',
-    toolID: id(n),
-    bundleID: BUNDLE.bundleID,
-    slug,
-    version: '1',
-    displayName: slug,
-    description,
-    type: 'function',
-    isEnabled: true,
-    isBuiltIn: false,
-    tags: [],
-    safety: 'readOnly',
-    argSchema: {},
-    outputSchema: {},
-    impl: { function: 'test.noop' },
-    card: { enabled: false },
-    limits: {},
-    createdAt: '2025-01-01T00:00:00.000Z',
-    modifiedAt: new Date(Date.UTC(2025, 0, 1 + day)).toISOString(),
-  };
-}
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return searchTool({ toolID: id(n), bundleID: BUNDLE.bundleID, slug, displayName: slug, description, modifiedAt: new Date(Date.UTC(2025, 0, 1 + day)).toISOString() });
 }
 
 /** Tools matching "alpha" in every tier and with many equal timestamps, so toolID breaks ties. */

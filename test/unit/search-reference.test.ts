@@ -8,19 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { BundleFile, ToolFile } from '../../shared/schemas.js';
 import { ToolSearchIndex, type SearchResultItem } from '../../electron/core/search/index.js';
 import { tokenize } from '../../electron/core/search/normalize.js';
-
-const id = (n: number) => `01900000-0000-7000-8000-${String(n).padStart(12, '0')}`;
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { fixtureID as id, prng, searchBundle, searchTool } from '../helpers/search-fixtures.js';
 
 // Close neighbours on purpose: prefixes, one and two edits apart, folded variants.
 const VOCABULARY = [
@@ -146,42 +134,28 @@ describe('ToolSearchIndex against a brute-force reference', () => {
     const state: State = { tools: new Map(), bundles: new Map() };
     const index = new ToolSearchIndex();
     const bundleIDs = Array.from({ length: 4 }, (_, i) => id(500_000 + i));
-    const randomBundle = (bundleID: string): BundleFile => ({
-      schemaVersion: '1',
-      bundleID,
-      slug: randomText(random, 1 + Math.floor(random() * 2)).replace(/[^\p{L}\p{N}]+/gu, '-'),
-      displayName: randomText(random, 1 + Math.floor(random() * 2)),
-      description: '',
-      isEnabled: random() > 0.25,
-      isBuiltIn: false,
-      createdAt: '2025-01-01T00:00:00.000Z',
-      modifiedAt: '2025-01-01T00:00:00.000Z',
-      softDeletedAt: random() < 0.15 ? '2025-06-01T00:00:00.000Z' : null,
-    });
+    const randomBundle = (bundleID: string): BundleFile =>
+      searchBundle({
+        bundleID,
+        slug: randomText(random, 1 + Math.floor(random() * 2)).replace(/[^\p{L}\p{N}]+/gu, '-'),
+        displayName: randomText(random, 1 + Math.floor(random() * 2)),
+        isEnabled: random() > 0.25,
+        softDeletedAt: random() < 0.15 ? '2025-06-01T00:00:00.000Z' : null,
+      });
     for (const bundleID of bundleIDs) state.bundles.set(bundleID, randomBundle(bundleID));
     let nextTool = 1;
-    const randomTool = (toolID: string): ToolFile => ({
-      schemaVersion: '1',
-      toolID,
-      bundleID: bundleIDs[Math.floor(random() * bundleIDs.length)]!,
-      slug: randomText(random, 1 + Math.floor(random() * 3)).replace(/[^\p{L}\p{N}]+/gu, '-'),
-      version: '1',
-      displayName: randomText(random, 1 + Math.floor(random() * 3)),
-      description: randomText(random, Math.floor(random() * 8)),
-      type: 'function',
-      isEnabled: random() > 0.2,
-      isBuiltIn: false,
-      tags: Array.from({ length: Math.floor(random() * 3) }, () => randomText(random, 1)),
-      safety: 'readOnly',
-      argSchema: {},
-      outputSchema: {},
-      impl: { function: 'test.noop' },
-      card: { enabled: false },
-      limits: {},
-      createdAt: '2025-01-01T00:00:00.000Z',
-      // Few distinct times, so ties on recency are common and toolID must decide.
-      modifiedAt: new Date(Date.UTC(2025, 0, 1 + Math.floor(random() * 4))).toISOString(),
-    });
+    const randomTool = (toolID: string): ToolFile =>
+      searchTool({
+        toolID,
+        bundleID: bundleIDs[Math.floor(random() * bundleIDs.length)]!,
+        slug: randomText(random, 1 + Math.floor(random() * 3)).replace(/[^\p{L}\p{N}]+/gu, '-'),
+        displayName: randomText(random, 1 + Math.floor(random() * 3)),
+        description: randomText(random, Math.floor(random() * 8)),
+        isEnabled: random() > 0.2,
+        tags: Array.from({ length: Math.floor(random() * 3) }, () => randomText(random, 1)),
+        // Few distinct times, so ties on recency are common and toolID must decide.
+        modifiedAt: new Date(Date.UTC(2025, 0, 1 + Math.floor(random() * 4))).toISOString(),
+      });
 
     const initial = Array.from({ length: 30 }, () => randomTool(id(nextTool++)));
     for (const t of initial) state.tools.set(t.toolID, t);

@@ -2,50 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { BundleFile, ToolFile } from '../../shared/schemas.js';
 import { ToolSearchIndex, type SearchResultItem } from '../../electron/core/search/index.js';
 import { CoreError } from '../../electron/core/errors.js';
+import { fixtureID as id, searchBundle, searchTool } from '../helpers/search-fixtures.js';
 
 // ---------- fixture builders ----------
 
-const id = (n: number) => `01900000-0000-7000-8000-${String(n).padStart(12, '0')}`;
-
 function bundle(n: number, slug: string, displayName: string, extra: Partial<BundleFile> = {}): BundleFile {
-  return {
-    schemaVersion: '1',
-    bundleID: id(1000 + n),
-    slug,
-    displayName,
-    description: 'bundle descriptions are not indexed',
-    isEnabled: true,
-    isBuiltIn: false,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    modifiedAt: '2025-01-01T00:00:00.000Z',
-    softDeletedAt: null,
-    ...extra,
-  };
+  return searchBundle({ bundleID: id(1000 + n), slug, displayName, description: 'bundle descriptions are not indexed', ...extra });
 }
 
 function tool(n: number, b: BundleFile, slug: string, displayName: string, description: string, modifiedAt: string, extra: Partial<ToolFile> = {}): ToolFile {
-  return {
-    schemaVersion: '1',
-    toolID: id(n),
-    bundleID: b.bundleID,
-    slug,
-    version: '1',
-    displayName,
-    description,
-    type: 'function',
-    isEnabled: true,
-    isBuiltIn: false,
-    tags: [],
-    safety: 'readOnly',
-    argSchema: {},
-    outputSchema: {},
-    impl: { function: 'test.noop' },
-    card: { enabled: false },
-    limits: {},
-    createdAt: '2025-01-01T00:00:00.000Z',
-    modifiedAt: `${modifiedAt}T12:00:00.000Z`,
-    ...extra,
-  };
+  return searchTool({ toolID: id(n), bundleID: b.bundleID, slug, displayName, description, modifiedAt: `${modifiedAt}T12:00:00.000Z`, ...extra });
 }
 
 const MAIN = bundle(1, 'utilities', 'Utilities');

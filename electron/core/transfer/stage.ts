@@ -20,14 +20,14 @@ import { promises as fsp } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { BUNDLE_KEY_ORDER, TOOL_KEY_ORDER } from '../../../shared/schemas.js';
+import { BUNDLE_KEY_ORDER, TOOL_KEY_ORDER, type ToolFile } from '../../../shared/schemas.js';
 import { canonicalJson } from '../../../shared/canonical.js';
 import { CoreError } from '../errors.js';
 import { fsyncDir, pidAlive, writeFileAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { pool } from '../store/loader.js';
 import type { DataPaths } from '../store/paths.js';
-import type { BundleDraft, ToolDraft } from './validate.js';
+import type { BundleDraft, FileSource, ToolDraft } from './validate.js';
 
 export interface PlanEntry {
   bundleID: string;
@@ -75,6 +75,28 @@ export async function writeDurable(path: string, data: string | Uint8Array | Rea
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * Fills an empty tool folder: tool.json and the files beside it (subfolders made as needed), every
+ * folder fsynced, so the tool is durable before whatever publishes it.
+ */
+export async function writeToolFolder(dir: string, file: ToolFile, files: readonly FileSource[]): Promise<void> {
+  const made = new Set<string>([dir]);
+  await writeDurable(join(dir, 'tool.json'), canonicalJson(file as unknown as Record<string, unknown>, TOOL_KEY_ORDER), 0o644);
+  for (const f of files) {
+    const parts = f.rel.split('/');
+    let parent = dir;
+    for (const p of parts.slice(0, -1)) {
+      parent = join(parent, p);
+      if (!made.has(parent)) {
+        await fsp.mkdir(parent);
+        made.add(parent);
+      }
+    }
+    await writeDurable(join(parent, parts[parts.length - 1]!), await f.open(), f.executable ? 0o755 : 0o644);
+  }
+  for (const d of made) await fsyncDir(d);
 }
 
 function withLocks<T>(lockPaths: string[], fn: () => Promise<T>): Promise<T> {
@@ -128,21 +150,7 @@ export class ImportStage {
     const { file } = tool;
     const dir = join(root, 'tools', file.toolID);
     await fsp.mkdir(dir);
-    const made = new Set<string>([dir]);
-    await writeDurable(join(dir, 'tool.json'), canonicalJson(file as unknown as Record<string, unknown>, TOOL_KEY_ORDER), 0o644);
-    for (const f of tool.files) {
-      const parts = f.rel.split('/');
-      let parent = dir;
-      for (const p of parts.slice(0, -1)) {
-        parent = join(parent, p);
-        if (!made.has(parent)) {
-          await fsp.mkdir(parent);
-          made.add(parent);
-        }
-      }
-      await writeDurable(join(parent, parts[parts.length - 1]!), await f.open(), f.executable ? 0o755 : 0o644);
-    }
-    for (const d of made) await fsyncDir(d);
+    await writeToolFolder(dir, file, tool.files);
     // The claim the store would have published for this pair: the folder is consistent the moment it lands.
     const claimName = this.paths.claimFile(file.bundleID, file.slug, file.version).split(/[\\/]/).pop()!;
     await writeDurable(join(root, '.claims', claimName), file.toolID, 0o644);

@@ -7,14 +7,12 @@
 import { promises as fsp } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { canonicalJson } from '../../../shared/canonical.js';
-import { TOOL_KEY_ORDER, type ToolFile } from '../../../shared/schemas.js';
+import type { ToolFile } from '../../../shared/schemas.js';
 import type { ToolView } from '../../../shared/types.js';
 import { CoreError, invalid } from '../errors.js';
-import { fsyncDir } from '../fs/atomic.js';
 import type { Store } from '../store/store.js';
 import type { ToolService } from '../store/tools.js';
-import { writeDurable } from './stage.js';
+import { writeToolFolder } from './stage.js';
 import { checkToolRules, type FileSource } from './validate.js';
 
 function conflict(slug: string, version: string): CoreError {
@@ -41,21 +39,7 @@ export async function createToolWithFiles(store: Store, tools: ToolService, file
     const staging = join(toolsDir, `.staging-${toolID}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     await fsp.mkdir(staging);
     try {
-      const made = new Set<string>([staging]);
-      for (const f of files) {
-        const parts = f.rel.split('/');
-        let parent = staging;
-        for (const p of parts.slice(0, -1)) {
-          parent = join(parent, p);
-          if (!made.has(parent)) {
-            await fsp.mkdir(parent);
-            made.add(parent);
-          }
-        }
-        await writeDurable(join(parent, parts[parts.length - 1]!), await f.open(), f.executable ? 0o755 : 0o644);
-      }
-      await writeDurable(join(staging, 'tool.json'), canonicalJson(file as unknown as Record<string, unknown>, TOOL_KEY_ORDER), 0o644);
-      for (const d of made) await fsyncDir(d);
+      await writeToolFolder(staging, file, files);
       if (!(await store.claims.publish(bundleID, slug, version, toolID))) throw conflict(slug, version);
     } catch (e) {
       await fsp.rm(staging, { recursive: true, force: true });

@@ -4,16 +4,16 @@
  * yet (allowed only after the person confirms); secrets a container tool needs; or the error,
  * with its field issues.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { call, errorCode, errorMessage, ApiCallError } from '../api/client.js';
+import { call, errorMessage } from '../api/client.js';
 import { keys, toolRefOf, useBundles, useSecrets } from '../api/queries.js';
 import { useNav } from '../app/nav.js';
 import { useConfirm, Modal } from '../components/Dialog.js';
 import { useToast } from '../components/Toasts.js';
-import { Badge } from '../components/States.js';
 import { plural } from '../app/format.js';
 import { nothingLanded, type Outcome } from './outcome.js';
+import { ErrorDetails } from './ErrorDetails.js';
 
 function HostsPrompt({ hosts }: { hosts: string[] }) {
   const confirm = useConfirm();
@@ -94,23 +94,16 @@ function Warnings({ items }: { items: string[] }) {
   );
 }
 
-function ErrorBody({ error }: { error: unknown }) {
-  const issues = error instanceof ApiCallError ? error.issues : [];
+/** A list in the report, left out when it is empty. */
+function ReportSection<T>({ heading, testId, items, row }: { heading: string; testId: string; items: T[]; row(item: T): ReactNode }) {
+  if (!items.length) return null;
   return (
-    <div className="report-error" role="alert" data-testid="report-error">
-      <p>
-        {errorCode(error) && <Badge tone="danger">{errorCode(error)}</Badge>} {errorMessage(error)}
-      </p>
-      {issues.length > 0 && (
-        <ul className="report-issues">
-          {issues.map((i) => (
-            <li key={`${i.field}:${i.message}`}>
-              {i.field && <code>{i.field}</code>} {i.message}
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
+    <section>
+      <h3 className="report-heading">{heading}</h3>
+      <ul className="report-list" data-testid={testId}>
+        {items.map(row)}
+      </ul>
+    </section>
   );
 }
 
@@ -139,6 +132,16 @@ export function ReportDialog({ outcome, onClose }: { outcome: Outcome; onClose()
     onClose();
     go({ name: 'tools', bundleID });
   };
+  /** A bundle the import created or replaced, with a way to open it. */
+  const landedRow = (c: { bundleID: string; slug: string; fromBundleID?: string }) => (
+    <li key={c.bundleID} className="report-row">
+      <strong>{nameOf(c.bundleID, c.slug)}</strong> <span className="mono muted">{c.slug}</span>
+      {c.fromBundleID && <span className="muted">copy of {nameOf(c.fromBundleID)}</span>}
+      <button type="button" className="link-btn" onClick={() => open(c.bundleID)}>
+        Open
+      </button>
+    </li>
+  );
   const title = titleOf(outcome);
 
   let body;
@@ -151,49 +154,18 @@ export function ReportDialog({ outcome, onClose }: { outcome: Outcome; onClose()
             .filter(Boolean)
             .join(' · ')}
         </p>
-        {r.created.length > 0 && (
-          <section>
-            <h3 className="report-heading">Created</h3>
-            <ul className="report-list" data-testid="report-created">
-              {r.created.map((c) => (
-                <li key={c.bundleID} className="report-row">
-                  <strong>{nameOf(c.bundleID, c.slug)}</strong> <span className="mono muted">{c.slug}</span>
-                  {c.fromBundleID && <span className="muted">copy of {nameOf(c.fromBundleID)}</span>}
-                  <button type="button" className="link-btn" onClick={() => open(c.bundleID)}>
-                    Open
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
-        {r.replaced.length > 0 && (
-          <section>
-            <h3 className="report-heading">Replaced</h3>
-            <ul className="report-list" data-testid="report-replaced">
-              {r.replaced.map((c) => (
-                <li key={c.bundleID} className="report-row">
-                  <strong>{nameOf(c.bundleID, c.slug)}</strong> <span className="mono muted">{c.slug}</span>
-                  <button type="button" className="link-btn" onClick={() => open(c.bundleID)}>
-                    Open
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
-        {r.skipped.length > 0 && (
-          <section>
-            <h3 className="report-heading">Skipped</h3>
-            <ul className="report-list" data-testid="report-skipped">
-              {r.skipped.map((c) => (
-                <li key={c.bundleID}>
-                  <span className="mono">{c.slug}</span> <span className="muted">— {c.reason}</span>
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
+        <ReportSection heading="Created" testId="report-created" items={r.created} row={landedRow} />
+        <ReportSection heading="Replaced" testId="report-replaced" items={r.replaced} row={landedRow} />
+        <ReportSection
+          heading="Skipped"
+          testId="report-skipped"
+          items={r.skipped}
+          row={(c) => (
+            <li key={c.bundleID}>
+              <span className="mono">{c.slug}</span> <span className="muted">— {c.reason}</span>
+            </li>
+          )}
+        />
         {r.hostsToAllow && r.hostsToAllow.length > 0 && !nothingLanded(r) && <HostsPrompt hosts={r.hostsToAllow} />}
         <Warnings items={[...(outcome.notes ?? []), ...(r.warnings ?? [])]} />
       </>
@@ -250,7 +222,7 @@ export function ReportDialog({ outcome, onClose }: { outcome: Outcome; onClose()
       </>
     );
   } else if (outcome.kind === 'error') {
-    body = <ErrorBody error={outcome.error} />;
+    body = <ErrorDetails error={outcome.error} testId="report-error" showCode />;
   } else {
     body = (
       <ul className="report-list" data-testid="report-unsupported">

@@ -1,6 +1,6 @@
 /** The questions an import or export asks: conflicts, an OpenAPI preview, a target bundle, a selection, a fallback for the clipboard. */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { errorMessage, ApiCallError } from '../api/client.js';
+import { ApiCallError } from '../api/client.js';
 import { useBundles } from '../api/queries.js';
 import { Modal } from '../components/Dialog.js';
 import { Badge } from '../components/States.js';
@@ -9,26 +9,9 @@ import type { BundleView, ImportReport } from '../../../shared/types.js';
 import type { ImportSource } from './sources.js';
 import type { OpenApiOutline } from './openapiOutline.js';
 import { needsServerUrl, replaceBlocker } from './outcome.js';
+import { ErrorDetails } from './ErrorDetails.js';
 
 export type OnConflict = 'skip' | 'replace' | 'copy';
-
-function ErrorLines({ error }: { error: unknown }) {
-  const issues = error instanceof ApiCallError ? error.issues : [];
-  return (
-    <div className="report-error" role="alert" data-testid="dialog-error">
-      <p>{errorMessage(error)}</p>
-      {issues.length > 0 && (
-        <ul className="report-issues">
-          {issues.map((i) => (
-            <li key={`${i.field}:${i.message}`}>
-              {i.field && <code>{i.field}</code>} {i.message}
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
 
 // ---- ZIP: bundles that already exist --------------------------------------------------------------
 
@@ -170,7 +153,7 @@ export function OpenApiDialog({
             {ops.length > report.toolCount ? ` (${ops.length - report.toolCount} left out, see the warnings)` : ''}:
           </p>
         ) : (
-          <ErrorLines error={preview.ok ? undefined : preview.error} />
+          <ErrorDetails error={preview.ok ? undefined : preview.error} testId="dialog-error" />
         )}
         {ops.length > 0 && (
           <ul className="op-list" data-testid="openapi-operations">
