@@ -86,10 +86,14 @@ describe.skipIf(!chromiumAvailable())('card rendering in Chromium', () => {
       div.innerHTML = html;
       document.body.appendChild(div);
     }, raw);
-    const deadline = Date.now() + 10_000;
-    while (!(hits.includes('/img') && hits.includes('/bg')) && Date.now() < deadline) await page.waitForTimeout(100);
+    // Proof that both kinds of vector are live when unsanitised: a markup one (<img>) and at
+    // least one carried by CSS (which of them the browser fetches first varies under load).
+    const cssBorne = ['/bg', '/bg2', '/imageset', '/wkimageset', '/escaped', '/cursor', '/mask2', '/import2'];
+    const deadline = Date.now() + 15_000;
+    while (!(hits.includes('/img') && hits.some((h) => cssBorne.includes(h))) && Date.now() < deadline) await page.waitForTimeout(100);
     expect(hits.length).toBeGreaterThanOrEqual(5);
-    expect(hits).toEqual(expect.arrayContaining(['/img', '/bg']));
+    expect(hits).toContain('/img');
+    expect(hits.filter((h) => cssBorne.includes(h)).length).toBeGreaterThanOrEqual(1);
     hits.length = 0;
     await page.close();
   });
