@@ -5,10 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCore, defaultDataDir } from '../core/app-core.js';
 import { createRestServer } from './rest/server.js';
+import { ensureRendererBuilt } from './renderer-build.js';
 
 export const DEFAULT_PORT = 7420;
 
@@ -36,7 +37,9 @@ async function main(): Promise<void> {
   const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
   const envToken = process.env['TOOLWRIGHT_TOKEN'];
   const token = envToken && envToken.length > 0 ? envToken : randomBytes(24).toString('base64url');
-  const rendererDir = fileURLToPath(new URL('../../out/renderer', import.meta.url));
+  const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+  const rendererDir = join(projectRoot, 'out/renderer');
+  await ensureRendererBuilt(projectRoot, rendererDir);
 
   const core = await createCore({ dataDir, watch: true, transport: 'rest' });
   const app = await createRestServer({ core, token, rendererDir });
