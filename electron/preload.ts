@@ -3,8 +3,9 @@
  * itself), plus a subscription to store events. Runs sandboxed, bundled to CommonJS.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { OP_NAMES, opFunctionName, type StoreEvent } from '../shared/operations.js';
-import { EVENT_CHANNEL, opChannel } from './host/ipc.js';
+import { OP_NAMES, opFunctionName } from '../shared/op-names.js';
+import type { StoreEvent } from '../shared/operations.js';
+import { EVENT_CHANNEL, opChannel } from './host/ipc-channels.js';
 
 const api: Record<string, unknown> = {};
 for (const name of OP_NAMES) {

@@ -1,10 +1,45 @@
 /**
- * `bundles.list` → `bundlesList`: the name of the preload function for an operation. Kept apart
- * from operations.ts (which re-exports it) so the renderer can name preload functions without
- * loading the TypeBox schemas; the import below is type-only and vanishes at build time.
+ * The names of the operations, as a plain list: what the preload and the renderer's client
+ * need, without the TypeBox schemas of operations.ts (which stay main's business and would
+ * make the preload ~120 KB). operations.ts checks at compile time that this list and its table
+ * name the same operations, so an operation added there and forgotten here does not build.
  */
-import type { OpName } from './operations.js';
+export const OP_NAMES = [
+  'bundles.list',
+  'bundles.get',
+  'bundles.put',
+  'bundles.patch',
+  'bundles.delete',
+  'bundles.restore',
+  'tools.list',
+  'tools.get',
+  'tools.put',
+  'tools.update',
+  'tools.patch',
+  'tools.delete',
+  'tools.search',
+  'tools.invoke',
+  'tools.cancel',
+  'tools.history',
+  'config.get',
+  'config.patch',
+  'secrets.list',
+  'secrets.set',
+  'secrets.delete',
+  'problems.list',
+  'functions.list',
+  'system.info',
+  'bundles.export',
+  'bundles.import',
+  'bundles.importSkill',
+  'bundles.importOpenApi',
+  'tools.importContainer',
+  'tools.openaiFunctions',
+] as const;
 
-export function opFunctionName(name: OpName): string {
+export type ListedOpName = (typeof OP_NAMES)[number];
+
+/** `bundles.list` → `bundlesList`: the name of the preload function for an operation. */
+export function opFunctionName(name: ListedOpName): string {
   return name.replace(/\.([a-z])/g, (_m, c: string) => c.toUpperCase());
 }

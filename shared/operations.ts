@@ -6,7 +6,9 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from './errors.js';
-import { Config, Safety, ToolType, Uuid, Card, Limits, JsonSchemaValue, SecretName } from './schemas.js';
+import type { ListedOpName } from './op-names.js';
+import { Config, Safety, Uuid, Card, Limits, JsonSchemaValue, SecretName } from './schemas.js';
+import { ToolTypeInputSchema } from './tool-types/catalog.js';
 import type { BundleView, ToolView, Page, Problem, SecretInfo, InvokeResult, HistoryEntry, SearchHit, FunctionInfo, SystemInfo, ImportReport, OpenAiFunction, ContainerImportResult } from './types.js';
 
 interface OpDef<I extends TSchema, O> {
@@ -32,7 +34,7 @@ export const ToolInput = Type.Object(
   {
     displayName: Type.Optional(Type.String({ maxLength: 200 })),
     description: Type.Optional(Type.String({ maxLength: 10000 })),
-    type: Type.Union([ToolType, Type.Literal('go')]),
+    type: ToolTypeInputSchema,
     isEnabled: Type.Optional(Type.Boolean()),
     tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 64 })),
     safety: Type.Optional(Safety),
@@ -307,10 +309,11 @@ export type Operations = typeof operations;
 export type OpName = keyof Operations;
 export type OpInput<N extends OpName> = Static<Operations[N]['input']>;
 export type OpOutput<N extends OpName> = NonNullable<Operations[N]['output']>;
-export const OP_NAMES = Object.keys(operations) as OpName[];
+export { OP_NAMES, opFunctionName } from './op-names.js';
 
-/** `bundles.list` → `bundlesList`: the name of the preload function for an operation. */
-export { opFunctionName } from './op-names.js';
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compile-time: op-names.ts lists exactly the operations of this table. */
+export const OP_NAMES_MATCH: Same<OpName, ListedOpName> = true;
 
 /** Events pushed from main to the renderer when the store changes (also changes made outside the app). */
 export type StoreEvent =

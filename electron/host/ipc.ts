@@ -5,16 +5,12 @@
  * which validates it against the contract. Errors cross as {code, message, details}.
  * Electron's objects are passed in structurally so this module never imports `electron`.
  */
-import { OP_NAMES, type OpName, type StoreEvent } from '../../shared/operations.js';
+import { OP_NAMES, type StoreEvent } from '../../shared/operations.js';
 import type { Envelope } from '../../shared/errors.js';
 import type { Core } from '../core/app-core.js';
+import { EVENT_CHANNEL, opChannel } from './ipc-channels.js';
 
-export const OP_CHANNEL_PREFIX = 'tw:op:';
-export const EVENT_CHANNEL = 'tw:event';
-
-export function opChannel(name: OpName): string {
-  return OP_CHANNEL_PREFIX + name;
-}
+export { OP_CHANNEL_PREFIX, EVENT_CHANNEL, opChannel } from './ipc-channels.js';
 
 export interface SenderFrame {
   url: string;

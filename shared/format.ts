@@ -1,0 +1,15 @@
+/** Human formats shared by messages of the core and labels of the renderer. */
+const KiB = 1024;
+const MiB = 1024 * 1024;
+
+/** 512 → "512 bytes", 4096 → "4 KB", 1.5 MiB → "1.5 MB" (binary units; whole numbers stay whole). */
+export function formatBytes(n: number): string {
+  if (n >= MiB) return `${(n / MiB).toFixed(n % MiB === 0 ? 0 : 1)} MB`;
+  if (n >= KiB) return `${(n / KiB).toFixed(n % KiB === 0 ? 0 : 1)} KB`;
+  return `${n} bytes`;
+}
+
+/** "1 call", "3 calls". */
+export function plural(n: number, word: string, pluralWord = `${word}s`): string {
+  return `${n} ${n === 1 ? word : pluralWord}`;
+}

@@ -1,0 +1,28 @@
+/** impl of a `container` tool: a sandboxed, short-lived Docker container per call. */
+import { Type, type Static } from '@sinclair/typebox';
+import { SecretName } from '../schema-primitives.js';
+
+export const Sandbox = Type.Object(
+  {
+    /** Megabytes as a number, or a string with a unit: "256m", "1g". */
+    memory: Type.Optional(Type.Union([Type.Integer({ minimum: 6, maximum: 65536 }), Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?[kKmMgG]?[bB]?$' })])),
+    network: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('bridge')])),
+    writable: Type.Optional(Type.Boolean()),
+    cpus: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 64 })),
+  },
+  { additionalProperties: false },
+);
+export type Sandbox = Static<typeof Sandbox>;
+
+export const ContainerImpl = Type.Object(
+  {
+    image: Type.Optional(Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9][A-Za-z0-9._/:@-]*$' })),
+    build: Type.Optional(Type.Literal('.')),
+    sandbox: Type.Optional(Sandbox),
+    timeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3600 })),
+    /** App-scoped secrets the container receives in `settings` (names only; values never leave the secrets store). */
+    secrets: Type.Optional(Type.Array(SecretName, { maxItems: 64, uniqueItems: true })),
+  },
+  { additionalProperties: false },
+);
+export type ContainerImpl = Static<typeof ContainerImpl>;

@@ -1,0 +1,59 @@
+/** impl of an `http` tool: a templated HTTP call (DESIGN.md, tool.json `http`). */
+import { Type, type Static } from '@sinclair/typebox';
+import { HeaderName, SecretName } from '../schema-primitives.js';
+
+export const HmacAuth = Type.Object(
+  {
+    type: Type.Literal('hmac'),
+    secret: SecretName,
+    algorithm: Type.Optional(Type.Union([Type.Literal('sha256'), Type.Literal('sha512')])),
+    header: Type.Optional(HeaderName),
+    timestampHeader: Type.Optional(HeaderName),
+    prefix: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+
+export const OAuth2ClientCredentialsAuth = Type.Object(
+  {
+    type: Type.Literal('oauth2ClientCredentials'),
+    tokenUrl: Type.String({ pattern: '^https?://', maxLength: 2048 }),
+    clientIdSecret: SecretName,
+    clientSecretSecret: SecretName,
+    scope: Type.Optional(Type.String({ maxLength: 1024 })),
+    audience: Type.Optional(Type.String({ maxLength: 1024 })),
+  },
+  { additionalProperties: false },
+);
+
+export const HttpAuth = Type.Union([HmacAuth, OAuth2ClientCredentialsAuth]);
+export type HttpAuth = Static<typeof HttpAuth>;
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export const HttpImpl = Type.Object(
+  {
+    method: Type.Union([
+      Type.Literal('GET'),
+      Type.Literal('POST'),
+      Type.Literal('PUT'),
+      Type.Literal('PATCH'),
+      Type.Literal('DELETE'),
+      Type.Literal('HEAD'),
+      Type.Literal('OPTIONS'),
+    ]),
+    urlTemplate: Type.String({ minLength: 1, maxLength: 8192 }),
+    headers: Type.Optional(Type.Record(Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }), Type.String({ maxLength: 8192 }))),
+    bodyTemplate: Type.Optional(Type.String({ maxLength: 1024 * 1024 })),
+    successCodes: Type.Optional(Type.Array(Type.Integer({ minimum: 100, maximum: 599 }), { minItems: 1, maxItems: 100 })),
+    timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 600000 })),
+    responseEncoding: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('text')])),
+    extractExpr: Type.Optional(Type.String({ maxLength: 2048 })),
+    errorMode: Type.Optional(Type.Union([Type.Literal('fail'), Type.Literal('empty')])),
+    maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+    auth: Type.Optional(HttpAuth),
+  },
+  { additionalProperties: false },
+);
+export type HttpImpl = Static<typeof HttpImpl>;
