@@ -6,7 +6,8 @@ import type { ValidateFunction } from 'ajv';
 import type { FunctionInfo } from '../../../shared/types.js';
 import type { FieldIssue } from '../../../shared/errors.js';
 import { FunctionImpl } from '../../../shared/schemas.js';
-import { makeUserAjv, ajvIssues } from '../validation.js';
+import { makeUserAjv } from '../validation.js';
+import { apiIssues } from '../../../shared/json-schema/issues.js';
 import type { AnyFunctionDef } from './types.js';
 
 const NAME_PATTERN = new RegExp(FunctionImpl.properties.function.pattern ?? '^.+$');
@@ -45,6 +46,6 @@ export class FunctionRegistry {
   checkArgs(name: string, args: unknown): FieldIssue[] {
     const validate = this.argValidators.get(name);
     if (!validate || validate(args)) return [];
-    return ajvIssues(validate.errors, 'args');
+    return apiIssues(validate.errors, 'args');
   }
 }

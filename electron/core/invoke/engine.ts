@@ -15,7 +15,7 @@ import type { HistoryStore } from './history.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { RedactorCache } from './redact.js';
 import { ToolSchemaCache, type ToolValidators } from './schema-cache.js';
-import { schemaIssues, summarise } from './schema-issues.js';
+import { modelIssues, summarise } from '../../../shared/json-schema/issues.js';
 import { cancelledError, historyArgs, postProcess } from './post-process.js';
 import type { RunOutput, Runner, SecretsReader } from './types.js';
 
@@ -211,7 +211,7 @@ export class InvocationEngine {
     }
     const validators = this.schemas.validators(file);
     if (!validators.args(args)) {
-      const issues = schemaIssues(validators.args.errors, args, 'the arguments');
+      const issues = modelIssues(validators.args.errors, args, 'the arguments');
       throw new CoreError('INVALID_ARGS', `invalid arguments for ${file.slug}: ${summarise(issues)}`, {
         issues: issues.slice(0, 50).map(({ field, message }) => ({ field, message })),
       });

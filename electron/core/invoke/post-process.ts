@@ -13,7 +13,7 @@ import type { HttpExchange, InvokeResult } from '../../../shared/types.js';
 import { CoreError, isCoreError } from '../errors.js';
 import { REDACTED, maskCredentialHeaders, type SecretRedactor } from './redact.js';
 import type { ToolValidators } from './schema-cache.js';
-import { schemaIssues, summarise } from './schema-issues.js';
+import { modelIssues, summarise } from '../../../shared/json-schema/issues.js';
 import { capJsonValue, capText, utf8Prefix } from './truncate.js';
 import type { RunOutput, SecretsReader } from './types.js';
 
@@ -117,7 +117,7 @@ export function postProcess(p: PostProcessInput): InvokeResult {
     error = { code: 'INVALID_OUTPUT', message: `the tool's value is not JSON (${e instanceof Error ? e.message : String(e)}); fix the tool` };
   }
   if (!error && !p.validators.output(value)) {
-    const issues = schemaIssues(p.validators.output.errors, value, 'the output');
+    const issues = modelIssues(p.validators.output.errors, value, 'the output');
     error = {
       code: 'INVALID_OUTPUT',
       message: `the tool's output does not match its outputSchema: ${summarise(issues)}; fix the tool or its outputSchema`,

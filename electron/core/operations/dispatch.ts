@@ -6,7 +6,8 @@
 import { operations, type OpInput, type OpName, type OpOutput } from '../../../shared/operations.js';
 import type { ApiError, Envelope } from '../../../shared/errors.js';
 import { CoreError } from '../errors.js';
-import { ajvIssues, validatorFor } from '../validation.js';
+import { validatorFor } from '../validation.js';
+import { apiIssues } from '../../../shared/json-schema/issues.js';
 
 export interface CallContext {
   transport: 'ipc' | 'rest' | 'test' | 'cli';
@@ -29,7 +30,7 @@ export function toApiError(e: unknown, log: (e: unknown) => void = () => undefin
 export function checkInput(name: OpName, input: unknown): ApiError | undefined {
   const validate = validatorFor(operations[name].input);
   if (validate(input ?? {})) return undefined;
-  const issues = ajvIssues(validate.errors);
+  const issues = apiIssues(validate.errors);
   return {
     code: 'INVALID_INPUT',
     message: issues.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; '),

@@ -11,7 +11,8 @@ import { BundleFile as BundleSchema, ToolFile as ToolSchema } from '../../../sha
 import { isUuid } from '../../../shared/ids.js';
 import { checkSlug, checkVersion } from '../../../shared/slug.js';
 import type { Problem } from '../../../shared/types.js';
-import { validatorFor, ajvIssues } from '../validation.js';
+import { validatorFor } from '../validation.js';
+import { apiIssues } from '../../../shared/json-schema/issues.js';
 import { isTempName, tempOwnerPid, pidAlive } from '../fs/atomic.js';
 import { normalizeToolType } from './tool-rules.js';
 
@@ -76,7 +77,7 @@ function firstIssues(issues: { field: string; message: string }[]): string {
 
 export function parseBundle(value: unknown, path: string, expectedID: string): { file?: BundleFile; problem?: Problem } {
   const v = validatorFor(BundleSchema);
-  if (!v(value)) return { problem: problem(path, 'bundle', `does not match the bundle.json schema: ${firstIssues(ajvIssues(v.errors))}`) };
+  if (!v(value)) return { problem: problem(path, 'bundle', `does not match the bundle.json schema: ${firstIssues(apiIssues(v.errors))}`) };
   const file = value as BundleFile;
   if (file.bundleID !== expectedID) return { problem: problem(path, 'bundle', `bundleID ${file.bundleID} does not match its folder name ${expectedID}`) };
   const s = checkSlug(file.slug);
@@ -90,7 +91,7 @@ export function parseTool(value: unknown, path: string, bundleID: string, toolID
     value = { ...(value as object), type: normalizeToolType('go') };
   }
   const v = validatorFor(ToolSchema);
-  if (!v(value)) return { problem: problem(path, 'tool', `does not match the tool.json schema: ${firstIssues(ajvIssues(v.errors))}`) };
+  if (!v(value)) return { problem: problem(path, 'tool', `does not match the tool.json schema: ${firstIssues(apiIssues(v.errors))}`) };
   const file = value as ToolFile;
   if (file.toolID !== toolID) return { problem: problem(path, 'tool', `toolID ${file.toolID} does not match its folder name ${toolID}`) };
   if (file.bundleID !== bundleID) return { problem: problem(path, 'tool', `bundleID ${file.bundleID} does not match the bundle folder ${bundleID}`) };
