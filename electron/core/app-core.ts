@@ -1,32 +1,42 @@
 /**
- * The composition root: builds every core service once and hands the result to a transport
- * (Electron IPC, the REST host, tests). Nothing else constructs services.
+ * The composition root: builds every core service once, wires them, and hands the result to a
+ * transport (Electron IPC, the REST host, tests). Nothing else constructs services. Whatever it
+ * starts (watcher, timers, listeners, runners) is owned by one Disposables list that close()
+ * empties; background failures go to the logger, never nowhere.
  */
 import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
-import type { OpInput, StoreEvent } from '../../shared/operations.js';
-import type { Page, SearchHit, SystemInfo } from '../../shared/types.js';
+import type { StoreEvent } from '../../shared/operations.js';
+import type { Availability } from '../../shared/types.js';
 import { ConfigStore } from './config.js';
 import { MetricsStore } from './metrics.js';
 import { DataPaths } from './store/paths.js';
 import { Store } from './store/store.js';
 import { BundleService } from './store/bundles.js';
 import { ToolService } from './store/tools.js';
-import { watchStore, type StoreWatcher } from './store/watcher.js';
-import { ToolSearchIndex } from './search/index.js';
-import { SecretsStore, type SecretCipher } from './secrets.js';
-import { createFunctionRegistry, createFunctionRunner, type FunctionRegistry } from './functions/index.js';
-import { createHttpRunner } from './invoke/http/index.js';
-import { createContainerRunner, type ContainerRunner } from './invoke/container/index.js';
+import { watchStore } from './store/watcher.js';
+import { SearchService } from './search/search-service.js';
+import { SecretsStore } from './secrets/secrets-store.js';
+import type { SecretCipher } from './secrets/cipher.js';
+import { createFunctionRegistry } from './functions/catalog.js';
+import type { FunctionRegistry } from './functions/registry.js';
 import { InvocationEngine } from './invoke/engine.js';
-import type { Runner, SecretsReader } from './invoke/types.js';
-import type { ToolFile } from '../../shared/schemas.js';
+import { InvocationService } from './invoke/invocation-service.js';
 import { HistoryStore } from './invoke/history.js';
-import { TransferService } from './transfer/index.js';
+import type { Runner } from './invoke/types.js';
+import { TOOL_TYPE_MODULES, toolTypeModule } from './tool-types/registry.js';
+import type { RunnerServices } from './tool-types/tool-type.js';
+import { prepareTool } from './tool-types/prepare.js';
+import { TransferService } from './transfer/transfer-service.js';
 import { createDispatcher, type Dispatch } from './operations/dispatch.js';
 import { createHandlers } from './operations/handlers.js';
+import type { TransportCore } from './operations/transport.js';
+import { ProblemsService } from './problems.js';
+import { SystemService } from './system.js';
+import { Disposables } from './lifecycle.js';
+import { loggerFrom, stderrLogger, type Logger } from './log.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -41,14 +51,19 @@ export interface CoreOptions {
   secretsCipher?: SecretCipher;
   transport?: 'ipc' | 'rest';
   appVersion?: string;
-  /** Docker sweeps and probes; off in tests that do not need Docker. */
+  /** Docker probes and sweeps at start; off in tests that do not need Docker. */
   docker?: boolean;
+  /** Where background failures and unexpected errors go; stderr by default. */
+  logger?: Logger;
+  /** @deprecated a bare callback; use `logger`. */
   log?: (e: unknown) => void;
+  /** Options for the runners (tests point the http runner at loopback, the container runner at a test engine). */
+  runners?: Pick<RunnerServices, 'http' | 'container'>;
 }
 
 export const DEFAULT_BUILTIN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../data/builtin');
 
-export interface Core {
+export interface Core extends TransportCore {
   dataDir: string;
   store: Store;
   bundles: BundleService;
@@ -59,107 +74,106 @@ export interface Core {
   secrets: SecretsStore;
   functions: FunctionRegistry;
   engine: InvocationEngine;
-  search: ToolSearchIndex;
+  invocations: InvocationService;
+  search: SearchService;
   transfer: TransferService;
   events: EventEmitter<{ event: [StoreEvent] }>;
   dispatch: Dispatch;
-  searchTools(input: OpInput<'tools.search'>): Page<SearchHit>;
-  systemInfo(): SystemInfo;
+  logger: Logger;
   close(): Promise<void>;
 }
 
 export async function createCore(opts: CoreOptions): Promise<Core> {
+  const logger = opts.logger ?? (opts.log ? loggerFrom(opts.log) : stderrLogger());
+  const owned = new Disposables((what, e) => logger.error(what, e));
   const dataDir = resolve(opts.dataDir);
   await mkdir(dataDir, { recursive: true });
   const paths = new DataPaths(dataDir);
   const builtinDir = opts.builtinDir ?? DEFAULT_BUILTIN_DIR;
-  const config = await ConfigStore.open(paths);
-  const store = await Store.open({ dataDir, builtinDir, config, ...(opts.clock ? { clock: opts.clock } : {}) });
+
   const events = new EventEmitter<{ event: [StoreEvent] }>();
-  store.on('event', (e) => events.emit('event', e));
-  config.on('changed', () => events.emit('event', { type: 'config.changed' }));
+  const emit = (e: StoreEvent) => events.emit('event', e);
+  const config = await ConfigStore.open(paths);
+  owned.listen(config, 'changed', () => emit({ type: 'config.changed' }));
+  const store = await Store.open({ paths, builtinDir, config, log: logger, ...(opts.clock ? { clock: opts.clock } : {}) });
+  owned.listen(store, 'event', emit);
 
   const metrics = new MetricsStore(paths.metricsDir);
-  void metrics.loadAll();
-  metrics.on('changed', (toolID) => events.emit('event', { type: 'metrics.changed', toolID }));
+  metrics.loadAll().catch((e: unknown) => logger.error('loading usage metrics', e));
+  owned.listen(metrics, 'changed', (toolID: string) => emit({ type: 'metrics.changed', toolID }));
+  owned.add(() => metrics.close());
   const history = new HistoryStore(paths.historyDir);
+  owned.add(() => history.flush());
   const secrets = await SecretsStore.open({ file: paths.secretsFile, keyFile: paths.secretsKeyFile, ...(opts.secretsCipher ? { cipher: opts.secretsCipher } : {}) });
-
   const functions = createFunctionRegistry();
-  const container: ContainerRunner = createContainerRunner({
-    // Secrets a container tool names (impl.secrets) reach it in `settings`, never in its image or args.
-    settings: (tool) => {
-      const names = (tool.impl as { secrets?: string[] }).secrets ?? [];
-      return Object.fromEntries(names.flatMap((n) => (secrets.has(n) ? [[n, secrets.get(n)!]] : [])));
-    },
-  });
-  const http = createHttpRunner();
-  // A container tool that names a secret nobody has set yet is "available but not connected".
-  const containerRunner: Runner = Object.assign(Object.create(container) as ContainerRunner, {
-    availability: (tool: ToolFile, dir: string, reader: SecretsReader) => {
-      const missing = ((tool.impl as { secrets?: string[] }).secrets ?? []).find((n) => !reader.has(n));
-      return missing ? { ok: false, reason: `secret ${missing} is not set` } : container.availability(tool, dir, reader);
-    },
-  });
+
+  const runnerServices: RunnerServices = { secrets, functions, log: logger, ...opts.runners };
+  const runners: Runner[] = Object.values(TOOL_TYPE_MODULES).map((m) => m.createRunner(runnerServices));
+  for (const r of runners) if (r.close) owned.add(() => r.close!());
   const engine = new InvocationEngine({
-    runners: [createFunctionRunner(functions), http, containerRunner],
+    runners,
     config: () => config.get(),
     secrets,
     metrics,
     history,
+    requiredSecrets: (tool) => toolTypeModule(tool.type).secretNames(tool.impl as never, tool.argSchema),
     ...(opts.clock ? { clock: opts.clock } : {}),
-    ...(opts.log ? { onBackgroundError: opts.log } : {}),
+    onBackgroundError: (what, e) => logger.error(what, e),
   });
 
   const bundles = new BundleService(store);
-  const tools = new ToolService(store);
-  tools.sources = {
+  const tools = new ToolService(store, {
+    prepare: prepareTool,
     availability: (rec) => engine.availability(rec),
     metrics: (id) => metrics.get(id),
-  };
-
-  const search = new ToolSearchIndex();
-  store.observe({
-    loaded: (state) => {
-      const entries = [];
-      for (const t of state.tools.values()) {
-        const b = state.bundles.get(t.file.bundleID);
-        if (b) entries.push({ tool: t.file, bundle: b.file });
-      }
-      search.load(entries);
-    },
-    toolChanged: (tool, bundle) => search.upsert(tool, bundle),
-    toolRemoved: (id) => search.remove(id),
-    bundleChanged: (bundle) => search.upsertBundle(bundle),
+    onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
   });
-
+  const search = new SearchService(store, tools);
+  owned.add(search.dispose);
+  const invocations = new InvocationService(store, engine, history);
   const transfer = new TransferService({ store, bundles, tools, config, paths });
   await transfer.recover();
 
-  let watcher: StoreWatcher | undefined;
   if (opts.watch) {
-    watcher = watchStore(store, {
-      config: async () => void (await config.reload()),
-      secrets: async () => {
-        await secrets.reload();
-        events.emit('event', { type: 'secrets.changed' });
+    const watcher = watchStore(
+      store,
+      {
+        config: async () => void (await config.reload()),
+        secrets: async () => {
+          await secrets.reload();
+          emit({ type: 'secrets.changed' });
+        },
+        metrics: (id) => metrics.reload(id),
       },
-      metrics: (id) => metrics.reload(id),
-    });
+      { onError: (what, e) => logger.error(what, e) },
+    );
+    owned.add(() => watcher.close());
     await watcher.ready;
   }
 
   await store.reap();
   const reapEvery = opts.reapIntervalMs ?? 60 * 60 * 1000;
-  const reapTimer = reapEvery > 0 ? setInterval(() => void store.reap().catch(() => undefined), reapEvery) : undefined;
-  reapTimer?.unref();
+  if (reapEvery > 0) owned.interval(() => void store.reap().catch((e: unknown) => logger.error('reaping deleted bundles', e)), reapEvery);
   if (opts.docker !== false) {
-    // Probe once before the first list, so container tools do not flash "unavailable".
-    await container.refreshDockerStatus();
-    void container.sweepOrphans().catch(() => undefined);
+    await Promise.all(runners.map((r) => r.start?.().catch((e: unknown) => logger.error(`starting the ${r.type} runner`, e))));
   }
 
-  const core: Core = {
+  const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));
+  const services = {
+    bundles,
+    tools,
+    search,
+    invocations,
+    config,
+    secrets,
+    problems: new ProblemsService([() => store.problems(), () => secrets.problems()]),
+    functions,
+    system: new SystemService({ dataDir, builtinDir, appVersion: opts.appVersion ?? '0.1.0', transport: opts.transport ?? 'rest', config, secrets, health }),
+    transfer,
+  };
+  const dispatch = createDispatcher(createHandlers(services), (e) => logger.error('an operation', e));
+
+  return {
     dataDir,
     store,
     bundles,
@@ -170,42 +184,15 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     secrets,
     functions,
     engine,
+    invocations,
     search,
     transfer,
     events,
-    dispatch: undefined as unknown as Dispatch,
-    searchTools(input) {
-      const page = search.search(input.q, {
-        ...(input.includeDisabled !== undefined ? { includeDisabled: input.includeDisabled } : {}),
-        ...(input.pageSize !== undefined ? { pageSize: input.pageSize } : {}),
-        ...(input.pageToken !== undefined ? { pageToken: input.pageToken } : {}),
-      });
-      const items: SearchHit[] = [];
-      for (const hit of page.items) {
-        const rec = store.state.tools.get(hit.toolID);
-        if (rec) items.push({ ...tools.view(rec), search: { tier: hit.tier, matches: hit.matches, score: hit.score } });
-      }
-      return page.nextPageToken ? { items, nextPageToken: page.nextPageToken } : { items };
-    },
-    systemInfo() {
-      return {
-        dataDir,
-        builtinDir,
-        appVersion: opts.appVersion ?? '0.1.0',
-        transport: opts.transport ?? 'rest',
-        docker: (({ ok, reason }) => (reason ? { ok, reason } : { ok }))(container.dockerStatus()),
-        secretsEncryption: secrets.encryption,
-        config: config.get(),
-      };
-    },
-    async close() {
-      if (reapTimer) clearInterval(reapTimer);
-      await watcher?.close();
-      await Promise.all([metrics.close(), history.flush(), container.close(), http.close()]);
-    },
+    dispatch,
+    logger,
+    openExport: (bundleIDs) => transfer.openExport(bundleIDs),
+    close: () => owned.dispose(),
   };
-  core.dispatch = createDispatcher(createHandlers(core), opts.log);
-  return core;
 }
 
 export function defaultDataDir(userData?: string): string {

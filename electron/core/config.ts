@@ -14,7 +14,7 @@ import { checkAgainst } from './validation.js';
 import { readJsonFile, writeJsonFile } from './fs/json-file.js';
 import { withLock } from './fs/lock.js';
 import type { DataPaths } from './store/paths.js';
-import { problem } from './store/loader.js';
+import { problem } from './problems.js';
 
 function describeIssues(issues: FieldIssue[]): string | undefined {
   return issues.length ? issues.map((i) => `${i.field} ${i.message}`).join('; ') : undefined;

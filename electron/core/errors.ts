@@ -1,4 +1,9 @@
-import type { ErrorCode, ErrorDetails, FieldIssue } from '../../shared/errors.js';
+/**
+ * Errors inside the core. A CoreError carries a contract code and is turned into the wire
+ * shape `{code, message, details?}` at the edge (toApiError), so a code survives IPC, REST,
+ * MCP and the CLI unchanged.
+ */
+import type { ApiError, ErrorCode, ErrorDetails, FieldIssue } from '../../shared/errors.js';
 
 /** An error with a contract code. Thrown inside core, turned into an envelope at the edge. */
 export class CoreError extends Error {
@@ -23,4 +28,23 @@ export function notFound(what: string): CoreError {
 
 export function isCoreError(e: unknown): e is CoreError {
   return e instanceof CoreError;
+}
+
+/** The one wording of a cancelled run, whoever notices the cancellation (engine, runner, function). */
+export function cancelledError(details?: ErrorDetails): CoreError {
+  return new CoreError('CANCELLED', 'the invocation was cancelled', details);
+}
+
+export interface ToApiErrorOptions {
+  /** Where an unexpected (non-CoreError) failure is reported; CoreErrors are expected answers and are not logged. */
+  log?: (e: unknown) => void;
+  /** Prefix of an unexpected failure's message: "unexpected error" for operations, "the tool failed" for a run. */
+  unexpected?: string;
+}
+
+/** The wire shape of any thrown value: a CoreError keeps its code; anything else is INTERNAL. */
+export function toApiError(e: unknown, options: ToApiErrorOptions = {}): ApiError {
+  if (isCoreError(e)) return e.details !== undefined ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
+  options.log?.(e);
+  return { code: 'INTERNAL', message: `${options.unexpected ?? 'unexpected error'}: ${e instanceof Error ? e.message : String(e)}` };
 }

@@ -7,7 +7,7 @@
  */
 import { OP_NAMES, type StoreEvent } from '../../shared/operations.js';
 import type { Envelope } from '../../shared/errors.js';
-import type { Core } from '../core/app-core.js';
+import type { TransportCore } from '../core/operations/transport.js';
 import { EVENT_CHANNEL, opChannel } from './ipc-channels.js';
 
 export { OP_CHANNEL_PREFIX, EVENT_CHANNEL, opChannel } from './ipc-channels.js';
@@ -41,7 +41,7 @@ export function trustedOrigins(origins: string[]): SenderCheck {
   };
 }
 
-export function registerIpc(ipcMain: IpcMainLike, core: Core, isTrusted: SenderCheck): () => void {
+export function registerIpc(ipcMain: IpcMainLike, core: TransportCore, isTrusted: SenderCheck): () => void {
   for (const name of OP_NAMES) {
     ipcMain.handle(opChannel(name), async (event, input): Promise<Envelope<unknown>> => {
       if (!isTrusted(event.senderFrame)) {
@@ -56,7 +56,7 @@ export function registerIpc(ipcMain: IpcMainLike, core: Core, isTrusted: SenderC
 }
 
 /** Forwards store events to a window; returns the unsubscribe function. */
-export function forwardEvents(core: Core, send: (channel: string, e: StoreEvent) => void): () => void {
+export function forwardEvents(core: TransportCore, send: (channel: string, e: StoreEvent) => void): () => void {
   const listener = (e: StoreEvent) => send(EVENT_CHANNEL, e);
   core.events.on('event', listener);
   return () => core.events.off('event', listener);

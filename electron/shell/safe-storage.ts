@@ -1,6 +1,6 @@
 /** Secrets encrypted with the OS keychain (Keychain, DPAPI, libsecret) through Electron's safeStorage. */
 import { safeStorage } from 'electron';
-import type { SecretCipher } from '../core/secrets.js';
+import type { SecretCipher } from '../core/secrets/cipher.js';
 
 export function safeStorageCipher(): SecretCipher | undefined {
   if (!safeStorage.isEncryptionAvailable()) return undefined;

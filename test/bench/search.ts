@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import MiniSearch from 'minisearch';
 import type { BundleFile, ToolFile } from '../../shared/schemas.js';
-import { ToolSearchIndex } from '../../electron/core/search/index.js';
+import { ToolSearchIndex } from '../../electron/core/search/search-index.js';
 import { fmt, median, quantile, row } from './util.js';
 import { prng, searchBundle, searchTool } from '../helpers/search-fixtures.js';
 

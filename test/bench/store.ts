@@ -11,7 +11,7 @@ import { BUNDLE_KEY_ORDER, TOOL_KEY_ORDER } from '../../shared/schemas.js';
 import { ConfigStore } from '../../electron/core/config.js';
 import { DataPaths } from '../../electron/core/store/paths.js';
 import { Store } from '../../electron/core/store/store.js';
-import { ToolSearchIndex } from '../../electron/core/search/index.js';
+import { ToolSearchIndex } from '../../electron/core/search/search-index.js';
 import { openTestStore, tempDir } from '../helpers/store.js';
 import { collect, spawnTs } from '../helpers/procs.js';
 import { fmt, median, row, time } from './util.js';
@@ -75,7 +75,7 @@ async function plainReadWithListing(dir: string): Promise<number> {
 async function openStore(dir: string, withSearch: boolean): Promise<number> {
   const paths = new DataPaths(dir);
   const config = await ConfigStore.open(paths);
-  const store = await Store.open({ dataDir: dir, config });
+  const store = await Store.open({ paths, config });
   if (withSearch) {
     const index = new ToolSearchIndex();
     index.load([...store.state.tools.values()].map((t) => ({ tool: t.file, bundle: store.state.bundles.get(t.file.bundleID)!.file })));

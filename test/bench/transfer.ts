@@ -23,8 +23,8 @@ import { ConfigStore } from '../../electron/core/config.js';
 import { DataPaths } from '../../electron/core/store/paths.js';
 import { Store } from '../../electron/core/store/store.js';
 import { BundleService } from '../../electron/core/store/bundles.js';
-import { ToolService } from '../../electron/core/store/tools.js';
-import { TransferService } from '../../electron/core/transfer/index.js';
+import { plainToolService } from '../helpers/store.js';
+import { TransferService } from '../../electron/core/transfer/transfer-service.js';
 import { fmt, median, row } from './util.js';
 
 const BUNDLES = 10;
@@ -36,8 +36,8 @@ async function openTransfer(dataDir: string): Promise<{ transfer: TransferServic
   const paths = new DataPaths(dataDir);
   await fsp.mkdir(dataDir, { recursive: true });
   const config = await ConfigStore.open(paths);
-  const store = await Store.open({ dataDir, config });
-  const transfer = new TransferService({ store, bundles: new BundleService(store), tools: new ToolService(store), config, paths });
+  const store = await Store.open({ paths, config });
+  const transfer = new TransferService({ store, bundles: new BundleService(store), tools: plainToolService(store), config, paths });
   await transfer.recover();
   return { transfer, store };
 }

@@ -1,7 +1,8 @@
 /** Building http tools and run contexts for the http runner tests and bench. */
 import { DEFAULT_CONFIG, type Config, type HttpImpl, type ToolFile } from '../../shared/schemas.js';
 import { CoreError } from '../../electron/core/errors.js';
-import type { RunContext, Runner, SecretsReader } from '../../electron/core/invoke/types.js';
+import type { RunContext, Runner } from '../../electron/core/invoke/types.js';
+import type { SecretsReader } from '../../electron/core/secrets/types.js';
 
 export class MemorySecrets implements SecretsReader {
   constructor(private readonly map: Record<string, string> = {}) {}

@@ -7,6 +7,7 @@ import { ConfigStore } from '../../electron/core/config.js';
 import { DataPaths } from '../../electron/core/store/paths.js';
 import { Store } from '../../electron/core/store/store.js';
 import { BundleService } from '../../electron/core/store/bundles.js';
+import { prepareTool } from '../../electron/core/tool-types/prepare.js';
 import { ToolService } from '../../electron/core/store/tools.js';
 import { canonicalJson } from '../../shared/canonical.js';
 import { BUNDLE_KEY_ORDER, TOOL_KEY_ORDER, type ToolFile } from '../../shared/schemas.js';
@@ -22,6 +23,11 @@ export interface TestStore {
   cleanup(): Promise<void>;
 }
 
+/** A ToolService with the real save rules and no runners: every tool counts as available. */
+export function plainToolService(store: Store): ToolService {
+  return new ToolService(store, { prepare: prepareTool, availability: () => ({ ok: true }), metrics: () => ({ callCount: 0, errorCount: 0, lastCalledAt: null }) });
+}
+
 export async function tempDir(prefix = 'tw-test-'): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
 }
@@ -31,12 +37,12 @@ export async function openTestStore(opts: { dataDir?: string; builtinDir?: strin
   const paths = new DataPaths(dataDir);
   await mkdir(dataDir, { recursive: true });
   const config = await ConfigStore.open(paths);
-  const store = await Store.open({ dataDir, config, ...(opts.builtinDir ? { builtinDir: opts.builtinDir } : {}), ...(opts.clock ? { clock: opts.clock } : {}) });
+  const store = await Store.open({ paths, config, ...(opts.builtinDir ? { builtinDir: opts.builtinDir } : {}), ...(opts.clock ? { clock: opts.clock } : {}) });
   const t: TestStore = {
     dataDir,
     store,
     bundles: new BundleService(store),
-    tools: new ToolService(store),
+    tools: plainToolService(store),
     config,
     reopen: () => openTestStore({ ...opts, dataDir }),
     cleanup: () => rm(dataDir, { recursive: true, force: true }),

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { canonicalJson } from '../../shared/canonical.js';
 import { BUNDLE_KEY_ORDER, TOOL_KEY_ORDER, type BundleFile, type ToolFile } from '../../shared/schemas.js';
-import { TransferService, type TransferOptions } from '../../electron/core/transfer/index.js';
+import { TransferService, type TransferOptions } from '../../electron/core/transfer/transfer-service.js';
 import { echoToolFile, FIXTURE_AT, openTestStore, type TestStore } from '../helpers/store.js';
 
 export interface RawEntry {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deflateRawSync } from 'node:zlib';
 import { v7 as uuidv7 } from 'uuid';
-import { DEFAULT_LIMITS } from '../../electron/core/transfer/index.js';
+import { DEFAULT_LIMITS } from '../../electron/core/transfer/transfer-service.js';
 import { bundleJson, listTree, openTransferStore, rawZip, toolJson, validEntries, type RawEntry, type TransferStore } from './transfer-helpers.js';
 
 let t: TransferStore;

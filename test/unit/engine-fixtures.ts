@@ -11,7 +11,8 @@ import { DEFAULT_CONFIG, type BundleFile, type Config, type ToolFile } from '../
 import type { Availability } from '../../shared/types.js';
 import { InvocationEngine, type EngineDeps, type EngineTool } from '../../electron/core/invoke/engine.js';
 import { HistoryStore } from '../../electron/core/invoke/history.js';
-import type { RunContext, RunOutput, Runner, SecretsReader } from '../../electron/core/invoke/types.js';
+import type { RunContext, RunOutput, Runner } from '../../electron/core/invoke/types.js';
+import type { SecretsReader } from '../../electron/core/secrets/types.js';
 
 export function toolFile(overrides: Partial<ToolFile> = {}): ToolFile {
   const bundleID = overrides.bundleID ?? uuidv7();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SlidingWindowLimiter } from '../../electron/core/invoke/rate-limit.js';
-import { SecretRedactor, maskCredentialHeaders } from '../../electron/core/invoke/redact.js';
+import { SecretRedactor, maskCredentialHeaders } from '../../electron/core/secrets/redact.js';
 import { capJsonValue, capText, utf8Bytes, utf8Prefix } from '../../electron/core/invoke/truncate.js';
 
 describe('utf8Prefix', () => {

@@ -1,6 +1,7 @@
 /** Shared set-up for the function tests: a RunContext for a function tool and an outputSchema check. */
 import { expect } from 'vitest';
-import type { RunContext, SecretsReader } from '../../electron/core/invoke/types.js';
+import type { RunContext } from '../../electron/core/invoke/types.js';
+import type { SecretsReader } from '../../electron/core/secrets/types.js';
 import { DEFAULT_CONFIG, type Config, type ToolFile } from '../../shared/schemas.js';
 import type { AnyFunctionDef } from '../../electron/core/functions/types.js';
 import { makeUserAjv } from '../../electron/core/validation.js';

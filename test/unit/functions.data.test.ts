@@ -1,6 +1,8 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { validate as uuidValidate, version as uuidVersion } from 'uuid';
-import { createFunctionRegistry, createFunctionRunner, defaultRegexSandbox } from '../../electron/core/functions/index.js';
+import { createFunctionRegistry } from '../../electron/core/functions/catalog.js';
+import { createFunctionRunner } from '../../electron/core/invoke/function/runner.js';
+import { defaultRegexSandbox } from '../../electron/core/functions/regex.js';
 import { uuidFunction } from '../../electron/core/functions/uuid.js';
 import { jsonPathFunction } from '../../electron/core/functions/jsonpath.js';
 import { textStatsFunction, textStats, MAX_TEXT_LENGTH } from '../../electron/core/functions/text-stats.js';

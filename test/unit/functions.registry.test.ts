@@ -3,14 +3,11 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  createFunctionRegistry,
-  createFunctionRunner,
-  defineFunction,
-  FunctionRegistry,
-  defaultRegexSandbox,
-  CORE_FUNCTIONS,
-} from '../../electron/core/functions/index.js';
+import { createFunctionRegistry, CORE_FUNCTIONS } from '../../electron/core/functions/catalog.js';
+import { createFunctionRunner } from '../../electron/core/invoke/function/runner.js';
+import { defineFunction } from '../../electron/core/functions/types.js';
+import { FunctionRegistry } from '../../electron/core/functions/registry.js';
+import { defaultRegexSandbox } from '../../electron/core/functions/regex.js';
 import { BundleFile, ToolFile, TOOL_KEY_ORDER, BUNDLE_KEY_ORDER, type ToolFile as ToolFileT } from '../../shared/schemas.js';
 import { canonicalJson } from '../../shared/canonical.js';
 import { checkSlug, checkVersion } from '../../shared/slug.js';

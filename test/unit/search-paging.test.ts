@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolFile } from '../../shared/schemas.js';
-import { ToolSearchIndex, type SearchResultItem } from '../../electron/core/search/index.js';
+import { ToolSearchIndex, type SearchResultItem } from '../../electron/core/search/search-index.js';
 import { CoreError } from '../../electron/core/errors.js';
 import { fixtureID as id, prng, searchBundle, searchTool } from '../helpers/search-fixtures.js';
 

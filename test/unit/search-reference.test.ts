@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BundleFile, ToolFile } from '../../shared/schemas.js';
-import { ToolSearchIndex, type SearchResultItem } from '../../electron/core/search/index.js';
+import { ToolSearchIndex, type SearchResultItem } from '../../electron/core/search/search-index.js';
 import { tokenize } from '../../electron/core/search/normalize.js';
 import { fixtureID as id, prng, searchBundle, searchTool } from '../helpers/search-fixtures.js';
 

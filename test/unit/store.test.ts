@@ -269,7 +269,7 @@ describe('built-ins', () => {
   it('are served read-only: only the enabled flag changes, and it lives in the data directory', async () => {
     const b = await makeBuiltinDir();
     current = await openTestStore({ builtinDir: b.dir });
-    const bundle = T().bundles.get(b.bundleID);
+    const bundle = await T().bundles.get(b.bundleID);
     expect(bundle.isBuiltIn).toBe(true);
     const ref = { bundleID: b.bundleID, slug: 'echo', version: 'v1' };
     expect((await T().tools.get(ref)).isBuiltIn).toBe(true);
@@ -285,7 +285,7 @@ describe('built-ins', () => {
     const state = JSON.parse(await readFile(join(T().dataDir, 'builtin-state.json'), 'utf8'));
     expect(state).toEqual({ bundles: { [b.bundleID]: false }, tools: { [b.toolID]: false } });
     const t2 = await T().reopen();
-    expect(t2.bundles.get(b.bundleID).isEnabled).toBe(false);
+    expect((await t2.bundles.get(b.bundleID)).isEnabled).toBe(false);
     expect((await t2.tools.get(ref)).isEnabled).toBe(false);
   });
 });
@@ -376,7 +376,7 @@ describe('another process acted since memory was filled (no watcher)', () => {
       expect(T().store.state.pairOwner(a, 'mover', '1'), order).toBeUndefined();
       await T().store.syncBundle(a); // a later sweep of the old bundle must not drop it
       expect((await T().tools.get({ bundleID: b, slug: 'mover', version: '1' })).toolID, order).toBe(t.toolID);
-      expect(T().bundles.get(a).toolCount, order).toBe(0);
+      expect((await T().bundles.get(a)).toolCount, order).toBe(0);
     }
   });
 

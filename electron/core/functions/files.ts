@@ -1,7 +1,7 @@
 /** core.readFile and core.listDir: read-only access to files under config.workspaceRoot. */
 import { promises as fsp, constants as fsConstants, type Stats } from 'node:fs';
 import path from 'node:path';
-import { CoreError } from '../errors.js';
+import { CoreError, cancelledError } from '../errors.js';
 import { defineFunction } from './types.js';
 import { clip, escapeHtml, preBlock } from './html.js';
 import { classifyLink, resolveInWorkspace } from './workspace.js';
@@ -115,7 +115,7 @@ export const readFileFunction = defineFunction<{ path: string; maxBytes?: number
       const buffer = new Uint8Array(want);
       let bytesRead = 0;
       while (bytesRead < want) {
-        if (ctx.signal.aborted) throw new CoreError('CANCELLED', 'the invocation was cancelled');
+        if (ctx.signal.aborted) throw cancelledError();
         const { bytesRead: n } = await handle.read(buffer, bytesRead, want - bytesRead, bytesRead);
         if (n === 0) break;
         bytesRead += n;
@@ -217,7 +217,7 @@ export const listDirFunction = defineFunction<{ path?: string; maxEntries?: numb
     names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const entries: DirEntry[] = [];
     for (const n of names.slice(0, maxEntries)) {
-      if (ctx.signal.aborted) throw new CoreError('CANCELLED', 'the invocation was cancelled');
+      if (ctx.signal.aborted) throw cancelledError();
       const full = path.join(target.real, n.name);
       const entry: DirEntry = { name: n.name, type: n.type };
       const lst = await fsp.lstat(full).catch(() => undefined); // an entry may vanish while listing

@@ -12,7 +12,7 @@
  * worker, so time spent queued behind another call does not count against it.
  */
 import { Worker } from 'node:worker_threads';
-import { CoreError } from '../errors.js';
+import { CoreError, cancelledError } from '../errors.js';
 
 export interface RegexJob {
   pattern: string;
@@ -100,11 +100,11 @@ export class RegexSandbox {
   workerStarts = 0;
 
   run(job: RegexJob, timeoutMs: number, signal?: AbortSignal): Promise<RegexOutcome> {
-    if (signal?.aborted) return Promise.reject(new CoreError('CANCELLED', 'the invocation was cancelled'));
+    if (signal?.aborted) return Promise.reject(cancelledError());
     return new Promise<RegexOutcome>((resolve, reject) => {
       const pending: Pending = { id: this.nextID++, job, timeoutMs, signal, resolve, reject };
       if (signal) {
-        pending.onAbort = () => this.fail(pending, new CoreError('CANCELLED', 'the invocation was cancelled'));
+        pending.onAbort = () => this.fail(pending, cancelledError());
         signal.addEventListener('abort', pending.onAbort, { once: true });
       }
       this.queue.push(pending);

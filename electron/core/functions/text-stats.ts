@@ -5,7 +5,7 @@
  * linear and yields to the event loop, so the app stays responsive at the 1 M-character cap.
  */
 import { Buffer } from 'node:buffer';
-import { CoreError } from '../errors.js';
+import { CoreError, cancelledError } from '../errors.js';
 import { defineFunction } from './types.js';
 import { keyValueTable } from './html.js';
 import { countSegments, type MeasureOptions, type Segmenters } from './text-measure.js';
@@ -67,7 +67,7 @@ export async function textStats(text: string, locale?: string, signal?: AbortSig
     ...opts,
     yieldEvery: async () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      if (signal?.aborted) throw new CoreError('CANCELLED', 'the invocation was cancelled');
+      if (signal?.aborted) throw cancelledError();
     },
   });
   // A line is text ended by \n, \r\n or \r, or the unterminated rest; "a\n" is one line, "" none.

@@ -10,14 +10,16 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { BundleFile, Config, ToolFile } from '../../../shared/schemas.js';
 import type { Availability, HistoryEntry, InvokeResult } from '../../../shared/types.js';
-import { CoreError } from '../errors.js';
+import { CoreError, cancelledError } from '../errors.js';
+import { raceAbort } from '../util/abort.js';
 import type { HistoryStore } from './history.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
-import { RedactorCache } from './redact.js';
+import { RedactorCache } from '../secrets/redact.js';
 import { ToolSchemaCache, type ToolValidators } from './schema-cache.js';
 import { modelIssues, summarise } from '../../../shared/json-schema/issues.js';
-import { cancelledError, historyArgs, postProcess } from './post-process.js';
-import type { RunOutput, Runner, SecretsReader } from './types.js';
+import { historyArgs, postProcess } from './post-process.js';
+import type { RunOutput, Runner } from './types.js';
+import type { SecretsReader } from '../secrets/types.js';
 
 export interface EngineTool {
   file: ToolFile;
@@ -36,6 +38,8 @@ export interface EngineDeps {
   metrics: MetricsRecorder;
   history: HistoryStore;
   clock?: () => Date;
+  /** App-scoped secrets a tool needs (its type says which); one that is not set makes the tool unavailable. */
+  requiredSecrets?: (tool: ToolFile) => string[];
   /** Where failures of background work (history writes, metrics) are reported; never thrown. */
   onBackgroundError?: (what: string, error: unknown) => void;
 }
@@ -49,28 +53,6 @@ export interface InvokeInput {
 }
 
 const INVOCATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** Settles with the run, or rejects as soon as the signal aborts: a runner that ignores its signal cannot hold up Stop. */
-function untilAborted<T>(run: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    run.catch(() => undefined);
-    return Promise.reject(cancelledError());
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(cancelledError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    run.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
 
 export class InvocationEngine {
   private readonly runners = new Map<string, Runner>();
@@ -89,6 +71,8 @@ export class InvocationEngine {
     const runner = this.runners.get(tool.file.type);
     if (!runner) return { ok: false, reason: `tools of type ${tool.file.type} cannot run here (no runner for it)` };
     try {
+      const missing = this.deps.requiredSecrets?.(tool.file).find((name) => !this.deps.secrets.has(name));
+      if (missing) return { ok: false, reason: `secret ${missing} is not set` };
       return runner.availability(tool.file, tool.dir, this.deps.secrets);
     } catch (e) {
       return { ok: false, reason: `availability check failed: ${e instanceof Error ? e.message : String(e)}` };
@@ -128,7 +112,7 @@ export class InvocationEngine {
         signal: controller.signal,
         ...(input.onProgress ? { onProgress: input.onProgress } : {}),
       });
-      output = await untilAborted(run, controller.signal);
+      output = await raceAbort(run, controller.signal, () => cancelledError());
     } catch (e) {
       failure = e;
     } finally {

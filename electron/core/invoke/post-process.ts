@@ -10,31 +10,18 @@ import type { ApiError } from '../../../shared/errors.js';
 import type { ToolFile } from '../../../shared/schemas.js';
 import { fillCardTitle, isSecretName } from '../../../shared/template.js';
 import type { HttpExchange, InvokeResult } from '../../../shared/types.js';
-import { CoreError, isCoreError } from '../errors.js';
-import { REDACTED, maskCredentialHeaders, type SecretRedactor } from './redact.js';
+import { toApiError } from '../errors.js';
+import { REDACTED, maskCredentialHeaders, type SecretRedactor } from '../secrets/redact.js';
 import type { ToolValidators } from './schema-cache.js';
 import { modelIssues, summarise } from '../../../shared/json-schema/issues.js';
 import { capJsonValue, capText, utf8Prefix } from './truncate.js';
-import type { RunOutput, SecretsReader } from './types.js';
+import type { RunOutput } from './types.js';
+import type { SecretsReader } from '../secrets/types.js';
 
 /** Card HTML is for the UI, not a model's context: it may exceed maxOutputBytes up to this. */
 export const CARD_HTML_MIN_BYTES = 256 * 1024;
 const MAX_ERROR_MESSAGE_BYTES = 4096;
 const MAX_CARD_TITLE_BYTES = 400;
-
-export function cancelledError(): CoreError {
-  return new CoreError('CANCELLED', 'the invocation was cancelled');
-}
-
-export function toApiError(e: unknown): ApiError {
-  if (isCoreError(e)) {
-    const out: ApiError = { code: e.code, message: e.message };
-    if (e.details !== undefined) out.details = e.details;
-    return out;
-  }
-  const message = e instanceof Error ? e.message : String(e);
-  return { code: 'INTERNAL', message: `the tool failed: ${message}` };
-}
 
 function sanitiseError(error: ApiError, redactor: SecretRedactor): ApiError {
   const clean = redactor.deep(error);
@@ -103,7 +90,7 @@ export function postProcess(p: PostProcessInput): InvokeResult {
   const { redactor } = p;
   const result: InvokeResult = { ok: false, invocationID: p.invocationID, durationMs: 0 };
   if (!p.output) {
-    result.error = sanitiseError(toApiError(p.error ?? new Error('the tool produced no output')), redactor);
+    result.error = sanitiseError(toApiError(p.error ?? new Error('the tool produced no output'), { unexpected: 'the tool failed' }), redactor);
     return result;
   }
   const out = p.output;

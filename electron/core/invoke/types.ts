@@ -5,14 +5,7 @@
  */
 import type { Config, ToolFile } from '../../../shared/schemas.js';
 import type { Availability, HttpExchange } from '../../../shared/types.js';
-
-export interface SecretsReader {
-  /** The decrypted value, or undefined when the secret is not set. Never log it. */
-  get(name: string): string | undefined;
-  has(name: string): boolean;
-  /** Every value currently set, for redaction of results and logs. */
-  values(): string[];
-}
+import type { SecretsReader } from '../secrets/types.js';
 
 export interface RunContext {
   invocationID: string;
@@ -39,4 +32,10 @@ export interface Runner {
   run(ctx: RunContext): Promise<RunOutput>;
   /** Whether this tool can run here; must not throw and must be cheap (cache slow probes). */
   availability(tool: ToolFile, toolDir: string, secrets: SecretsReader): Availability;
+  /** Work to do once the core is up (probe an engine, sweep leftovers). Awaited at start; a failure is logged, never fatal. */
+  start?(): Promise<void>;
+  /** What the runner depends on and whether it is there now, for system.info (e.g. `docker`). Never probes. */
+  health?(): { name: string; status: Availability };
+  /** Releases connections, timers and running work. */
+  close?(): Promise<void>;
 }

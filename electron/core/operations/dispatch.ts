@@ -5,7 +5,7 @@
  */
 import { operations, type OpInput, type OpName, type OpOutput } from '../../../shared/operations.js';
 import type { ApiError, Envelope } from '../../../shared/errors.js';
-import { CoreError } from '../errors.js';
+import { toApiError } from '../errors.js';
 import { validatorFor } from '../validation.js';
 import { apiIssues } from '../../../shared/json-schema/issues.js';
 
@@ -17,14 +17,6 @@ export type Handler<N extends OpName> = (input: OpInput<N>, ctx: CallContext) =>
 export type Handlers = { [N in OpName]: Handler<N> };
 
 export type Dispatch = <N extends OpName>(name: N, input: unknown, ctx?: CallContext) => Promise<Envelope<OpOutput<N>>>;
-
-export function toApiError(e: unknown, log: (e: unknown) => void = () => undefined): ApiError {
-  if (e instanceof CoreError) {
-    return e.details ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
-  }
-  log(e);
-  return { code: 'INTERNAL', message: `unexpected error: ${e instanceof Error ? e.message : String(e)}` };
-}
 
 /** Validates an input against an operation's contract schema; the error the dispatcher would answer, or undefined. */
 export function checkInput(name: OpName, input: unknown): ApiError | undefined {
@@ -53,7 +45,7 @@ export function createDispatcher(handlers: Handlers, log: (e: unknown) => void =
       const data = await handler(value as OpInput<typeof name>, ctx);
       return { ok: true, data };
     } catch (e) {
-      return { ok: false, error: toApiError(e, log) };
+      return { ok: false, error: toApiError(e, { log }) };
     }
   };
 }

@@ -1,71 +1,46 @@
 /**
- * One thin handler per operation: take the validated input, call one service, return.
- * Each handler's input and output types come from the contract in shared/operations.ts.
+ * One thin handler per operation: take the validated input, call one service, return. Each
+ * handler's input and output types come from the contract in shared/operations.ts.
  */
 import type { Handlers } from './dispatch.js';
-import type { Core } from '../app-core.js';
-import { CoreError } from '../errors.js';
+import type { Services } from './services.js';
 
-export function createHandlers(core: Core): Handlers {
-  const { bundles, tools, store } = core;
-  const ref = (i: { bundleID: string; slug: string; version: string }) => ({ bundleID: i.bundleID, slug: i.slug, version: i.version });
+const ref = (i: { bundleID: string; slug: string; version: string }) => ({ bundleID: i.bundleID, slug: i.slug, version: i.version });
+
+export function createHandlers(s: Services): Handlers {
   return {
-    'bundles.list': (i) => bundles.list(i),
-    'bundles.get': async (i) => {
-      await store.freshBundle(i.bundleID);
-      return bundles.get(i.bundleID);
-    },
-    'bundles.put': (i) => bundles.put(i.bundleID, i.bundle),
-    'bundles.patch': async (i) => {
-      await store.freshBundle(i.bundleID);
-      return bundles.patch(i.bundleID, i.patch.isEnabled);
-    },
-    'bundles.delete': async (i) => {
-      await store.freshBundle(i.bundleID);
-      return bundles.softDelete(i.bundleID);
-    },
-    'bundles.restore': async (i) => {
-      await store.freshBundle(i.bundleID);
-      return bundles.restore(i.bundleID);
-    },
-    'tools.list': (i) => tools.list(i),
-    'tools.get': (i) => tools.get(ref(i)),
-    'tools.put': (i) => tools.create(ref(i), i.tool),
-    'tools.update': (i) => tools.update(ref(i), i.tool, i.ifModifiedAt),
-    'tools.patch': (i) => tools.setEnabled(ref(i), i.patch.isEnabled),
+    'bundles.list': (i) => s.bundles.list(i),
+    'bundles.get': (i) => s.bundles.get(i.bundleID),
+    'bundles.put': (i) => s.bundles.put(i.bundleID, i.bundle),
+    'bundles.patch': (i) => s.bundles.patch(i.bundleID, i.patch.isEnabled),
+    'bundles.delete': (i) => s.bundles.softDelete(i.bundleID),
+    'bundles.restore': (i) => s.bundles.restore(i.bundleID),
+    'tools.list': (i) => s.tools.list(i),
+    'tools.get': (i) => s.tools.get(ref(i)),
+    'tools.put': (i) => s.tools.create(ref(i), i.tool),
+    'tools.update': (i) => s.tools.update(ref(i), i.tool, i.ifModifiedAt),
+    'tools.patch': (i) => s.tools.setEnabled(ref(i), i.patch.isEnabled),
     'tools.delete': async (i) => {
-      const rec = await store.tool(i.bundleID, i.slug, i.version);
-      await tools.delete(ref(i));
-      await Promise.all([core.metrics.remove(rec.file.toolID), core.history.remove(rec.file.toolID)]);
+      await s.tools.delete(ref(i));
       return { deleted: true as const };
     },
-    'tools.search': (i) => core.searchTools(i),
-    'tools.invoke': async (i) => {
-      const rec = await store.tool(i.bundleID, i.slug, i.version);
-      const bundle = store.bundle(i.bundleID).file;
-      return core.engine.invoke(rec, bundle, { args: i.args, confirm: i.confirm, invocationID: i.invocationID });
-    },
-    'tools.cancel': (i) => ({ cancelled: core.engine.cancel(i.invocationID) }),
-    'tools.history': async (i) => {
-      const rec = await store.tool(i.bundleID, i.slug, i.version);
-      return { items: await core.history.list(rec.file.toolID, i.limit) };
-    },
-    'config.get': () => core.config.get(),
-    'config.patch': (i) => core.config.patch(i.patch),
-    'secrets.list': () => ({ items: core.secrets.list() }),
-    'secrets.set': (i) => core.secrets.set(i.name, i.value),
-    'secrets.delete': async (i) => {
-      if (!(await core.secrets.delete(i.name))) throw new CoreError('NOT_FOUND', `secret ${i.name} is not set`);
-      return { deleted: true };
-    },
-    'problems.list': () => ({ items: [...store.problems(), ...core.secrets.problems()].sort((a, b) => a.path.localeCompare(b.path)) }),
-    'functions.list': () => ({ items: core.functions.list() }),
-    'system.info': () => core.systemInfo(),
-    'bundles.export': (i) => core.transfer.exportBundles(i.bundleIDs),
-    'bundles.import': (i) => core.transfer.importZip(i.zip, i.onConflict ?? 'skip', { dryRun: i.dryRun === true }),
-    'bundles.importSkill': (i) => core.transfer.importSkillMd(i.text, { dryRun: i.dryRun === true }),
-    'bundles.importOpenApi': (i) => core.transfer.importOpenApi(i.document, { dryRun: i.dryRun === true, ...(i.serverUrl ? { serverUrl: i.serverUrl } : {}) }),
-    'tools.importContainer': (i) => core.transfer.importContainerFiles(i.bundleID, i.files),
-    'tools.openaiFunctions': (i) => ({ items: core.transfer.openAiFunctions(i.bundleIDs) }),
+    'tools.search': (i) => s.search.search(i),
+    'tools.invoke': (i) => s.invocations.invoke(ref(i), { args: i.args, confirm: i.confirm, invocationID: i.invocationID }),
+    'tools.cancel': (i) => s.invocations.cancel(i.invocationID),
+    'tools.history': (i) => s.invocations.recent(ref(i), i.limit),
+    'config.get': () => s.config.get(),
+    'config.patch': (i) => s.config.patch(i.patch),
+    'secrets.list': () => ({ items: s.secrets.list() }),
+    'secrets.set': (i) => s.secrets.set(i.name, i.value),
+    'secrets.delete': (i) => s.secrets.remove(i.name),
+    'problems.list': () => s.problems.list(),
+    'functions.list': () => ({ items: s.functions.list() }),
+    'system.info': () => s.system.info(),
+    'bundles.export': (i) => s.transfer.exportBundles(i.bundleIDs),
+    'bundles.import': (i) => s.transfer.importZip(i.zip, i.onConflict ?? 'skip', { dryRun: i.dryRun === true }),
+    'bundles.importSkill': (i) => s.transfer.importSkillMd(i.text, { dryRun: i.dryRun === true }),
+    'bundles.importOpenApi': (i) => s.transfer.importOpenApi(i.document, { dryRun: i.dryRun === true, ...(i.serverUrl ? { serverUrl: i.serverUrl } : {}) }),
+    'tools.importContainer': (i) => s.transfer.importContainerFiles(i.bundleID, i.files),
+    'tools.openaiFunctions': (i) => ({ items: s.transfer.openAiFunctions(i.bundleIDs) }),
   };
 }

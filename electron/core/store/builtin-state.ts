@@ -7,7 +7,7 @@ import { readJsonFile, writeJsonFile } from '../fs/json-file.js';
 import { withLock } from '../fs/lock.js';
 import { CoreError } from '../errors.js';
 import type { Problem } from '../../../shared/types.js';
-import { problem } from './loader.js';
+import { problem } from '../problems.js';
 
 export interface BuiltinStateFile {
   bundles: Record<string, boolean>;

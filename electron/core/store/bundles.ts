@@ -18,8 +18,9 @@ export class BundleService {
     return { ...rec.file, toolCount: this.store.state.toolCount(rec.file.bundleID) };
   }
 
-  get(bundleID: string): BundleView {
-    return this.view(this.store.bundle(bundleID));
+  /** One bundle (also one another process created moments ago), soft-deleted ones included. */
+  async get(bundleID: string): Promise<BundleView> {
+    return this.view(await this.store.freshBundle(bundleID));
   }
 
   list(input: OpInput<'bundles.list'>): Page<BundleView> {
@@ -88,8 +89,8 @@ export class BundleService {
   }
 
   async patch(bundleID: string, isEnabled: boolean): Promise<BundleView> {
+    await this.store.freshBundle(bundleID);
     if (this.store.isBuiltinBundle(bundleID)) return this.view(await this.store.setBuiltinBundleEnabled(bundleID, isEnabled));
-    this.store.bundle(bundleID);
     return this.rewrite(bundleID, (b) => {
       if (b.softDeletedAt) throw new CoreError('BUNDLE_DELETED', `bundle '${b.slug}' is in the Trash; restore it before switching it on or off`);
       return b.isEnabled === isEnabled ? undefined : { ...b, isEnabled, modifiedAt: this.store.now() };
@@ -97,13 +98,13 @@ export class BundleService {
   }
 
   async softDelete(bundleID: string): Promise<BundleView> {
+    await this.store.freshBundle(bundleID);
     this.store.refuseBuiltin(bundleID, 'cannot delete this bundle');
-    this.store.bundle(bundleID);
     return this.rewrite(bundleID, (b) => (b.softDeletedAt ? undefined : { ...b, softDeletedAt: this.store.now() }));
   }
 
   async restore(bundleID: string): Promise<BundleView> {
-    this.store.bundle(bundleID);
+    await this.store.freshBundle(bundleID);
     return this.rewrite(bundleID, (b) => {
       if (!b.softDeletedAt) return undefined;
       const { softDeletedAt: _gone, ...rest } = b;

@@ -11,10 +11,11 @@ import { BundleFile as BundleSchema, ToolFile as ToolSchema } from '../../../sha
 import { isUuid } from '../../../shared/ids.js';
 import { checkSlug, checkVersion } from '../../../shared/slug.js';
 import type { Problem } from '../../../shared/types.js';
+import { problem } from '../problems.js';
 import { validatorFor } from '../validation.js';
 import { apiIssues } from '../../../shared/json-schema/issues.js';
 import { isTempName, tempOwnerPid, pidAlive } from '../fs/atomic.js';
-import { normalizeToolType } from './tool-rules.js';
+import { normalizeToolType } from '../../../shared/tool-types/catalog.js';
 
 export interface BundleRecord {
   file: BundleFile;
@@ -36,9 +37,6 @@ export interface LoadResult {
 
 const STALE_TEMP_MS = 60_000;
 
-export function problem(path: string, kind: Problem['kind'], reason: string): Problem {
-  return { path, kind, reason, detectedAt: new Date().toISOString() };
-}
 
 /** Runs fn over items with at most `limit` in flight. */
 export async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {

@@ -32,7 +32,10 @@ export async function reapDeletedBundles(store: Store, now: Date): Promise<strin
         await fsp.rm(grave, { recursive: true, force: true });
         return true;
       })
-      .catch(() => false);
+      .catch((e: unknown) => {
+        store.log?.error(`reaping bundle ${id}`, e);
+        return false;
+      });
     if (removed) {
       store.forgetBundle(id);
       reaped.push(id);

@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { canonicalJson } from '../../../shared/canonical.js';
-import { TOOL_KEY_ORDER, type ToolFile } from '../../../shared/schemas.js';
+import { TOOL_KEY_ORDER, type Config, type ToolFile } from '../../../shared/schemas.js';
 import type { OpInput, ToolInput } from '../../../shared/operations.js';
 import type { Availability, Page, ToolMetrics, ToolView } from '../../../shared/types.js';
 import { checkSlug } from '../../../shared/slug.js';
@@ -11,7 +11,7 @@ import { CoreError, invalid } from '../errors.js';
 import { fsyncDir } from '../fs/atomic.js';
 import type { Store } from './store.js';
 import type { ToolRecord } from './loader.js';
-import { checkPair, prepareTool } from './tool-rules.js';
+import { checkPair } from './pair.js';
 import { pageOf, queryFingerprint } from './paging.js';
 import { DEFAULT_PAGE_SIZE } from './bundles.js';
 
@@ -21,20 +21,38 @@ export interface ToolRef {
   version: string;
 }
 
-export interface ToolViewSources {
-  availability(rec: ToolRecord): Availability;
-  metrics(toolID: string): ToolMetrics;
+/** What a write knows besides the client's input: where the tool goes, its final name, the time. */
+export interface PrepareContext {
+  bundleID: string;
+  /** Final slug and version (NFC), already checked. */
+  slug: string;
+  version: string;
+  now: string;
+  config: Config;
+  /** The tool being replaced, for update: keeps toolID and createdAt. */
+  existing?: ToolFile;
 }
 
-const NO_METRICS: ToolMetrics = { callCount: 0, errorCount: 0, lastCalledAt: null };
+/** Turns a client's input into the file to write, or throws INVALID_INPUT (tool-types/prepare.ts). */
+export type PrepareTool = (input: ToolInput, ctx: PrepareContext) => ToolFile;
+
+export interface ToolServiceDeps {
+  /** Builds the file to write from a client's input, applying the rules of the tool's type. */
+  prepare: PrepareTool;
+  availability(rec: ToolRecord): Availability;
+  metrics(toolID: string): ToolMetrics;
+  /** Data kept apart from tool.json (usage counters, history) that goes with a deleted tool. */
+  onDeleted?(toolID: string): Promise<void>;
+}
 
 export class ToolService {
-  sources: ToolViewSources = { availability: () => ({ ok: true }), metrics: () => NO_METRICS };
-
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly deps: ToolServiceDeps,
+  ) {}
 
   view(rec: ToolRecord): ToolView {
-    return { ...rec.file, availability: this.sources.availability(rec), metrics: this.sources.metrics(rec.file.toolID) };
+    return { ...rec.file, availability: this.deps.availability(rec), metrics: this.deps.metrics(rec.file.toolID) };
   }
 
   /** Visible unless disabled, or in a disabled or soft-deleted bundle. */
@@ -120,7 +138,7 @@ export class ToolService {
     const { bundleID } = ref;
     return this.store.withBundleLock(bundleID, async () => {
       await this.store.writableBundle(bundleID, 'add tools to it');
-      const file = prepareTool(input, { bundleID, ...pair, now: this.store.now(), config: this.store.config.get() });
+      const file = this.deps.prepare(input, { bundleID, ...pair, now: this.store.now(), config: this.store.config.get() });
       await this.ensurePairFree(bundleID, pair.slug, pair.version);
       const toolsDir = this.store.paths.toolsDir(bundleID);
       await fsp.mkdir(toolsDir, { recursive: true });
@@ -161,7 +179,7 @@ export class ToolService {
           modifiedAt: disk.modifiedAt,
         });
       }
-      const file = prepareTool(input, { bundleID, ...target, now: this.store.now(), config: this.store.config.get(), existing: disk });
+      const file = this.deps.prepare(input, { bundleID, ...target, now: this.store.now(), config: this.store.config.get(), existing: disk });
       const renamed = target.slug !== disk.slug || target.version !== disk.version;
       if (renamed) {
         await this.ensurePairFree(bundleID, target.slug, target.version, disk.toolID);
@@ -213,5 +231,6 @@ export class ToolService {
       await fsp.rm(grave, { recursive: true, force: true });
     });
     this.store.forgetTool(toolID);
+    await this.deps.onDeleted?.(toolID);
   }
 }

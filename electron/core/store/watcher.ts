@@ -19,7 +19,15 @@ export interface StoreWatcher {
   close(): Promise<void>;
 }
 
-export function watchStore(store: Store, hooks: WatchHooks = {}, debounceMs = 60): StoreWatcher {
+export interface WatchOptions {
+  debounceMs?: number;
+  /** Failures of a sync or of the file watcher itself (ELOOP, EACCES, the inotify limit): logged, never thrown. */
+  onError?: (what: string, e: unknown) => void;
+}
+
+export function watchStore(store: Store, hooks: WatchHooks = {}, options: WatchOptions = {}): StoreWatcher {
+  const debounceMs = options.debounceMs ?? 60;
+  const onError = options.onError ?? (() => undefined);
   const { paths } = store;
   const timers = new Map<string, NodeJS.Timeout>();
   const schedule = (key: string, fn: () => Promise<void>) => {
@@ -28,7 +36,7 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, debounceMs = 60
       key,
       setTimeout(() => {
         timers.delete(key);
-        fn().catch(() => undefined);
+        fn().catch((e: unknown) => onError(`syncing ${key} from disk`, e));
       }, debounceMs),
     );
   };
@@ -72,7 +80,7 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, debounceMs = 60
     w.on('all', (_event, path) => onPath(path));
     // chokidar emits 'error' for ELOOP (a symlink loop), EACCES, ENOSPC (inotify limit) and the
     // like; with no listener that would be thrown and take the whole process down.
-    w.on('error', () => undefined);
+    w.on('error', (e: unknown) => onError('watching the data folder', e));
   }
   const ready = Promise.all([bundles, top].map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve())))).then(() => undefined);
   return {

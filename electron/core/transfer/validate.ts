@@ -18,7 +18,8 @@ import { toolKey } from '../../../shared/slug.js';
 import type { BundleFile, Config, HttpImpl, ToolFile } from '../../../shared/schemas.js';
 import { CoreError, invalid } from '../errors.js';
 import { parseBundle, parseTool } from '../store/loader.js';
-import { prepareTool, templateHost } from '../store/tool-rules.js';
+import { prepareTool } from '../tool-types/prepare.js';
+import { templateHost } from '../../../shared/hosts.js';
 
 /** A build file beside tool.json: where it goes inside the tool folder and how to get its bytes. */
 export interface FileSource {
@@ -73,14 +74,14 @@ export function toolHosts(file: Pick<ToolFile, 'type' | 'impl'>): string[] {
   const hosts: string[] = [];
   for (const u of urls) {
     if (typeof u !== 'string') continue;
-    const { host } = templateHost(u, 'url');
-    if (host) hosts.push(host.replace(/^\[|\]$/g, ''));
+    const h = templateHost(u);
+    if (h.ok) hosts.push(h.host);
   }
   return hosts;
 }
 
 /**
- * Runs the create rules of tool-rules.ts on a complete tool file. Issues come back prefixed
+ * Runs the create rules of tool-types/prepare.ts on a complete tool file. Issues come back prefixed
  * with `origin`; hosts the config does not allow are not issues but are returned.
  */
 export function checkToolRules(file: ToolFile, config: Config, origin: string): { issues: FieldIssue[]; hosts: string[] } {

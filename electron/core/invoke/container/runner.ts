@@ -11,14 +11,15 @@ import Dockerode from 'dockerode';
 import type { Availability } from '../../../../shared/types.js';
 import type { ContainerImpl, ToolFile } from '../../../../shared/schemas.js';
 import { CoreError, invalid, isCoreError } from '../../errors.js';
-import type { RunContext, RunOutput, Runner, SecretsReader } from '../types.js';
+import type { RunContext, RunOutput, Runner } from '../types.js';
+import type { SecretsReader } from '../../secrets/types.js';
 import { DockerStatus, isConnectionError, type DockerStatusSnapshot } from './docker-status.js';
 import { ImageProvider, type ResolvedImage } from './images.js';
 import { LABEL_DEADLINE, LABEL_INVOCATION, LABEL_MANAGED, LABEL_OWNER, LABEL_TOOL } from './labels.js';
 import { ownerLabel, sweepOrphans, type SweepResult } from './orphans.js';
 import { CappedSink, OUTPUT_CAP_BYTES, parseReply, replyToOutput, stderrTail, toolFailure } from './output.js';
 import { FALLBACK_USER, hostConfig, timeoutMs } from './sandbox.js';
-import { abortError, delay, raceAbort, throwIfAborted } from './abort.js';
+import { abortError, delay, raceAbort, throwIfAborted } from '../../util/abort.js';
 import { encodePayload } from './payload.js';
 
 export interface ContainerRunnerOptions {
@@ -42,6 +43,9 @@ export interface ContainerRunner extends Runner {
   refreshDockerStatus(): Promise<DockerStatusSnapshot>;
   /** Removes containers a crashed Toolwright left behind (never this runner's live ones). */
   sweepOrphans(): Promise<SweepResult>;
+  /** Probes the engine, then removes what a crashed Toolwright left behind. */
+  start(): Promise<void>;
+  health(): { name: string; status: Availability };
   /** Stops the background probe, kills and removes containers still running. */
   close(): Promise<void>;
 }
@@ -296,6 +300,15 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
     availability,
     dockerStatus: () => status.current(),
     refreshDockerStatus: () => status.refresh(),
+    async start() {
+      // Probe once before the first list, so container tools do not flash "unavailable".
+      await status.refresh();
+      if (docker) await sweepOrphans({ docker, keep: new Set(live.keys()) });
+    },
+    health() {
+      const { ok, reason } = status.current();
+      return { name: 'docker', status: reason ? { ok, reason } : { ok } };
+    },
     sweepOrphans: () => (docker ? sweepOrphans({ docker, keep: new Set(live.keys()) }) : Promise.resolve({ removed: [], failed: [] })),
     async close() {
       status.stop();

@@ -20,7 +20,8 @@
 import { createHmac } from 'node:crypto';
 import type { HttpAuth } from '../../../../shared/schemas.js';
 import { CoreError } from '../../errors.js';
-import type { SecretsReader } from '../types.js';
+import { raceAbort } from '../../util/abort.js';
+import type { SecretsReader } from '../../secrets/types.js';
 import { secretNotSet } from './request.js';
 
 export interface SignInput {
@@ -139,7 +140,7 @@ export class TokenCache {
         .finally(() => this.inflight.delete(key));
       this.inflight.set(key, pending);
     }
-    return (await raceAbort(pending, signal)).token;
+    return (await raceAbort(pending, signal, (sig) => sig.reason)).token;
   }
 
   /** Forgets `token` if it is still the cached one (a 401 said it is no longer good). */
@@ -152,22 +153,4 @@ export class TokenCache {
   tokensHeld(): string[] {
     return [...this.tokens.values()].map((t) => t.token);
   }
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }

@@ -20,7 +20,7 @@
 import { findPlaceholders, isSecretName } from '../../../../shared/template.js';
 import type { HttpImpl, ToolFile } from '../../../../shared/schemas.js';
 import { CoreError } from '../../errors.js';
-import type { SecretsReader } from '../types.js';
+import type { SecretsReader } from '../../secrets/types.js';
 
 export interface BuiltRequest {
   method: string;
@@ -34,7 +34,12 @@ export interface BuiltRequest {
 type Source = { kind: 'arg'; value: unknown } | { kind: 'secret'; name: string; value: string };
 
 export function argNamesOf(tool: Pick<ToolFile, 'argSchema'>): Set<string> {
-  const schema = tool.argSchema as { properties?: Record<string, unknown> } | boolean;
+  return argNames(tool.argSchema);
+}
+
+/** The property names of an argSchema (empty when it has none). */
+export function argNames(argSchema: unknown): Set<string> {
+  const schema = argSchema as { properties?: Record<string, unknown> } | boolean | null;
   if (typeof schema !== 'object' || schema === null || typeof schema.properties !== 'object' || schema.properties === null) return new Set();
   return new Set(Object.keys(schema.properties));
 }
@@ -227,6 +232,17 @@ export function buildRequest(impl: HttpImpl, tool: Pick<ToolFile, 'argSchema'>, 
 }
 
 /** Every `${name}` of the impl that must be a secret (not an argument), with its field. */
+/** The secret names an http tool uses: placeholders that are not arguments, and its auth's secrets. */
+export function httpSecretNames(impl: HttpImpl, argNames: Set<string>): string[] {
+  const names = new Set(secretPlaceholders(impl, argNames).map((p) => p.name).filter(isSecretName));
+  if (impl.auth?.type === 'hmac') names.add(impl.auth.secret);
+  if (impl.auth?.type === 'oauth2ClientCredentials') {
+    names.add(impl.auth.clientIdSecret);
+    names.add(impl.auth.clientSecretSecret);
+  }
+  return [...names];
+}
+
 export function secretPlaceholders(impl: HttpImpl, argNames: Set<string>): { name: string; field: string }[] {
   const out: { name: string; field: string }[] = [];
   const scan = (template: string | undefined, field: string) => {

@@ -10,7 +10,7 @@ import type { FieldIssue } from '../../../../shared/errors.js';
 import { checkSlug, checkVersion, MAX_SLUG_RUNES } from '../../../../shared/slug.js';
 import { SCHEMA_VERSION, type BundleFile, type Config, type ToolFile } from '../../../../shared/schemas.js';
 import { CoreError, invalid } from '../../errors.js';
-import { defaultSafety } from '../../store/tool-rules.js';
+import { defaultSafety } from '../../tool-types/prepare.js';
 import { checkToolRules, type BundleDraft, type FileSource, type Validated } from '../validate.js';
 
 /** A Unicode slug from any name: letters and digits kept, everything else folded into single dashes. */

@@ -3,20 +3,17 @@
  * arguments against the function's own argSchema (a user may write a tool around core.calc
  * with a looser schema of their own), runs it and hands back its value and card.
  */
-import { CoreError, isCoreError } from '../errors.js';
-import type { Runner, RunContext, RunOutput } from '../invoke/types.js';
-import type { ToolFile } from '../../../shared/schemas.js';
-import type { Availability } from '../../../shared/types.js';
-import type { FunctionRegistry } from './registry.js';
+import { CoreError, cancelledError, isCoreError } from '../../errors.js';
+import type { Runner, RunContext, RunOutput } from '../types.js';
+import type { ToolFile } from '../../../../shared/schemas.js';
+import type { Availability } from '../../../../shared/types.js';
+import type { FunctionRegistry } from '../../functions/registry.js';
 
 function functionNameOf(tool: ToolFile): string | undefined {
   const name = (tool.impl as { function?: unknown } | undefined)?.function;
   return typeof name === 'string' && name.length > 0 ? name : undefined;
 }
 
-function cancelled(): CoreError {
-  return new CoreError('CANCELLED', 'the invocation was cancelled');
-}
 
 export function createFunctionRunner(registry: FunctionRegistry): Runner {
   return {
@@ -34,7 +31,7 @@ export function createFunctionRunner(registry: FunctionRegistry): Runner {
       if (!name) throw new CoreError('TOOL_UNAVAILABLE', 'impl.function is missing: name a registered function such as core.calc');
       const def = registry.get(name);
       if (!def) throw new CoreError('TOOL_UNAVAILABLE', `function ${name} is not registered`, { function: name });
-      if (ctx.signal.aborted) throw cancelled();
+      if (ctx.signal.aborted) throw cancelledError();
 
       const issues = registry.checkArgs(name, ctx.args);
       if (issues.length > 0) {
@@ -46,11 +43,11 @@ export function createFunctionRunner(registry: FunctionRegistry): Runner {
       try {
         result = await def.run(ctx.args, ctx);
       } catch (e) {
-        if (ctx.signal.aborted && !isCoreError(e)) throw cancelled();
+        if (ctx.signal.aborted && !isCoreError(e)) throw cancelledError();
         if (isCoreError(e)) throw e;
         throw new CoreError('INTERNAL', `function ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
       }
-      if (ctx.signal.aborted) throw cancelled();
+      if (ctx.signal.aborted) throw cancelledError();
       const out: RunOutput = { value: result.value };
       if (result.card) out.card = result.card;
       return out;

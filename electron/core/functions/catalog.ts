@@ -1,7 +1,7 @@
 /**
- * The in-process functions that tools of type "function" run, and the runner for them.
- * createFunctionRegistry() returns a registry holding the built-in `core` functions; the
- * composition root hands it to createFunctionRunner() and to the functions.list operation.
+ * The in-process functions that tools of type "function" run: the built-in `core` ones.
+ * createFunctionRegistry() returns a registry holding them; the function tool type
+ * (tool-types/function.ts) builds its runner over it, and functions.list lists it.
  */
 import { FunctionRegistry } from './registry.js';
 import type { AnyFunctionDef } from './types.js';
@@ -13,11 +13,6 @@ import { textStatsFunction } from './text-stats.js';
 import { regexTestFunction } from './regex.js';
 import { readFileFunction, listDirFunction } from './files.js';
 
-export { FunctionRegistry } from './registry.js';
-export { createFunctionRunner } from './runner.js';
-export { defineFunction } from './types.js';
-export type { FunctionDef, FunctionResult, FunctionCard, AnyFunctionDef } from './types.js';
-export { defaultRegexSandbox } from './regex.js';
 
 export const CORE_FUNCTIONS: readonly AnyFunctionDef[] = [
   calcFunction,

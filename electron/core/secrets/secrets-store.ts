@@ -14,22 +14,18 @@
  * have written it) and replace it atomically.
  */
 import { promises as fsp } from 'node:fs';
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { SECRET_NAME } from '../../shared/template.js';
-import { canonicalJson } from '../../shared/canonical.js';
-import type { Problem, SecretInfo } from '../../shared/types.js';
-import { CoreError, invalid } from './errors.js';
-import { fsyncDir, writeDurableTemp, writeFileAtomic } from './fs/atomic.js';
-import { withLock } from './fs/lock.js';
-import type { SecretsReader } from './invoke/types.js';
+import { SECRET_NAME } from '../../../shared/template.js';
+import { canonicalJson } from '../../../shared/canonical.js';
+import type { Problem, SecretInfo } from '../../../shared/types.js';
+import { CoreError, invalid } from '../errors.js';
+import { fsyncDir, writeDurableTemp, writeFileAtomic } from '../fs/atomic.js';
+import { withLock } from '../fs/lock.js';
+import type { SecretsReader } from './types.js';
+import { AES, KEY_BYTES, aesGcmCipher, type SecretCipher } from './cipher.js';
 
-export interface SecretCipher {
-  /** Recorded with every entry it writes; default "safeStorage" for a cipher passed in. */
-  readonly name?: string;
-  encrypt(plain: string): string;
-  decrypt(b64: string): string;
-}
+export { aesGcmCipher, type SecretCipher };
 
 export interface SecretsStoreOptions {
   file: string;
@@ -39,32 +35,8 @@ export interface SecretsStoreOptions {
   lockFile?: string;
 }
 
-const AES = 'aes-256-gcm';
-const KEY_BYTES = 32;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 export const MAX_SECRET_BYTES = 65536;
 const SECRET_NAME_MAX = 128;
-
-export function aesGcmCipher(key: Buffer): SecretCipher {
-  if (key.length !== KEY_BYTES) throw new Error(`an AES-256 key has ${KEY_BYTES} bytes, got ${key.length}`);
-  return {
-    name: AES,
-    encrypt(plain) {
-      const iv = randomBytes(IV_BYTES);
-      const c = createCipheriv(AES, key, iv);
-      const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
-      return Buffer.concat([iv, body, c.getAuthTag()]).toString('base64');
-    },
-    decrypt(b64) {
-      const raw = Buffer.from(b64, 'base64');
-      if (raw.length < IV_BYTES + TAG_BYTES) throw new Error('ciphertext too short');
-      const d = createDecipheriv(AES, key, raw.subarray(0, IV_BYTES));
-      d.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-      return Buffer.concat([d.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), d.final()]).toString('utf8');
-    },
-  };
-}
 
 /** Shown instead of a value: the last 4 characters only for long values, so a key can be recognised. */
 export function maskSecret(value: string): string {
@@ -164,6 +136,12 @@ export class SecretsStore implements SecretsReader {
       return existed;
     });
     return existed;
+  }
+
+  /** Deletes a secret that is set; NOT_FOUND when it is not. */
+  async remove(name: string): Promise<{ deleted: true }> {
+    if (!(await this.delete(name))) throw new CoreError('NOT_FOUND', `secret ${name} is not set`);
+    return { deleted: true };
   }
 
   /** Re-reads secrets.json (and the key file) from disk, e.g. after another process wrote them. */
@@ -297,65 +275,4 @@ function checkName(name: string): void {
   if (typeof name !== 'string' || !SECRET_NAME.test(name) || name.length > SECRET_NAME_MAX) {
     throw invalid([{ field: 'name', message: `must be UPPER_SNAKE_CASE (a capital letter, then capitals, digits or _), at most ${SECRET_NAME_MAX} characters` }]);
   }
-}
-
-export const REDACTED = '[redacted]';
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * Replaces every occurrence of a secret value inside strings (values and object keys, at any
- * depth) with "[redacted]". Returns a copy; the input is not changed. Longer values are
- * matched first, so a secret that contains another is redacted whole.
- */
-export function redactSecrets(value: unknown, secrets: readonly string[]): unknown {
-  const list = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length > 0))].sort((a, b) => b.length - a.length);
-  if (list.length === 0) return value;
-  const re = new RegExp(list.map(escapeRegExp).join('|'), 'g');
-  const redactString = (s: string): string => (s.length === 0 ? s : s.replace(re, REDACTED));
-  const seen = new WeakMap<object, unknown>();
-
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactString(v);
-    if (typeof v !== 'object' || v === null) return v;
-    const done = seen.get(v);
-    if (done !== undefined) return done;
-    if (Array.isArray(v)) {
-      const out: unknown[] = [];
-      seen.set(v, out);
-      for (const item of v) out.push(walk(item));
-      return out;
-    }
-    if (v instanceof Error) {
-      const out = Object.create(Object.getPrototypeOf(v) as object) as Record<string, unknown>;
-      seen.set(v, out);
-      for (const key of Object.getOwnPropertyNames(v)) out[key] = walk((v as unknown as Record<string, unknown>)[key]);
-      return out;
-    }
-    const proto = Object.getPrototypeOf(v) as unknown;
-    if (proto !== Object.prototype && proto !== null) return v; // Dates, buffers, class instances: no free text to scan
-    const out: Record<string, unknown> = {};
-    seen.set(v, out);
-    for (const [k, item] of Object.entries(v)) out[redactString(k)] = walk(item);
-    return out;
-  };
-  return walk(value);
-}
-
-/**
- * The forms a secret value takes on the wire: as is, percent-encoded (URLs, forms) and
- * JSON-escaped. Redacting all of them keeps an exchange record free of the value.
- */
-export function secretWireForms(values: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const v of values) {
-    if (!v) continue;
-    out.add(v);
-    out.add(encodeURIComponent(v));
-    out.add(encodeURIComponent(v).replace(/%20/g, '+'));
-    out.add(JSON.stringify(v).slice(1, -1));
-  }
-  return [...out];
 }

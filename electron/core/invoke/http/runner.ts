@@ -20,13 +20,14 @@
 import type { HttpImpl, ToolFile } from '../../../../shared/schemas.js';
 import type { Availability, HttpExchange } from '../../../../shared/types.js';
 import { isSecretName } from '../../../../shared/template.js';
-import { CoreError, isCoreError } from '../../errors.js';
-import { redactSecrets, secretWireForms } from '../../secrets.js';
-import type { RunContext, RunOutput, Runner, SecretsReader } from '../types.js';
+import { CoreError, isCoreError, cancelledError } from '../../errors.js';
+import { SecretRedactor } from '../../secrets/redact.js';
+import type { RunContext, RunOutput, Runner } from '../types.js';
+import type { SecretsReader } from '../../secrets/types.js';
 import { checkDestination, classifyAddress, systemLookup, type Classify, type DestinationPolicy, type LookupAll } from './addresses.js';
 import { hmacHeaders, parseTokenResponse, requireSecret, TokenCache, tokenRequestBody, type TokenRequest, type TokenResponse } from './auth.js';
 import { compileExtractExpr, type Extractor } from './extract.js';
-import { argNamesOf, buildRequest, secretPlaceholders, type BuiltRequest } from './request.js';
+import { argNamesOf, buildRequest, httpSecretNames, secretPlaceholders, type BuiltRequest } from './request.js';
 import { clip, emptyValue, excerpt, newExchange, parseValue } from './response.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, realSleep, retryDelay, type RetryOptions, type Sleep } from './retry.js';
 import { Transport, type SendResult } from './transport.js';
@@ -59,7 +60,6 @@ export const MAX_REDIRECTS = 5;
 const TOKEN_RESPONSE_LIMIT = 1024 * 1024;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** As the engine's redactor (invoke/redact.ts): replacing a 1–3 character value everywhere would wreck output and hide nothing. */
-const MIN_REDACTED_LENGTH = 4;
 
 interface Call {
   ctx: RunContext;
@@ -245,15 +245,14 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
   }
 
   function abortError(call: Call, host: string): CoreError {
-    if (call.ctx.signal.aborted) return new CoreError('CANCELLED', 'the invocation was cancelled', { host });
+    if (call.ctx.signal.aborted) return cancelledError({ host });
     const ms = call.impl.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     return new CoreError('TIMEOUT', `no complete answer from ${host} within timeoutMs (${ms} ms); raise impl.timeoutMs if this API is slow`, { host, timeoutMs: ms });
   }
 
   async function run(ctx: RunContext): Promise<RunOutput> {
     const impl = ctx.tool.impl as HttpImpl;
-    const scrub = <T>(v: T): T =>
-      redactSecrets(v, secretWireForms([...ctx.secrets.values(), ...tokens.tokensHeld()].filter((s) => s.length >= MIN_REDACTED_LENGTH))) as T;
+    const scrub = <T>(v: T): T => SecretRedactor.of([...ctx.secrets.values(), ...tokens.tokensHeld()]).deep(v);
     const timeoutMs = impl.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
@@ -285,7 +284,7 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
       const err = isCoreError(e)
         ? e
         : ctx.signal.aborted
-          ? new CoreError('CANCELLED', 'the invocation was cancelled')
+          ? cancelledError()
           : new CoreError('INTERNAL', `http runner failed: ${(e as Error)?.message ?? String(e)}`);
       if (call && impl.errorMode === 'empty' && (err.code === 'UPSTREAM_ERROR' || err.code === 'TIMEOUT')) {
         return { value: emptyValue(ctx.tool, impl), http: scrub(call.exchange) };
@@ -305,9 +304,7 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
       for (const { name, field } of needed) {
         if (!isSecretName(name)) return { ok: false, reason: `${field}: placeholder \${${name}} is neither an argument nor a secret name` };
       }
-      const auth = impl.auth;
-      const authSecrets = auth?.type === 'hmac' ? [auth.secret] : auth?.type === 'oauth2ClientCredentials' ? [auth.clientIdSecret, auth.clientSecretSecret] : [];
-      for (const name of [...needed.map((n) => n.name), ...authSecrets]) {
+      for (const name of httpSecretNames(impl, argNamesOf(tool))) {
         if (!secrets.has(name)) return { ok: false, reason: `secret ${name} is not set` };
       }
       if (impl.extractExpr !== undefined) compileExtractExpr(impl.extractExpr);

@@ -1,24 +1,37 @@
 /**
- * Redaction of secret values in whatever leaves an invocation: the value, the card, the error,
- * the HTTP exchange and the history entry. Besides the raw value it catches the forms a secret
- * takes on its way through an http tool: percent-encoded (URL), form-encoded and JSON-escaped.
- * Values shorter than 4 characters are left alone: replacing "a" everywhere would destroy the
- * output and hide nothing.
+ * The one redaction of secret values in whatever leaves the core: a run's value, card, error,
+ * HTTP exchange and history entry, and the http runner's own messages. Besides the raw value it
+ * catches the forms a secret takes on its way through an http tool: percent-encoded (URL),
+ * form-encoded and JSON-escaped. Values shorter than 4 characters are left alone: replacing
+ * "a" everywhere would destroy the output and hide nothing.
  *
- * The wire forms come from electron/core/secrets.ts; unlike its redactSecrets, this redactor is
- * built once per set of secrets (the regex is reused across invocations), skips values too short
- * to redact, and has a cheap mentionedIn() check so large outputs without secrets are not copied.
+ * A redactor is built once per set of secrets (RedactorCache reuses its regex across calls).
+ * What it returns is meant for JSON: an Error becomes its (redacted) message, a cycle becomes
+ * "[circular]", nesting past 64 levels "[too deep]"; the input is never changed.
  */
-import { REDACTED, secretWireForms } from '../secrets.js';
-
-export { REDACTED };
+export const REDACTED = '[redacted]';
 export const MIN_SECRET_LENGTH = 4;
+const MAX_DEPTH = 64;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const MAX_DEPTH = 64;
+/**
+ * The forms a secret value takes on the wire: as is, percent-encoded (URLs, forms) and
+ * JSON-escaped. Redacting all of them keeps an exchange record free of the value.
+ */
+export function secretWireForms(values: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const v of values) {
+    if (!v) continue;
+    out.add(v);
+    out.add(encodeURIComponent(v));
+    out.add(encodeURIComponent(v).replace(/%20/g, '+'));
+    out.add(JSON.stringify(v).slice(1, -1));
+  }
+  return [...out];
+}
 
 export class SecretRedactor {
   private readonly pattern: RegExp | undefined;
@@ -46,7 +59,7 @@ export class SecretRedactor {
   }
 
   text(s: string): string {
-    if (!this.pattern) return s;
+    if (!this.pattern || s.length === 0) return s;
     this.pattern.lastIndex = 0;
     return s.replace(this.pattern, REDACTED);
   }
@@ -60,14 +73,15 @@ export class SecretRedactor {
   private walk(value: unknown, depth: number, seen: WeakSet<object>): unknown {
     if (typeof value === 'string') return this.text(value);
     if (value === null || typeof value !== 'object') return value;
+    if (value instanceof Date) return value; // no free text to scan
     if (depth >= MAX_DEPTH) return '[too deep]';
     if (seen.has(value)) return '[circular]';
     seen.add(value);
     try {
       if (Array.isArray(value)) return value.map((v) => this.walk(v, depth + 1, seen));
+      if (value instanceof Error) return this.text(value.message);
       const withJson = value as { toJSON?: () => unknown };
       if (typeof withJson.toJSON === 'function') return this.walk(withJson.toJSON(), depth + 1, seen);
-      if (value instanceof Error) return this.text(value.message);
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) out[this.text(k)] = this.walk(v, depth + 1, seen);
       return out;

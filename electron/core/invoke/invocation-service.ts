@@ -1,0 +1,31 @@
+/**
+ * Runs, cancels and lists the runs of a tool named by <bundle, slug, version>: the store finds
+ * the tool, the engine runs it, the history remembers it.
+ */
+import type { HistoryEntry, InvokeResult } from '../../../shared/types.js';
+import type { Store } from '../store/store.js';
+import type { ToolRef } from '../store/tools.js';
+import type { InvocationEngine, InvokeInput } from './engine.js';
+import type { HistoryStore } from './history.js';
+
+export class InvocationService {
+  constructor(
+    private readonly store: Store,
+    private readonly engine: InvocationEngine,
+    private readonly history: HistoryStore,
+  ) {}
+
+  async invoke(ref: ToolRef, input: InvokeInput): Promise<InvokeResult> {
+    const rec = await this.store.tool(ref.bundleID, ref.slug, ref.version);
+    return this.engine.invoke(rec, this.store.bundle(ref.bundleID).file, input);
+  }
+
+  cancel(invocationID: string): { cancelled: boolean } {
+    return { cancelled: this.engine.cancel(invocationID) };
+  }
+
+  async recent(ref: ToolRef, limit?: number): Promise<{ items: HistoryEntry[] }> {
+    const rec = await this.store.tool(ref.bundleID, ref.slug, ref.version);
+    return { items: await this.history.list(rec.file.toolID, limit) };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * What the operation handlers may call: one narrow interface per service, each method one
+ * operation's work. The composition root (app-core.ts) satisfies it with the real services;
+ * handlers import only these types, so they never see the root or each other.
+ */
+import type { OpInput, BundleInput, ToolInput } from '../../../shared/operations.js';
+import type { Config } from '../../../shared/schemas.js';
+import type {
+  BundleView,
+  ContainerImportResult,
+  FunctionInfo,
+  HistoryEntry,
+  ImportReport,
+  InvokeResult,
+  OpenAiFunction,
+  Page,
+  Problem,
+  SearchHit,
+  SecretInfo,
+  SystemInfo,
+  ToolView,
+} from '../../../shared/types.js';
+import type { ToolRef } from '../store/tools.js';
+import type { InvokeInput } from '../invoke/engine.js';
+import type { FolderFile } from '../transfer/foreign/container-folder.js';
+import type { OnConflict } from '../transfer/apply.js';
+import type { OpenApiOptions } from '../transfer/foreign/openapi.js';
+
+export interface Services {
+  bundles: {
+    list(input: OpInput<'bundles.list'>): Page<BundleView>;
+    get(bundleID: string): Promise<BundleView>;
+    put(bundleID: string, input: BundleInput): Promise<{ bundle: BundleView; created: boolean }>;
+    patch(bundleID: string, isEnabled: boolean): Promise<BundleView>;
+    softDelete(bundleID: string): Promise<BundleView>;
+    restore(bundleID: string): Promise<BundleView>;
+  };
+  tools: {
+    list(input: OpInput<'tools.list'>): Page<ToolView>;
+    get(ref: ToolRef): Promise<ToolView>;
+    create(ref: ToolRef, input: ToolInput): Promise<ToolView>;
+    update(ref: ToolRef, input: ToolInput, ifModifiedAt?: string): Promise<ToolView>;
+    setEnabled(ref: ToolRef, isEnabled: boolean): Promise<ToolView>;
+    delete(ref: ToolRef): Promise<void>;
+  };
+  search: { search(input: OpInput<'tools.search'>): Page<SearchHit> };
+  invocations: {
+    invoke(ref: ToolRef, input: InvokeInput): Promise<InvokeResult>;
+    cancel(invocationID: string): { cancelled: boolean };
+    recent(ref: ToolRef, limit?: number): Promise<{ items: HistoryEntry[] }>;
+  };
+  config: { get(): Config; patch(patch: Partial<Config>): Promise<Config> };
+  secrets: { list(): SecretInfo[]; set(name: string, value: string): Promise<SecretInfo>; remove(name: string): Promise<{ deleted: true }> };
+  problems: { list(): { items: Problem[] } };
+  functions: { list(): FunctionInfo[] };
+  system: { info(): SystemInfo };
+  transfer: {
+    exportBundles(bundleIDs: string[]): Promise<{ zip: Uint8Array; fileName: string }>;
+    importZip(zip: Uint8Array, onConflict: OnConflict, options: { dryRun?: boolean }): Promise<ImportReport>;
+    importSkillMd(text: string, options: { dryRun?: boolean }): Promise<ImportReport>;
+    importOpenApi(doc: string, options: { dryRun?: boolean } & OpenApiOptions): Promise<ImportReport>;
+    importContainerFiles(bundleID: string, files: FolderFile[]): Promise<ContainerImportResult>;
+    openAiFunctions(bundleIDs?: string[]): OpenAiFunction[];
+  };
+}

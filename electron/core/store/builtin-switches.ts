@@ -1,0 +1,65 @@
+/**
+ * Built-in bundles and tools ship read-only; only their on/off switch is the person's, kept in
+ * builtin-state.json (BuiltinState). This applies that file over what shipped, at load, when
+ * the person flips a switch and when the file changes on disk.
+ */
+import type { BuiltinState } from './builtin-state.js';
+import type { StoreState } from './state.js';
+import type { StoreNotifier } from './notifier.js';
+import type { BundleRecord, ToolRecord } from './loader.js';
+
+export class BuiltinSwitches {
+  constructor(
+    private readonly state: StoreState,
+    private readonly file: BuiltinState,
+    private readonly notifier: StoreNotifier,
+  ) {}
+
+  /** A loaded bundle as memory holds it: user bundles never claim to be built-in; built-ins get their switch. */
+  effectiveBundle(b: BundleRecord): BundleRecord {
+    if (!b.builtin) return b.file.isBuiltIn ? { ...b, file: { ...b.file, isBuiltIn: false } } : b;
+    return { ...b, file: { ...b.file, isBuiltIn: true, isEnabled: this.file.bundleEnabled(b.file.bundleID, b.file.isEnabled) } };
+  }
+
+  effectiveTool(t: ToolRecord): ToolRecord {
+    if (!t.builtin) return t.file.isBuiltIn ? { ...t, file: { ...t.file, isBuiltIn: false } } : t;
+    return { ...t, file: { ...t.file, isBuiltIn: true, isEnabled: this.file.toolEnabled(t.file.toolID, t.file.isEnabled) } };
+  }
+
+  async setBundleEnabled(rec: BundleRecord, enabled: boolean): Promise<BundleRecord> {
+    await this.file.set('bundles', rec.file.bundleID, enabled);
+    const next = { ...rec, file: { ...rec.file, isEnabled: enabled } };
+    this.state.setBundle(next);
+    this.notifier.bundleChanged(next);
+    return next;
+  }
+
+  async setToolEnabled(rec: ToolRecord, enabled: boolean): Promise<ToolRecord> {
+    await this.file.set('tools', rec.file.toolID, enabled);
+    const next = { ...rec, file: { ...rec.file, isEnabled: enabled } };
+    this.state.setTool(next);
+    this.notifier.toolChanged(next);
+    return next;
+  }
+
+  /** Re-reads builtin-state.json after a change on disk and applies what differs. */
+  async sync(): Promise<void> {
+    await this.file.reload();
+    for (const rec of [...this.state.bundles.values()]) {
+      if (!rec.builtin) continue;
+      const enabled = this.file.bundleEnabled(rec.file.bundleID, true);
+      if (enabled === rec.file.isEnabled) continue;
+      const next = { ...rec, file: { ...rec.file, isEnabled: enabled } };
+      this.state.setBundle(next);
+      this.notifier.bundleChanged(next);
+    }
+    for (const rec of [...this.state.tools.values()]) {
+      if (!rec.builtin) continue;
+      const enabled = this.file.toolEnabled(rec.file.toolID, true);
+      if (enabled === rec.file.isEnabled) continue;
+      const next = { ...rec, file: { ...rec.file, isEnabled: enabled } };
+      this.state.setTool(next);
+      this.notifier.toolChanged(next);
+    }
+  }
+}

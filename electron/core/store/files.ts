@@ -1,0 +1,59 @@
+/**
+ * bundle.json and tool.json on disk, for writers: read fresh (another process may have written
+ * since memory was filled) and written atomically in the stable key order.
+ */
+import { promises as fsp } from 'node:fs';
+import { BUNDLE_KEY_ORDER, TOOL_KEY_ORDER, type BundleFile, type ToolFile } from '../../../shared/schemas.js';
+import { canonicalJson } from '../../../shared/canonical.js';
+import type { Problem } from '../../../shared/types.js';
+import { CoreError } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic.js';
+import type { DataPaths } from './paths.js';
+import { parseBundle, parseTool } from './loader.js';
+
+export class StoreFiles {
+  constructor(private readonly paths: DataPaths) {}
+
+  /**
+   * Reads a file a write is about to change, fresh from disk. Missing → undefined; unreadable or
+   * invalid → CONFLICT, because a write must never overwrite a file the person has to fix.
+   */
+  private async readForWrite<T>(path: string, what: string, parse: (value: unknown) => { file?: T; problem?: Problem }): Promise<T | undefined> {
+    let text: string;
+    try {
+      text = await fsp.readFile(path, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new CoreError('CONFLICT', `${path} is not valid JSON; fix or delete it before changing this ${what}`);
+    }
+    const parsed = parse(value);
+    if (parsed.problem) throw new CoreError('CONFLICT', `${parsed.problem.reason} (${path}); fix the file before changing this ${what}`);
+    return parsed.file;
+  }
+
+  readBundle(bundleID: string): Promise<BundleFile | undefined> {
+    const path = this.paths.bundleFile(bundleID);
+    return this.readForWrite(path, 'bundle', (v) => parseBundle(v, path, bundleID));
+  }
+
+  readTool(bundleID: string, toolID: string): Promise<ToolFile | undefined> {
+    const path = this.paths.toolFile(bundleID, toolID);
+    return this.readForWrite(path, 'tool', (v) => parseTool(v, path, bundleID, toolID));
+  }
+
+  async writeBundle(file: BundleFile): Promise<void> {
+    await writeFileAtomic(this.paths.bundleFile(file.bundleID), canonicalJson(file as unknown as Record<string, unknown>, BUNDLE_KEY_ORDER));
+  }
+
+  async writeTool(file: ToolFile): Promise<void> {
+    await writeFileAtomic(this.paths.toolFile(file.bundleID, file.toolID), canonicalJson(file as unknown as Record<string, unknown>, TOOL_KEY_ORDER), {
+      tempDir: this.paths.toolsDir(file.bundleID),
+    });
+  }
+}

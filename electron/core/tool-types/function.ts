@@ -1,0 +1,13 @@
+/** `function` tools: an in-process function registered by name (functions/catalog.ts). */
+import { FunctionImpl } from '../../../shared/tool-types/function.js';
+import { createFunctionRunner } from '../invoke/function/runner.js';
+import type { ToolTypeModule } from './tool-type.js';
+
+export const functionType: ToolTypeModule<'function'> = {
+  type: 'function',
+  implSchema: FunctionImpl,
+  defaultSafety: () => 'readOnly',
+  check: () => [],
+  secretNames: () => [],
+  createRunner: ({ functions }) => createFunctionRunner(functions),
+};

@@ -1,0 +1,73 @@
+/** `http` tools: a templated HTTP call with secrets, allowed hosts and extraction. */
+import type { FieldIssue } from '../../../shared/errors.js';
+import { isHostAllowed, templateHost } from '../../../shared/hosts.js';
+import { findPlaceholders, isSecretName } from '../../../shared/template.js';
+import type { Config } from '../../../shared/schemas.js';
+import { HttpImpl } from '../../../shared/tool-types/http.js';
+import { compileExtractExpr } from '../invoke/http/extract.js';
+import { argNames, httpSecretNames } from '../invoke/http/request.js';
+import { createHttpRunner } from '../invoke/http/runner.js';
+import type { ToolTypeModule } from './tool-type.js';
+
+/** An IPv6 host may be listed with or without its brackets. */
+function hostAllowed(host: string, config: Config): boolean {
+  return isHostAllowed(host, config.allowedHosts) || (host.includes(':') && isHostAllowed(`[${host}]`, config.allowedHosts));
+}
+
+function checkHost(url: string, field: string, config: Config, issues: FieldIssue[]): void {
+  const h = templateHost(url);
+  if (!h.ok) {
+    issues.push({ field, message: h.message });
+    return;
+  }
+  if (!hostAllowed(h.host, config)) {
+    issues.push({
+      field,
+      message: `host '${h.host}' is not in config.allowedHosts; add it in Settings → Allowed hosts (or PATCH /tools/config {"allowedHosts":[…,"${h.host}"]})`,
+    });
+  }
+}
+
+function checkHttp(impl: HttpImpl, argSchema: unknown, config: Config): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const args = argNames(argSchema);
+  checkHost(impl.urlTemplate, 'impl.urlTemplate', config, issues);
+  const texts: [string, string][] = [['impl.urlTemplate', impl.urlTemplate]];
+  if (impl.bodyTemplate !== undefined) texts.push(['impl.bodyTemplate', impl.bodyTemplate]);
+  for (const [name, value] of Object.entries(impl.headers ?? {})) {
+    texts.push([`impl.headers.${name}`, value]);
+    if (/[\r\n]/.test(value)) issues.push({ field: `impl.headers.${name}`, message: 'must not contain CR or LF characters' });
+  }
+  for (const [field, text] of texts) {
+    for (const p of findPlaceholders(text)) {
+      if (args.has(p.name) || isSecretName(p.name)) continue;
+      issues.push({
+        field,
+        message: `\${${p.name}} is neither an argSchema property nor a secret name (secret names are UPPER_SNAKE_CASE); add '${p.name}' to argSchema.properties or correct the name`,
+      });
+    }
+  }
+  if (impl.auth?.type === 'oauth2ClientCredentials') checkHost(impl.auth.tokenUrl, 'impl.auth.tokenUrl', config, issues);
+  if (impl.extractExpr !== undefined) {
+    // The runner's own compiler, so what saves is exactly what runs (JSONPath without filters
+    // or scripts; regexes that cannot backtrack catastrophically).
+    try {
+      compileExtractExpr(impl.extractExpr);
+    } catch (e) {
+      issues.push({ field: 'impl.extractExpr', message: (e as Error).message });
+    }
+  }
+  return issues;
+}
+
+export const httpType: ToolTypeModule<'http'> = {
+  type: 'http',
+  implSchema: HttpImpl,
+  defaultSafety(impl) {
+    const m = String(impl.method ?? 'GET').toUpperCase();
+    return m === 'GET' || m === 'HEAD' || m === 'OPTIONS' ? 'readOnly' : 'sideEffecting';
+  },
+  check: (impl, ctx) => checkHttp(impl, ctx.argSchema, ctx.config),
+  secretNames: (impl, argSchema) => httpSecretNames(impl, argNames(argSchema)),
+  createRunner: ({ http }) => createHttpRunner(http),
+};

@@ -1,0 +1,21 @@
+/**
+ * Every tool type the core can store and run, one module each. Adding a type: its impl schema
+ * in shared/tool-types/ (and a line in catalog.ts), a module here, a renderer editor module
+ * (renderer/src/editor/types/), and one line in each registry — the compiler names whatever is
+ * missing. docs/architecture.md walks through it.
+ */
+import type { ToolType } from '../../../shared/tool-types/catalog.js';
+import type { ToolTypeModule } from './tool-type.js';
+import { functionType } from './function.js';
+import { httpType } from './http.js';
+import { containerType } from './container.js';
+
+export const TOOL_TYPE_MODULES: { readonly [T in ToolType]: ToolTypeModule<T> } = {
+  function: functionType,
+  http: httpType,
+  container: containerType,
+};
+
+export function toolTypeModule(type: ToolType): ToolTypeModule {
+  return TOOL_TYPE_MODULES[type] as unknown as ToolTypeModule;
+}

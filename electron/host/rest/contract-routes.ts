@@ -1,0 +1,41 @@
+/**
+ * The routes of the operations contract, registered from the shared table (shared/rest.ts): each
+ * turns the request into the operation's input and calls the one dispatcher, so validation and
+ * error codes are those of IPC. tools.update shares tools.put's PUT, chosen by If-Match.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { REST_ROUTES, type RestRoute } from '../../../shared/rest.js';
+import type { OpName } from '../../../shared/operations.js';
+import type { TransportCore } from '../../core/operations/transport.js';
+import { sendError } from './errors.js';
+import { BODY_NOT_OBJECT, inputFor } from './request-input.js';
+
+export async function contractRoutes(app: FastifyInstance, opts: { core: TransportCore }): Promise<void> {
+  const run = async (name: OpName, input: unknown, route: RestRoute, reply: FastifyReply) => {
+    if (input === BODY_NOT_OBJECT) return sendError(reply, { code: 'INVALID_INPUT', message: 'the request body must be a JSON object' });
+    const env = await opts.core.dispatch(name, input, { transport: 'rest' });
+    if (!env.ok) return sendError(reply, env.error);
+    if (route.status === 204) return reply.code(204).send();
+    if (route.unwrap) {
+      const data = env.data as Record<string, unknown>;
+      return reply.code(data['created'] ? 201 : 200).send(data[route.unwrap]);
+    }
+    return reply.code(route.status ?? 200).send(env.data);
+  };
+
+  for (const [name, route] of Object.entries(REST_ROUTES) as [OpName, RestRoute][]) {
+    if (name === 'tools.update' || route.binary) continue; // tools.update shares the PUT route; binaries: transfer-routes.ts
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: async (req, reply) => {
+        if (name === 'tools.put' && req.headers['if-match'] !== undefined) {
+          const tag = String(req.headers['if-match']).trim().replace(/^W\//, '').replace(/^"|"$/g, '');
+          const input = inputFor(REST_ROUTES['tools.update'], req);
+          return run('tools.update', input === BODY_NOT_OBJECT ? input : { ...input, ifModifiedAt: tag }, REST_ROUTES['tools.update'], reply);
+        }
+        return run(name, inputFor(route, req), route, reply);
+      },
+    });
+  }
+}

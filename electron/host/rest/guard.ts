@@ -1,0 +1,47 @@
+/**
+ * The doors of the REST host, in front of every route: the same-origin rule (a page on another
+ * origin, CSRF, or a name that merely resolves to 127.0.0.1, DNS rebinding, never gets an
+ * answer) and the bearer token on everything under /tools.
+ */
+import fp from 'fastify-plugin';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { sendError } from './errors.js';
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+export const guardPlugin = fp<{ token: string }>(
+  async (app: FastifyInstance, opts) => {
+    const tokenDigest = digest(opts.token);
+    app.addHook('onRequest', async (req, reply) => {
+      const port = req.socket.localPort;
+      const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+      const host = String(req.headers.host ?? '').toLowerCase();
+      if (!allowedHosts.has(host)) {
+        return sendError(reply, { code: 'FORBIDDEN', message: `Host '${host}' is not this server; use http://127.0.0.1:${port}` });
+      }
+      const origin = req.headers.origin;
+      if (origin !== undefined && origin !== 'null' && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase())) {
+        return sendError(reply, { code: 'FORBIDDEN', message: `requests from origin '${origin}' are refused` });
+      }
+      if (origin === 'null') return sendError(reply, { code: 'FORBIDDEN', message: 'requests from an opaque origin are refused' });
+      // The router decodes the path (`/%74ools/bundles` reaches `/tools/bundles`), so the matched
+      // route decides, not the raw URL.
+      if (req.url.startsWith('/tools') || (req.routeOptions.url ?? '').startsWith('/tools')) {
+        const auth = String(req.headers.authorization ?? '');
+        const m = /^Bearer\s+(.+)$/i.exec(auth);
+        if (!m || !timingSafeEqual(digest(m[1]!.trim()), tokenDigest)) {
+          reply.header('WWW-Authenticate', 'Bearer realm="toolwright"');
+          return sendError(reply, {
+            code: 'UNAUTHORIZED',
+            message: m ? 'the bearer token is wrong' : 'missing Authorization: Bearer <token> header (the token is printed when the host starts, or set TOOLWRIGHT_TOKEN)',
+          });
+        }
+      }
+      return undefined;
+    });
+  },
+  { name: 'toolwright-guard' },
+);

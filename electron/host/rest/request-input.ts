@@ -1,0 +1,43 @@
+/** Turns an HTTP request into an operation's input, as the shared route table says. */
+import type { FastifyRequest } from 'fastify';
+import { LIST_QUERY_KEYS, BOOLEAN_QUERY_KEYS, INTEGER_QUERY_KEYS, type RestRoute } from '../../../shared/rest.js';
+
+export function coerceQuery(route: RestRoute, query: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of route.query ?? []) {
+    let v = query[key];
+    if (v === undefined) continue;
+    if (LIST_QUERY_KEYS.has(key)) {
+      const parts = (Array.isArray(v) ? v : [v])
+        .flatMap((x) => String(x).split(','))
+        .map((x) => x.trim())
+        .filter(Boolean);
+      out[key] = key === 'bundleIDs' ? parts.map((p) => p.toLowerCase()) : parts;
+      continue;
+    }
+    if (Array.isArray(v)) v = v[v.length - 1];
+    if (BOOLEAN_QUERY_KEYS.has(key)) {
+      // `?includeDisabled` alone, `True`, `1` and `yes` all mean true; anything unknown is left for the contract to refuse.
+      const b = String(v).trim().toLowerCase();
+      out[key] = b === '' || b === 'true' || b === '1' || b === 'yes' ? true : b === 'false' || b === '0' || b === 'no' ? false : v;
+    } else if (INTEGER_QUERY_KEYS.has(key)) out[key] = /^\d{1,9}$/.test(String(v)) ? Number(v) : v;
+    else out[key] = v;
+  }
+  return out;
+}
+
+export const BODY_NOT_OBJECT = Symbol('body is not a JSON object');
+
+export function inputFor(route: RestRoute, req: FastifyRequest): Record<string, unknown> | typeof BODY_NOT_OBJECT {
+  const params = (req.params ?? {}) as Record<string, string>;
+  const input: Record<string, unknown> = coerceQuery(route, (req.query ?? {}) as Record<string, unknown>);
+  if (route.body === '*') {
+    if (req.body !== undefined && req.body !== null) {
+      if (typeof req.body !== 'object' || Array.isArray(req.body)) return BODY_NOT_OBJECT;
+      Object.assign(input, req.body as object);
+    }
+  } else if (route.body) input[route.body] = req.body ?? {};
+  // The path names the resource: a body key of the same name (bundleID, slug, name…) never redirects the call.
+  for (const p of route.params ?? []) input[p] = p === 'bundleID' ? String(params[p]).toLowerCase() : params[p];
+  return input;
+}
