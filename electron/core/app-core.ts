@@ -12,7 +12,7 @@ import type { StoreEvent } from '../../shared/operations.js';
 import type { Availability } from '../../shared/types.js';
 import { ConfigStore } from './config.js';
 import { MetricsStore } from './metrics.js';
-import { DataPaths } from './store/paths.js';
+import { DataPaths } from './data-paths.js';
 import { Store } from './store/store.js';
 import { BundleService } from './store/bundles.js';
 import { ToolService } from './store/tools.js';

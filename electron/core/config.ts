@@ -13,7 +13,7 @@ import { CoreError, invalid } from './errors.js';
 import { checkAgainst } from './validation.js';
 import { readJsonFile, writeJsonFile } from './fs/json-file.js';
 import { withLock } from './fs/lock.js';
-import type { DataPaths } from './store/paths.js';
+import type { DataPaths } from './data-paths.js';
 import { problem } from './problems.js';
 
 function describeIssues(issues: FieldIssue[]): string | undefined {

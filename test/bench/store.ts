@@ -9,7 +9,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { canonicalJson } from '../../shared/canonical.js';
 import { BUNDLE_KEY_ORDER, TOOL_KEY_ORDER } from '../../shared/schemas.js';
 import { ConfigStore } from '../../electron/core/config.js';
-import { DataPaths } from '../../electron/core/store/paths.js';
+import { DataPaths } from '../../electron/core/data-paths.js';
 import { Store } from '../../electron/core/store/store.js';
 import { ToolSearchIndex } from '../../electron/core/search/search-index.js';
 import { openTestStore, tempDir } from '../helpers/store.js';

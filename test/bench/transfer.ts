@@ -20,7 +20,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { canonicalJson } from '../../shared/canonical.js';
 import { BUNDLE_KEY_ORDER, TOOL_KEY_ORDER, type ToolFile } from '../../shared/schemas.js';
 import { ConfigStore } from '../../electron/core/config.js';
-import { DataPaths } from '../../electron/core/store/paths.js';
+import { DataPaths } from '../../electron/core/data-paths.js';
 import { Store } from '../../electron/core/store/store.js';
 import { BundleService } from '../../electron/core/store/bundles.js';
 import { plainToolService } from '../helpers/store.js';

@@ -11,7 +11,7 @@ import { v7 as uuidv7 } from 'uuid';
 import lockfile from 'proper-lockfile';
 import { openTestStore, functionTool } from './store.js';
 import { Claims } from '../../electron/core/store/claims.js';
-import { DataPaths } from '../../electron/core/store/paths.js';
+import { DataPaths } from '../../electron/core/data-paths.js';
 import { MetricsStore } from '../../electron/core/metrics.js';
 
 const [mode, a, b, c] = process.argv.slice(2);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { ConfigStore } from '../../electron/core/config.js';
-import { DataPaths } from '../../electron/core/store/paths.js';
+import { DataPaths } from '../../electron/core/data-paths.js';
 import { Store } from '../../electron/core/store/store.js';
 import { BundleService } from '../../electron/core/store/bundles.js';
 import { prepareTool } from '../../electron/core/tool-types/prepare.js';

@@ -4,7 +4,14 @@
  * run() is called, so run() may rely on the schema's types; checks a schema cannot express
  * (lengths in code points, path confinement, parse errors) are run()'s job.
  */
-import type { RunContext } from '../invoke/types.js';
+import type { Config } from '../../../shared/schemas.js';
+
+/** What a function sees of its run: the config (e.g. workspaceRoot) and the signal that cancels it. */
+export interface FunctionContext {
+  config: Config;
+  signal: AbortSignal;
+  invocationID?: string;
+}
 import type { Safety } from '../../../shared/schemas.js';
 
 /** A card for the tester: `html` is untrusted (the renderer sanitises it) but we still emit only escaped text. */
@@ -26,7 +33,7 @@ export interface FunctionDef<A = Record<string, unknown>, V = unknown> {
   argSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
   safety: Safety;
-  run(args: A, ctx: RunContext): Promise<FunctionResult<V>> | FunctionResult<V>;
+  run(args: A, ctx: FunctionContext): Promise<FunctionResult<V>> | FunctionResult<V>;
 }
 
 // Stored defs are heterogeneous in their argument types; each def narrows its own.

@@ -2,7 +2,7 @@
  * The enabled flags of built-in bundles and tools. Built-ins ship read-only with the app; the
  * person's choice to switch one off lives in <data>/builtin-state.json.
  */
-import type { DataPaths } from './paths.js';
+import type { DataPaths } from '../data-paths.js';
 import { readJsonFile, writeJsonFile } from '../fs/json-file.js';
 import { withLock } from '../fs/lock.js';
 import { CoreError } from '../errors.js';

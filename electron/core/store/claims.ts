@@ -12,7 +12,7 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolFile } from '../../../shared/schemas.js';
 import { fsyncDir, publishExclusive } from '../fs/atomic.js';
-import type { DataPaths } from './paths.js';
+import type { DataPaths } from '../data-paths.js';
 
 export type ClaimState =
   | { kind: 'free' }

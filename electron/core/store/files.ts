@@ -8,7 +8,7 @@ import { canonicalJson } from '../../../shared/canonical.js';
 import type { Problem } from '../../../shared/types.js';
 import { CoreError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic.js';
-import type { DataPaths } from './paths.js';
+import type { DataPaths } from '../data-paths.js';
 import { parseBundle, parseTool } from './loader.js';
 
 export class StoreFiles {

@@ -4,44 +4,24 @@
  * item repeat or go missing, as an offset would. Tokens are opaque (base64url JSON) and bound
  * to the query that made them.
  */
-import { createHash } from 'node:crypto';
-import { CoreError } from '../errors.js';
+import { PageTokenCodec, queryBinding } from '../util/page-token.js';
 
-interface TokenBody {
-  v: 1;
-  a: string;
-  q: string;
-}
+/** Binds a token to the filters of a list. */
+export const queryFingerprint = queryBinding;
 
-export function queryFingerprint(parts: unknown): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 16);
-}
+const NOT_OURS = 'pageToken is not a token this server issued; drop it to start from the first page';
+const listTokens = new PageTokenCodec<[string]>({
+  prefix: '',
+  cursor: (v) => (v.length === 1 && typeof v[0] === 'string' && v[0].length <= 128 ? [v[0]] : undefined),
+  messages: { foreign: NOT_OURS, damaged: NOT_OURS, otherQuery: 'pageToken belongs to a different query (other filters); drop it to start from the first page' },
+});
 
 export function encodePageToken(after: string, fingerprint: string): string {
-  const body: TokenBody = { v: 1, a: after, q: fingerprint };
-  return Buffer.from(JSON.stringify(body)).toString('base64url');
+  return listTokens.encode(fingerprint, [after]);
 }
 
 export function decodePageToken(token: string, fingerprint: string): string {
-  let body: TokenBody;
-  try {
-    body = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as TokenBody;
-  } catch {
-    throw new CoreError('INVALID_INPUT', 'pageToken is not a token this server issued; drop it to start from the first page', {
-      issues: [{ field: 'pageToken', message: 'is malformed' }],
-    });
-  }
-  if (!body || body.v !== 1 || typeof body.a !== 'string') {
-    throw new CoreError('INVALID_INPUT', 'pageToken is not a token this server issued; drop it to start from the first page', {
-      issues: [{ field: 'pageToken', message: 'is malformed' }],
-    });
-  }
-  if (body.q !== fingerprint) {
-    throw new CoreError('INVALID_INPUT', 'pageToken belongs to a different query (other filters); drop it to start from the first page', {
-      issues: [{ field: 'pageToken', message: 'belongs to a different query' }],
-    });
-  }
-  return body.a;
+  return listTokens.decode(token, fingerprint)[0];
 }
 
 /** First index whose id is > after. */

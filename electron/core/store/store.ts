@@ -16,7 +16,7 @@ import { withLock } from '../fs/lock.js';
 import type { ConfigStore } from '../config.js';
 import { problem, ProblemRegistry, sortProblems } from '../problems.js';
 import type { Logger } from '../log.js';
-import type { DataPaths } from './paths.js';
+import type { DataPaths } from '../data-paths.js';
 import { Claims } from './claims.js';
 import { StoreState } from './state.js';
 import { BuiltinState } from './builtin-state.js';

@@ -24,7 +24,8 @@ import { CoreError, invalid, notFound } from '../errors.js';
 import { isTempName } from '../fs/atomic.js';
 import type { Store } from '../store/store.js';
 import { bundleJsonPath, pathProblem, toolFilePath, toolJsonPath, TOOL_JSON } from './layout.js';
-import { formatBytes, type TransferLimits } from './limits.js';
+import { type TransferLimits } from './limits.js';
+import { formatBytes } from '../../../shared/format.js';
 
 /** 2000-01-01 00:00 in whatever zone runs this: the DOS date/time fields come out the same everywhere. */
 const FIXED_MTIME = new Date(2000, 0, 1, 0, 0, 0);

@@ -41,8 +41,3 @@ export const DEFAULT_LIMITS: TransferLimits = {
   maxDocumentBytes: 16 * MiB,
 };
 
-export function formatBytes(n: number): string {
-  if (n >= MiB) return `${(n / MiB).toFixed(n % MiB === 0 ? 0 : 1)} MB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(n % 1024 === 0 ? 0 : 1)} KB`;
-  return `${n} bytes`;
-}

@@ -26,7 +26,7 @@ import { CoreError } from '../errors.js';
 import { fsyncDir, pidAlive, writeFileAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { pool } from '../store/loader.js';
-import type { DataPaths } from '../store/paths.js';
+import type { DataPaths } from '../data-paths.js';
 import type { BundleDraft, FileSource, ToolDraft } from './validate.js';
 
 export interface PlanEntry {

@@ -8,7 +8,7 @@ import type { Store } from '../store/store.js';
 import type { BundleService } from '../store/bundles.js';
 import type { ToolService } from '../store/tools.js';
 import type { ConfigStore } from '../config.js';
-import type { DataPaths } from '../store/paths.js';
+import type { DataPaths } from '../data-paths.js';
 import type { ContainerImportResult, ImportReport } from '../../../shared/types.js';
 import { DEFAULT_LIMITS, type TransferLimits } from './limits.js';
 import { collectExport, streamToBytes, zipEntries, type OpenedExport } from './export.js';

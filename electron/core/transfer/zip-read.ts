@@ -14,7 +14,8 @@ import { Transform, type Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { CoreError } from '../errors.js';
 import { foldKey, pathProblem, placeOf, type Place } from './layout.js';
-import { formatBytes, type TransferLimits } from './limits.js';
+import { type TransferLimits } from './limits.js';
+import { formatBytes } from '../../../shared/format.js';
 
 export interface ArchiveEntry {
   name: string;

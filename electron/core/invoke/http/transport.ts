@@ -8,6 +8,7 @@
  * its own (each hop is checked here), and it skips fetch's WHATWG stream layers, which keeps
  * the runner's overhead below a raw fetch. node:http could do the same with more code.
  */
+import { formatBytes } from '../../../../shared/format.js';
 import { Agent, request, type Dispatcher } from 'undici';
 import { CoreError } from '../../errors.js';
 import { guardedLookup, type Classify, type LookupAll } from './addresses.js';
@@ -89,12 +90,6 @@ function tooLarge(host: string, cap: number, declared?: number): CoreError {
     reason: 'response-too-large',
     capBytes: cap,
   });
-}
-
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MB`;
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KB`;
-  return `${n} bytes`;
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {

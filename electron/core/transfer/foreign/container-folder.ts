@@ -22,7 +22,8 @@ import type { Card, ContainerImpl, Limits, Safety, ToolFile } from '../../../../
 import { CoreError, invalid } from '../../errors.js';
 import { isTempName } from '../../fs/atomic.js';
 import { foldKey, pathProblem } from '../layout.js';
-import { formatBytes, type TransferLimits } from '../limits.js';
+import { type TransferLimits } from '../limits.js';
+import { formatBytes } from '../../../../shared/format.js';
 import type { FileSource } from '../validate.js';
 import { argSchemaOf, bytesSource, clip, newToolFile, secretName, slugify, versionOf } from './common.js';
 

@@ -1,7 +1,7 @@
 /** Where each file of the data directory lives (DESIGN.md, "Data on disk"). */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { toolKey } from '../../../shared/slug.js';
+import { toolKey } from '../../shared/slug.js';
 
 export class DataPaths {
   constructor(readonly dataDir: string) {}
