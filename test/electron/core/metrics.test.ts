@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { v7 as uuidv7 } from 'uuid';
+import { MetricsStore } from '../../../electron/core/metrics.js';
+import { tempDir } from '../../helpers/store.js';
+import { collect, spawnTs } from '../../helpers/procs.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+describe('usage metrics', () => {
+  it('lose no increment when 4 processes record the same tool at once', async () => {
+    const dir = await tempDir('tw-metrics-');
+    dirs.push(dir);
+    const toolID = uuidv7();
+    const startAt = String(Date.now() + 2000);
+    const runs = Array.from({ length: 4 }, () => collect(spawnTs('test/helpers/race-worker.ts', ['metrics', dir, toolID, '150'], { RACE_START_AT: startAt })));
+    const results = await Promise.all(runs.map((r) => r.done));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const m = JSON.parse(await readFile(join(dir, `${toolID}.json`), 'utf8'));
+    expect(m.callCount).toBe(600);
+    expect(m.errorCount).toBe(4 * 15); // every 10th call of 150 failed
+    expect(typeof m.lastCalledAt).toBe('string');
+  }, 60_000);
+
+  it('counts in memory at once and writes later, never touching anything but metrics/', async () => {
+    const dir = await tempDir('tw-metrics-');
+    dirs.push(dir);
+    const store = new MetricsStore(join(dir, 'metrics'), 10_000);
+    const id = uuidv7();
+    store.record(id, true);
+    store.record(id, false);
+    expect(store.get(id)).toMatchObject({ callCount: 2, errorCount: 1 });
+    await expect(readFile(join(dir, 'metrics', `${id}.json`), 'utf8')).rejects.toThrow();
+    await store.flush();
+    expect(JSON.parse(await readFile(join(dir, 'metrics', `${id}.json`), 'utf8')).callCount).toBe(2);
+    const again = new MetricsStore(join(dir, 'metrics'));
+    await again.loadAll();
+    expect(again.get(id).callCount).toBe(2);
+  });
+
+  it('keeps the counts and never rejects when the metrics folder cannot be made (a timer flush would crash the process)', async () => {
+    const dir = await tempDir('tw-metrics-');
+    dirs.push(dir);
+    await writeFile(join(dir, 'metrics'), 'a file where the folder should be');
+    const store = new MetricsStore(join(dir, 'metrics'), 60_000);
+    const id = uuidv7();
+    store.record(id, true);
+    await expect(store.flush()).resolves.toBeUndefined();
+    expect(store.get(id).callCount).toBe(1);
+    await rm(join(dir, 'metrics'));
+    await store.flush();
+    expect(JSON.parse(await readFile(join(dir, 'metrics', `${id}.json`), 'utf8')).callCount).toBe(1);
+    await store.close();
+  });
+});
