@@ -28,7 +28,7 @@ export function checkHostPattern(pattern: string): string | undefined {
   if (/[\s/:@?#]/.test(p)) return `allowedHosts entry '${pattern}' must be a bare host name such as api.example.com (no scheme, port, path or user)`;
   const body = p.startsWith('*.') ? p.slice(2) : p;
   if (body.includes('*')) return `allowedHosts entry '${pattern}': '*' is only allowed as a leading '*.' (e.g. *.example.com)`;
-  if (!/^[a-z0-9.\-\[\]]+$/.test(body) && !/^[\p{L}\p{N}.\-]+$/u.test(body)) return `allowedHosts entry '${pattern}' is not a valid host name`;
+  if (!/^[a-z0-9.[\]-]+$/.test(body) && !/^[\p{L}\p{N}.-]+$/u.test(body)) return `allowedHosts entry '${pattern}' is not a valid host name`;
   return undefined;
 }
 

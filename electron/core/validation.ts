@@ -9,6 +9,7 @@ import addFormatsModule from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
 import type { FieldIssue } from '../../shared/errors.js';
 import { apiIssues } from '../../shared/json-schema/issues.js';
+import { linearRegex, type LinearRegex } from '../../shared/linear-regex.js';
 
 // ajv and ajv-formats are CommonJS with a default export; under ESM the class sits on .default.
 const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as typeof AjvModule;
@@ -27,8 +28,27 @@ function makeContractAjv(): AjvInstance {
   return ajv;
 }
 
+/**
+ * ajv's regex engine for user schemas: RE2, so `pattern` and `patternProperties` match in linear
+ * time whatever the author wrote (shared/linear-regex.ts). A pattern RE2 cannot express fails to
+ * compile, which makes the schema refused at save.
+ */
+const linearRegExp = Object.assign(
+  (pattern: string, _u: string) => {
+    let rx: LinearRegex;
+    try {
+      rx = linearRegex(pattern);
+    } catch (e) {
+      throw new Error(`pattern ${JSON.stringify(pattern)} ${(e as Error).message}`);
+    }
+    // ajv keys compiled patterns by toString(): one entry per pattern text.
+    return { test: (s: string) => rx.test(s), toString: () => `/${pattern}/` };
+  },
+  { code: 'linearRegExp' },
+);
+
 export function makeUserAjv(): AjvInstance {
-  const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true, allowUnionTypes: true });
+  const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true, allowUnionTypes: true, code: { regExp: linearRegExp } });
   addFormats(ajv);
   return ajv;
 }

@@ -37,7 +37,6 @@ export interface FunctionDef<A = Record<string, unknown>, V = unknown> {
 }
 
 // Stored defs are heterogeneous in their argument types; each def narrows its own.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyFunctionDef = FunctionDef<any, any>;
 
 /** Identity helper that keeps a def's argument type while checking its shape. */

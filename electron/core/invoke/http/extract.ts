@@ -9,14 +9,12 @@
  * it is called with `eval: false`.
  *
  * Regex: the first capture group of the first match (the whole match when the pattern has no
- * group); with the `g` flag, an array of that for every match. Patterns that can backtrack
- * catastrophically are refused, since the response text is untrusted and matching runs on
- * the main thread.
+ * group); with the `g` flag, an array of that for every match; `y` anchors it at the start. The
+ * response text is untrusted and matching runs on the main thread, so patterns run on RE2
+ * (linear time, shared/linear-regex.ts); backreferences and lookaround are refused at save.
  */
 import { JSONPath } from 'jsonpath-plus';
-// safe-regex2 (fastify's) flags patterns with nested quantifiers (star height > 1), the
-// classic catastrophic-backtracking shape.
-import safeRegex from 'safe-regex2';
+import { compileLinear, LinearRegexError, type LinearRegex } from '../../../../shared/linear-regex.js';
 import { CoreError } from '../../errors.js';
 
 export type ExtractResult = { found: true; value: unknown } | { found: false };
@@ -64,22 +62,20 @@ function compileRegex(expr: string): Extractor {
   const source = expr.slice(1, close);
   const flags = expr.slice(close + 1);
   if (!/^[dgimsuvy]*$/.test(flags)) throw invalidExpr(expr, `has unsupported regex flags '${flags}' (use d, g, i, m, s, u, v or y)`);
-  let re: RegExp;
+  let re: LinearRegex;
   try {
-    re = new RegExp(source, flags);
+    // Sticky (y) means "at the start"; RE2 has no lastIndex, so the pattern is anchored instead.
+    re = compileLinear(flags.includes('y') ? `\\A(?:${source})` : source, flags.replace(/[gy]/g, ''));
   } catch (e) {
-    throw invalidExpr(expr, `is not a valid regular expression: ${(e as Error).message}`);
+    throw invalidExpr(expr, e instanceof LinearRegexError ? e.message : `is not a valid regular expression: ${(e as Error).message}`);
   }
-  if (!safeRegex(re)) {
-    throw invalidExpr(expr, 'has nested quantifiers such as (a+)+ that can take exponential time on a hostile response; simplify the pattern');
-  }
+  const global = flags.includes('g');
   const pick = (m: RegExpMatchArray): string | undefined => (m.length > 1 ? m[1] : m[0]);
   return {
     kind: 'regex',
     expr,
     apply(_json, text) {
-      if (re.global) return { found: true, value: [...text.matchAll(re)].map(pick) };
-      re.lastIndex = 0; // a sticky (y) pattern keeps state between calls
+      if (global) return { found: true, value: re.matchAll(text).map(pick) };
       const m = re.exec(text);
       return m ? { found: true, value: pick(m) ?? null } : { found: false };
     },

@@ -152,13 +152,24 @@ describe('hmacHeaders', () => {
 });
 
 describe('compileExtractExpr', () => {
-  it.each(['temp', '$.a[?(@.b)]', '/unclosed', '/x/z', '/(/', '/(a*)*b/'])('refuses %s with INVALID_INPUT', (expr) => {
+  // Regexes run on RE2 (linear time): what it cannot express (backreferences, lookaround) is refused.
+  it.each(['temp', '$.a[?(@.b)]', '/unclosed', '/x/z', '/(/', '/(a)\\1/', '/a(?=b)/', '/(?<!x)y/'])('refuses %s with INVALID_INPUT', (expr) => {
     expect(() => compileExtractExpr(expr)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }) as Error);
+  });
+
+  it.each(['/(a*)*b/', '/^(a|aa)+$/', '/(a+)+$/'])('runs %s, a classic catastrophic-backtracking shape, in linear time', (expr) => {
+    const x = compileExtractExpr(expr);
+    const hostile = 'a'.repeat(50_000) + '!';
+    // eslint-disable-next-line prefer-spread
+    expect(x.apply(null, hostile)).toEqual({ found: false });
   });
 
   it('a sticky regex gives the same answer every time', () => {
     const x = compileExtractExpr('/a(\\d)/y');
+    // `apply` is the extractor's own method (json, text), not Function.prototype.apply.
+    // eslint-disable-next-line prefer-spread
     expect(x.apply(null, 'a1a2')).toEqual({ found: true, value: '1' });
+    // eslint-disable-next-line prefer-spread
     expect(x.apply(null, 'a1a2')).toEqual({ found: true, value: '1' });
   });
 });

@@ -1,0 +1,77 @@
+// @ts-check
+/**
+ * The house rules a machine checks (npm run lint, part of npm test). Besides typescript-eslint's
+ * recommended rules and React's hook rules, the layering of DESIGN.md ("Architecture"):
+ *   shared/        pure: imports nothing of electron/ or renderer/, no Node built-ins
+ *   electron/core/ never imports `electron`, electron/host|shell, main, preload or renderer/
+ *   electron/host/ never imports `electron` or electron/shell (the shell wires them together)
+ *   renderer/      never imports electron/ (it talks to main only through its API client)
+ * Import cycles between folders of electron/core are checked by test/architecture.test.ts.
+ */
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import importX from 'eslint-plugin-import-x';
+import globals from 'globals';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'url', 'util', 'events', 'worker_threads'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test-results/', '**/*.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
+    plugins: { 'import-x': importX },
+    // Imports name the emitted `.js`; the TypeScript resolver maps them to the `.ts` sources.
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      'no-control-regex': 'off',
+      'no-empty': ['error', { allowEmptyCatch: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './shared', from: ['./electron', './renderer', './test'], message: 'shared/ is pure: it must not depend on electron/, renderer/ or tests.' },
+            { target: './electron/core', from: ['./electron/host', './electron/shell', './electron/main.ts', './electron/preload.ts', './renderer'], message: 'electron/core/ runs everywhere (app, host, CLI, tests): it must not reach into transports, the shell or the renderer.' },
+            { target: './electron/host', from: ['./electron/shell', './electron/main.ts', './renderer'], message: 'transports must not depend on the Electron shell or the renderer.' },
+            { target: './renderer', from: ['./electron', './test'], message: 'the renderer talks to main only through renderer/src/api/client.ts.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: ['electron', 'react'], patterns: NODE_BUILTINS }] },
+  },
+  {
+    files: ['electron/core/**/*.ts', 'electron/host/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'only electron/main.ts, preload.ts and electron/shell/ may import electron' }] }] },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      // The classic hook rules; the React Compiler's stricter ones (refs, set-state-in-effect) are not adopted.
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      'no-restricted-imports': ['error', { paths: ['electron'], patterns: NODE_BUILTINS }],
+    },
+  },
+  {
+    // Build configs run in Node.
+    files: ['renderer/vite.config.ts'],
+    languageOptions: { globals: { ...globals.node } },
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['test/**/*.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+);

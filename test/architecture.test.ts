@@ -1,0 +1,106 @@
+/**
+ * The shape of the house, checked: no import cycle between folders of electron/core (a cycle
+ * means two concerns that cannot be understood apart), no index.ts barrels anywhere (imports name
+ * the module that holds the thing), and a preload small enough to load instantly (it must not
+ * pull the contract's schemas in). The layering itself is ESLint's (eslint.config.js).
+ */
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** Folder-to-folder imports below `root` (a file directly in root is its own node). */
+export function folderGraph(root: string): Map<string, Map<string, string>> {
+  const nodeOf = (file: string) => relative(root, file).split(sep)[0]!;
+  const graph = new Map<string, Map<string, string>>();
+  for (const file of sourceFiles(root)) {
+    const from = nodeOf(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+      const target = normalize(join(dirname(file), m[1]!));
+      if (!target.startsWith(root + sep)) continue;
+      const to = nodeOf(target.replace(/\.js$/, '.ts'));
+      if (to === from) continue;
+      if (!graph.has(from)) graph.set(from, new Map());
+      if (!graph.get(from)!.has(to)) graph.get(from)!.set(to, `${relative(ROOT, file)} imports ${m[1]}`);
+    }
+  }
+  return graph;
+}
+
+export function findCycle(graph: Map<string, Map<string, string>>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (n: string): string[] | undefined => {
+    state.set(n, 'open');
+    stack.push(n);
+    for (const next of graph.get(n)?.keys() ?? []) {
+      if (state.get(next) === 'open') return [...stack.slice(stack.indexOf(next)), next];
+      if (!state.has(next)) {
+        const found = visit(next);
+        if (found) return found;
+      }
+    }
+    stack.pop();
+    state.set(n, 'done');
+    return undefined;
+  };
+  for (const n of graph.keys()) {
+    if (state.has(n)) continue;
+    const found = visit(n);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+describe('architecture', () => {
+  it('has no import cycle between the folders of electron/core', () => {
+    const graph = folderGraph(join(ROOT, 'electron', 'core'));
+    const cycle = findCycle(graph);
+    const evidence = cycle?.slice(1).map((to, i) => graph.get(cycle[i]!)!.get(to));
+    expect(evidence ?? []).toEqual([]);
+  });
+
+  it('the cycle check finds a cycle when there is one', () => {
+    const g = new Map([
+      ['a', new Map([['b', 'a→b']])],
+      ['b', new Map([['c', 'b→c']])],
+      ['c', new Map([['a', 'c→a']])],
+    ]);
+    expect(findCycle(g)).toEqual(['a', 'b', 'c', 'a']);
+    expect(findCycle(new Map([['a', new Map([['b', '']])]]))).toBeUndefined();
+  });
+
+  it('has no index.ts barrels', () => {
+    const barrels = ['electron', 'renderer', 'shared'].flatMap((d) => sourceFiles(join(ROOT, d))).filter((f) => /[/\\]index\.tsx?$/.test(f));
+    expect(barrels.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  it('bundles the preload under 20 KB (it names operations without loading their schemas)', async () => {
+    const out = await build({
+      entryPoints: [join(ROOT, 'electron', 'preload.ts')],
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'cjs',
+      external: ['electron'],
+      logLevel: 'silent',
+    });
+    const bytes = out.outputFiles[0]!.contents.byteLength;
+    expect(bytes).toBeGreaterThan(200);
+    expect(bytes).toBeLessThan(20 * 1024);
+  });
+});
