@@ -27,7 +27,10 @@ export default tseslint.config(
     // Imports name the emitted `.js`; the TypeScript resolver maps them to the `.ts` sources.
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       'no-control-regex': 'off',
@@ -36,9 +39,21 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './shared', from: ['./electron', './renderer', './test'], message: 'shared/ is pure: it must not depend on electron/, renderer/ or tests.' },
-            { target: './electron/core', from: ['./electron/host', './electron/shell', './electron/main.ts', './electron/preload.ts', './renderer'], message: 'electron/core/ runs everywhere (app, host, CLI, tests): it must not reach into transports, the shell or the renderer.' },
-            { target: './electron/host', from: ['./electron/shell', './electron/main.ts', './renderer'], message: 'transports must not depend on the Electron shell or the renderer.' },
+            {
+              target: './shared',
+              from: ['./electron', './renderer', './test'],
+              message: 'shared/ is pure: it must not depend on electron/, renderer/ or tests.',
+            },
+            {
+              target: './electron/core',
+              from: ['./electron/host', './electron/shell', './electron/main.ts', './electron/preload.ts', './renderer'],
+              message: 'electron/core/ runs everywhere (app, host, CLI, tests): it must not reach into transports, the shell or the renderer.',
+            },
+            {
+              target: './electron/host',
+              from: ['./electron/shell', './electron/main.ts', './renderer'],
+              message: 'transports must not depend on the Electron shell or the renderer.',
+            },
             { target: './renderer', from: ['./electron', './test'], message: 'the renderer talks to main only through renderer/src/api/client.ts.' },
           ],
         },
@@ -51,7 +66,12 @@ export default tseslint.config(
   },
   {
     files: ['electron/core/**/*.ts', 'electron/host/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'only electron/main.ts, preload.ts and electron/shell/ may import electron' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'only electron/main.ts, preload.ts and electron/shell/ may import electron' }] },
+      ],
+    },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

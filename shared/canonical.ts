@@ -8,7 +8,9 @@ export function canonicalJson(value: Record<string, unknown>, keyOrder: readonly
   for (const key of keyOrder) {
     if (value[key] !== undefined) out[key] = value[key];
   }
-  for (const key of Object.keys(value).filter((k) => !keyOrder.includes(k)).sort()) {
+  for (const key of Object.keys(value)
+    .filter((k) => !keyOrder.includes(k))
+    .sort()) {
     if (value[key] !== undefined) out[key] = value[key];
   }
   return JSON.stringify(out, null, 2) + '\n';

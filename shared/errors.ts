@@ -56,10 +56,5 @@ export function httpStatusFor(code: string): number {
 }
 
 export function isApiError(value: unknown): value is ApiError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as ApiError).code === 'string' &&
-    typeof (value as ApiError).message === 'string'
-  );
+  return typeof value === 'object' && value !== null && typeof (value as ApiError).code === 'string' && typeof (value as ApiError).message === 'string';
 }

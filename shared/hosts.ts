@@ -44,10 +44,18 @@ export function templateHost(urlTemplate: string): TemplateHost {
   if (!m) return { ok: false, reason: 'missing', message: `must start with http:// or https:// (got '${urlTemplate.slice(0, 40)}')` };
   const authority = m[2]!;
   if (authority.includes('${')) {
-    return { ok: false, reason: 'placeholder', message: 'the host must be written literally so it can be checked against allowedHosts; move the ${…} placeholder into the path or query' };
+    return {
+      ok: false,
+      reason: 'placeholder',
+      message: 'the host must be written literally so it can be checked against allowedHosts; move the ${…} placeholder into the path or query',
+    };
   }
   if (authority.includes('@')) {
-    return { ok: false, reason: 'credentials', message: 'credentials in the URL are not allowed; send them in a header with a secret placeholder such as ${API_TOKEN}' };
+    return {
+      ok: false,
+      reason: 'credentials',
+      message: 'credentials in the URL are not allowed; send them in a header with a secret placeholder such as ${API_TOKEN}',
+    };
   }
   if (!authority) return { ok: false, reason: 'missing', message: 'has no host' };
   try {

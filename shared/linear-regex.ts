@@ -54,7 +54,8 @@ export function toRe2Syntax(source: string): string {
         }
         throw new LinearRegexError(`has an invalid \\u escape at position ${i} (write \\uXXXX with four hex digits)`);
       }
-      if (/[1-9]/.test(n) && !inClass) throw new LinearRegexError(`uses a backreference (\\${n}), which cannot be matched in linear time; match the text without referring back to a group`);
+      if (/[1-9]/.test(n) && !inClass)
+        throw new LinearRegexError(`uses a backreference (\\${n}), which cannot be matched in linear time; match the text without referring back to a group`);
       if (n === 'k' && source[i + 2] === '<') throw new LinearRegexError('uses a named backreference (\\k<…>), which cannot be matched in linear time');
       if (n === 'c') throw new LinearRegexError('uses a control-character escape (\\cX); write it as \\x01…\\x1A instead');
       if (n === '/') {
@@ -85,7 +86,9 @@ export function toRe2Syntax(source: string): string {
     if (c === '(' && source[i + 1] === '?') {
       const look = source.slice(i + 2, i + 4);
       if (look.startsWith('=') || look.startsWith('!') || look === '<=' || look === '<!') {
-        throw new LinearRegexError('uses lookahead or lookbehind ((?=…), (?!…), (?<=…), (?<!…)), which cannot be matched in linear time; rewrite the pattern without it');
+        throw new LinearRegexError(
+          'uses lookahead or lookbehind ((?=…), (?!…), (?<=…), (?<!…)), which cannot be matched in linear time; rewrite the pattern without it',
+        );
       }
       if (source[i + 2] === '<') {
         out += '(?P<';

@@ -9,7 +9,21 @@ import type { ErrorCode } from './errors.js';
 import type { ListedOpName } from './op-names.js';
 import { Config, Safety, Uuid, Card, Limits, JsonSchemaValue, SecretName } from './schemas.js';
 import { ToolTypeInputSchema } from './tool-types/catalog.js';
-import type { BundleView, ToolView, Page, Problem, SecretInfo, InvokeResult, HistoryEntry, SearchHit, FunctionInfo, SystemInfo, ImportReport, OpenAiFunction, ContainerImportResult } from './types.js';
+import type {
+  BundleView,
+  ToolView,
+  Page,
+  Problem,
+  SecretInfo,
+  InvokeResult,
+  HistoryEntry,
+  SearchHit,
+  FunctionInfo,
+  SystemInfo,
+  ImportReport,
+  OpenAiFunction,
+  ContainerImportResult,
+} from './types.js';
 
 interface OpDef<I extends TSchema, O> {
   input: I;
@@ -148,10 +162,7 @@ export const operations = {
   }),
   'tools.update': op<ToolView>()({
     summary: 'Replace an existing tool (edit); may rename slug/version; guarded by ifModifiedAt',
-    input: Type.Object(
-      { ...ToolRef, tool: ToolInput, ifModifiedAt: Type.Optional(Type.String({ maxLength: 64 })) },
-      { additionalProperties: false },
-    ),
+    input: Type.Object({ ...ToolRef, tool: ToolInput, ifModifiedAt: Type.Optional(Type.String({ maxLength: 64 })) }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT', 'MODIFIED_ELSEWHERE', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'BUILTIN_READONLY'],
   }),
   'tools.patch': op<ToolView>()({
@@ -188,7 +199,19 @@ export const operations = {
       },
       { additionalProperties: false },
     ),
-    errors: ['INVALID_INPUT', 'INVALID_ARGS', 'NOT_FOUND', 'TOOLS_DISABLED', 'CONFIRMATION_REQUIRED', 'RATE_LIMITED', 'TOOL_UNAVAILABLE', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'TOOL_DISABLED', 'CONFLICT'],
+    errors: [
+      'INVALID_INPUT',
+      'INVALID_ARGS',
+      'NOT_FOUND',
+      'TOOLS_DISABLED',
+      'CONFIRMATION_REQUIRED',
+      'RATE_LIMITED',
+      'TOOL_UNAVAILABLE',
+      'BUNDLE_DISABLED',
+      'BUNDLE_DELETED',
+      'TOOL_DISABLED',
+      'CONFLICT',
+    ],
   }),
   'tools.cancel': op<{ cancelled: boolean }>()({
     summary: 'Cancel a running invocation',
@@ -260,7 +283,10 @@ export const operations = {
   }),
   'bundles.importSkill': op<ImportReport>()({
     summary: 'A new bundle from a SKILL.md whose YAML front matter lists tools with http or script backends',
-    input: Type.Object({ text: Type.String({ minLength: 1, maxLength: 16 * 1024 * 1024 }), dryRun: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    input: Type.Object(
+      { text: Type.String({ minLength: 1, maxLength: 16 * 1024 * 1024 }), dryRun: Type.Optional(Type.Boolean()) },
+      { additionalProperties: false },
+    ),
     errors: ['INVALID_INPUT', 'PAYLOAD_TOO_LARGE'],
   }),
   'bundles.importOpenApi': op<ImportReport>()({

@@ -104,7 +104,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   owned.add(() => metrics.close());
   const history = new HistoryStore(paths.historyDir);
   owned.add(() => history.flush());
-  const secrets = await SecretsStore.open({ file: paths.secretsFile, keyFile: paths.secretsKeyFile, ...(opts.secretsCipher ? { cipher: opts.secretsCipher } : {}) });
+  const secrets = await SecretsStore.open({
+    file: paths.secretsFile,
+    keyFile: paths.secretsKeyFile,
+    ...(opts.secretsCipher ? { cipher: opts.secretsCipher } : {}),
+  });
   const functions = createFunctionRegistry();
 
   const runnerServices: RunnerServices = { secrets, functions, log: logger, ...opts.runners };

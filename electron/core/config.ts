@@ -63,7 +63,11 @@ export class ConfigStore extends EventEmitter<{ changed: [Config] }> {
     });
     const before = JSON.stringify(this.current);
     if (r.kind === 'bad') {
-      this.bad = problem(this.paths.configFile, 'config', `config.json ${r.reason.startsWith('is ') || r.reason.startsWith('cannot') ? r.reason : `is invalid: ${r.reason}`}`);
+      this.bad = problem(
+        this.paths.configFile,
+        'config',
+        `config.json ${r.reason.startsWith('is ') || r.reason.startsWith('cannot') ? r.reason : `is invalid: ${r.reason}`}`,
+      );
       this.current = structuredClone(DEFAULT_CONFIG);
     } else {
       this.bad = undefined;

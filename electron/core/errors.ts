@@ -4,6 +4,7 @@
  * MCP and the CLI unchanged.
  */
 import type { ApiError, ErrorCode, ErrorDetails, FieldIssue } from '../../shared/errors.js';
+import { MAX_ISSUES, MAX_QUOTE_CHARS, quoteKey } from '../../shared/limits.js';
 
 /** An error with a contract code. Thrown inside core, turned into an envelope at the edge. */
 export class CoreError extends Error {
@@ -17,9 +18,24 @@ export class CoreError extends Error {
   }
 }
 
+/**
+ * At most MAX_ISSUES issues travel, each field and message cut to a quotable length, with the
+ * count of all: an input with 100,000 unknown keys gets a short answer, not one as big as itself.
+ */
+export function capIssues(issues: readonly FieldIssue[]): { issues: FieldIssue[]; issueCount?: number } {
+  const shown = issues.slice(0, MAX_ISSUES).map((i) => ({ field: quoteKey(i.field), message: quoteKey(i.message, MAX_QUOTE_CHARS * 2) }));
+  return issues.length > shown.length ? { issues: shown, issueCount: issues.length } : { issues: shown };
+}
+
+/** "a: x; b: y; and 180 more" */
+export function summariseIssues(issues: readonly FieldIssue[], issueCount = issues.length): string {
+  const text = issues.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; ');
+  return issueCount > issues.length ? `${text}; and ${issueCount - issues.length} more` : text;
+}
+
 export function invalid(issues: FieldIssue[], summary?: string): CoreError {
-  const message = summary ?? issues.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; ');
-  return new CoreError('INVALID_INPUT', message, { issues });
+  const capped = capIssues(issues);
+  return new CoreError('INVALID_INPUT', summary ?? summariseIssues(capped.issues, capped.issueCount), capped);
 }
 
 export function notFound(what: string): CoreError {

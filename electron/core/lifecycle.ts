@@ -34,7 +34,11 @@ export class Disposables implements Disposable {
   }
 
   /** Subscribes to an emitter (Node's or any with on/off) for as long as the list lives. */
-  listen<A extends unknown[]>(emitter: { on(event: string, fn: (...a: A) => void): unknown; off(event: string, fn: (...a: A) => void): unknown }, event: string, fn: (...a: A) => void): void {
+  listen<A extends unknown[]>(
+    emitter: { on(event: string, fn: (...a: A) => void): unknown; off(event: string, fn: (...a: A) => void): unknown },
+    event: string,
+    fn: (...a: A) => void,
+  ): void {
     emitter.on(event, fn);
     this.add(() => void emitter.off(event, fn));
   }

@@ -21,7 +21,10 @@ async function newestMtime(dir: string): Promise<number> {
 }
 
 export async function rendererIsStale(projectRoot: string, outDir: string): Promise<boolean> {
-  const built = await fsp.stat(join(outDir, 'index.html')).then((s) => s.mtimeMs, () => 0);
+  const built = await fsp.stat(join(outDir, 'index.html')).then(
+    (s) => s.mtimeMs,
+    () => 0,
+  );
   if (!built) return true;
   const sources = await Promise.all([newestMtime(join(projectRoot, 'renderer')), newestMtime(join(projectRoot, 'shared'))]);
   return Math.max(...sources) > built;
@@ -33,5 +36,9 @@ export async function ensureRendererBuilt(projectRoot: string, outDir: string): 
   process.stderr.write('Building the renderer…\n');
   const { build, createLogger } = await import('vite');
   const logger = createLogger('warn');
-  await build({ configFile: join(projectRoot, 'renderer/vite.config.ts'), logLevel: 'warn', customLogger: { ...logger, info: (m) => process.stderr.write(m + '\n') } });
+  await build({
+    configFile: join(projectRoot, 'renderer/vite.config.ts'),
+    logLevel: 'warn',
+    customLogger: { ...logger, info: (m) => process.stderr.write(m + '\n') },
+  });
 }

@@ -47,7 +47,9 @@ async function main(): Promise<void> {
     await app.listen({ host: '127.0.0.1', port });
   } catch (e) {
     await core.close();
-    fail(`cannot listen on 127.0.0.1:${port}: ${(e as Error).message}${(e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (pick another with --port N)' : ''}`);
+    fail(
+      `cannot listen on 127.0.0.1:${port}: ${(e as Error).message}${(e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (pick another with --port N)' : ''}`,
+    );
   }
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;

@@ -9,6 +9,7 @@
  */
 import type { FieldIssue } from '../errors.js';
 import type { SchemaError } from './validator.js';
+import { quoteKey } from '../limits.js';
 
 // ---- paths ------------------------------------------------------------------------------------
 
@@ -20,9 +21,16 @@ export function pointerParts(pointer: string): string[] {
   return pointer === '' || pointer === '#' ? [] : pointer.replace(/^#/, '').split('/').slice(1).map(unescapePointer);
 }
 
+/** A path with one more part; a key longer than an error may quote is cut (a 1 MB key is not echoed). */
 export function joinField(base: string, part: string): string {
   if (/^\d+$/.test(part)) return `${base}[${part}]`;
-  return base ? `${base}.${part}` : part;
+  const key = quoteKey(part);
+  return base ? `${base}.${key}` : key;
+}
+
+/** A list of allowed values or a pattern taken from a schema, cut to what an error may quote. */
+function quoted(values: unknown[]): string {
+  return quoteKey(values.map((v) => JSON.stringify(v)).join(', '));
 }
 
 /** "/opts/0/days" → "opts[0].days" (with a prefix: "args.opts[0].days"). */
@@ -61,13 +69,13 @@ function apiMessage(e: SchemaError, field: string): string {
   const p = e.params;
   switch (e.keyword) {
     case 'additionalProperties':
-      return `unknown field '${String(p['additionalProperty'])}'${field ? ` in ${field}` : ''}; remove it or check its spelling`;
+      return `unknown field '${quoteKey(String(p['additionalProperty']))}'${field ? ` in ${field}` : ''}; remove it or check its spelling`;
     case 'required':
-      return `missing required field '${String(p['missingProperty'])}'`;
+      return `missing required field '${quoteKey(String(p['missingProperty']))}'`;
     case 'type':
       return `must be ${String(p['type'])}`;
     case 'pattern':
-      return `has an invalid format (must match ${String(p['pattern'])})`;
+      return `has an invalid format (must match ${quoteKey(String(p['pattern']))})`;
     case 'format':
       return `must be a valid ${String(p['format'])}`;
     case 'maxLength':
@@ -85,7 +93,7 @@ function apiMessage(e: SchemaError, field: string): string {
     case 'minItems':
       return `must have at least ${String(p['limit'])} items`;
     case 'enum':
-      return `must be one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      return `must be one of ${quoted(p['allowedValues'] as unknown[])}`;
     default:
       return e.message ?? 'is invalid';
   }
@@ -102,7 +110,7 @@ export function apiIssues(errors: readonly SchemaError[] | null | undefined, pre
     const consts = errs.filter((e) => e.keyword === 'const').map((e) => JSON.stringify(e.params['allowedValue']));
     const specific = errs.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'const' && e.keyword !== 'oneOf');
     if (consts.length > 1 || (consts.length === 1 && specific.length === 0)) {
-      issues.push({ field, message: `must be one of ${consts.join(', ')}` });
+      issues.push({ field, message: `must be one of ${quoteKey(consts.join(', '))}` });
       continue;
     }
     for (const e of specific.length ? specific : errs) issues.push({ field, message: apiMessage(e, field) });
@@ -174,13 +182,13 @@ function modelDescribe(e: SchemaError, data: unknown): Described | undefined {
       return { field: f, message: 'is not an allowed property; remove it or check its spelling', sentence: `unexpected property '${f}'` };
     }
     case 'propertyNames':
-      return { field, message: `has an invalid property name '${String(p['propertyName'])}'` };
+      return { field, message: `has an invalid property name '${quoteKey(String(p['propertyName']))}'` };
     case 'type':
       return { field, message: `must be ${typesPhrase(String(p['type']).split(','))} (got ${kindOf(valueAt(data, e.instancePath))})` };
     case 'enum':
-      return { field, message: `must be one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+      return { field, message: `must be one of ${quoted(p['allowedValues'] as unknown[])}` };
     case 'const':
-      return { field, message: `must be ${JSON.stringify(p['allowedValue'])}` };
+      return { field, message: `must be ${quoted([p['allowedValue']])}` };
     case 'maximum':
       return { field, message: `must be ≤ ${String(p['limit'])}` };
     case 'minimum':
@@ -196,7 +204,7 @@ function modelDescribe(e: SchemaError, data: unknown): Described | undefined {
     case 'maxLength':
       return { field, message: `must be at most ${plural(Number(p['limit']), 'character')} long` };
     case 'pattern':
-      return { field, message: `must match the pattern ${String(p['pattern'])}` };
+      return { field, message: `must match the pattern ${quoteKey(String(p['pattern']))}` };
     case 'format': {
       const format = String(p['format']);
       const example = FORMAT_EXAMPLES[format];
@@ -247,9 +255,16 @@ function describeComposite(c: SchemaError, branchErrors: Map<string, SchemaError
       const p = errs[0]!.params as { allowedValue?: unknown; allowedValues?: unknown[] };
       return p.allowedValues ?? [p.allowedValue];
     });
-    return finish({ field, message: `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}` }, rootName);
+    return finish({ field, message: `must be one of ${quoted(values)}` }, rootName);
   }
-  const forms = branches.map((errs, i) => `(${i + 1}) ${modelIssues(errs, data, rootName).map((s) => s.sentence).join(' and ') || 'its own rules'}`);
+  const forms = branches.map(
+    (errs, i) =>
+      `(${i + 1}) ${
+        modelIssues(errs, data, rootName)
+          .map((s) => s.sentence)
+          .join(' and ') || 'its own rules'
+      }`,
+  );
   return finish({ field, message: `must match one of the allowed forms: ${forms.join('; or ')}` }, rootName);
 }
 
@@ -297,8 +312,24 @@ export function summarise(issues: readonly SchemaIssue[], max = 8): string {
 
 /** Keywords whose error only says "a child failed"; the child's own error is reported instead. */
 const WRAPPER_KEYWORDS = new Set([
-  'properties', 'items', 'prefixItems', 'additionalItems', 'allOf', '$ref', '$recursiveRef', '$dynamicRef', 'additionalProperties',
-  'patternProperties', 'unevaluatedProperties', 'unevaluatedItems', 'dependentSchemas', 'dependencies', 'then', 'else', 'contains', 'propertyNames',
+  'properties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'allOf',
+  '$ref',
+  '$recursiveRef',
+  '$dynamicRef',
+  'additionalProperties',
+  'patternProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'dependentSchemas',
+  'dependencies',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
 ]);
 
 export interface FormIssue {
@@ -361,7 +392,9 @@ export function formIssues(errors: readonly SchemaError[] | null | undefined): F
     if (WRAPPER_KEYWORDS.has(e.keyword)) continue;
     if (combinators.some((c) => e.schemaPath !== c && e.schemaPath.startsWith(c + '/'))) continue;
     const missing = e.keyword === 'required' ? String(e.params['missingProperty']) : undefined;
-    let property = pointerParts(e.instancePath).map((p) => '.' + p).join('');
+    let property = pointerParts(e.instancePath)
+      .map((p) => '.' + p)
+      .join('');
     if (missing !== undefined) property = `${property}.${missing}`;
     const issue: FormIssue = { property, message: formMessage(e), keyword: e.keyword, schemaPath: e.schemaPath };
     if (missing !== undefined) issue.missingProperty = missing;

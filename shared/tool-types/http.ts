@@ -1,6 +1,6 @@
 /** impl of an `http` tool: a templated HTTP call (DESIGN.md, tool.json `http`). */
 import { Type, type Static } from '@sinclair/typebox';
-import { HeaderName, SecretName } from '../schema-primitives.js';
+import { HEADER_NAME_PATTERN, HeaderName, SecretName } from '../schema-primitives.js';
 
 export const HmacAuth = Type.Object(
   {
@@ -44,7 +44,7 @@ export const HttpImpl = Type.Object(
       Type.Literal('OPTIONS'),
     ]),
     urlTemplate: Type.String({ minLength: 1, maxLength: 8192 }),
-    headers: Type.Optional(Type.Record(Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }), Type.String({ maxLength: 8192 }))),
+    headers: Type.Optional(Type.Record(Type.String({ pattern: HEADER_NAME_PATTERN }), Type.String({ maxLength: 8192 }))),
     bodyTemplate: Type.Optional(Type.String({ maxLength: 1024 * 1024 })),
     successCodes: Type.Optional(Type.Array(Type.Integer({ minimum: 100, maximum: 599 }), { minItems: 1, maxItems: 100 })),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 600000 })),

@@ -17,17 +17,27 @@ const execFileAsync = promisify(execFile);
 
 /** The runner's default sandbox as CLI flags, so the baseline does the same work. */
 const SANDBOX_FLAGS = [
-  '--network', 'none',
-  '--memory', '256m',
-  '--memory-swap', '256m',
-  '--pids-limit', '64',
-  '--cpus', '1',
-  '--cap-drop', 'ALL',
-  '--security-opt', 'no-new-privileges',
+  '--network',
+  'none',
+  '--memory',
+  '256m',
+  '--memory-swap',
+  '256m',
+  '--pids-limit',
+  '64',
+  '--cpus',
+  '1',
+  '--cap-drop',
+  'ALL',
+  '--security-opt',
+  'no-new-privileges',
   '--read-only',
-  '--tmpfs', '/tmp:rw,noexec,nosuid,nodev,size=16m,mode=1777',
-  '--log-driver', 'none',
-  '--user', '65534:65534',
+  '--tmpfs',
+  '/tmp:rw,noexec,nosuid,nodev,size=16m,mode=1777',
+  '--log-driver',
+  'none',
+  '--user',
+  '65534:65534',
 ];
 
 function percentile(samples: number[], p: number): number {
@@ -75,7 +85,9 @@ export async function run(): Promise<void> {
 
     console.log(`container (${runs} runs each, interleaved; image ${image})`);
     for (const c of contenders) {
-      console.log(`  ${c.name.padEnd(38)} p50 ${percentile(c.samples, 50).toFixed(1).padStart(7)} ms   p90 ${percentile(c.samples, 90).toFixed(1).padStart(7)} ms`);
+      console.log(
+        `  ${c.name.padEnd(38)} p50 ${percentile(c.samples, 50).toFixed(1).padStart(7)} ms   p90 ${percentile(c.samples, 90).toFixed(1).padStart(7)} ms`,
+      );
     }
     const [mine, same, plain] = contenders.map((c) => percentile(c.samples, 50)) as [number, number, number];
     const ratio = mine / same;

@@ -55,7 +55,9 @@ export async function run(): Promise<void> {
     }
     const [rp50, fp50] = [quantile(runnerTimes, 0.5), quantile(fetchTimes, 0.5)];
     const [rp95, fp95] = [quantile(runnerTimes, 0.95), quantile(fetchTimes, 0.95)];
-    console.log(`  ${ITERATIONS} calls each, interleaved, loopback keep-alive; the tool expands a secret header, checks the allow-list, extracts $.current.temp, redacts`);
+    console.log(
+      `  ${ITERATIONS} calls each, interleaved, loopback keep-alive; the tool expands a secret header, checks the allow-list, extracts $.current.temp, redacts`,
+    );
     console.log(row('http tool vs raw fetch, p50', rp50, fp50));
     console.log(row('http tool vs raw fetch, p95', rp95, fp95));
     console.log(`  goal ≤ 1.2x at p50: ${rp50 / fp50 <= 1.2 ? 'met' : 'NOT met'}`);

@@ -58,7 +58,12 @@ export async function run(): Promise<void> {
     await core.bundles.put(bundleID, { slug: 'bench' });
     await core.tools.create(
       { bundleID, slug: 'weather', version: 'v1' },
-      { type: 'http', impl: { method: 'GET', urlTemplate: `http://127.0.0.1:${port}/w?q=\${city}` }, argSchema: { type: 'object', properties: { city: { type: 'string' } } }, limits: { maxCallsPerMinute: 100000 } },
+      {
+        type: 'http',
+        impl: { method: 'GET', urlTemplate: `http://127.0.0.1:${port}/w?q=\${city}` },
+        argSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        limits: { maxCallsPerMinute: 100000 },
+      },
     );
     await compare(
       'http tool via tools.invoke vs raw fetch (loopback)',

@@ -29,7 +29,23 @@ export async function makeDataset(dir: string, bundles = BUNDLES, perBundle = PE
     await mkdir(join(bdir, 'tools'), { recursive: true });
     const bfile = join(bdir, 'bundle.json');
     const stamp = new Date(at + b * 1000).toISOString();
-    await writeFile(bfile, canonicalJson({ schemaVersion: '1', bundleID, slug: `bundle-${b}`, displayName: `Bundle ${b}`, description: '', isEnabled: true, isBuiltIn: false, createdAt: stamp, modifiedAt: stamp }, BUNDLE_KEY_ORDER));
+    await writeFile(
+      bfile,
+      canonicalJson(
+        {
+          schemaVersion: '1',
+          bundleID,
+          slug: `bundle-${b}`,
+          displayName: `Bundle ${b}`,
+          description: '',
+          isEnabled: true,
+          isBuiltIn: false,
+          createdAt: stamp,
+          modifiedAt: stamp,
+        },
+        BUNDLE_KEY_ORDER,
+      ),
+    );
     files.push(bfile);
     await Promise.all(
       Array.from({ length: perBundle }, async (_, i) => {
@@ -37,11 +53,25 @@ export async function makeDataset(dir: string, bundles = BUNDLES, perBundle = PE
         const w = words[(b * perBundle + i) % words.length]!;
         const t = new Date(at + (b * perBundle + i) * 1000).toISOString();
         const tool = {
-          schemaVersion: '1', toolID, bundleID, slug: `${w}-${b}-${i}`, version: 'v1', displayName: `${w} tool ${i}`,
-          description: `Does ${w} things for bundle ${b}, item ${i}`, type: 'http', isEnabled: true, isBuiltIn: false, tags: [w, `b${b}`],
-          safety: 'readOnly', argSchema: { type: 'object', properties: { q: { type: 'string', description: 'query' }, n: { type: 'integer', maximum: 50 } }, required: ['q'] },
-          outputSchema: { type: 'object' }, impl: { method: 'GET', urlTemplate: 'https://api.example.com/' + w + '?q=${q}&key=${API_KEY}', timeoutMs: 5000 },
-          card: { enabled: true, title: `${w} {{q}}`, accentColor: '#4a90d4' }, limits: { maxCallsPerMinute: 60 }, createdAt: t, modifiedAt: t,
+          schemaVersion: '1',
+          toolID,
+          bundleID,
+          slug: `${w}-${b}-${i}`,
+          version: 'v1',
+          displayName: `${w} tool ${i}`,
+          description: `Does ${w} things for bundle ${b}, item ${i}`,
+          type: 'http',
+          isEnabled: true,
+          isBuiltIn: false,
+          tags: [w, `b${b}`],
+          safety: 'readOnly',
+          argSchema: { type: 'object', properties: { q: { type: 'string', description: 'query' }, n: { type: 'integer', maximum: 50 } }, required: ['q'] },
+          outputSchema: { type: 'object' },
+          impl: { method: 'GET', urlTemplate: 'https://api.example.com/' + w + '?q=${q}&key=${API_KEY}', timeoutMs: 5000 },
+          card: { enabled: true, title: `${w} {{q}}`, accentColor: '#4a90d4' },
+          limits: { maxCallsPerMinute: 60 },
+          createdAt: t,
+          modifiedAt: t,
         };
         await mkdir(join(bdir, 'tools', toolID));
         const f = join(bdir, 'tools', toolID, 'tool.json');
@@ -120,7 +150,11 @@ export async function run(): Promise<void> {
     const created = spans.reduce((a, s) => a + s.n, 0);
     const wall = Math.max(...spans.map((s) => s.last)) - Math.min(...spans.map((s) => s.first));
     const plainRuns = Array.from({ length: 8 }, (_, p) =>
-      collect(spawnTs('test/helpers/bench-worker.ts', ['plain-create', t.dataDir, bundleID, String(perProc), String(p)], { RACE_START_AT: String(Date.now() + 3000) })),
+      collect(
+        spawnTs('test/helpers/bench-worker.ts', ['plain-create', t.dataDir, bundleID, String(perProc), String(p)], {
+          RACE_START_AT: String(Date.now() + 3000),
+        }),
+      ),
     );
     const plainRes = await Promise.all(plainRuns.map((r) => r.done));
     const pspans = plainRes.flatMap((r) => r.lines).map((l) => l as { first: number; last: number; n: number });

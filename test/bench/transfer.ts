@@ -62,7 +62,12 @@ function tool(bundleID: string, i: number): ToolFile {
     createdAt: AT,
     modifiedAt: AT,
   };
-  if (i % 3 === 0) return { ...base, type: 'http', impl: { method: 'GET', urlTemplate: `https://api${i % 5}.example.com/v1/search?q=\${q}&n=\${n}&key=\${API_KEY}`, timeoutMs: 5000 } };
+  if (i % 3 === 0)
+    return {
+      ...base,
+      type: 'http',
+      impl: { method: 'GET', urlTemplate: `https://api${i % 5}.example.com/v1/search?q=\${q}&n=\${n}&key=\${API_KEY}`, timeoutMs: 5000 },
+    };
   if (i % 3 === 1) return { ...base, type: 'container', impl: { build: '.', sandbox: { network: 'none' }, timeoutSeconds: 10 } };
   return { ...base, type: 'function', impl: { function: 'core.calc' } };
 }
@@ -75,7 +80,23 @@ export async function makeSource(dataDir: string): Promise<string[]> {
     const bundleID = uuidv7();
     ids.push(bundleID);
     await fsp.mkdir(paths.claimsDir(bundleID), { recursive: true });
-    await fsp.writeFile(paths.bundleFile(bundleID), canonicalJson({ schemaVersion: '1', bundleID, slug: `bundle-${b}`, displayName: `Bundle ${b}`, description: '', isEnabled: true, isBuiltIn: false, createdAt: AT, modifiedAt: AT }, BUNDLE_KEY_ORDER));
+    await fsp.writeFile(
+      paths.bundleFile(bundleID),
+      canonicalJson(
+        {
+          schemaVersion: '1',
+          bundleID,
+          slug: `bundle-${b}`,
+          displayName: `Bundle ${b}`,
+          description: '',
+          isEnabled: true,
+          isBuiltIn: false,
+          createdAt: AT,
+          modifiedAt: AT,
+        },
+        BUNDLE_KEY_ORDER,
+      ),
+    );
     for (let i = 0; i < TOOLS_PER_BUNDLE; i++) {
       const file = tool(bundleID, i);
       const dir = paths.toolDir(bundleID, file.toolID);
@@ -84,7 +105,9 @@ export async function makeSource(dataDir: string): Promise<string[]> {
       await fsp.writeFile(paths.claimFile(bundleID, file.slug, file.version), file.toolID);
       if (file.type === 'container') {
         await fsp.writeFile(join(dir, 'Dockerfile'), 'FROM busybox:1.37\nCOPY run.sh /tool/\nENTRYPOINT ["/bin/sh", "/tool/run.sh"]\n');
-        await fsp.writeFile(join(dir, 'run.sh'), `#!/bin/sh\n# runner ${i}\nprintf '{"text":"%s"}\\n' "$(printf '%s' "$1" | base64 -d | wc -c)"\n`, { mode: 0o755 });
+        await fsp.writeFile(join(dir, 'run.sh'), `#!/bin/sh\n# runner ${i}\nprintf '{"text":"%s"}\\n' "$(printf '%s' "$1" | base64 -d | wc -c)"\n`, {
+          mode: 0o755,
+        });
       }
     }
   }

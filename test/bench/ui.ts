@@ -36,7 +36,9 @@ export async function writeDataset(dataDir: string): Promise<void> {
   const jobs: Promise<void>[] = [];
   for (const t of tools) {
     const dir = join(dataDir, 'bundles', t.bundleID, 'tools', t.toolID);
-    jobs.push(mkdir(dir, { recursive: true }).then(() => writeFile(join(dir, 'tool.json'), canonicalJson({ ...t, impl: { function: 'core.calc' } }, TOOL_KEY_ORDER))));
+    jobs.push(
+      mkdir(dir, { recursive: true }).then(() => writeFile(join(dir, 'tool.json'), canonicalJson({ ...t, impl: { function: 'core.calc' } }, TOOL_KEY_ORDER))),
+    );
     if (jobs.length >= 200) await Promise.all(jobs.splice(0));
   }
   await Promise.all(jobs);
@@ -56,7 +58,9 @@ async function firstRender(page: Page, host: Host): Promise<RenderTiming> {
   await page.waitForFunction(() => performance.getEntriesByName('tw:toollist-painted').length > 0, null, { timeout: 60_000 });
   return page.evaluate(() => {
     const painted = performance.getEntriesByName('tw:toollist-painted')[0]!.startTime;
-    const api = performance.getEntriesByType('resource').filter((e) => e.name.includes('/tools/') && e.startTime < painted && !e.name.includes('/tools/events'));
+    const api = performance
+      .getEntriesByType('resource')
+      .filter((e) => e.name.includes('/tools/') && e.startTime < painted && !e.name.includes('/tools/events'));
     return { painted, slowestApi: Math.max(0, ...api.map((e) => e.duration)) };
   });
 }
@@ -102,7 +106,9 @@ async function searchFetchBaseline(page: Page): Promise<number[]> {
     const times: number[] = [];
     for (const q of queries) {
       const t0 = performance.now();
-      const res = await fetch(`/tools/tools/search?q=${encodeURIComponent(q.trim())}&includeDisabled=true&pageSize=20`, { headers: { Authorization: `Bearer ${token}` } });
+      const res = await fetch(`/tools/tools/search?q=${encodeURIComponent(q.trim())}&includeDisabled=true&pageSize=20`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
       await res.json();
       times.push(performance.now() - t0);
     }
@@ -177,8 +183,18 @@ export async function run(): Promise<void> {
     }
     const painted = renders.map((r) => r.painted);
     line('first render of the tool list, first load', fmt(painted[0]!), fmt(fetches[0]!), `slowest API answer in it: ${fmt(renders[0]!.slowestApi)}`);
-    line(`first render of the tool list, median of ${FIRST_RENDER_RUNS}`, fmt(median(painted)), fmt(median(fetches)), 'goal ≤ 500 ms; baseline: list page fetch alone');
-    line(`first render of the tool list, worst of ${FIRST_RENDER_RUNS}`, fmt(Math.max(...painted)), fmt(Math.max(...fetches)), '(navigation start → rows painted, no HTTP cache)');
+    line(
+      `first render of the tool list, median of ${FIRST_RENDER_RUNS}`,
+      fmt(median(painted)),
+      fmt(median(fetches)),
+      'goal ≤ 500 ms; baseline: list page fetch alone',
+    );
+    line(
+      `first render of the tool list, worst of ${FIRST_RENDER_RUNS}`,
+      fmt(Math.max(...painted)),
+      fmt(Math.max(...fetches)),
+      '(navigation start → rows painted, no HTTP cache)',
+    );
 
     const page = await browser.context.newPage();
     await firstRender(page, host);
@@ -191,7 +207,12 @@ export async function run(): Promise<void> {
     await page.keyboard.press('Escape');
     const frames = await scrollFrames(page);
     line('frame interval while scrolling 10k rows p50', fmt(quantile(frames.scrolling, 0.5)), fmt(quantile(frames.idle, 0.5)), 'baseline: idle frames');
-    line('frame interval while scrolling 10k rows p95', fmt(quantile(frames.scrolling, 0.95)), fmt(quantile(frames.idle, 0.95)), `rows in DOM: ${await page.locator('.vrow').count()}`);
+    line(
+      'frame interval while scrolling 10k rows p95',
+      fmt(quantile(frames.scrolling, 0.95)),
+      fmt(quantile(frames.idle, 0.95)),
+      `rows in DOM: ${await page.locator('.vrow').count()}`,
+    );
     await page.close();
   } finally {
     await browser.close();

@@ -9,7 +9,19 @@ import { v7 as uuidv7 } from 'uuid';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { api, PROJECT_ROOT, chromiumAvailable, launchBrowser, openApp, RestError, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import {
+  api,
+  PROJECT_ROOT,
+  chromiumAvailable,
+  launchBrowser,
+  openApp,
+  RestError,
+  screenshot,
+  startHost,
+  watchPageProblems,
+  type Browser,
+  type Host,
+} from './harness.js';
 
 const CORE = '0190a000-0000-7000-8000-00000000c0e0';
 const CALC_ARGS = {
@@ -59,14 +71,17 @@ async function downloadFrom(click: () => Promise<void>): Promise<{ name: string;
 
 /** Starts a drag of files over the window, as the OS does: a DataTransfer holding them, kept for the drop. */
 async function dragFilesOver(files: { name: string; bytes: Buffer; type?: string }[]): Promise<void> {
-  await page.evaluate((list) => {
-    const dt = new DataTransfer();
-    for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
-    (window as unknown as { __drag: DataTransfer }).__drag = dt;
-    const target = document.querySelector('main')!;
-    target.dispatchEvent(new DragEvent('dragenter', { bubbles: true, cancelable: true, dataTransfer: dt }));
-    target.dispatchEvent(new DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: dt }));
-  }, files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64'), type: f.type ?? '' })));
+  await page.evaluate(
+    (list) => {
+      const dt = new DataTransfer();
+      for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
+      (window as unknown as { __drag: DataTransfer }).__drag = dt;
+      const target = document.querySelector('main')!;
+      target.dispatchEvent(new DragEvent('dragenter', { bubbles: true, cancelable: true, dataTransfer: dt }));
+      target.dispatchEvent(new DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: dt }));
+    },
+    files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64'), type: f.type ?? '' })),
+  );
 }
 
 async function dropDragged(): Promise<void> {
@@ -113,7 +128,11 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     // A switch the core refuses: the network answers 409 for this one PATCH.
     await page.route(`**/tools/bundles/${travel}`, (route) =>
       route.request().method() === 'PATCH'
-        ? route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: { code: 'BUNDLE_DELETED', message: 'the bundle was deleted meanwhile' } }) })
+        ? route.fulfill({
+            status: 409,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: { code: 'BUNDLE_DELETED', message: 'the bundle was deleted meanwhile' } }),
+          })
         : route.continue(),
     );
     await sw.click();
@@ -262,7 +281,13 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     await screenshot(page, '10-builtin-readonly');
 
     const calc = await api(host, 'tools.get', { bundleID: CORE, slug: 'calc', version: 'v1' });
-    const refused = await api(host, 'tools.update', { bundleID: CORE, slug: 'calc', version: 'v1', tool: { ...calc, displayName: 'Hacked' }, ifModifiedAt: calc.modifiedAt }).catch((e: unknown) => e);
+    const refused = await api(host, 'tools.update', {
+      bundleID: CORE,
+      slug: 'calc',
+      version: 'v1',
+      tool: { ...calc, displayName: 'Hacked' },
+      ifModifiedAt: calc.modifiedAt,
+    }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RestError);
     expect((refused as RestError).status).toBe(403);
     expect((refused as RestError).body.error?.code).toBe('BUILTIN_READONLY');
@@ -279,9 +304,18 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
       bundleID: travel,
       slug: 'wire-money',
       version: 'v1',
-      tool: { displayName: 'Wire money', type: 'function', safety: 'privileged', argSchema: CALC_ARGS, impl: { function: 'core.calc' }, card: { enabled: false } },
+      tool: {
+        displayName: 'Wire money',
+        type: 'function',
+        safety: 'privileged',
+        argSchema: CALC_ARGS,
+        impl: { function: 'core.calc' },
+        card: { enabled: false },
+      },
     });
-    const unconfirmed = await api(host, 'tools.invoke', { bundleID: travel, slug: 'wire-money', version: 'v1', args: { expression: '1+1' } }).catch((e: unknown) => e);
+    const unconfirmed = await api(host, 'tools.invoke', { bundleID: travel, slug: 'wire-money', version: 'v1', args: { expression: '1+1' } }).catch(
+      (e: unknown) => e,
+    );
     expect((unconfirmed as RestError).body.error?.code).toBe('CONFIRMATION_REQUIRED');
 
     await openBundle('travel');
@@ -362,7 +396,7 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
-  it('shows at most three toasts, never over the editor\'s buttons', async () => {
+  it("shows at most three toasts, never over the editor's buttons", async () => {
     await openBundle('travel');
     await page.getByTestId('new-tool').click();
     await page.getByTestId('tool-slug').waitFor();
@@ -371,7 +405,14 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
       await sw.click();
       const on = i % 2 === 1;
       await expect.poll(async () => (await api(host, 'bundles.get', { bundleID: CORE })).isEnabled).toBe(on);
-      await expect.poll(() => page.getByTestId('toast-success').filter({ hasText: `Core is ${on ? 'on' : 'off'}` }).count()).toBeGreaterThan(0);
+      await expect
+        .poll(() =>
+          page
+            .getByTestId('toast-success')
+            .filter({ hasText: `Core is ${on ? 'on' : 'off'}` })
+            .count(),
+        )
+        .toBeGreaterThan(0);
     }
     // Four were shown within a toast's lifetime; the newest three remain (the cap itself is unit-tested).
     const count = await page.getByTestId('toasts').locator('.toast').count();
@@ -380,7 +421,10 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     const footer = (await page.locator('.editor-footer').boundingBox())!;
     await expect
       .poll(async () => {
-        const boxes = await page.getByTestId('toasts').locator('.toast').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+        const boxes = await page
+          .getByTestId('toasts')
+          .locator('.toast')
+          .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
         return boxes.some((b) => overlaps(b, footer));
       })
       .toBe(false);
@@ -569,7 +613,9 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
   it('imports a container-tool folder into the current bundle and lists the secrets it needs', async () => {
     await openBundle('from-elsewhere');
     await page.getByTestId('bundle-header-switch').click();
-    await expect.poll(async () => (await api(host, 'bundles.list', { includeDisabled: true })).items.find((b) => b.slug === 'from-elsewhere')?.isEnabled).toBe(true);
+    await expect
+      .poll(async () => (await api(host, 'bundles.list', { includeDisabled: true })).items.find((b) => b.slug === 'from-elsewhere')?.isEnabled)
+      .toBe(true);
     await page.getByTestId('import-folder-input').setInputFiles(join(FIXTURES, 'word-count-container'));
     const dialog = page.getByTestId('container-dialog');
     await dialog.waitFor();

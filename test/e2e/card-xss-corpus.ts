@@ -53,6 +53,6 @@ export const XSS_CORPUS: XssCase[] = [
   { name: 'noscript mXSS', html: '<noscript><p title="</noscript><img src={{BEACON}}/noscript>"></noscript>' },
   { name: 'details ontoggle', html: '<details open ontoggle="fetch(\'{{BEACON}}/toggle\')"><summary>x</summary></details>' },
   { name: 'marquee onstart', html: '<marquee onstart="fetch(\'{{BEACON}}/marquee\')">x</marquee>' },
-  { name: 'data URL image', html: '<img src="data:image/svg+xml,<svg xmlns=\'http://www.w3.org/2000/svg\'><image href=\'{{BEACON}}/datasvg\'/></svg>">' },
+  { name: 'data URL image', html: "<img src=\"data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'><image href='{{BEACON}}/datasvg'/></svg>\">" },
   { name: 'dialog and popover', html: '<button popovertarget="p">x</button><div popover id="p" style="background:url({{BEACON}}/popover)">x</div>' },
 ];

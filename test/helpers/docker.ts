@@ -28,10 +28,7 @@ const BUSYBOX_CANDIDATES = ['/bin/busybox', '/usr/bin/busybox'];
 /** True when an engine answers within two seconds. */
 export async function dockerAvailable(docker = new Dockerode()): Promise<boolean> {
   try {
-    await Promise.race([
-      docker.ping(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
-    ]);
+    await Promise.race([docker.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref())]);
     return true;
   } catch {
     return false;
@@ -119,7 +116,11 @@ export async function leftoverContainers(label = `${LABEL_MANAGED}=true`): Promi
 /** Removes images carrying a label (e.g. the builds of one test tool). */
 export async function removeImagesByLabel(docker: Dockerode, label: string): Promise<void> {
   const images = await docker.listImages({ filters: { label: [label] } });
-  for (const image of images) await docker.getImage(image.Id).remove({ force: true }).catch(() => undefined);
+  for (const image of images)
+    await docker
+      .getImage(image.Id)
+      .remove({ force: true })
+      .catch(() => undefined);
 }
 
 /** A container tool.json as the store would hand it to the runner. */

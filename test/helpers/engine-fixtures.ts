@@ -128,7 +128,9 @@ export interface Harness {
   cleanup: () => Promise<void>;
 }
 
-export async function harness(opts: { secrets?: Record<string, string>; config?: Partial<Config>; runners?: Runner[]; history?: HistoryStore } = {}): Promise<Harness> {
+export async function harness(
+  opts: { secrets?: Record<string, string>; config?: Partial<Config>; runners?: Runner[]; history?: HistoryStore } = {},
+): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'tw-engine-'));
   const runner = new FakeRunner('function');
   const secrets = new FakeSecrets(opts.secrets ?? {});

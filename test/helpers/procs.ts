@@ -19,7 +19,11 @@ export interface Finished {
   stderr: string;
 }
 
-export function collect(child: ChildProcess): { done: Promise<Finished>; lines: Record<string, unknown>[]; onLine: (fn: (l: Record<string, unknown>) => void) => void } {
+export function collect(child: ChildProcess): {
+  done: Promise<Finished>;
+  lines: Record<string, unknown>[];
+  onLine: (fn: (l: Record<string, unknown>) => void) => void;
+} {
   const lines: Record<string, unknown>[] = [];
   const listeners: ((l: Record<string, unknown>) => void)[] = [];
   let buf = '';

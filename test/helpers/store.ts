@@ -25,7 +25,11 @@ export interface TestStore {
 
 /** A ToolService with the real save rules and no runners: every tool counts as available. */
 export function plainToolService(store: Store): ToolService {
-  return new ToolService(store, { prepare: prepareTool, availability: () => ({ ok: true }), metrics: () => ({ callCount: 0, errorCount: 0, lastCalledAt: null }) });
+  return new ToolService(store, {
+    prepare: prepareTool,
+    availability: () => ({ ok: true }),
+    metrics: () => ({ callCount: 0, errorCount: 0, lastCalledAt: null }),
+  });
 }
 
 export async function tempDir(prefix = 'tw-test-'): Promise<string> {
@@ -109,9 +113,29 @@ export async function makeBuiltinDir(): Promise<{ dir: string; bundleID: string;
   await mkdir(join(dir, bundleID, 'tools', toolID), { recursive: true });
   await writeFile(
     join(dir, bundleID, 'bundle.json'),
-    canonicalJson({ schemaVersion: '1', bundleID, slug: 'builtin-test', displayName: 'Built-in', description: '', isEnabled: true, isBuiltIn: true, createdAt: at, modifiedAt: at }, BUNDLE_KEY_ORDER),
+    canonicalJson(
+      {
+        schemaVersion: '1',
+        bundleID,
+        slug: 'builtin-test',
+        displayName: 'Built-in',
+        description: '',
+        isEnabled: true,
+        isBuiltIn: true,
+        createdAt: at,
+        modifiedAt: at,
+      },
+      BUNDLE_KEY_ORDER,
+    ),
   );
-  const tool = echoToolFile(bundleID, toolID, { description: 'Echoes', isBuiltIn: true, tags: ['util'], argSchema: { type: 'object' }, createdAt: at, modifiedAt: at });
+  const tool = echoToolFile(bundleID, toolID, {
+    description: 'Echoes',
+    isBuiltIn: true,
+    tags: ['util'],
+    argSchema: { type: 'object' },
+    createdAt: at,
+    modifiedAt: at,
+  });
   await writeFile(join(dir, bundleID, 'tools', toolID, 'tool.json'), canonicalJson(tool as unknown as Record<string, unknown>, TOOL_KEY_ORDER));
   return { dir, bundleID, toolID };
 }

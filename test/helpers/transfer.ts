@@ -93,7 +93,18 @@ export function rawZip(entries: RawEntry[]): Buffer {
 }
 
 export function bundleJson(bundleID: string, overrides: Partial<BundleFile> = {}): Buffer {
-  const file: BundleFile = { schemaVersion: '1', bundleID, slug: 'imported', displayName: 'Imported', description: '', isEnabled: true, isBuiltIn: false, createdAt: FIXTURE_AT, modifiedAt: FIXTURE_AT, ...overrides };
+  const file: BundleFile = {
+    schemaVersion: '1',
+    bundleID,
+    slug: 'imported',
+    displayName: 'Imported',
+    description: '',
+    isEnabled: true,
+    isBuiltIn: false,
+    createdAt: FIXTURE_AT,
+    modifiedAt: FIXTURE_AT,
+    ...overrides,
+  };
   return Buffer.from(canonicalJson(file as unknown as Record<string, unknown>, BUNDLE_KEY_ORDER));
 }
 

@@ -80,7 +80,14 @@ describe('client', () => {
   it('parses server-sent events split across chunks, with CRLF, comments and multi-line data', async () => {
     const got: string[] = [];
     await readEventStream(
-      streamOf([': keep-alive\n\n', 'data: {"type":"config', '.changed"}\n\n', 'data: {"type":\r\ndata: "secrets.changed"}\r\n\r\n', 'event: x\ndata: {"type":"problems.changed"}\n', '\n']),
+      streamOf([
+        ': keep-alive\n\n',
+        'data: {"type":"config',
+        '.changed"}\n\n',
+        'data: {"type":\r\ndata: "secrets.changed"}\r\n\r\n',
+        'event: x\ndata: {"type":"problems.changed"}\n',
+        '\n',
+      ]),
       (d) => got.push(d),
     );
     expect(got.map((d) => JSON.parse(d))).toEqual([{ type: 'config.changed' }, { type: 'secrets.changed' }, { type: 'problems.changed' }]);

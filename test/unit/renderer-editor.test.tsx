@@ -86,7 +86,15 @@ describe('draft conversion', () => {
     safety: 'readOnly',
     argSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
     outputSchema: {},
-    impl: { method: 'POST', urlTemplate: 'https://api.example.com/w', headers: { 'X-Key': '${API_KEY}' }, bodyTemplate: '{"q":"${city}"}', successCodes: [200, 201], maxRetries: 2, auth: { type: 'hmac', secret: 'SIGN_KEY', algorithm: 'sha512' } },
+    impl: {
+      method: 'POST',
+      urlTemplate: 'https://api.example.com/w',
+      headers: { 'X-Key': '${API_KEY}' },
+      bodyTemplate: '{"q":"${city}"}',
+      successCodes: [200, 201],
+      maxRetries: 2,
+      auth: { type: 'hmac', secret: 'SIGN_KEY', algorithm: 'sha512' },
+    },
     card: { enabled: true, title: 'Weather in {{city}}', accentColor: '#4a90d4', backgroundColor: 'rgba(74,144,212,0.10)' },
     limits: { maxCallsPerMinute: 30 },
     createdAt: '2026-01-01T00:00:00.000Z',
@@ -118,7 +126,11 @@ describe('draft conversion', () => {
   });
 
   it('builds container impls from text fields', () => {
-    const d: ToolDraft = { ...httpDraft(), type: 'container', container: { source: 'image', image: 'alpine:3.20', memory: '256', network: 'none', writable: false, cpus: '0.5', timeoutSeconds: '30' } };
+    const d: ToolDraft = {
+      ...httpDraft(),
+      type: 'container',
+      container: { source: 'image', image: 'alpine:3.20', memory: '256', network: 'none', writable: false, cpus: '0.5', timeoutSeconds: '30' },
+    };
     expect(toToolInput(d).impl).toEqual({ image: 'alpine:3.20', sandbox: { memory: 256, network: 'none', writable: false, cpus: 0.5 }, timeoutSeconds: 30 });
     expect(toToolInput({ ...d, container: { ...d.container, source: 'build', memory: '1g' } }).impl).toMatchObject({ build: '.', sandbox: { memory: '1g' } });
   });
@@ -150,7 +162,16 @@ describe('server issues at their field', () => {
   });
 
   it('lists the issues no field shows, in the form-level alert', () => {
-    const err = new ApiCallError({ code: 'INVALID_INPUT', message: 'invalid tool', details: { issues: [{ field: 'slug', message: 'taken' }, { field: 'limits.maxOutputBytes', message: 'too big' }] } });
+    const err = new ApiCallError({
+      code: 'INVALID_INPUT',
+      message: 'invalid tool',
+      details: {
+        issues: [
+          { field: 'slug', message: 'taken' },
+          { field: 'limits.maxOutputBytes', message: 'too big' },
+        ],
+      },
+    });
     render(<FormErrors error={err} shownFields={fields} />);
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toContain('too big');

@@ -147,7 +147,14 @@ describe('form generator on hard schemas', () => {
   it('picks the matching anyOf branch for existing data', () => {
     const schema: RJSFSchema = {
       type: 'object',
-      properties: { id: { anyOf: [{ title: 'Number', type: 'integer' }, { title: 'Name', type: 'string', pattern: '^[a-z]+$' }] } },
+      properties: {
+        id: {
+          anyOf: [
+            { title: 'Number', type: 'integer' },
+            { title: 'Name', type: 'string', pattern: '^[a-z]+$' },
+          ],
+        },
+      },
     };
     renderForm(schema, { id: 'abc' });
     const selector = document.querySelector('.form-group select') as HTMLSelectElement;

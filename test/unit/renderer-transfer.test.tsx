@@ -9,7 +9,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { captureDrop, classify, folderFile, isZip, looksLikeOpenApi, sourcesFromDirectoryPick, walkDirectory, type DropEntry } from '../../renderer/src/transfer/sources.js';
+import {
+  captureDrop,
+  classify,
+  folderFile,
+  isZip,
+  looksLikeOpenApi,
+  sourcesFromDirectoryPick,
+  walkDirectory,
+  type DropEntry,
+} from '../../renderer/src/transfer/sources.js';
 import { outlineOf, outlineOfText } from '../../renderer/src/transfer/openapiOutline.js';
 import { needsServerUrl, replaceBlocker } from '../../renderer/src/transfer/outcome.js';
 import { MAX_VISIBLE_TOASTS, ToastProvider, toastLift, useToast } from '../../renderer/src/components/Toasts.js';
@@ -51,7 +60,12 @@ describe('classify', () => {
 
 describe('folders', () => {
   it('sends text as utf8 and anything else as base64, marking #! scripts executable', () => {
-    expect(folderFile('runner.sh', enc.encode('#!/bin/sh\necho hi\n'))).toEqual({ path: 'runner.sh', content: '#!/bin/sh\necho hi\n', encoding: 'utf8', executable: true });
+    expect(folderFile('runner.sh', enc.encode('#!/bin/sh\necho hi\n'))).toEqual({
+      path: 'runner.sh',
+      content: '#!/bin/sh\necho hi\n',
+      encoding: 'utf8',
+      executable: true,
+    });
     const bin = folderFile('logo.bin', new Uint8Array([0, 0xff, 0x10, 0x80]));
     expect(bin).toEqual({ path: 'logo.bin', content: 'AP8QgA==', encoding: 'base64' });
   });
@@ -90,7 +104,7 @@ describe('folders', () => {
     expect((await walkDirectory(dirEntry('empty', []))).files).toEqual([]);
   });
 
-  it('drops the picked folder\'s own name from webkitdirectory paths', async () => {
+  it("drops the picked folder's own name from webkitdirectory paths", async () => {
     const pick = (path: string, text: string) => Object.defineProperty(new File([text], path.split('/').pop()!), 'webkitRelativePath', { value: path });
     const [src] = await sourcesFromDirectoryPick([pick('tool/manifest.json', '{}'), pick('tool/bin/run', '#!/bin/sh'), pick('tool/.git/config', 'x')]);
     expect(src).toMatchObject({ kind: 'folder', name: 'tool', notes: ['left out .git/ (1 file)'] });
@@ -109,7 +123,9 @@ describe('OpenAPI outline', () => {
     const yaml = await outlineOfText((await readFile(`${FIXTURES}petstore-openapi.yaml`)).toString());
     expect(yaml?.operations.length).toBeGreaterThan(0);
     expect(await outlineOfText('{ nope')).toBeNull();
-    expect(outlineOf({ paths: { '/x': { parameters: [], trace: {}, post: { description: 'Line one\nline two' } } } }).operations).toEqual([{ method: 'POST', path: '/x', summary: 'Line one' }]);
+    expect(outlineOf({ paths: { '/x': { parameters: [], trace: {}, post: { description: 'Line one\nline two' } } } }).operations).toEqual([
+      { method: 'POST', path: '/x', summary: 'Line one' },
+    ]);
   });
 });
 
@@ -122,7 +138,12 @@ describe('import rules', () => {
   });
 
   it('asks for a base URL only when the error is about serverUrl', () => {
-    expect(needsServerUrl({ message: 'invalid', details: { issues: [{ field: 'servers', message: "the server URL '/api' is relative; give the API's base URL (serverUrl)" }] } })).toBe(true);
+    expect(
+      needsServerUrl({
+        message: 'invalid',
+        details: { issues: [{ field: 'servers', message: "the server URL '/api' is relative; give the API's base URL (serverUrl)" }] },
+      }),
+    ).toBe(true);
     expect(needsServerUrl({ message: 'invalid', details: { issues: [{ field: 'openapi', message: 'must be a 3.x version' }] } })).toBe(false);
     expect(needsServerUrl(undefined)).toBe(false);
   });
@@ -138,7 +159,14 @@ describe('toasts', () => {
     const lift = toastLift(stack, [{ left: 276, right: 1252, top: 767, bottom: 820 }], vh);
     expect(vh - 18 - lift).toBe(767 - 8);
     // Two in a column: clears both.
-    const both = toastLift(stack, [{ left: 276, right: 1252, top: 767, bottom: 820 }, { left: 600, right: 660, top: 700, bottom: 732 }], vh);
+    const both = toastLift(
+      stack,
+      [
+        { left: 276, right: 1252, top: 767, bottom: 820 },
+        { left: 600, right: 660, top: 700, bottom: 732 },
+      ],
+      vh,
+    );
     expect(vh - 18 - both).toBeLessThanOrEqual(700 - 8);
     // Never above the top bar.
     expect(toastLift(stack, [{ left: 0, right: 2000, top: 80, bottom: 800 }], vh)).toBe(vh - 18 - 150 - 64);

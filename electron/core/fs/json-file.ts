@@ -2,6 +2,7 @@
 import { promises as fsp } from 'node:fs';
 import { canonicalJson } from '../../../shared/canonical.js';
 import { writeFileAtomic } from './atomic.js';
+import { parseJsonText } from './json-text.js';
 
 export type ReadResult<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'bad'; reason: string };
 
@@ -11,14 +12,11 @@ export async function readJsonFile<T>(path: string, check: (value: unknown) => s
     text = await fsp.readFile(path, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    return { kind: 'bad', reason: `cannot be read: ${(e as Error).message}` };
+    return { kind: 'bad', reason: `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { kind: 'bad', reason: `is not valid JSON (${(e as Error).message}); fix it in an editor or delete it` };
-  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return { kind: 'bad', reason: `${parsed.reason}; fix it in an editor or delete it` };
+  const value = parsed.value;
   const reason = check(value);
   return reason ? { kind: 'bad', reason } : { kind: 'ok', value: value as T };
 }

@@ -13,7 +13,6 @@ import { textStatsFunction } from './text-stats.js';
 import { regexTestFunction } from './regex.js';
 import { readFileFunction, listDirFunction } from './files.js';
 
-
 export const CORE_FUNCTIONS: readonly AnyFunctionDef[] = [
   calcFunction,
   nowFunction,

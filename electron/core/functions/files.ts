@@ -100,7 +100,8 @@ export const readFileFunction = defineFunction<{ path: string; maxBytes?: number
     const target = await resolveInWorkspace(ctx.config.workspaceRoot, input, 'core.readFile');
     const checked = await fsp.stat(target.real);
     if (checked.isDirectory()) throw new CoreError('INVALID_ARGS', `'${target.display}' is a folder; use core.listDir to see what it holds`);
-    if (!checked.isFile()) throw new CoreError('INVALID_ARGS', `'${target.display}' is not a regular file (a device, pipe or socket); only regular files can be read`);
+    if (!checked.isFile())
+      throw new CoreError('INVALID_ARGS', `'${target.display}' is not a regular file (a device, pipe or socket); only regular files can be read`);
 
     const handle = await fsp.open(target.real, OPEN_FLAGS).catch((e: NodeJS.ErrnoException) => {
       if (e.code === 'ELOOP') throw new CoreError('FORBIDDEN', `'${target.display}' changed into a symbolic link while it was being opened; refused`);
@@ -138,7 +139,11 @@ export const readFileFunction = defineFunction<{ path: string; maxBytes?: number
       const note = truncated ? ` (first ${bytesRead} of ${opened.size} bytes)` : '';
       const card =
         text === undefined
-          ? { title: target.display, html: `<p>Binary file${detected ? ` (${escapeHtml(detected)})` : ''}, ${opened.size} bytes: not shown.</p>`, text: 'binary file' }
+          ? {
+              title: target.display,
+              html: `<p>Binary file${detected ? ` (${escapeHtml(detected)})` : ''}, ${opened.size} bytes: not shown.</p>`,
+              text: 'binary file',
+            }
           : { title: target.display + note, html: preBlock(clip(text, 4000)), text: clip(text, 200) };
       return { value, card };
     } finally {
@@ -155,88 +160,90 @@ export interface DirEntry {
   linkTarget?: 'file' | 'directory' | 'other' | 'outside' | 'broken';
 }
 
-export const listDirFunction = defineFunction<{ path?: string; maxEntries?: number }, { path: string; total: number; truncated: boolean; entries: DirEntry[] }>({
-  name: 'core.listDir',
-  description:
-    'List a folder inside the workspace folder set in Settings (workspaceRoot): names, types, sizes and modification times, sorted by name. ' +
-    'Symbolic links are not followed; linkTarget says where they lead.',
-  argSchema: {
-    type: 'object',
-    properties: {
-      path: { ...workspacePathArg("The folder, e.g. 'src'; '.' or empty for the workspace root."), default: '.' },
-      maxEntries: { type: 'integer', minimum: 1, maximum: MAX_LIST_ENTRIES, default: 1000, description: 'Return at most this many entries.' },
+export const listDirFunction = defineFunction<{ path?: string; maxEntries?: number }, { path: string; total: number; truncated: boolean; entries: DirEntry[] }>(
+  {
+    name: 'core.listDir',
+    description:
+      'List a folder inside the workspace folder set in Settings (workspaceRoot): names, types, sizes and modification times, sorted by name. ' +
+      'Symbolic links are not followed; linkTarget says where they lead.',
+    argSchema: {
+      type: 'object',
+      properties: {
+        path: { ...workspacePathArg("The folder, e.g. 'src'; '.' or empty for the workspace root."), default: '.' },
+        maxEntries: { type: 'integer', minimum: 1, maximum: MAX_LIST_ENTRIES, default: 1000, description: 'Return at most this many entries.' },
+      },
+      additionalProperties: false,
     },
-    additionalProperties: false,
-  },
-  outputSchema: {
-    type: 'object',
-    properties: {
-      path: { type: 'string', description: 'The folder as resolved inside the workspace.' },
-      total: { type: 'integer', minimum: 0, description: 'Entries in the folder (counted up to 100000).' },
-      truncated: { type: 'boolean', description: 'True when not every entry was returned.' },
-      entries: {
-        type: 'array',
-        description: 'Entries sorted by name (code-unit order).',
-        items: {
-          type: 'object',
-          properties: {
-            name: { type: 'string', description: 'Entry name.' },
-            type: { type: 'string', enum: ['file', 'directory', 'symlink', 'other'], description: 'Kind of entry; symlinks are not followed.' },
-            size: { type: 'integer', minimum: 0, description: 'Size in bytes (files only).' },
-            modifiedAt: { type: 'string', format: 'date-time', description: 'Last modification time (UTC).' },
-            linkTarget: {
-              type: 'string',
-              enum: ['file', 'directory', 'other', 'outside', 'broken'],
-              description: "For symlinks: what they lead to; 'outside' ones are refused by the file tools.",
+    outputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'The folder as resolved inside the workspace.' },
+        total: { type: 'integer', minimum: 0, description: 'Entries in the folder (counted up to 100000).' },
+        truncated: { type: 'boolean', description: 'True when not every entry was returned.' },
+        entries: {
+          type: 'array',
+          description: 'Entries sorted by name (code-unit order).',
+          items: {
+            type: 'object',
+            properties: {
+              name: { type: 'string', description: 'Entry name.' },
+              type: { type: 'string', enum: ['file', 'directory', 'symlink', 'other'], description: 'Kind of entry; symlinks are not followed.' },
+              size: { type: 'integer', minimum: 0, description: 'Size in bytes (files only).' },
+              modifiedAt: { type: 'string', format: 'date-time', description: 'Last modification time (UTC).' },
+              linkTarget: {
+                type: 'string',
+                enum: ['file', 'directory', 'other', 'outside', 'broken'],
+                description: "For symlinks: what they lead to; 'outside' ones are refused by the file tools.",
+              },
             },
+            required: ['name', 'type'],
+            additionalProperties: false,
           },
-          required: ['name', 'type'],
-          additionalProperties: false,
         },
       },
+      required: ['path', 'total', 'truncated', 'entries'],
+      additionalProperties: false,
     },
-    required: ['path', 'total', 'truncated', 'entries'],
-    additionalProperties: false,
-  },
-  safety: 'readOnly',
-  async run({ path: input = '.', maxEntries = 1000 }, ctx) {
-    const target = await resolveInWorkspace(ctx.config.workspaceRoot, input, 'core.listDir');
-    const st = await fsp.stat(target.real);
-    if (!st.isDirectory()) throw new CoreError('INVALID_ARGS', `'${target.display}' is not a folder; use core.readFile to read a file`);
+    safety: 'readOnly',
+    async run({ path: input = '.', maxEntries = 1000 }, ctx) {
+      const target = await resolveInWorkspace(ctx.config.workspaceRoot, input, 'core.listDir');
+      const st = await fsp.stat(target.real);
+      if (!st.isDirectory()) throw new CoreError('INVALID_ARGS', `'${target.display}' is not a folder; use core.readFile to read a file`);
 
-    const dir = await fsp.opendir(target.real);
-    const names: { name: string; type: DirEntry['type'] }[] = [];
-    let scanTruncated = false;
-    for await (const d of dir) {
-      if (names.length >= MAX_SCANNED_ENTRIES) {
-        scanTruncated = true;
-        break; // leaving the loop closes the handle
+      const dir = await fsp.opendir(target.real);
+      const names: { name: string; type: DirEntry['type'] }[] = [];
+      let scanTruncated = false;
+      for await (const d of dir) {
+        if (names.length >= MAX_SCANNED_ENTRIES) {
+          scanTruncated = true;
+          break; // leaving the loop closes the handle
+        }
+        names.push({ name: d.name, type: d.isFile() ? 'file' : d.isDirectory() ? 'directory' : d.isSymbolicLink() ? 'symlink' : 'other' });
       }
-      names.push({ name: d.name, type: d.isFile() ? 'file' : d.isDirectory() ? 'directory' : d.isSymbolicLink() ? 'symlink' : 'other' });
-    }
-    names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const entries: DirEntry[] = [];
-    for (const n of names.slice(0, maxEntries)) {
-      if (ctx.signal.aborted) throw cancelledError();
-      const full = path.join(target.real, n.name);
-      const entry: DirEntry = { name: n.name, type: n.type };
-      const lst = await fsp.lstat(full).catch(() => undefined); // an entry may vanish while listing
-      if (lst) {
-        if (n.type === 'file') entry.size = lst.size;
-        entry.modifiedAt = lst.mtime.toISOString();
+      names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const entries: DirEntry[] = [];
+      for (const n of names.slice(0, maxEntries)) {
+        if (ctx.signal.aborted) throw cancelledError();
+        const full = path.join(target.real, n.name);
+        const entry: DirEntry = { name: n.name, type: n.type };
+        const lst = await fsp.lstat(full).catch(() => undefined); // an entry may vanish while listing
+        if (lst) {
+          if (n.type === 'file') entry.size = lst.size;
+          entry.modifiedAt = lst.mtime.toISOString();
+        }
+        if (n.type === 'symlink') entry.linkTarget = await classifyLink(target.root, full);
+        entries.push(entry);
       }
-      if (n.type === 'symlink') entry.linkTarget = await classifyLink(target.root, full);
-      entries.push(entry);
-    }
-    const value = { path: target.display, total: names.length, truncated: scanTruncated || names.length > entries.length, entries };
-    const items = entries
-      .slice(0, 200)
-      .map((e) => `<li>${escapeHtml(e.name)}${e.type === 'directory' ? '/' : e.type === 'symlink' ? ' →' : ''}</li>`)
-      .join('');
-    const more = value.truncated || entries.length > 200 ? '<p>…more entries not shown</p>' : '';
-    return {
-      value,
-      card: { title: `${target.display} (${value.total} entries)`, html: `<ul>${items}</ul>${more}`, text: `${value.total} entries` },
-    };
+      const value = { path: target.display, total: names.length, truncated: scanTruncated || names.length > entries.length, entries };
+      const items = entries
+        .slice(0, 200)
+        .map((e) => `<li>${escapeHtml(e.name)}${e.type === 'directory' ? '/' : e.type === 'symlink' ? ' →' : ''}</li>`)
+        .join('');
+      const more = value.truncated || entries.length > 200 ? '<p>…more entries not shown</p>' : '';
+      return {
+        value,
+        card: { title: `${target.display} (${value.total} entries)`, html: `<ul>${items}</ul>${more}`, text: `${value.total} entries` },
+      };
+    },
   },
-});
+);

@@ -147,7 +147,14 @@ export const jsonPathFunction = defineFunction<JsonPathArgs, { count: number; tr
     }
     const results = raw.slice(0, maxResults).map((r) => ({ path: r.path, pointer: r.pointer, value: r.value }));
     const value = { count: raw.length, truncated: raw.length > results.length, results };
-    const preview = clip(JSON.stringify(results.map((r) => r.value), null, 2), 4000);
+    const preview = clip(
+      JSON.stringify(
+        results.map((r) => r.value),
+        null,
+        2,
+      ),
+      4000,
+    );
     return {
       value,
       card: { title: `${value.count} match${value.count === 1 ? '' : 'es'}`, html: preBlock(preview), text: preview },

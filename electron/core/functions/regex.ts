@@ -50,7 +50,12 @@ export function createRegexTestFunction(sandbox: RegexSandbox): FunctionDef<Rege
     argSchema: {
       type: 'object',
       properties: {
-        pattern: { type: 'string', minLength: 1, maxLength: MAX_PATTERN_LENGTH, description: 'The pattern without slashes, e.g. (\\d{4})-(\\d{2}) for a year and month.' },
+        pattern: {
+          type: 'string',
+          minLength: 1,
+          maxLength: MAX_PATTERN_LENGTH,
+          description: 'The pattern without slashes, e.g. (\\d{4})-(\\d{2}) for a year and month.',
+        },
         text: { type: 'string', maxLength: MAX_REGEX_TEXT_LENGTH, description: `The text to search (at most ${MAX_REGEX_TEXT_LENGTH} characters).` },
         flags: {
           type: 'string',

@@ -90,11 +90,15 @@ interface Cut {
 const STARTER = '(?![\\u0E33\\u0EB3\\u1100-\\u11FF\\uA960-\\uA97F\\uD7B0-\\uD7FF])\\p{L}';
 const SAFE_CUT = new RegExp(`[\\n\\u0085\\u2028\\u2029]|\\p{L} (?=${STARTER})|[!?\\u3002\\uFF01\\uFF1F](?=${STARTER})`, 'gu');
 // A letter followed by a letter or digit, neither a jamo nor a Prepend letter on the left: a grapheme boundary.
-const LETTER_PAIR = new RegExp(`(?![\\u0D4E\\u1100-\\u11FF\\uA960-\\uA97F\\uD7B0-\\uD7FF])\\p{L}(?=(?![\\u0E33\\u0EB3\\u1100-\\u11FF\\uA960-\\uA97F\\uD7B0-\\uD7FF])[\\p{L}\\p{N}])`, 'gu');
+const LETTER_PAIR = new RegExp(
+  `(?![\\u0D4E\\u1100-\\u11FF\\uA960-\\uA97F\\uD7B0-\\uD7FF])\\p{L}(?=(?![\\u0E33\\u0EB3\\u1100-\\u11FF\\uA960-\\uA97F\\uD7B0-\\uD7FF])[\\p{L}\\p{N}])`,
+  'gu',
+);
 // Letters and digits that join into one word when adjacent (WB5, WB8–WB10). Left out: scripts
 // ICU segments with a dictionary, Katakana (WB13), and Hangul, which ICU keeps apart from
 // other scripts (a Hangul pair does join).
-const JOINS_WORDS = /(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}])[\p{L}\p{N}]/u;
+const JOINS_WORDS =
+  /(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}])[\p{L}\p{N}]/u;
 const HANGUL = /\p{Script=Hangul}/u;
 
 function joinIntoOneWord(left: string, right: string): boolean | undefined {

@@ -90,8 +90,7 @@ const countField = (description: string) => ({ type: 'integer', minimum: 0, desc
 
 export const textStatsFunction = defineFunction<{ text: string; locale?: string }, TextStats>({
   name: 'core.textStats',
-  description:
-    'Count characters (UTF-16 units), code points, graphemes, words, lines, blank lines, sentences and UTF-8 bytes of a text.',
+  description: 'Count characters (UTF-16 units), code points, graphemes, words, lines, blank lines, sentences and UTF-8 bytes of a text.',
   argSchema: {
     type: 'object',
     properties: {

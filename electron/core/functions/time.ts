@@ -19,11 +19,9 @@ function badZone(name: string, field: string): CoreError {
     .filter((z) => z.toLowerCase().endsWith('/' + needle) || z.toLowerCase().includes(needle))
     .slice(0, 5);
   const hint = suggestions.length ? ` Did you mean ${suggestions.map((s) => `'${s}'`).join(', ')}?` : '';
-  return new CoreError(
-    'INVALID_ARGS',
-    `unknown time zone '${name}': use an IANA name such as 'Europe/Berlin', 'America/New_York' or 'UTC'.${hint}`,
-    { issues: [{ field, message: `unknown time zone '${name}'` }] },
-  );
+  return new CoreError('INVALID_ARGS', `unknown time zone '${name}': use an IANA name such as 'Europe/Berlin', 'America/New_York' or 'UTC'.${hint}`, {
+    issues: [{ field, message: `unknown time zone '${name}'` }],
+  });
 }
 
 /** The canonical spelling of an IANA zone (input is case-insensitive), or INVALID_ARGS. */
@@ -160,7 +158,10 @@ export interface ParsedTime {
 export function parseTime(input: string, zone: string | undefined): ParsedTime {
   const m = TIME_PATTERN.exec(input.trim());
   if (!m) {
-    throw badTime(input, 'is not an ISO 8601 date-time: write e.g. 2026-03-29T14:30:00Z, 2026-03-29T14:30:00+02:00, or 2026-03-29 14:30 with from set to its zone');
+    throw badTime(
+      input,
+      'is not an ISO 8601 date-time: write e.g. 2026-03-29T14:30:00Z, 2026-03-29T14:30:00+02:00, or 2026-03-29 14:30 with from set to its zone',
+    );
   }
   const w: WallClock = {
     year: Number(m[1]),
@@ -266,8 +267,7 @@ interface ConvertArgs {
 
 export const convertTimeFunction = defineFunction<ConvertArgs, { input: string; from: ZonedTime; to: ZonedTime; note?: string }>({
   name: 'core.convertTime',
-  description:
-    'Convert a date-time between IANA time zones. The time may carry an offset (Z, +02:00) or be a wall-clock time in the zone named by from.',
+  description: 'Convert a date-time between IANA time zones. The time may carry an offset (Z, +02:00) or be a wall-clock time in the zone named by from.',
   argSchema: {
     type: 'object',
     properties: {
@@ -277,7 +277,12 @@ export const convertTimeFunction = defineFunction<ConvertArgs, { input: string; 
         maxLength: 64,
         description: "ISO 8601 date or date-time, e.g. '2026-03-29T14:30:00Z' or '2026-03-29 14:30' (then from is needed). Default: now.",
       },
-      from: { type: 'string', minLength: 1, maxLength: 64, description: `Zone of the given time when it has no offset; also how the source is shown. ${ZONE_DESCRIPTION}` },
+      from: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 64,
+        description: `Zone of the given time when it has no offset; also how the source is shown. ${ZONE_DESCRIPTION}`,
+      },
       to: { type: 'string', minLength: 1, maxLength: 64, description: `Target zone. ${ZONE_DESCRIPTION}` },
     },
     required: ['to'],

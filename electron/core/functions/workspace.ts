@@ -34,10 +34,7 @@ function invalidPath(why: string): CoreError {
 /** The canonical root, or TOOL_UNAVAILABLE saying how to configure it. */
 export async function workspaceRootOf(configured: string | null, functionName: string): Promise<string> {
   if (configured === null || configured.trim() === '') {
-    throw new CoreError(
-      'TOOL_UNAVAILABLE',
-      `${functionName} needs a workspace folder: set workspaceRoot in Settings to the folder that file tools may read`,
-    );
+    throw new CoreError('TOOL_UNAVAILABLE', `${functionName} needs a workspace folder: set workspaceRoot in Settings to the folder that file tools may read`);
   }
   if (!path.isAbsolute(configured)) {
     throw new CoreError('TOOL_UNAVAILABLE', `workspaceRoot '${configured}' is not an absolute path; fix it in Settings`);
@@ -49,7 +46,9 @@ export async function workspaceRootOf(configured: string | null, functionName: s
     const code = (e as NodeJS.ErrnoException).code;
     throw new CoreError(
       'TOOL_UNAVAILABLE',
-      code === 'ENOENT' ? `workspaceRoot '${configured}' does not exist; create it or fix it in Settings` : `workspaceRoot '${configured}' cannot be used (${code ?? 'error'})`,
+      code === 'ENOENT'
+        ? `workspaceRoot '${configured}' does not exist; create it or fix it in Settings`
+        : `workspaceRoot '${configured}' cannot be used (${code ?? 'error'})`,
     );
   }
   const st = await fsp.stat(root);

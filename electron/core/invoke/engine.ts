@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { BundleFile, Config, ToolFile } from '../../../shared/schemas.js';
 import type { Availability, HistoryEntry, InvokeResult } from '../../../shared/types.js';
-import { CoreError, cancelledError } from '../errors.js';
+import { CoreError, cancelledError, capIssues } from '../errors.js';
+import { depthExceeded, MAX_ARGS_DEPTH } from '../../../shared/limits.js';
 import { raceAbort } from '../util/abort.js';
 import type { HistoryStore } from './history.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
@@ -191,13 +192,22 @@ export class InvocationEngine {
     const args = raw === undefined || raw === null ? {} : raw;
     if (typeof args !== 'object' || Array.isArray(args)) {
       const got = Array.isArray(args) ? 'an array' : `a ${typeof args}`;
-      throw new CoreError('INVALID_ARGS', `the arguments must be a JSON object (got ${got})`, { issues: [{ field: '', message: `must be an object (got ${got})` }] });
+      throw new CoreError('INVALID_ARGS', `the arguments must be a JSON object (got ${got})`, {
+        issues: [{ field: '', message: `must be an object (got ${got})` }],
+      });
+    }
+    // Measured before ajv walks it: deep arguments against a recursive $ref must not exhaust the stack.
+    const deep = depthExceeded(args, MAX_ARGS_DEPTH, 'args');
+    if (deep !== undefined) {
+      throw new CoreError('INVALID_ARGS', `the arguments nest deeper than ${MAX_ARGS_DEPTH} levels (at ${deep}); send a flatter value`, {
+        issues: [{ field: deep, message: `nests deeper than ${MAX_ARGS_DEPTH} levels` }],
+      });
     }
     const validators = this.schemas.validators(file);
     if (!validators.args(args)) {
       const issues = modelIssues(validators.args.errors, args, 'the arguments');
       throw new CoreError('INVALID_ARGS', `invalid arguments for ${file.slug}: ${summarise(issues)}`, {
-        issues: issues.slice(0, 50).map(({ field, message }) => ({ field, message })),
+        ...capIssues(issues.map(({ field, message }) => ({ field, message }))),
       });
     }
     return { args: args as Record<string, unknown>, validators };
@@ -206,7 +216,9 @@ export class InvocationEngine {
   private newInvocationID(requested: string | undefined): string {
     if (requested === undefined) return randomUUID();
     if (!INVOCATION_ID.test(requested)) {
-      throw new CoreError('INVALID_INPUT', 'invocationID must be 1–64 letters, digits, "-" or "_"', { issues: [{ field: 'invocationID', message: 'must be 1–64 letters, digits, "-" or "_"' }] });
+      throw new CoreError('INVALID_INPUT', 'invocationID must be 1–64 letters, digits, "-" or "_"', {
+        issues: [{ field: 'invocationID', message: 'must be 1–64 letters, digits, "-" or "_"' }],
+      });
     }
     if (this.inflight.has(requested)) {
       throw new CoreError('CONFLICT', `invocation ${requested} is already running; use a new invocationID`, { invocationID: requested });

@@ -89,7 +89,10 @@ export class HistoryStore {
   }
 
   private checkID(toolID: string): void {
-    if (!TOOL_ID.test(toolID)) throw new CoreError('INVALID_INPUT', `invalid tool ID ${JSON.stringify(toolID.slice(0, 80))} for history`, { issues: [{ field: 'toolID', message: 'must be a tool ID' }] });
+    if (!TOOL_ID.test(toolID))
+      throw new CoreError('INVALID_INPUT', `invalid tool ID ${JSON.stringify(toolID.slice(0, 80))} for history`, {
+        issues: [{ field: 'toolID', message: 'must be a tool ID' }],
+      });
   }
 
   /** Resolves once the entry is on disk; callers on a hot path need not wait for it. */
@@ -274,7 +277,7 @@ export class HistoryStore {
 async function countLines(fh: fsp.FileHandle, size: number): Promise<number> {
   let count = 0;
   const chunk = Buffer.alloc(Math.min(READ_CHUNK, size));
-  for (let pos = 0; pos < size; ) {
+  for (let pos = 0; pos < size;) {
     const { bytesRead } = await fh.read(chunk, 0, Math.min(chunk.length, size - pos), pos);
     if (bytesRead === 0) break;
     for (let i = 0; i < bytesRead; i++) if (chunk[i] === NEWLINE) count++;

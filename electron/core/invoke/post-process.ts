@@ -10,7 +10,7 @@ import type { ApiError } from '../../../shared/errors.js';
 import type { ToolFile } from '../../../shared/schemas.js';
 import { fillCardTitle, isSecretName } from '../../../shared/template.js';
 import type { HttpExchange, InvokeResult } from '../../../shared/types.js';
-import { toApiError } from '../errors.js';
+import { capIssues, toApiError } from '../errors.js';
 import { REDACTED, maskCredentialHeaders, type SecretRedactor } from '../secrets/redact.js';
 import type { ToolValidators } from './schema-cache.js';
 import { modelIssues, summarise } from '../../../shared/json-schema/issues.js';
@@ -108,7 +108,7 @@ export function postProcess(p: PostProcessInput): InvokeResult {
     error = {
       code: 'INVALID_OUTPUT',
       message: `the tool's output does not match its outputSchema: ${summarise(issues)}; fix the tool or its outputSchema`,
-      details: { issues: issues.slice(0, 50).map(({ field, message }) => ({ field, message })) },
+      details: capIssues(issues.map(({ field, message }) => ({ field, message }))),
     };
   }
   if (text !== undefined) {

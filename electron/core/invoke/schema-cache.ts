@@ -76,9 +76,13 @@ export class ToolSchemaCache {
     try {
       return this.ajv.compile(schema as object | boolean);
     } catch (e) {
-      throw new CoreError('TOOL_UNAVAILABLE', `the tool's ${name} is not a valid JSON Schema (${e instanceof Error ? e.message : String(e)}); fix it in the tool editor`, {
-        schema: name,
-      });
+      throw new CoreError(
+        'TOOL_UNAVAILABLE',
+        `the tool's ${name} is not a valid JSON Schema (${e instanceof Error ? e.message : String(e)}); fix it in the tool editor`,
+        {
+          schema: name,
+        },
+      );
     } finally {
       // The compiled function stands alone; dropping the schema from ajv's registry keeps memory
       // bounded and lets the next revision reuse the same $id.

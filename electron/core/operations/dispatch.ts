@@ -5,7 +5,8 @@
  */
 import { operations, type OpInput, type OpName, type OpOutput } from '../../../shared/operations.js';
 import type { ApiError, Envelope } from '../../../shared/errors.js';
-import { toApiError } from '../errors.js';
+import { capIssues, summariseIssues, toApiError } from '../errors.js';
+import { depthExceeded, MAX_INPUT_DEPTH } from '../../../shared/limits.js';
 import { validatorFor } from '../validation.js';
 import { apiIssues } from '../../../shared/json-schema/issues.js';
 
@@ -20,14 +21,16 @@ export type Dispatch = <N extends OpName>(name: N, input: unknown, ctx?: CallCon
 
 /** Validates an input against an operation's contract schema; the error the dispatcher would answer, or undefined. */
 export function checkInput(name: OpName, input: unknown): ApiError | undefined {
+  // Measured before ajv walks anything: a 10,000-deep body must not reach a recursive validator.
+  const deep = depthExceeded(input, MAX_INPUT_DEPTH);
+  if (deep !== undefined) {
+    const message = `the input nests deeper than ${MAX_INPUT_DEPTH} levels (at ${deep || 'the top'}); send a flatter value`;
+    return { code: 'INVALID_INPUT', message, details: { issues: [{ field: deep, message: `nests deeper than ${MAX_INPUT_DEPTH} levels` }] } };
+  }
   const validate = validatorFor(operations[name].input);
   if (validate(input ?? {})) return undefined;
-  const issues = apiIssues(validate.errors);
-  return {
-    code: 'INVALID_INPUT',
-    message: issues.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; '),
-    details: { issues },
-  };
+  const capped = capIssues(apiIssues(validate.errors));
+  return { code: 'INVALID_INPUT', message: summariseIssues(capped.issues, capped.issueCount), details: capped };
 }
 
 export function createDispatcher(handlers: Handlers, log: (e: unknown) => void = (e) => console.error(e)): Dispatch {

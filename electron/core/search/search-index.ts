@@ -386,6 +386,9 @@ function checkPageSize(pageSize: number | undefined): number {
 
 function assertSameBundle(tool: ToolFile, bundle: BundleFile): void {
   if (tool.bundleID !== bundle.bundleID) {
-    throw new CoreError('INTERNAL', `search index: tool ${tool.toolID} belongs to bundle ${tool.bundleID}, not to the bundle ${bundle.bundleID} passed with it`);
+    throw new CoreError(
+      'INTERNAL',
+      `search index: tool ${tool.toolID} belongs to bundle ${tool.bundleID}, not to the bundle ${bundle.bundleID} passed with it`,
+    );
   }
 }

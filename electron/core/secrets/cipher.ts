@@ -36,4 +36,3 @@ export function aesGcmCipher(key: Buffer): SecretCipher {
     },
   };
 }
-

@@ -24,6 +24,7 @@ import { fsyncDir, writeDurableTemp, writeFileAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import type { SecretsReader } from './types.js';
 import { AES, KEY_BYTES, aesGcmCipher, type SecretCipher } from './cipher.js';
+import { parseJsonText } from '../fs/json-text.js';
 
 export { aesGcmCipher, type SecretCipher };
 
@@ -180,12 +181,9 @@ export class SecretsStore implements SecretsReader {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
       return { kind: 'bad', reason: `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return { kind: 'bad', reason: 'is not valid JSON' };
-    }
+    const parsed = parseJsonText(text);
+    if (!parsed.ok) return { kind: 'bad', reason: parsed.reason };
+    const json = parsed.value;
     const secrets = (json as { secrets?: unknown } | null)?.secrets;
     if (typeof secrets !== 'object' || secrets === null || Array.isArray(secrets)) {
       return { kind: 'bad', reason: 'has no "secrets" object' };
@@ -273,6 +271,8 @@ export class SecretsStore implements SecretsReader {
 
 function checkName(name: string): void {
   if (typeof name !== 'string' || !SECRET_NAME.test(name) || name.length > SECRET_NAME_MAX) {
-    throw invalid([{ field: 'name', message: `must be UPPER_SNAKE_CASE (a capital letter, then capitals, digits or _), at most ${SECRET_NAME_MAX} characters` }]);
+    throw invalid([
+      { field: 'name', message: `must be UPPER_SNAKE_CASE (a capital letter, then capitals, digits or _), at most ${SECRET_NAME_MAX} characters` },
+    ]);
   }
 }

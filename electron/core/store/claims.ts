@@ -14,10 +14,7 @@ import type { ToolFile } from '../../../shared/schemas.js';
 import { fsyncDir, publishExclusive } from '../fs/atomic.js';
 import type { DataPaths } from '../data-paths.js';
 
-export type ClaimState =
-  | { kind: 'free' }
-  | { kind: 'taken'; toolID: string }
-  | { kind: 'stale'; toolID: string };
+export type ClaimState = { kind: 'free' } | { kind: 'taken'; toolID: string } | { kind: 'stale'; toolID: string };
 
 async function readText(path: string): Promise<string | undefined> {
   try {

@@ -2,7 +2,7 @@
  * bundle.json and tool.json on disk, for writers: read fresh (another process may have written
  * since memory was filled) and written atomically in the stable key order.
  */
-import { promises as fsp } from 'node:fs';
+import { readJsonIn } from '../fs/json-text.js';
 import { BUNDLE_KEY_ORDER, TOOL_KEY_ORDER, type BundleFile, type ToolFile } from '../../../shared/schemas.js';
 import { canonicalJson } from '../../../shared/canonical.js';
 import type { Problem } from '../../../shared/types.js';
@@ -19,19 +19,10 @@ export class StoreFiles {
    * invalid → CONFLICT, because a write must never overwrite a file the person has to fix.
    */
   private async readForWrite<T>(path: string, what: string, parse: (value: unknown) => { file?: T; problem?: Problem }): Promise<T | undefined> {
-    let text: string;
-    try {
-      text = await fsp.readFile(path, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw e;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new CoreError('CONFLICT', `${path} is not valid JSON; fix or delete it before changing this ${what}`);
-    }
+    const read = await readJsonIn(this.paths.bundlesDir, path);
+    if (read.kind === 'missing') return undefined;
+    if (read.kind === 'bad') throw new CoreError('CONFLICT', `${path} ${read.reason}; fix or delete it before changing this ${what}`);
+    const value = read.value;
     const parsed = parse(value);
     if (parsed.problem) throw new CoreError('CONFLICT', `${parsed.problem.reason} (${path}); fix the file before changing this ${what}`);
     return parsed.file;

@@ -15,6 +15,7 @@ import { problem } from '../problems.js';
 import { validatorFor } from '../validation.js';
 import { apiIssues } from '../../../shared/json-schema/issues.js';
 import { isTempName, tempOwnerPid, pidAlive } from '../fs/atomic.js';
+import { leavesRoot, readJsonIn } from '../fs/json-text.js';
 import { normalizeToolType } from '../../../shared/tool-types/catalog.js';
 
 export interface BundleRecord {
@@ -37,7 +38,6 @@ export interface LoadResult {
 
 const STALE_TEMP_MS = 60_000;
 
-
 /** Runs fn over items with at most `limit` in flight. */
 export async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -50,20 +50,11 @@ export async function pool<T>(items: readonly T[], limit: number, fn: (item: T) 
   await Promise.all(workers);
 }
 
-async function readJson(path: string): Promise<{ value?: unknown; error?: string; missing?: boolean }> {
-  let text: string;
-  try {
-    text = await fsp.readFile(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { missing: true, error: 'file is missing' };
-    return { error: `cannot be read: ${(e as Error).message}` };
-  }
-  try {
-    return { value: JSON.parse(text) };
-  } catch (e) {
-    return { error: `is not valid JSON (${(e as Error).message}); fix it in an editor or delete it` };
-  }
+async function readJson(root: string, path: string): Promise<{ value?: unknown; error?: string; missing?: boolean }> {
+  const r = await readJsonIn(root, path);
+  if (r.kind === 'missing') return { missing: true, error: 'file is missing' };
+  if (r.kind === 'bad') return { error: `${r.reason}; fix it in an editor or delete it` };
+  return { value: r.value };
 }
 
 function firstIssues(issues: { field: string; message: string }[]): string {
@@ -118,7 +109,7 @@ export interface LoadOptions {
   completeStaged?: (bundleID: string, stagingName: string) => Promise<boolean>;
 }
 
-async function loadTools(dir: string, bundleID: string, opts: LoadOptions, out: LoadResult): Promise<void> {
+async function loadTools(root: string, dir: string, bundleID: string, opts: LoadOptions, out: LoadResult): Promise<void> {
   const toolsDir = join(dir, 'tools');
   let names: string[];
   try {
@@ -134,12 +125,13 @@ async function loadTools(dir: string, bundleID: string, opts: LoadOptions, out: 
       if (done) ids.push(name.slice('.staging-'.length, '.staging-'.length + 36));
       else await removeIfAbandoned(join(toolsDir, name), name, true);
     } else if (opts.recover && isTempName(name)) await removeIfAbandoned(join(toolsDir, name), name, true);
-    else if (!name.startsWith('.')) out.problems.push(problem(join(toolsDir, name), 'tool', 'folder name is not a UUID tool ID; tools live in tools/<toolID>/tool.json'));
+    else if (!name.startsWith('.'))
+      out.problems.push(problem(join(toolsDir, name), 'tool', 'folder name is not a UUID tool ID; tools live in tools/<toolID>/tool.json'));
   }
   // Bounded, so a huge bundle cannot run the process out of file descriptors (EMFILE).
   await pool(ids, 128, async (toolID) => {
     const path = join(toolsDir, toolID, 'tool.json');
-    const r = await readJson(path);
+    const r = await readJson(root, path);
     if (r.error) {
       out.problems.push(problem(path, 'tool', `tool.json ${r.error}`));
       return;
@@ -152,6 +144,12 @@ async function loadTools(dir: string, bundleID: string, opts: LoadOptions, out: 
 
 export async function loadBundle(bundlesDir: string, bundleID: string, opts: LoadOptions, out: LoadResult): Promise<void> {
   const dir = join(bundlesDir, bundleID);
+  if (await leavesRoot(bundlesDir, dir)) {
+    out.problems.push(
+      problem(dir, 'bundle', 'the bundle folder is a symbolic link to outside the data folder; it is not read. Move the bundle into the data folder'),
+    );
+    return;
+  }
   if (opts.recover) {
     for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
       if (isTempName(name)) await removeIfAbandoned(join(dir, name), name, false);
@@ -163,7 +161,7 @@ export async function loadBundle(bundlesDir: string, bundleID: string, opts: Loa
     }
   }
   const path = join(dir, 'bundle.json');
-  const r = await readJson(path);
+  const r = await readJson(bundlesDir, path);
   if (r.missing) {
     // A folder being created by another process, or one a reaper is removing: not a problem
     // unless it holds tools that would become invisible.
@@ -181,7 +179,7 @@ export async function loadBundle(bundlesDir: string, bundleID: string, opts: Loa
     return;
   }
   out.bundles.push({ file: parsed.file!, builtin: opts.builtin, dir });
-  await loadTools(dir, bundleID, opts, out);
+  await loadTools(bundlesDir, dir, bundleID, opts, out);
 }
 
 export async function loadTree(bundlesDir: string, opts: LoadOptions): Promise<LoadResult> {

@@ -13,7 +13,11 @@ const NOT_OURS = 'pageToken is not a token this server issued; drop it to start 
 const listTokens = new PageTokenCodec<[string]>({
   prefix: '',
   cursor: (v) => (v.length === 1 && typeof v[0] === 'string' && v[0].length <= 128 ? [v[0]] : undefined),
-  messages: { foreign: NOT_OURS, damaged: NOT_OURS, otherQuery: 'pageToken belongs to a different query (other filters); drop it to start from the first page' },
+  messages: {
+    foreign: NOT_OURS,
+    damaged: NOT_OURS,
+    otherQuery: 'pageToken belongs to a different query (other filters); drop it to start from the first page',
+  },
 });
 
 export function encodePageToken(after: string, fingerprint: string): string {

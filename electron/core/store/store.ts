@@ -13,6 +13,7 @@ import type { Problem } from '../../../shared/types.js';
 import type { StoreEvent } from '../../../shared/operations.js';
 import { CoreError, notFound } from '../errors.js';
 import { withLock } from '../fs/lock.js';
+import { readJsonIn } from '../fs/json-text.js';
 import type { ConfigStore } from '../config.js';
 import { problem, ProblemRegistry, sortProblems } from '../problems.js';
 import type { Logger } from '../log.js';
@@ -105,7 +106,9 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     this.problemRegistry.absorb(r.problems);
     for (const b of r.bundles) {
       if (this.state.bundles.get(b.file.bundleID)?.builtin && !b.builtin) {
-        this.problemRegistry.add(problem(join(b.dir, 'bundle.json'), 'bundle', `bundle ID ${b.file.bundleID} is taken by a built-in bundle; this copy is ignored`));
+        this.problemRegistry.add(
+          problem(join(b.dir, 'bundle.json'), 'bundle', `bundle ID ${b.file.bundleID} is taken by a built-in bundle; this copy is ignored`),
+        );
         continue;
       }
       this.state.setBundle(this.builtins.effectiveBundle(b));
@@ -123,7 +126,13 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
       const owner = this.state.pairOwner(t.file.bundleID, t.file.slug, t.file.version);
       // The file now says another pair: what memory held for this tool is no longer on disk.
       if (this.state.tools.has(t.file.toolID)) this.forgetTool(t.file.toolID);
-      this.problemRegistry.add(problem(path, 'tool', `duplicate <slug,version> <${t.file.slug},${t.file.version}>: tool ${owner} already has it in this bundle; rename or delete one of them`));
+      this.problemRegistry.add(
+        problem(
+          path,
+          'tool',
+          `duplicate <slug,version> <${t.file.slug},${t.file.version}>: tool ${owner} already has it in this bundle; rename or delete one of them`,
+        ),
+      );
       return false;
     }
     this.problemRegistry.clear(path);
@@ -271,16 +280,14 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     const forgetHere = () => {
       if (this.state.tools.get(toolID)?.file.bundleID === bundleID) this.forgetTool(toolID);
     };
-    let value: unknown;
-    try {
-      value = JSON.parse(await fsp.readFile(path, 'utf8'));
-    } catch (e) {
+    const read = await readJsonIn(this.paths.bundlesDir, path);
+    if (read.kind !== 'ok') {
       forgetHere();
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') this.problemRegistry.clear(path);
-      else this.problemRegistry.add(problem(path, 'tool', `tool.json is not valid JSON (${(e as Error).message}); fix it in an editor or delete it`));
+      if (read.kind === 'missing') this.problemRegistry.clear(path);
+      else this.problemRegistry.add(problem(path, 'tool', `tool.json ${read.reason}; fix it in an editor or delete it`));
       return;
     }
-    const parsed = parseTool(value, path, bundleID, toolID);
+    const parsed = parseTool(read.value, path, bundleID, toolID);
     if (parsed.problem) {
       forgetHere();
       this.problemRegistry.add(parsed.problem);

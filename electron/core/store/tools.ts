@@ -88,9 +88,15 @@ export class ToolService {
   /** Body fields that name the tool must agree with the path (or be left out). */
   private checkBodyIdentity(ref: ToolRef, input: ToolInput, pair: { slug: string; version: string }): void {
     const issues = [];
-    if (input.slug !== undefined && checkSlug(input.slug).value !== pair.slug) issues.push({ field: 'slug', message: `'${input.slug}' differs from the slug in the path ('${pair.slug}'); leave it out or make them equal` });
-    if (input.version !== undefined && checkSlug(input.version, 'version').value !== pair.version) issues.push({ field: 'version', message: `'${input.version}' differs from the version in the path ('${pair.version}'); leave it out or make them equal` });
-    if (input.bundleID !== undefined && input.bundleID.toLowerCase() !== ref.bundleID) issues.push({ field: 'bundleID', message: 'differs from the bundle ID in the path; leave it out or make them equal' });
+    if (input.slug !== undefined && checkSlug(input.slug).value !== pair.slug)
+      issues.push({ field: 'slug', message: `'${input.slug}' differs from the slug in the path ('${pair.slug}'); leave it out or make them equal` });
+    if (input.version !== undefined && checkSlug(input.version, 'version').value !== pair.version)
+      issues.push({
+        field: 'version',
+        message: `'${input.version}' differs from the version in the path ('${pair.version}'); leave it out or make them equal`,
+      });
+    if (input.bundleID !== undefined && input.bundleID.toLowerCase() !== ref.bundleID)
+      issues.push({ field: 'bundleID', message: 'differs from the bundle ID in the path; leave it out or make them equal' });
     if (issues.length) throw invalid(issues);
   }
 

@@ -13,7 +13,9 @@ export const containerType: ToolTypeModule<'container'> = {
   },
   check(impl) {
     if ((impl.image !== undefined) === (impl.build !== undefined)) {
-      return [{ field: 'impl', message: 'a container tool needs exactly one of "image" (an existing image) or "build": "." (its own folder with a Dockerfile)' }];
+      return [
+        { field: 'impl', message: 'a container tool needs exactly one of "image" (an existing image) or "build": "." (its own folder with a Dockerfile)' },
+      ];
     }
     return [];
   },

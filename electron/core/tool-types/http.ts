@@ -8,6 +8,8 @@ import { compileExtractExpr } from '../invoke/http/extract.js';
 import { argNames, httpSecretNames } from '../invoke/http/request.js';
 import { createHttpRunner } from '../invoke/http/runner.js';
 import type { ToolTypeModule } from './tool-type.js';
+import { headerNameProblem, headerValueProblem } from '../../../shared/schema-primitives.js';
+import { quoteKey } from '../../../shared/limits.js';
 
 /** An IPv6 host may be listed with or without its brackets. */
 function hostAllowed(host: string, config: Config): boolean {
@@ -35,8 +37,12 @@ function checkHttp(impl: HttpImpl, argSchema: unknown, config: Config): FieldIss
   const texts: [string, string][] = [['impl.urlTemplate', impl.urlTemplate]];
   if (impl.bodyTemplate !== undefined) texts.push(['impl.bodyTemplate', impl.bodyTemplate]);
   for (const [name, value] of Object.entries(impl.headers ?? {})) {
-    texts.push([`impl.headers.${name}`, value]);
-    if (/[\r\n]/.test(value)) issues.push({ field: `impl.headers.${name}`, message: 'must not contain CR or LF characters' });
+    const field = `impl.headers.${quoteKey(name)}`;
+    texts.push([field, value]);
+    const nameProblem = headerNameProblem(name);
+    if (nameProblem) issues.push({ field, message: `header ${JSON.stringify(quoteKey(name, 64))} ${nameProblem}` });
+    const valueProblem = headerValueProblem(value);
+    if (valueProblem) issues.push({ field, message: valueProblem });
   }
   for (const [field, text] of texts) {
     for (const p of findPlaceholders(text)) {

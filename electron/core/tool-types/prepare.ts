@@ -12,6 +12,7 @@ import type { PrepareContext } from '../store/tools.js';
 import { normalizeToolType, TOOL_TYPES, type ToolType } from '../../../shared/tool-types/catalog.js';
 import type { ToolInput } from '../../../shared/operations.js';
 import { invalid } from '../errors.js';
+import { depthExceeded, MAX_SCHEMA_DEPTH } from '../../../shared/limits.js';
 import { checkAgainst, makeUserAjv } from '../validation.js';
 import { toolTypeModule } from './registry.js';
 
@@ -27,6 +28,9 @@ export function checkUserSchema(schema: unknown, field: string): FieldIssue[] {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     return [{ field, message: 'must be a JSON Schema object (or true/false)' }];
   }
+  // Before ajv compiles it (recursively): a 10,000-deep schema would exhaust the stack.
+  const deep = depthExceeded(schema, MAX_SCHEMA_DEPTH, field);
+  if (deep !== undefined) return [{ field: deep, message: `nests deeper than ${MAX_SCHEMA_DEPTH} levels; flatten the schema (e.g. with $defs and $ref)` }];
   const key = JSON.stringify(schema);
   let verdict = schemaVerdicts.get(key);
   if (verdict === undefined) {
@@ -62,7 +66,8 @@ function normalizeTags(tags: string[] | undefined): string[] {
 export function prepareTool(input: ToolInput, ctx: PrepareContext): ToolFile {
   const issues: FieldIssue[] = [];
   const typeName = normalizeToolType(input.type);
-  if (!(TOOL_TYPES as string[]).includes(typeName)) throw invalid([{ field: 'type', message: `must be one of ${TOOL_TYPES.map((t) => JSON.stringify(t)).join(', ')}` }]);
+  if (!(TOOL_TYPES as string[]).includes(typeName))
+    throw invalid([{ field: 'type', message: `must be one of ${TOOL_TYPES.map((t) => JSON.stringify(t)).join(', ')}` }]);
   const type = typeName as ToolType;
   const module = toolTypeModule(type);
   const impl = input.impl as Record<string, unknown>;

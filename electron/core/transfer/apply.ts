@@ -70,7 +70,10 @@ export async function applyImport(store: Store, validated: Validated, opts: Appl
     if (opts.onConflict === 'skip') {
       report.skipped.push({ bundleID: id, slug, reason: why });
     } else if (opts.onConflict === 'replace') {
-      if (builtin) throw new CoreError('BUILTIN_READONLY', `cannot replace bundle '${slug}': ${why}, and built-ins are read-only; import it as a copy instead`, { bundleID: id });
+      if (builtin)
+        throw new CoreError('BUILTIN_READONLY', `cannot replace bundle '${slug}': ${why}, and built-ins are read-only; import it as a copy instead`, {
+          bundleID: id,
+        });
       if (clash) throw new CoreError('CONFLICT', `cannot import bundle '${slug}': ${why}; import it as a copy instead`, { bundleID: id });
       plan.push({ bundleID: id, mode: 'swap' });
       writes.push(draft);

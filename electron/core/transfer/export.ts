@@ -71,7 +71,10 @@ async function toolFolderFiles(dir: string, limits: TransferLimits): Promise<{ r
         const st = await fsp.lstat(join(dir, rel));
         bytes += st.size;
         if (st.size > limits.maxFileBytes || bytes > limits.maxToolFolderBytes || out.length >= limits.maxToolFolderEntries) {
-          throw new CoreError('PAYLOAD_TOO_LARGE', `cannot export ${dir}: the tool folder is larger than an import accepts (${formatBytes(limits.maxToolFolderBytes)}, ${limits.maxToolFolderEntries} files)`);
+          throw new CoreError(
+            'PAYLOAD_TOO_LARGE',
+            `cannot export ${dir}: the tool folder is larger than an import accepts (${formatBytes(limits.maxToolFolderBytes)}, ${limits.maxToolFolderEntries} files)`,
+          );
         }
         out.push({ rel, abs: join(dir, rel), size: st.size, executable: (st.mode & 0o111) !== 0 });
       }

@@ -45,7 +45,8 @@ export async function rawBundlesOf(index: ArchiveIndex, limits: TransferLimits):
 
   const out: RawBundle[] = [];
   for (const [bundleID, b] of [...bundles].sort(([a], [c]) => a.localeCompare(c))) {
-    if (!b.json) throw new CoreError('INVALID_INPUT', `The import was refused: folder 'bundles/${bundleID}/' has no bundle.json.`, { entry: `bundles/${bundleID}/` });
+    if (!b.json)
+      throw new CoreError('INVALID_INPUT', `The import was refused: folder 'bundles/${bundleID}/' has no bundle.json.`, { entry: `bundles/${bundleID}/` });
     const folders = [...b.tools].sort(([a], [c]) => a.localeCompare(c));
     for (const [toolID, t] of folders) {
       const folder = `bundles/${bundleID}/tools/${toolID}/`;

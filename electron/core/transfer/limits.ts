@@ -40,4 +40,3 @@ export const DEFAULT_LIMITS: TransferLimits = {
   ratioFloorBytes: 1 * MiB,
   maxDocumentBytes: 16 * MiB,
 };
-

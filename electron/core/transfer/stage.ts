@@ -195,7 +195,10 @@ export class ImportStage {
         } catch (e) {
           const code = (e as NodeJS.ErrnoException).code;
           if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EPERM') {
-            throw new CoreError('CONFLICT', `bundle ${entry.bundleID} was created by someone else while importing; import again and choose skip, replace or copy`);
+            throw new CoreError(
+              'CONFLICT',
+              `bundle ${entry.bundleID} was created by someone else while importing; import again and choose skip, replace or copy`,
+            );
           }
           throw e;
         }

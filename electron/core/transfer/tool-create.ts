@@ -16,7 +16,11 @@ import { writeToolFolder } from './stage.js';
 import { checkToolRules, type FileSource } from './validate.js';
 
 function conflict(slug: string, version: string): CoreError {
-  return new CoreError('CONFLICT', `a tool <${slug},${version}> already exists in this bundle; change the name or version in the manifest, or delete the existing tool`, { slug, version });
+  return new CoreError(
+    'CONFLICT',
+    `a tool <${slug},${version}> already exists in this bundle; change the name or version in the manifest, or delete the existing tool`,
+    { slug, version },
+  );
 }
 
 export async function createToolWithFiles(store: Store, tools: ToolService, file: ToolFile, files: FileSource[]): Promise<ToolView> {

@@ -105,7 +105,11 @@ export class TransferService {
     try {
       const raw = await rawBundlesOf(index, this.limits);
       const validated = validateBundles(raw, this.deps.config.get());
-      const warnings = index.ignored.length ? [`ignored ${index.ignored.length} entr${index.ignored.length === 1 ? 'y' : 'ies'} macOS Finder adds (${index.ignored.slice(0, 3).join(', ')}${index.ignored.length > 3 ? ', …' : ''})`] : [];
+      const warnings = index.ignored.length
+        ? [
+            `ignored ${index.ignored.length} entr${index.ignored.length === 1 ? 'y' : 'ies'} macOS Finder adds (${index.ignored.slice(0, 3).join(', ')}${index.ignored.length > 3 ? ', …' : ''})`,
+          ]
+        : [];
       return await applyImport(this.deps.store, validated, { onConflict, warnings, ...options });
     } finally {
       index.zip.close();
@@ -131,7 +135,12 @@ export class TransferService {
 
   /** A new bundle from a SKILL.md whose front matter lists tools with http or script backends. */
   async importSkillMd(text: string, options: ForeignImportOptions = {}): Promise<ImportReport> {
-    const { draft, warnings } = bundleFromSkill(text, { now: this.deps.store.now(), limits: this.limits, images: this.scriptImages, config: this.deps.config.get() });
+    const { draft, warnings } = bundleFromSkill(text, {
+      now: this.deps.store.now(),
+      limits: this.limits,
+      images: this.scriptImages,
+      config: this.deps.config.get(),
+    });
     return this.importDraft(draft, warnings, options);
   }
 

@@ -88,7 +88,14 @@ export function checkToolRules(file: ToolFile, config: Config, origin: string): 
   const hosts = toolHosts(file);
   const lenient: Config = { ...config, allowedHosts: [...config.allowedHosts, ...hosts] };
   try {
-    prepareTool(file as unknown as ToolInput, { bundleID: file.bundleID, slug: file.slug, version: file.version, now: file.modifiedAt, config: lenient, existing: file });
+    prepareTool(file as unknown as ToolInput, {
+      bundleID: file.bundleID,
+      slug: file.slug,
+      version: file.version,
+      now: file.modifiedAt,
+      config: lenient,
+      existing: file,
+    });
   } catch (e) {
     if (e instanceof CoreError && e.code === 'INVALID_INPUT') {
       const issues = (e.details?.issues ?? [{ field: '', message: e.message }]).map((i) => ({ field: `${origin}: ${i.field}`, message: i.message }));
@@ -138,7 +145,9 @@ export function validateBundles(raw: RawBundle[], config: Config): Validated {
       if (owner) issues.push({ field: rt.origin, message: `toolID ${file.toolID} is also used by ${owner}; tool IDs are unique` });
       toolOwners.set(file.toolID, rt.origin);
       if (file.type === 'container' && (file.impl as { build?: string }).build === '.' && !rt.files.some((f) => f.rel === 'Dockerfile')) {
-        warnings.push(`${file.slug} ${file.version} builds its image from its folder, but the archive holds no Dockerfile for it; it stays unavailable until one is added`);
+        warnings.push(
+          `${file.slug} ${file.version} builds its image from its folder, but the archive holds no Dockerfile for it; it stays unavailable until one is added`,
+        );
       }
       draft.tools.push({ file, files: rt.files, origin: rt.origin });
     }

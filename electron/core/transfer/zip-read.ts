@@ -129,7 +129,8 @@ export async function indexArchive(data: Uint8Array, limits: TransferLimits): Pr
       if (type === S_IFLNK) throw refuse(name, 'is a symbolic link; links are refused because they could point outside the data folder');
       if ((raw.externalFileAttributes & DOS_REPARSE_POINT) !== 0) throw refuse(name, 'is a Windows reparse point (a link); links are refused');
       const isDirectory = name.endsWith('/') || type === S_IFDIR || (type === undefined && (raw.externalFileAttributes & DOS_DIRECTORY) !== 0);
-      if (type !== undefined && type !== 0 && type !== S_IFREG && type !== S_IFDIR) throw refuse(name, 'is a device, FIFO or socket; only regular files are allowed');
+      if (type !== undefined && type !== 0 && type !== S_IFREG && type !== S_IFDIR)
+        throw refuse(name, 'is a device, FIFO or socket; only regular files are allowed');
       if (isDirectory && raw.uncompressedSize !== 0) throw refuse(name, 'is a folder that claims to hold data');
       if ((raw.generalPurposeBitFlag & 0x1) !== 0) throw refuse(name, 'is encrypted; bundle archives are never encrypted');
       if (raw.compressionMethod !== 0 && raw.compressionMethod !== 8) {
@@ -139,7 +140,12 @@ export async function indexArchive(data: Uint8Array, limits: TransferLimits): Pr
       const key = foldKey(name);
       const sameName = isDirectory ? explicitDirs.get(key) : files.get(key);
       if (sameName !== undefined) {
-        throw refuse(name, sameName === name ? 'appears twice' : `differs from entry '${sameName}' only by letter case or Unicode form; macOS and Windows would store both as one file`);
+        throw refuse(
+          name,
+          sameName === name
+            ? 'appears twice'
+            : `differs from entry '${sameName}' only by letter case or Unicode form; macOS and Windows would store both as one file`,
+        );
       }
       if (isDirectory) {
         const file = files.get(key);
@@ -180,7 +186,11 @@ export async function indexArchive(data: Uint8Array, limits: TransferLimits): Pr
       }
       total += size;
       if (total > limits.maxTotalBytes) {
-        throw new CoreError('PAYLOAD_TOO_LARGE', `The archive was refused: its files add up to more than ${formatBytes(limits.maxTotalBytes)} once decompressed (at entry '${name}').`, { entry: name });
+        throw new CoreError(
+          'PAYLOAD_TOO_LARGE',
+          `The archive was refused: its files add up to more than ${formatBytes(limits.maxTotalBytes)} once decompressed (at entry '${name}').`,
+          { entry: name },
+        );
       }
       if (place.kind === 'file') {
         if (place.depth > limits.maxDepth) throw refuse(name, `is nested more than ${limits.maxDepth} folders deep`);
@@ -189,8 +199,10 @@ export async function indexArchive(data: Uint8Array, limits: TransferLimits): Pr
         t.bytes += size;
         t.count += 1;
         perTool.set(k, t);
-        if (t.count > limits.maxToolFolderEntries) throw refuse(name, `makes its tool folder hold more than ${limits.maxToolFolderEntries} files`, 'PAYLOAD_TOO_LARGE');
-        if (t.bytes > limits.maxToolFolderBytes) throw refuse(name, `makes its tool folder larger than ${formatBytes(limits.maxToolFolderBytes)}`, 'PAYLOAD_TOO_LARGE');
+        if (t.count > limits.maxToolFolderEntries)
+          throw refuse(name, `makes its tool folder hold more than ${limits.maxToolFolderEntries} files`, 'PAYLOAD_TOO_LARGE');
+        if (t.bytes > limits.maxToolFolderBytes)
+          throw refuse(name, `makes its tool folder larger than ${formatBytes(limits.maxToolFolderBytes)}`, 'PAYLOAD_TOO_LARGE');
       }
       const executable = mode !== undefined && (mode & 0o111) !== 0;
       entries.push({ name, place, size, executable, raw });
@@ -211,7 +223,8 @@ export async function openEntry(index: ArchiveIndex, entry: ArchiveEntry, cap: n
     throw refuse(entry.name, `cannot be read: ${(e as Error).message}`);
   }
   let seen = 0;
-  const liar = () => refuse(entry.name, `holds more data than it declares (${formatBytes(entry.size)}); the archive is corrupt or crafted`, 'PAYLOAD_TOO_LARGE');
+  const liar = () =>
+    refuse(entry.name, `holds more data than it declares (${formatBytes(entry.size)}); the archive is corrupt or crafted`, 'PAYLOAD_TOO_LARGE');
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       seen += chunk.length;
@@ -222,7 +235,8 @@ export async function openEntry(index: ArchiveIndex, entry: ArchiveEntry, cap: n
   stream.once('error', (err: Error) => {
     // yauzl (validateEntrySizes) notices a size lie first when its inflater runs ahead of us.
     if (/too many bytes/.test(err.message)) counter.destroy(liar());
-    else if (/too few bytes/.test(err.message)) counter.destroy(refuse(entry.name, `holds less data than it declares (${formatBytes(entry.size)}); the archive is corrupt or crafted`));
+    else if (/too few bytes/.test(err.message))
+      counter.destroy(refuse(entry.name, `holds less data than it declares (${formatBytes(entry.size)}); the archive is corrupt or crafted`));
     else counter.destroy(refuse(entry.name, `cannot be decompressed: ${err.message}`));
   });
   counter.once('error', () => {

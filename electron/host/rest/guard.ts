@@ -36,7 +36,9 @@ export const guardPlugin = fp<{ token: string }>(
           reply.header('WWW-Authenticate', 'Bearer realm="toolwright"');
           return sendError(reply, {
             code: 'UNAUTHORIZED',
-            message: m ? 'the bearer token is wrong' : 'missing Authorization: Bearer <token> header (the token is printed when the host starts, or set TOOLWRIGHT_TOKEN)',
+            message: m
+              ? 'the bearer token is wrong'
+              : 'missing Authorization: Bearer <token> header (the token is printed when the host starts, or set TOOLWRIGHT_TOKEN)',
           });
         }
       }

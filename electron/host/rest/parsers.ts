@@ -13,7 +13,9 @@ export const IMPORT_PATH = '/tools/bundles/import';
 
 export const parsersPlugin = fp<{ maxImportBytes: number }>(
   async (app: FastifyInstance, opts) => {
-    app.addContentTypeParser(['application/zip', 'application/octet-stream'], { parseAs: 'buffer', bodyLimit: opts.maxImportBytes }, (_req, body, done) => done(null, body));
+    app.addContentTypeParser(['application/zip', 'application/octet-stream'], { parseAs: 'buffer', bodyLimit: opts.maxImportBytes }, (_req, body, done) =>
+      done(null, body),
+    );
     const parseJson = app.getDefaultJsonParser('error', 'error');
     const jsonBody = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');
@@ -33,7 +35,8 @@ export const parsersPlugin = fp<{ maxImportBytes: number }>(
     app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
       const status = err.statusCode ?? 500;
       if (status === 413) return sendError(reply, { code: 'PAYLOAD_TOO_LARGE', message: `the request body is too large: ${err.message}` });
-      if (status === 415) return sendError(reply, { code: 'INVALID_INPUT', message: `unsupported Content-Type; send application/json (or application/zip for imports)` });
+      if (status === 415)
+        return sendError(reply, { code: 'INVALID_INPUT', message: `unsupported Content-Type; send application/json (or application/zip for imports)` });
       if (status >= 400 && status < 500) return sendError(reply, { code: 'INVALID_INPUT', message: `invalid request: ${err.message}` });
       return sendError(reply, { code: 'INTERNAL', message: `unexpected error: ${err.message}` });
     });

@@ -154,10 +154,7 @@ export function call<N extends OpName>(name: N, input: OpInput<N>): Promise<OpOu
 }
 
 /** Parses a server-sent-event stream into the JSON of each event's data lines. */
-export async function readEventStream(
-  body: ReadableStream<Uint8Array>,
-  onData: (data: string) => void,
-): Promise<void> {
+export async function readEventStream(body: ReadableStream<Uint8Array>, onData: (data: string) => void): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';

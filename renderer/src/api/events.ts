@@ -22,7 +22,11 @@ export function keysForEvent(e: StoreEvent): QueryKey[] {
     case 'secrets.changed':
       return [keys.secrets, keys.tools];
     case 'metrics.changed':
-      return [['tools', 'list'], ['tools', 'one'], ['tools', 'history']];
+      return [
+        ['tools', 'list'],
+        ['tools', 'one'],
+        ['tools', 'history'],
+      ];
     case 'problems.changed':
       return [keys.problems];
     default:

@@ -17,9 +17,7 @@ export function useToggleBundle() {
     onMutate: async ({ bundle, isEnabled }) => {
       await qc.cancelQueries({ queryKey: keys.bundleList('exclude') });
       const previous = qc.getQueryData<BundleView[]>(keys.bundleList('exclude'));
-      qc.setQueryData<BundleView[]>(keys.bundleList('exclude'), (list) =>
-        list?.map((b) => (b.bundleID === bundle.bundleID ? { ...b, isEnabled } : b)),
-      );
+      qc.setQueryData<BundleView[]>(keys.bundleList('exclude'), (list) => list?.map((b) => (b.bundleID === bundle.bundleID ? { ...b, isEnabled } : b)));
       return { previous };
     },
     onError: (e, { bundle, isEnabled }, ctx) => {

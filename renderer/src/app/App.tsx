@@ -84,7 +84,14 @@ export function App() {
 
   return (
     <div className="app">
-      <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); mainRef.current?.focus(); }}>
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          mainRef.current?.focus();
+        }}
+      >
         Skip to content
       </a>
       <aside className="app-sidebar">
@@ -103,7 +110,12 @@ export function App() {
                 All tools stopped
               </button>
             )}
-            <span className={`live-dot${live ? ' is-live' : ''}`} title={live ? 'Live: changes made elsewhere appear here' : 'Reconnecting to live updates…'} aria-label={live ? 'Live updates on' : 'Live updates reconnecting'} role="img" />
+            <span
+              className={`live-dot${live ? ' is-live' : ''}`}
+              title={live ? 'Live: changes made elsewhere appear here' : 'Reconnecting to live updates…'}
+              aria-label={live ? 'Live updates on' : 'Live updates reconnecting'}
+              role="img"
+            />
           </div>
         </header>
         <main id="main" ref={mainRef} tabIndex={-1} className="content">

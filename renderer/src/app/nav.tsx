@@ -34,10 +34,7 @@ export function NavProvider({ children, initial }: { children: ReactNode; initia
   const go = useCallback((route: Route) => setStack((s) => [...s.slice(-49), route]), []);
   const replace = useCallback((route: Route) => setStack((s) => [...s.slice(0, -1), route]), []);
   const back = useCallback(() => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s)), []);
-  const value = useMemo<Nav>(
-    () => ({ route: stack[stack.length - 1]!, go, replace, back, canGoBack: stack.length > 1 }),
-    [stack, go, replace, back],
-  );
+  const value = useMemo<Nav>(() => ({ route: stack[stack.length - 1]!, go, replace, back, canGoBack: stack.length > 1 }), [stack, go, replace, back]);
   return <NavContext.Provider value={value}>{children}</NavContext.Provider>;
 }
 

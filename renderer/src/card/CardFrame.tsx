@@ -21,10 +21,7 @@ export function CardFrame({ title, accentColor, backgroundColor, html, text, tes
   const [tall, setTall] = useState(false);
   const accent = safeColor(accentColor, '#4a90d4');
   const background = safeColor(backgroundColor, 'transparent');
-  const doc = useMemo(
-    () => buildCardDocument({ html, text, scheme, foreground: scheme === 'dark' ? '#e8eaed' : '#1d2330' }),
-    [html, text, scheme],
-  );
+  const doc = useMemo(() => buildCardDocument({ html, text, scheme, foreground: scheme === 'dark' ? '#e8eaed' : '#1d2330' }), [html, text, scheme]);
   return (
     <figure className="card-frame" style={{ borderColor: accent, background }} data-testid={testId}>
       <figcaption className="card-title" style={{ borderBottomColor: accent }}>

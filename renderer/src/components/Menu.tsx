@@ -12,17 +12,35 @@ export interface MenuItem {
   testId?: string;
 }
 
-export function MenuButton({ label, items, disabled, testId, title }: { label: ReactNode; items: MenuItem[]; disabled?: boolean; testId?: string; title?: string }) {
+function enabledItems(menu: HTMLElement | null): HTMLButtonElement[] {
+  return Array.from(menu?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]:not(:disabled)') ?? []);
+}
+
+function focusNth(menu: HTMLElement | null, index: number): void {
+  const els = enabledItems(menu);
+  if (els.length) els[(index + els.length) % els.length]!.focus();
+}
+
+export function MenuButton({
+  label,
+  items,
+  disabled,
+  testId,
+  title,
+}: {
+  label: ReactNode;
+  items: MenuItem[];
+  disabled?: boolean;
+  testId?: string;
+  title?: string;
+}) {
   const [open, setOpen] = useState(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const menuId = useId();
 
-  const itemEls = () => Array.from(menuRef.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]:not(:disabled)') ?? []);
-  const focusItem = (index: number) => {
-    const els = itemEls();
-    if (els.length) els[(index + els.length) % els.length]!.focus();
-  };
+  const itemEls = () => enabledItems(menuRef.current);
+  const focusItem = (index: number) => focusNth(menuRef.current, index);
   const close = (refocus: boolean) => {
     setOpen(false);
     if (refocus) buttonRef.current?.focus();
@@ -30,7 +48,7 @@ export function MenuButton({ label, items, disabled, testId, title }: { label: R
 
   useEffect(() => {
     if (!open) return;
-    requestAnimationFrame(() => focusItem(0));
+    requestAnimationFrame(() => focusNth(menuRef.current, 0));
     const onDown = (e: MouseEvent) => {
       const t = e.target as Node;
       if (!menuRef.current?.contains(t) && !buttonRef.current?.contains(t)) setOpen(false);
@@ -73,7 +91,10 @@ export function MenuButton({ label, items, disabled, testId, title }: { label: R
         }}
         data-testid={testId}
       >
-        {label} <span className="menu-caret" aria-hidden="true">▾</span>
+        {label}{' '}
+        <span className="menu-caret" aria-hidden="true">
+          ▾
+        </span>
       </button>
       {open && (
         <div ref={menuRef} id={menuId} role="menu" className="menu" onKeyDown={onMenuKey}>

@@ -91,10 +91,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     if (toasts.length === 0) return;
     let frame = 0;
     const schedule = () => {
-      if (!frame) frame = requestAnimationFrame(() => {
-        frame = 0;
-        place();
-      });
+      if (!frame)
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          place();
+        });
     };
     window.addEventListener('scroll', schedule, true);
     window.addEventListener('resize', schedule);

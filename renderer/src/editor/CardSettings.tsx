@@ -31,7 +31,15 @@ function ColorField({ label, value, onChange, error, testId }: { label: string; 
             onChange={(e) => onChange(e.target.value)}
             className="color-swatch"
           />
-          <input id={id} aria-describedby={d} className="input mono" value={value} onChange={(e) => onChange(e.target.value)} placeholder="#4a90d4" data-testid={testId} />
+          <input
+            id={id}
+            aria-describedby={d}
+            className="input mono"
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+            placeholder="#4a90d4"
+            data-testid={testId}
+          />
         </div>
       )}
     </Field>
@@ -57,7 +65,8 @@ export function CardSettings({
     <fieldset className="fieldset" disabled={readOnly}>
       <legend>Card</legend>
       <label className="check">
-        <input type="checkbox" checked={card.enabled} onChange={(e) => onChange({ enabled: e.target.checked })} data-testid="card-enabled" /> Show results as a card
+        <input type="checkbox" checked={card.enabled} onChange={(e) => onChange({ enabled: e.target.checked })} data-testid="card-enabled" /> Show results as a
+        card
       </label>
       <div className="card-settings">
         <div className="card-settings-fields">
@@ -65,11 +74,34 @@ export function CardSettings({
             <label className="field-label" htmlFor="card-title">
               Title
             </label>
-            <TemplateInput id="card-title" label="Card title" syntax="mustache" value={card.title} onChange={(v) => onChange({ title: v })} ctx={ctx} serverError={errors.get('card.title')} readOnly={readOnly} placeholder="Weather in {{city}}" testId="card-title" />
+            <TemplateInput
+              id="card-title"
+              label="Card title"
+              syntax="mustache"
+              value={card.title}
+              onChange={(v) => onChange({ title: v })}
+              ctx={ctx}
+              serverError={errors.get('card.title')}
+              readOnly={readOnly}
+              placeholder="Weather in {{city}}"
+              testId="card-title"
+            />
           </div>
           <div className="row wrap">
-            <ColorField label="Accent colour" value={card.accentColor} onChange={(v) => onChange({ accentColor: v })} error={errors.get('card.accentColor')} testId="card-accent" />
-            <ColorField label="Background" value={card.backgroundColor} onChange={(v) => onChange({ backgroundColor: v })} error={errors.get('card.backgroundColor')} testId="card-background" />
+            <ColorField
+              label="Accent colour"
+              value={card.accentColor}
+              onChange={(v) => onChange({ accentColor: v })}
+              error={errors.get('card.accentColor')}
+              testId="card-accent"
+            />
+            <ColorField
+              label="Background"
+              value={card.backgroundColor}
+              onChange={(v) => onChange({ backgroundColor: v })}
+              error={errors.get('card.backgroundColor')}
+              testId="card-background"
+            />
           </div>
         </div>
         <div className="card-preview" aria-label="Card preview">

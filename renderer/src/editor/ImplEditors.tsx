@@ -92,7 +92,17 @@ export function HttpImplEditor({
           <label className="field-label" htmlFor="http-url">
             URL template
           </label>
-          <TemplateInput id="http-url" label="URL template" value={h.urlTemplate} onChange={(v) => onChange({ urlTemplate: v })} ctx={ctx} serverError={errors.get('impl.urlTemplate')} readOnly={readOnly} testId="http-url" placeholder="https://api.example.com/v1/items/${id}" />
+          <TemplateInput
+            id="http-url"
+            label="URL template"
+            value={h.urlTemplate}
+            onChange={(v) => onChange({ urlTemplate: v })}
+            ctx={ctx}
+            serverError={errors.get('impl.urlTemplate')}
+            readOnly={readOnly}
+            testId="http-url"
+            placeholder="https://api.example.com/v1/items/${id}"
+          />
           <AllowedHostStatus url={h.urlTemplate} readOnly={readOnly} />
         </div>
       </div>
@@ -110,8 +120,20 @@ export function HttpImplEditor({
                 placeholder="Authorization"
                 onChange={(e) => onChange({ headers: h.headers.map((r) => (r.key === row.key ? { ...r, name: e.target.value } : r)) })}
               />
-              <TemplateInput label={`Header ${i + 1} value`} value={row.value} ctx={ctx} placeholder="Bearer ${API_TOKEN}" onChange={(v) => onChange({ headers: h.headers.map((r) => (r.key === row.key ? { ...r, value: v } : r)) })} readOnly={readOnly} />
-              <button type="button" className="icon-btn" aria-label={`Remove header ${row.name || i + 1}`} onClick={() => onChange({ headers: h.headers.filter((r) => r.key !== row.key) })}>
+              <TemplateInput
+                label={`Header ${i + 1} value`}
+                value={row.value}
+                ctx={ctx}
+                placeholder="Bearer ${API_TOKEN}"
+                onChange={(v) => onChange({ headers: h.headers.map((r) => (r.key === row.key ? { ...r, value: v } : r)) })}
+                readOnly={readOnly}
+              />
+              <button
+                type="button"
+                className="icon-btn"
+                aria-label={`Remove header ${row.name || i + 1}`}
+                onClick={() => onChange({ headers: h.headers.filter((r) => r.key !== row.key) })}
+              >
                 ×
               </button>
             </div>
@@ -127,7 +149,18 @@ export function HttpImplEditor({
           <label className="field-label" htmlFor="http-body">
             Body template
           </label>
-          <TemplateInput id="http-body" label="Body template" multiline rows={5} value={h.bodyTemplate} onChange={(v) => onChange({ bodyTemplate: v })} ctx={ctx} serverError={errors.get('impl.bodyTemplate')} readOnly={readOnly} placeholder={'{"query": "${q}"}'} />
+          <TemplateInput
+            id="http-body"
+            label="Body template"
+            multiline
+            rows={5}
+            value={h.bodyTemplate}
+            onChange={(v) => onChange({ bodyTemplate: v })}
+            ctx={ctx}
+            serverError={errors.get('impl.bodyTemplate')}
+            readOnly={readOnly}
+            placeholder={'{"query": "${q}"}'}
+          />
           <div className="field-hint">In a JSON body, argument values are JSON-escaped where they are inserted.</div>
         </div>
       )}
@@ -141,7 +174,16 @@ export function HttpImplEditor({
           )}
         </Field>
         <Field label="Extract" className="grow" hint="JSONPath ($.items[0].name) or /regex/ with one group" error={errors.get('impl.extractExpr')}>
-          {(id, d) => <input id={id} aria-describedby={d} className="input mono" value={h.extractExpr} onChange={(e) => onChange({ extractExpr: e.target.value })} placeholder="$.data" />}
+          {(id, d) => (
+            <input
+              id={id}
+              aria-describedby={d}
+              className="input mono"
+              value={h.extractExpr}
+              onChange={(e) => onChange({ extractExpr: e.target.value })}
+              placeholder="$.data"
+            />
+          )}
         </Field>
         <Field label="On HTTP error" className="w-narrow" error={errors.get('impl.errorMode')}>
           {(id) => (
@@ -154,13 +196,41 @@ export function HttpImplEditor({
       </div>
       <div className="row wrap">
         <Field label="Success codes" className="w-mid" hint="Default: any 2xx" error={errors.get('impl.successCodes')}>
-          {(id, d) => <input id={id} aria-describedby={d} className="input mono" value={h.successCodes} onChange={(e) => onChange({ successCodes: e.target.value })} placeholder="200, 201" />}
+          {(id, d) => (
+            <input
+              id={id}
+              aria-describedby={d}
+              className="input mono"
+              value={h.successCodes}
+              onChange={(e) => onChange({ successCodes: e.target.value })}
+              placeholder="200, 201"
+            />
+          )}
         </Field>
         <Field label="Timeout (ms)" className="w-mid" error={errors.get('impl.timeoutMs')}>
-          {(id) => <input id={id} className="input" inputMode="numeric" value={h.timeoutMs} onChange={(e) => onChange({ timeoutMs: e.target.value })} placeholder="10000" />}
+          {(id) => (
+            <input
+              id={id}
+              className="input"
+              inputMode="numeric"
+              value={h.timeoutMs}
+              onChange={(e) => onChange({ timeoutMs: e.target.value })}
+              placeholder="10000"
+            />
+          )}
         </Field>
         <Field label="Retries" className="w-narrow" hint="0–10, on network errors and 5xx" error={errors.get('impl.maxRetries')}>
-          {(id, d) => <input id={id} aria-describedby={d} className="input" inputMode="numeric" value={h.maxRetries} onChange={(e) => onChange({ maxRetries: e.target.value })} placeholder="0" />}
+          {(id, d) => (
+            <input
+              id={id}
+              aria-describedby={d}
+              className="input"
+              inputMode="numeric"
+              value={h.maxRetries}
+              onChange={(e) => onChange({ maxRetries: e.target.value })}
+              placeholder="0"
+            />
+          )}
         </Field>
       </div>
       <Field label="Authentication" className="w-auth" error={errors.get('impl.auth')}>
@@ -175,7 +245,9 @@ export function HttpImplEditor({
       {h.authType === 'hmac' && (
         <div className="row wrap">
           <Field label="Secret name" className="w-mid">
-            {(id) => <input id={id} className="input mono" value={h.hmacSecret} onChange={(e) => onChange({ hmacSecret: e.target.value })} placeholder="SIGNING_KEY" />}
+            {(id) => (
+              <input id={id} className="input mono" value={h.hmacSecret} onChange={(e) => onChange({ hmacSecret: e.target.value })} placeholder="SIGNING_KEY" />
+            )}
           </Field>
           <Field label="Algorithm" className="w-narrow">
             {(id) => (
@@ -186,26 +258,62 @@ export function HttpImplEditor({
             )}
           </Field>
           <Field label="Signature header" className="w-mid">
-            {(id) => <input id={id} className="input mono" value={h.hmacHeader} onChange={(e) => onChange({ hmacHeader: e.target.value })} placeholder="X-Signature" />}
+            {(id) => (
+              <input id={id} className="input mono" value={h.hmacHeader} onChange={(e) => onChange({ hmacHeader: e.target.value })} placeholder="X-Signature" />
+            )}
           </Field>
           <Field label="Timestamp header" className="w-mid">
-            {(id) => <input id={id} className="input mono" value={h.hmacTimestampHeader} onChange={(e) => onChange({ hmacTimestampHeader: e.target.value })} placeholder="X-Timestamp" />}
+            {(id) => (
+              <input
+                id={id}
+                className="input mono"
+                value={h.hmacTimestampHeader}
+                onChange={(e) => onChange({ hmacTimestampHeader: e.target.value })}
+                placeholder="X-Timestamp"
+              />
+            )}
           </Field>
           <Field label="Prefix" className="w-narrow">
-            {(id) => <input id={id} className="input mono" value={h.hmacPrefix} onChange={(e) => onChange({ hmacPrefix: e.target.value })} placeholder="sha256=" />}
+            {(id) => (
+              <input id={id} className="input mono" value={h.hmacPrefix} onChange={(e) => onChange({ hmacPrefix: e.target.value })} placeholder="sha256=" />
+            )}
           </Field>
         </div>
       )}
       {h.authType === 'oauth2ClientCredentials' && (
         <div className="row wrap">
           <Field label="Token URL" className="grow">
-            {(id) => <input id={id} className="input mono" value={h.oauthTokenUrl} onChange={(e) => onChange({ oauthTokenUrl: e.target.value })} placeholder="https://auth.example.com/oauth/token" />}
+            {(id) => (
+              <input
+                id={id}
+                className="input mono"
+                value={h.oauthTokenUrl}
+                onChange={(e) => onChange({ oauthTokenUrl: e.target.value })}
+                placeholder="https://auth.example.com/oauth/token"
+              />
+            )}
           </Field>
           <Field label="Client ID secret" className="w-mid">
-            {(id) => <input id={id} className="input mono" value={h.oauthClientIdSecret} onChange={(e) => onChange({ oauthClientIdSecret: e.target.value })} placeholder="CLIENT_ID" />}
+            {(id) => (
+              <input
+                id={id}
+                className="input mono"
+                value={h.oauthClientIdSecret}
+                onChange={(e) => onChange({ oauthClientIdSecret: e.target.value })}
+                placeholder="CLIENT_ID"
+              />
+            )}
           </Field>
           <Field label="Client secret secret" className="w-mid">
-            {(id) => <input id={id} className="input mono" value={h.oauthClientSecretSecret} onChange={(e) => onChange({ oauthClientSecretSecret: e.target.value })} placeholder="CLIENT_SECRET" />}
+            {(id) => (
+              <input
+                id={id}
+                className="input mono"
+                value={h.oauthClientSecretSecret}
+                onChange={(e) => onChange({ oauthClientSecretSecret: e.target.value })}
+                placeholder="CLIENT_SECRET"
+              />
+            )}
           </Field>
           <Field label="Scope" className="w-mid">
             {(id) => <input id={id} className="input" value={h.oauthScope} onChange={(e) => onChange({ oauthScope: e.target.value })} />}
@@ -219,7 +327,17 @@ export function HttpImplEditor({
   );
 }
 
-export function ContainerImplEditor({ value, onChange, errors, readOnly }: { value: ContainerDraft; onChange(p: Partial<ContainerDraft>): void; errors: Errors; readOnly?: boolean }) {
+export function ContainerImplEditor({
+  value,
+  onChange,
+  errors,
+  readOnly,
+}: {
+  value: ContainerDraft;
+  onChange(p: Partial<ContainerDraft>): void;
+  errors: Errors;
+  readOnly?: boolean;
+}) {
   const c = value;
   return (
     <fieldset className="fieldset" disabled={readOnly}>
@@ -229,21 +347,34 @@ export function ContainerImplEditor({ value, onChange, errors, readOnly }: { val
           <input type="radio" name="container-source" checked={c.source === 'image'} onChange={() => onChange({ source: 'image' })} /> Image
         </label>
         <label className="check">
-          <input type="radio" name="container-source" checked={c.source === 'build'} onChange={() => onChange({ source: 'build' })} /> Build from the tool's folder (Dockerfile)
+          <input type="radio" name="container-source" checked={c.source === 'build'} onChange={() => onChange({ source: 'build' })} /> Build from the tool's
+          folder (Dockerfile)
         </label>
       </div>
       {c.source === 'image' ? (
         <Field label="Image" error={errors.get('impl.image')}>
-          {(id) => <input id={id} className="input mono" value={c.image} onChange={(e) => onChange({ image: e.target.value })} placeholder="alpine:3.20" data-testid="container-image" />}
+          {(id) => (
+            <input
+              id={id}
+              className="input mono"
+              value={c.image}
+              onChange={(e) => onChange({ image: e.target.value })}
+              placeholder="alpine:3.20"
+              data-testid="container-image"
+            />
+          )}
         </Field>
       ) : (
         <p className="field-hint">
-          The image is built from the Dockerfile in this tool's folder (<code>tools/&lt;toolID&gt;/Dockerfile</code>). {errors.get('impl.build') && <span className="field-error">{errors.get('impl.build')}</span>}
+          The image is built from the Dockerfile in this tool's folder (<code>tools/&lt;toolID&gt;/Dockerfile</code>).{' '}
+          {errors.get('impl.build') && <span className="field-error">{errors.get('impl.build')}</span>}
         </p>
       )}
       <div className="row wrap">
         <Field label="Memory" className="w-mid" hint="256 (MB) or 512m, 1g">
-          {(id, d) => <input id={id} aria-describedby={d} className="input" value={c.memory} onChange={(e) => onChange({ memory: e.target.value })} placeholder="256m" />}
+          {(id, d) => (
+            <input id={id} aria-describedby={d} className="input" value={c.memory} onChange={(e) => onChange({ memory: e.target.value })} placeholder="256m" />
+          )}
         </Field>
         <Field label="CPUs" className="w-narrow">
           {(id) => <input id={id} className="input" inputMode="decimal" value={c.cpus} onChange={(e) => onChange({ cpus: e.target.value })} placeholder="1" />}
@@ -257,7 +388,16 @@ export function ContainerImplEditor({ value, onChange, errors, readOnly }: { val
           )}
         </Field>
         <Field label="Timeout (s)" className="w-narrow" error={errors.get('impl.timeoutSeconds')}>
-          {(id) => <input id={id} className="input" inputMode="decimal" value={c.timeoutSeconds} onChange={(e) => onChange({ timeoutSeconds: e.target.value })} placeholder="30" />}
+          {(id) => (
+            <input
+              id={id}
+              className="input"
+              inputMode="decimal"
+              value={c.timeoutSeconds}
+              onChange={(e) => onChange({ timeoutSeconds: e.target.value })}
+              placeholder="30"
+            />
+          )}
         </Field>
       </div>
       <label className="check">
@@ -286,7 +426,10 @@ export function FunctionImplEditor({
   return (
     <fieldset className="fieldset" disabled={readOnly}>
       <legend>Function</legend>
-      <Field label="Registered function" error={errors.get('impl.function') ?? (value && fns.data && !selected ? `${value} is not registered in this app` : undefined)}>
+      <Field
+        label="Registered function"
+        error={errors.get('impl.function') ?? (value && fns.data && !selected ? `${value} is not registered in this app` : undefined)}
+      >
         {(id) =>
           fns.isPending ? (
             <div className="muted">Loading functions…</div>

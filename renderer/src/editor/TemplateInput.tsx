@@ -95,7 +95,20 @@ function Highlighted({ text, ctx, syntax }: { text: string; ctx: PlaceholderCont
   return <>{parts}</>;
 }
 
-export function TemplateInput({ id, value, onChange, ctx, syntax = 'dollar', multiline, rows = 4, label, placeholder, readOnly, serverError, testId }: TemplateInputProps) {
+export function TemplateInput({
+  id,
+  value,
+  onChange,
+  ctx,
+  syntax = 'dollar',
+  multiline,
+  rows = 4,
+  label,
+  placeholder,
+  readOnly,
+  serverError,
+  testId,
+}: TemplateInputProps) {
   const backdrop = useRef<HTMLDivElement>(null);
   const autoId = useId();
   const inputId = id ?? autoId;

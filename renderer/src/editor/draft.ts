@@ -221,7 +221,14 @@ export function implOf(d: ToolDraft): Record<string, unknown> {
   const h = d.http;
   let auth: Record<string, unknown> | undefined;
   if (h.authType === 'hmac') {
-    auth = compact({ type: 'hmac', secret: h.hmacSecret.trim(), algorithm: h.hmacAlgorithm, header: optStr(h.hmacHeader), timestampHeader: optStr(h.hmacTimestampHeader), prefix: optStr(h.hmacPrefix) });
+    auth = compact({
+      type: 'hmac',
+      secret: h.hmacSecret.trim(),
+      algorithm: h.hmacAlgorithm,
+      header: optStr(h.hmacHeader),
+      timestampHeader: optStr(h.hmacTimestampHeader),
+      prefix: optStr(h.hmacPrefix),
+    });
   } else if (h.authType === 'oauth2ClientCredentials') {
     auth = compact({
       type: 'oauth2ClientCredentials',
@@ -238,7 +245,12 @@ export function implOf(d: ToolDraft): Record<string, unknown> {
     urlTemplate: h.urlTemplate.trim(),
     headers: Object.keys(headers).length ? headers : undefined,
     bodyTemplate: h.bodyTemplate === '' ? undefined : h.bodyTemplate,
-    successCodes: h.successCodes.trim() ? h.successCodes.split(/[\s,]+/).filter(Boolean).map(Number) : undefined,
+    successCodes: h.successCodes.trim()
+      ? h.successCodes
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .map(Number)
+      : undefined,
     timeoutMs: optInt(h.timeoutMs),
     responseEncoding: h.responseEncoding,
     extractExpr: optStr(h.extractExpr),
@@ -255,12 +267,20 @@ export function toToolInput(d: ToolDraft): ToolInput {
     description: d.description,
     type: d.type,
     isEnabled: d.isEnabled,
-    tags: d.tags.split(',').map((t) => t.trim()).filter(Boolean),
+    tags: d.tags
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
     safety: d.safety === 'auto' ? undefined : d.safety,
     argSchema: JSON.parse(d.argSchemaText) as ToolInput['argSchema'],
     outputSchema: JSON.parse(d.outputSchemaText) as ToolInput['outputSchema'],
     impl: implOf(d),
-    card: compact({ enabled: d.card.enabled, title: optStr(d.card.title), accentColor: optStr(d.card.accentColor), backgroundColor: optStr(d.card.backgroundColor) }),
+    card: compact({
+      enabled: d.card.enabled,
+      title: optStr(d.card.title),
+      accentColor: optStr(d.card.accentColor),
+      backgroundColor: optStr(d.card.backgroundColor),
+    }),
     limits: compact({ maxCallsPerMinute: optInt(d.maxCallsPerMinute), maxOutputBytes: optInt(d.maxOutputBytes) }),
     slug: d.slug.normalize('NFC'),
     version: d.version.normalize('NFC'),
@@ -302,21 +322,25 @@ export function localIssues(d: ToolDraft): Map<string, string> {
   if (outProblems.length) set('outputSchema', outProblems[0]);
   set('limits.maxCallsPerMinute', intIssue(d.maxCallsPerMinute, 1, 100000));
   set('limits.maxOutputBytes', intIssue(d.maxOutputBytes, 64, 16 * 1024 * 1024));
-  if (d.card.accentColor && !CSS_COLOR.test(d.card.accentColor.trim())) set('card.accentColor', 'use a colour such as #4a90d4, rgb(…), hsl(…) or a colour name');
-  if (d.card.backgroundColor && !CSS_COLOR.test(d.card.backgroundColor.trim())) set('card.backgroundColor', 'use a colour such as #ffffff, rgba(…), hsl(…) or a colour name');
+  if (d.card.accentColor && !CSS_COLOR.test(d.card.accentColor.trim()))
+    set('card.accentColor', 'use a colour such as #4a90d4, rgb(…), hsl(…) or a colour name');
+  if (d.card.backgroundColor && !CSS_COLOR.test(d.card.backgroundColor.trim()))
+    set('card.backgroundColor', 'use a colour such as #ffffff, rgba(…), hsl(…) or a colour name');
 
   if (d.type === 'function') {
     if (!d.functionName.trim()) set('impl.function', 'pick a registered function');
   } else if (d.type === 'container') {
     const c = d.container;
-    if (c.source === 'image' && !/^[A-Za-z0-9][A-Za-z0-9._/:@-]*$/.test(c.image.trim())) set('impl.image', 'give an image reference such as alpine:3.20 or registry.example.com/tool@sha256:…');
+    if (c.source === 'image' && !/^[A-Za-z0-9][A-Za-z0-9._/:@-]*$/.test(c.image.trim()))
+      set('impl.image', 'give an image reference such as alpine:3.20 or registry.example.com/tool@sha256:…');
     if (c.memory.trim() && !/^[0-9]+(\.[0-9]+)?[kKmMgG]?[bB]?$/.test(c.memory.trim())) set('impl.sandbox', 'memory: megabytes (256) or with a unit (256m, 1g)');
     set('impl.sandbox', numberIssue(c.cpus, 0, 64) && `cpus: ${numberIssue(c.cpus, 0, 64)}`);
     set('impl.timeoutSeconds', numberIssue(c.timeoutSeconds, 0, 3600));
   } else {
     const h = d.http;
     if (!/^https?:\/\/[^/?#\s]+/i.test(h.urlTemplate.trim())) set('impl.urlTemplate', 'must start with http:// or https:// followed by a host');
-    else if (/^https?:\/\/[^/?#]*\$\{/i.test(h.urlTemplate.trim())) set('impl.urlTemplate', 'write the host literally (it is checked against allowedHosts); put ${…} placeholders in the path or query');
+    else if (/^https?:\/\/[^/?#]*\$\{/i.test(h.urlTemplate.trim()))
+      set('impl.urlTemplate', 'write the host literally (it is checked against allowedHosts); put ${…} placeholders in the path or query');
     const args = argNamesOf(d);
     const unknown = (text: string) => findPlaceholders(text).find((p) => !args.includes(p.name) && !isSecretName(p.name));
     const u1 = unknown(h.urlTemplate);
@@ -334,14 +358,23 @@ export function localIssues(d: ToolDraft): Map<string, string> {
       if (u) set('impl.headers', `${name}: \${${u.name}} is neither an argument nor a secret name`);
       if (/[\r\n]/.test(r.value)) set('impl.headers', `${name}: must not contain line breaks`);
     }
-    if (h.successCodes.trim() && h.successCodes.split(/[\s,]+/).filter(Boolean).some((c) => !/^[1-5]\d\d$/.test(c))) set('impl.successCodes', 'list status codes between 100 and 599, e.g. 200, 201');
+    if (
+      h.successCodes.trim() &&
+      h.successCodes
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .some((c) => !/^[1-5]\d\d$/.test(c))
+    )
+      set('impl.successCodes', 'list status codes between 100 and 599, e.g. 200, 201');
     set('impl.timeoutMs', intIssue(h.timeoutMs, 1, 600000));
     set('impl.maxRetries', intIssue(h.maxRetries, 0, 10));
-    if (h.extractExpr.trim() && !/^\$/.test(h.extractExpr.trim()) && !/^\/.*\/[dgimsuyv]*$/s.test(h.extractExpr.trim())) set('impl.extractExpr', 'use a JSONPath starting with $ or a /regex/');
+    if (h.extractExpr.trim() && !/^\$/.test(h.extractExpr.trim()) && !/^\/.*\/[dgimsuyv]*$/s.test(h.extractExpr.trim()))
+      set('impl.extractExpr', 'use a JSONPath starting with $ or a /regex/');
     if (h.authType === 'hmac' && !isSecretName(h.hmacSecret.trim())) set('impl.auth', 'HMAC needs the name of a secret (UPPER_SNAKE_CASE)');
     if (h.authType === 'oauth2ClientCredentials') {
       if (!/^https?:\/\//.test(h.oauthTokenUrl.trim())) set('impl.auth', 'token URL must start with https://');
-      else if (!isSecretName(h.oauthClientIdSecret.trim()) || !isSecretName(h.oauthClientSecretSecret.trim())) set('impl.auth', 'client ID and client secret are secret names (UPPER_SNAKE_CASE)');
+      else if (!isSecretName(h.oauthClientIdSecret.trim()) || !isSecretName(h.oauthClientSecretSecret.trim()))
+        set('impl.auth', 'client ID and client secret are secret names (UPPER_SNAKE_CASE)');
     }
   }
   return out;
@@ -357,8 +390,36 @@ export function argNamesOf(d: ToolDraft): string[] {
 }
 
 export const TOOL_FIELDS = [
-  'slug', 'version', 'displayName', 'description', 'tags', 'safety', 'type', 'isEnabled', 'argSchema', 'outputSchema',
-  'impl.method', 'impl.urlTemplate', 'impl.headers', 'impl.bodyTemplate', 'impl.successCodes', 'impl.timeoutMs', 'impl.responseEncoding',
-  'impl.extractExpr', 'impl.errorMode', 'impl.maxRetries', 'impl.auth', 'impl.function', 'impl.image', 'impl.build', 'impl.sandbox', 'impl.timeoutSeconds',
-  'card', 'card.title', 'card.accentColor', 'card.backgroundColor', 'limits.maxCallsPerMinute', 'limits.maxOutputBytes',
+  'slug',
+  'version',
+  'displayName',
+  'description',
+  'tags',
+  'safety',
+  'type',
+  'isEnabled',
+  'argSchema',
+  'outputSchema',
+  'impl.method',
+  'impl.urlTemplate',
+  'impl.headers',
+  'impl.bodyTemplate',
+  'impl.successCodes',
+  'impl.timeoutMs',
+  'impl.responseEncoding',
+  'impl.extractExpr',
+  'impl.errorMode',
+  'impl.maxRetries',
+  'impl.auth',
+  'impl.function',
+  'impl.image',
+  'impl.build',
+  'impl.sandbox',
+  'impl.timeoutSeconds',
+  'card',
+  'card.title',
+  'card.accentColor',
+  'card.backgroundColor',
+  'limits.maxCallsPerMinute',
+  'limits.maxOutputBytes',
 ] as const;

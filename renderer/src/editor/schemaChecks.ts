@@ -8,7 +8,18 @@ import type { JsonIssue } from './JsonEditor.js';
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const SCHEMA_MAP_KEYS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const SCHEMA_LIST_KEYS = ['oneOf', 'anyOf', 'allOf', 'prefixItems'];
-const SCHEMA_KEYS = ['not', 'if', 'then', 'else', 'additionalProperties', 'contains', 'propertyNames', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems'];
+const SCHEMA_KEYS = [
+  'not',
+  'if',
+  'then',
+  'else',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'additionalItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
 const NUMBER_KEYS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
 const COUNT_KEYS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'];
 
@@ -86,7 +97,8 @@ function walk(schema: unknown, path: Path, out: JsonIssue[], depth: number): voi
   }
   for (const key of COUNT_KEYS) {
     const v = schema[key];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 0)) out.push({ path: [...path, key], message: `${key} must be a non-negative integer` });
+    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 0))
+      out.push({ path: [...path, key], message: `${key} must be a non-negative integer` });
   }
   if (schema['$ref'] !== undefined && typeof schema['$ref'] !== 'string') out.push({ path: [...path, '$ref'], message: '$ref must be a string' });
 }

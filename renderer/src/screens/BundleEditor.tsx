@@ -90,10 +90,22 @@ export function BundleEditor({ bundleID }: { bundleID?: string }) {
           )}
         </Field>
         <Field label="Display name" error={issues.get('displayName')}>
-          {(id, describedBy) => <input id={id} aria-describedby={describedBy} className="input" value={displayName} onChange={(e) => setDisplayName(e.target.value)} maxLength={200} data-testid="bundle-name" />}
+          {(id, describedBy) => (
+            <input
+              id={id}
+              aria-describedby={describedBy}
+              className="input"
+              value={displayName}
+              onChange={(e) => setDisplayName(e.target.value)}
+              maxLength={200}
+              data-testid="bundle-name"
+            />
+          )}
         </Field>
         <Field label="Description" error={issues.get('description')}>
-          {(id, describedBy) => <textarea id={id} aria-describedby={describedBy} className="input" rows={3} value={description} onChange={(e) => setDescription(e.target.value)} />}
+          {(id, describedBy) => (
+            <textarea id={id} aria-describedby={describedBy} className="input" rows={3} value={description} onChange={(e) => setDescription(e.target.value)} />
+          )}
         </Field>
         <label className="check">
           <input type="checkbox" checked={isEnabled} onChange={(e) => setIsEnabled(e.target.checked)} /> Enabled

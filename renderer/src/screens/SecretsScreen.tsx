@@ -27,7 +27,8 @@ function SecretForm({ name: fixedName, onDone }: { name?: string; onDone(): void
     },
     onError: (e) => toast.show('error', `Could not save the secret: ${errorMessage(e)}`),
   });
-  const nameError = (tried || name) && !isSecretName(name.trim()) ? 'Use UPPER_SNAKE_CASE: a capital letter, then capitals, digits or _ (e.g. WEATHER_API_KEY)' : undefined;
+  const nameError =
+    (tried || name) && !isSecretName(name.trim()) ? 'Use UPPER_SNAKE_CASE: a capital letter, then capitals, digits or _ (e.g. WEATHER_API_KEY)' : undefined;
   const valueError = tried && !value ? 'Enter the value' : undefined;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -40,13 +41,34 @@ function SecretForm({ name: fixedName, onDone }: { name?: string; onDone(): void
       <div className="row wrap">
         {!fixedName && (
           <Field label="Name" className="w-mid" error={nameError}>
-            {(id, d) => <input id={id} aria-describedby={d} className="input mono" value={name} onChange={(e) => setName(e.target.value.toUpperCase())} autoFocus placeholder="WEATHER_API_KEY" data-testid="secret-name" />}
+            {(id, d) => (
+              <input
+                id={id}
+                aria-describedby={d}
+                className="input mono"
+                value={name}
+                onChange={(e) => setName(e.target.value.toUpperCase())}
+                autoFocus
+                placeholder="WEATHER_API_KEY"
+                data-testid="secret-name"
+              />
+            )}
           </Field>
         )}
         <Field label={fixedName ? `New value for ${fixedName}` : 'Value'} className="grow" error={valueError} hint="Stored encrypted; never shown again.">
           {(id, d) => (
             <div className="input-group">
-              <input id={id} aria-describedby={d} className="input mono" type={reveal ? 'text' : 'password'} value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" autoFocus={!!fixedName} data-testid="secret-value" />
+              <input
+                id={id}
+                aria-describedby={d}
+                className="input mono"
+                type={reveal ? 'text' : 'password'}
+                value={value}
+                onChange={(e) => setValue(e.target.value)}
+                autoComplete="off"
+                autoFocus={!!fixedName}
+                data-testid="secret-value"
+              />
               <button type="button" className="btn btn-small" aria-pressed={reveal} onClick={() => setReveal((r) => !r)}>
                 {reveal ? 'Hide' : 'Show'}
               </button>
@@ -130,7 +152,15 @@ export function SecretsScreen() {
                   type="button"
                   className="btn btn-danger-quiet"
                   onClick={async () => {
-                    if (await confirm({ title: `Delete ${s.name}?`, message: 'Tools that use this secret become unavailable until it is set again.', confirmLabel: 'Delete', danger: true })) del.mutate(s.name);
+                    if (
+                      await confirm({
+                        title: `Delete ${s.name}?`,
+                        message: 'Tools that use this secret become unavailable until it is set again.',
+                        confirmLabel: 'Delete',
+                        danger: true,
+                      })
+                    )
+                      del.mutate(s.name);
                   }}
                 >
                   Delete

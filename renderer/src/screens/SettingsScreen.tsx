@@ -57,7 +57,9 @@ function AllowedHosts({ hosts }: { hosts: string[] }) {
         </h2>
       </div>
       <div className="panel-body">
-        <p className="field-hint">HTTP tools may only call these hosts. <code>*.example.com</code> matches every sub-domain but not example.com itself.</p>
+        <p className="field-hint">
+          HTTP tools may only call these hosts. <code>*.example.com</code> matches every sub-domain but not example.com itself.
+        </p>
         {hosts.length === 0 ? (
           <p className="muted">No hosts allowed yet: HTTP tools cannot run.</p>
         ) : (
@@ -65,7 +67,12 @@ function AllowedHosts({ hosts }: { hosts: string[] }) {
             {hosts.map((h) => (
               <li key={h} className="chip">
                 <span className="mono">{h}</span>
-                <button type="button" className="icon-btn" aria-label={`Remove ${h}`} onClick={() => patch.mutate({ allowedHosts: hosts.filter((x) => x !== h) })}>
+                <button
+                  type="button"
+                  className="icon-btn"
+                  aria-label={`Remove ${h}`}
+                  onClick={() => patch.mutate({ allowedHosts: hosts.filter((x) => x !== h) })}
+                >
                   ×
                 </button>
               </li>
@@ -74,7 +81,17 @@ function AllowedHosts({ hosts }: { hosts: string[] }) {
         )}
         <form className="row" onSubmit={add} noValidate>
           <Field label="Add a host" className="grow" error={problem ?? duplicate}>
-            {(id, d) => <input id={id} aria-describedby={d} className="input mono" value={entry} onChange={(e) => setEntry(e.target.value)} placeholder="api.example.com" data-testid="host-input" />}
+            {(id, d) => (
+              <input
+                id={id}
+                aria-describedby={d}
+                className="input mono"
+                value={entry}
+                onChange={(e) => setEntry(e.target.value)}
+                placeholder="api.example.com"
+                data-testid="host-input"
+              />
+            )}
           </Field>
           <button type="submit" className="btn align-end" data-testid="host-add">
             Add
@@ -97,7 +114,16 @@ function WorkspaceRoot({ value }: { value: string | null }) {
       }}
     >
       <Field label="Workspace root" className="grow" hint="The only folder file tools may read or write. Empty: file tools are off.">
-        {(id, d) => <input id={id} aria-describedby={d} className="input mono" value={text} onChange={(e) => setText(e.target.value)} placeholder="/home/me/agent-workspace" />}
+        {(id, d) => (
+          <input
+            id={id}
+            aria-describedby={d}
+            className="input mono"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="/home/me/agent-workspace"
+          />
+        )}
       </Field>
       <button type="submit" className="btn align-end" disabled={(value ?? '') === text.trim()}>
         Save
@@ -140,7 +166,16 @@ export function SettingsScreen() {
               label="Tools enabled"
               testId="kill-switch"
               onChange={async (v) => {
-                if (!v && !(await confirm({ title: 'Stop all tools?', message: 'Every call fails until you switch tools back on.', confirmLabel: 'Stop all tools', danger: true }))) return;
+                if (
+                  !v &&
+                  !(await confirm({
+                    title: 'Stop all tools?',
+                    message: 'Every call fails until you switch tools back on.',
+                    confirmLabel: 'Stop all tools',
+                    danger: true,
+                  }))
+                )
+                  return;
                 patch.mutate({ toolsEnabled: v });
               }}
             />
@@ -150,7 +185,12 @@ export function SettingsScreen() {
               <div className="setting-title">Allow private network addresses</div>
               <div className="field-hint">Loopback, private, link-local and cloud metadata addresses are refused unless this is on.</div>
             </div>
-            <Switch checked={c.allowPrivateNetwork} label="Allow private network addresses" testId="private-switch" onChange={(v) => patch.mutate({ allowPrivateNetwork: v })} />
+            <Switch
+              checked={c.allowPrivateNetwork}
+              label="Allow private network addresses"
+              testId="private-switch"
+              onChange={(v) => patch.mutate({ allowPrivateNetwork: v })}
+            />
           </div>
           <WorkspaceRoot key={c.workspaceRoot ?? ''} value={c.workspaceRoot} />
         </div>
@@ -192,7 +232,13 @@ export function SettingsScreen() {
                 <code className="mono break">{system.data.builtinDir}</code>
               </dd>
               <dt>Docker</dt>
-              <dd>{system.data.docker.ok ? <Badge tone="ok">available</Badge> : <span className="field-warning">{system.data.docker.reason ?? 'unavailable'}</span>}</dd>
+              <dd>
+                {system.data.docker.ok ? (
+                  <Badge tone="ok">available</Badge>
+                ) : (
+                  <span className="field-warning">{system.data.docker.reason ?? 'unavailable'}</span>
+                )}
+              </dd>
               <dt>Secrets encryption</dt>
               <dd>{system.data.secretsEncryption}</dd>
               <dt>Version</dt>

@@ -26,7 +26,10 @@ export function Sidebar() {
   return (
     <nav className="sidebar" aria-label="Bundles and places">
       <div className="brand">
-        <span className="brand-mark" aria-hidden="true">⚒</span> Toolwright
+        <span className="brand-mark" aria-hidden="true">
+          ⚒
+        </span>{' '}
+        Toolwright
       </div>
       <button
         type="button"
@@ -52,7 +55,14 @@ export function Sidebar() {
           >
             <ImportIcon />
           </button>
-          <button type="button" className="icon-btn" aria-label="New bundle" title="New bundle" onClick={() => go({ name: 'bundleNew' })} data-testid="new-bundle">
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="New bundle"
+            title="New bundle"
+            onClick={() => go({ name: 'bundleNew' })}
+            data-testid="new-bundle"
+          >
             +
           </button>
         </span>
@@ -101,10 +111,20 @@ export function Sidebar() {
           <span className="nav-label">Trash</span>
           {!!trash.data?.length && <span className="count">{trash.data.length}</span>}
         </button>
-        <button type="button" className={`nav-item${route.name === 'secrets' ? ' is-active' : ''}`} onClick={() => go({ name: 'secrets' })} data-testid="nav-secrets">
+        <button
+          type="button"
+          className={`nav-item${route.name === 'secrets' ? ' is-active' : ''}`}
+          onClick={() => go({ name: 'secrets' })}
+          data-testid="nav-secrets"
+        >
           <span className="nav-label">Secrets</span>
         </button>
-        <button type="button" className={`nav-item${route.name === 'settings' ? ' is-active' : ''}`} onClick={() => go({ name: 'settings' })} data-testid="nav-settings">
+        <button
+          type="button"
+          className={`nav-item${route.name === 'settings' ? ' is-active' : ''}`}
+          onClick={() => go({ name: 'settings' })}
+          data-testid="nav-settings"
+        >
           <span className="nav-label">Settings</span>
         </button>
       </div>

@@ -21,7 +21,10 @@ export function ToolDetail({ toolRef }: { toolRef: ToolRef }) {
   if (tool.isPending) return <Loading label="Loading tool…" />;
   if (tool.isError) {
     return errorCode(tool.error) === 'NOT_FOUND' ? (
-      <ErrorState error={new Error('This tool no longer exists (deleted or renamed elsewhere).')} retry={() => go({ name: 'tools', bundleID: toolRef.bundleID })} />
+      <ErrorState
+        error={new Error('This tool no longer exists (deleted or renamed elsewhere).')}
+        retry={() => go({ name: 'tools', bundleID: toolRef.bundleID })}
+      />
     ) : (
       <ErrorState error={tool.error} retry={() => void tool.refetch()} />
     );
@@ -51,7 +54,13 @@ export function ToolDetail({ toolRef }: { toolRef: ToolRef }) {
           <Badge tone={SAFETY_TONE[t.safety]}>{SAFETY_LABEL[t.safety]}</Badge>
           {t.isBuiltIn && <Badge tone="info">built-in</Badge>}
           <div className="spacer" />
-          <Switch checked={t.isEnabled} showLabel label={t.isEnabled ? 'Enabled' : 'Disabled'} onChange={(v) => toggle.mutate({ tool: t, isEnabled: v })} testId="tool-enabled" />
+          <Switch
+            checked={t.isEnabled}
+            showLabel
+            label={t.isEnabled ? 'Enabled' : 'Disabled'}
+            onChange={(v) => toggle.mutate({ tool: t, isEnabled: v })}
+            testId="tool-enabled"
+          />
           <button
             type="button"
             className="btn"
@@ -67,7 +76,12 @@ export function ToolDetail({ toolRef }: { toolRef: ToolRef }) {
               className="btn btn-danger-quiet"
               data-testid="delete-tool"
               onClick={async () => {
-                const ok = await confirm({ title: `Delete ${name}?`, message: 'The tool is deleted for good; its history goes with it.', confirmLabel: 'Delete', danger: true });
+                const ok = await confirm({
+                  title: `Delete ${name}?`,
+                  message: 'The tool is deleted for good; its history goes with it.',
+                  confirmLabel: 'Delete',
+                  danger: true,
+                });
                 if (ok) {
                   del.mutate({ ...toolRefOf(t), name });
                   go({ name: 'tools', bundleID: t.bundleID });
@@ -96,7 +110,8 @@ export function ToolDetail({ toolRef }: { toolRef: ToolRef }) {
         </p>
         {bundle && !bundle.isEnabled && <p className="notice">The bundle {bundle.displayName || bundle.slug} is off, so this tool cannot run.</p>}
       </header>
-      <Tester tool={t} />
+      {/* Keyed by tool: another tool starts from its own defaults, not the last one's arguments. */}
+      <Tester key={t.toolID} tool={t} />
       <details className="definition panel">
         <summary className="panel-title">Definition</summary>
         <div className="definition-grid">

@@ -63,10 +63,7 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
     return m;
   }, [local, server, attempted, dirty]);
 
-  const ctx: PlaceholderContext = useMemo(
-    () => ({ args: argNamesOf(draft), secrets: secrets.data?.items.map((s) => s.name) }),
-    [draft, secrets.data],
-  );
+  const ctx: PlaceholderContext = useMemo(() => ({ args: argNamesOf(draft), secrets: secrets.data?.items.map((s) => s.name) }), [draft, secrets.data]);
 
   const save = useMutation({
     mutationFn: () => {
@@ -91,7 +88,9 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
   // After the server answers with issues, take the person to the first field it complains about.
   useEffect(() => {
     if (!serverError) return;
-    const target = document.querySelector<HTMLElement>('.editor .has-error input, .editor .has-error textarea, .editor .has-error select, .editor .has-error .cm-content') ?? document.querySelector<HTMLElement>('[data-testid="form-alert"]');
+    const target =
+      document.querySelector<HTMLElement>('.editor .has-error input, .editor .has-error textarea, .editor .has-error select, .editor .has-error .cm-content') ??
+      document.querySelector<HTMLElement>('[data-testid="form-alert"]');
     target?.scrollIntoView({ block: 'center' });
     target?.focus({ preventScroll: true });
   }, [serverError]);
@@ -103,7 +102,9 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
     setServerError(null);
     if (local.size > 0) {
       toast.show('error', `Fix ${local.size === 1 ? 'the highlighted field' : `${local.size} highlighted fields`} before saving`);
-      requestAnimationFrame(() => document.querySelector<HTMLElement>('.has-error input, .has-error textarea, .has-error select, .has-error .cm-content')?.focus());
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>('.has-error input, .has-error textarea, .has-error select, .has-error .cm-content')?.focus(),
+      );
       return;
     }
     save.mutate();
@@ -136,7 +137,13 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
       {readOnly && (
         <div className="notice notice-info" data-testid="builtin-readonly">
           <strong>Built-in tool — read-only.</strong> Built-ins ship with the app and cannot be edited; you can only switch them on or off.
-          <Switch checked={opened!.isEnabled} showLabel label={opened!.isEnabled ? 'Enabled' : 'Disabled'} onChange={(v) => toggle.mutate({ tool: opened!, isEnabled: v })} testId="builtin-enable" />
+          <Switch
+            checked={opened!.isEnabled}
+            showLabel
+            label={opened!.isEnabled ? 'Enabled' : 'Disabled'}
+            onChange={(v) => toggle.mutate({ tool: opened!, isEnabled: v })}
+            testId="builtin-enable"
+          />
         </div>
       )}
       {modifiedElsewhere ? (
@@ -168,18 +175,56 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
         <div className="row wrap">
           <Field label="Slug" className="grow" hint="Letters (any script), digits and '-'; at most 64; case-sensitive." error={errors.get('slug')}>
             {(id, d) => (
-              <input id={id} aria-describedby={d} aria-invalid={!!errors.get('slug') || undefined} className="input mono" value={draft.slug} onChange={(e) => update('slug', e.target.value)} autoFocus={!tool} data-testid="tool-slug" />
+              <input
+                id={id}
+                aria-describedby={d}
+                aria-invalid={!!errors.get('slug') || undefined}
+                className="input mono"
+                value={draft.slug}
+                onChange={(e) => update('slug', e.target.value)}
+                autoFocus={!tool}
+                data-testid="tool-slug"
+              />
             )}
           </Field>
           <Field label="Version" className="w-mid" hint="Like the slug; '.' allowed." error={errors.get('version')}>
-            {(id, d) => <input id={id} aria-describedby={d} aria-invalid={!!errors.get('version') || undefined} className="input mono" value={draft.version} onChange={(e) => update('version', e.target.value)} data-testid="tool-version" />}
+            {(id, d) => (
+              <input
+                id={id}
+                aria-describedby={d}
+                aria-invalid={!!errors.get('version') || undefined}
+                className="input mono"
+                value={draft.version}
+                onChange={(e) => update('version', e.target.value)}
+                data-testid="tool-version"
+              />
+            )}
           </Field>
         </div>
         <Field label="Display name" error={errors.get('displayName')}>
-          {(id) => <input id={id} className="input" value={draft.displayName} maxLength={200} onChange={(e) => update('displayName', e.target.value)} data-testid="tool-name" />}
+          {(id) => (
+            <input
+              id={id}
+              className="input"
+              value={draft.displayName}
+              maxLength={200}
+              onChange={(e) => update('displayName', e.target.value)}
+              data-testid="tool-name"
+            />
+          )}
         </Field>
         <Field label="Description" hint="Agents read this to decide when to call the tool." error={errors.get('description')}>
-          {(id, d) => <textarea id={id} aria-describedby={d} className="input" rows={3} value={draft.description} onChange={(e) => update('description', e.target.value)} data-testid="tool-description" />}
+          {(id, d) => (
+            <textarea
+              id={id}
+              aria-describedby={d}
+              className="input"
+              rows={3}
+              value={draft.description}
+              onChange={(e) => update('description', e.target.value)}
+              data-testid="tool-description"
+            />
+          )}
         </Field>
         <div className="row wrap">
           <Field label="Type" className="w-mid" error={errors.get('type')}>
@@ -193,7 +238,14 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
           </Field>
           <Field label="Safety" className="w-mid" hint="Privileged tools ask for confirmation before each run." error={errors.get('safety')}>
             {(id, d) => (
-              <select id={id} aria-describedby={d} className="input" value={draft.safety} onChange={(e) => update('safety', e.target.value as ToolDraft['safety'])} data-testid="tool-safety">
+              <select
+                id={id}
+                aria-describedby={d}
+                className="input"
+                value={draft.safety}
+                onChange={(e) => update('safety', e.target.value as ToolDraft['safety'])}
+                data-testid="tool-safety"
+              >
                 <option value="auto">Automatic (from type)</option>
                 <option value="readOnly">Read-only</option>
                 <option value="sideEffecting">Side effects</option>
@@ -217,17 +269,39 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
         <div className="schema-grid">
           <div className="field">
             <span className="field-label">Argument schema</span>
-            <JsonEditor label="Argument schema (JSON Schema)" value={draft.argSchemaText} onChange={(t) => update('argSchemaText', t)} check={checkArgSchema} readOnly={readOnly} minLines={8} serverError={server.get('argSchema')} testId="arg-schema" />
+            <JsonEditor
+              label="Argument schema (JSON Schema)"
+              value={draft.argSchemaText}
+              onChange={(t) => update('argSchemaText', t)}
+              check={checkArgSchema}
+              readOnly={readOnly}
+              minLines={8}
+              serverError={server.get('argSchema')}
+              testId="arg-schema"
+            />
           </div>
           <div className="field">
             <span className="field-label">Output schema</span>
-            <JsonEditor label="Output schema (JSON Schema)" value={draft.outputSchemaText} onChange={(t) => update('outputSchemaText', t)} check={checkJsonSchema} readOnly={readOnly} minLines={8} serverError={server.get('outputSchema')} testId="output-schema" />
+            <JsonEditor
+              label="Output schema (JSON Schema)"
+              value={draft.outputSchemaText}
+              onChange={(t) => update('outputSchemaText', t)}
+              check={checkJsonSchema}
+              readOnly={readOnly}
+              minLines={8}
+              serverError={server.get('outputSchema')}
+              testId="output-schema"
+            />
           </div>
         </div>
       </fieldset>
 
-      {draft.type === 'http' && <HttpImplEditor value={draft.http} onChange={(p) => update('http', { ...draft.http, ...p })} ctx={ctx} errors={errors} readOnly={readOnly} />}
-      {draft.type === 'container' && <ContainerImplEditor value={draft.container} onChange={(p) => update('container', { ...draft.container, ...p })} errors={errors} readOnly={readOnly} />}
+      {draft.type === 'http' && (
+        <HttpImplEditor value={draft.http} onChange={(p) => update('http', { ...draft.http, ...p })} ctx={ctx} errors={errors} readOnly={readOnly} />
+      )}
+      {draft.type === 'container' && (
+        <ContainerImplEditor value={draft.container} onChange={(p) => update('container', { ...draft.container, ...p })} errors={errors} readOnly={readOnly} />
+      )}
       {draft.type === 'function' && (
         <FunctionImplEditor
           value={draft.functionName}
@@ -241,23 +315,54 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
         />
       )}
 
-      <CardSettings card={draft.card} onChange={(p) => update('card', { ...draft.card, ...p })} ctx={ctx} argSchemaText={draft.argSchemaText} errors={errors} readOnly={readOnly} />
+      <CardSettings
+        card={draft.card}
+        onChange={(p) => update('card', { ...draft.card, ...p })}
+        ctx={ctx}
+        argSchemaText={draft.argSchemaText}
+        errors={errors}
+        readOnly={readOnly}
+      />
 
       <fieldset className="fieldset" disabled={readOnly}>
         <legend>Limits</legend>
         <div className="row wrap">
           <Field label="Calls per minute" className="w-mid" hint="Empty: the app default" error={errors.get('limits.maxCallsPerMinute')}>
-            {(id, d) => <input id={id} aria-describedby={d} className="input" inputMode="numeric" value={draft.maxCallsPerMinute} onChange={(e) => update('maxCallsPerMinute', e.target.value)} />}
+            {(id, d) => (
+              <input
+                id={id}
+                aria-describedby={d}
+                className="input"
+                inputMode="numeric"
+                value={draft.maxCallsPerMinute}
+                onChange={(e) => update('maxCallsPerMinute', e.target.value)}
+              />
+            )}
           </Field>
           <Field label="Max output bytes" className="w-mid" hint="Empty: the app default" error={errors.get('limits.maxOutputBytes')}>
-            {(id, d) => <input id={id} aria-describedby={d} className="input" inputMode="numeric" value={draft.maxOutputBytes} onChange={(e) => update('maxOutputBytes', e.target.value)} />}
+            {(id, d) => (
+              <input
+                id={id}
+                aria-describedby={d}
+                className="input"
+                inputMode="numeric"
+                value={draft.maxOutputBytes}
+                onChange={(e) => update('maxOutputBytes', e.target.value)}
+              />
+            )}
           </Field>
         </div>
       </fieldset>
 
       <div className="editor-footer">
         <span className="muted" aria-live="polite">
-          {readOnly ? 'Read-only' : local.size > 0 && attempted ? `${local.size} field${local.size === 1 ? '' : 's'} to fix` : dirty.size > 0 ? 'Unsaved changes' : ''}
+          {readOnly
+            ? 'Read-only'
+            : local.size > 0 && attempted
+              ? `${local.size} field${local.size === 1 ? '' : 's'} to fix`
+              : dirty.size > 0
+                ? 'Unsaved changes'
+                : ''}
         </span>
         <div className="spacer" />
         <button type="button" className="btn" onClick={() => void cancel()}>

@@ -79,7 +79,13 @@ function ToolRow({
         {relativeTime(tool.metrics.lastCalledAt)}
       </div>
       <div role="cell" className="cell cell-switch">
-        <Switch checked={tool.isEnabled} label={`${tool.displayName || tool.slug} enabled`} onChange={onToggle} testId={`tool-switch-${tool.slug}`} tabIndex={-1} />
+        <Switch
+          checked={tool.isEnabled}
+          label={`${tool.displayName || tool.slug} enabled`}
+          onChange={onToggle}
+          testId={`tool-switch-${tool.slug}`}
+          tabIndex={-1}
+        />
       </div>
     </div>
   );
@@ -98,14 +104,30 @@ function BundleHeader({ bundle }: { bundle: BundleView }) {
         {bundle.isBuiltIn && <Badge tone="info">built-in</Badge>}
         <span className="mono muted">{bundle.slug}</span>
         <div className="spacer" />
-        <Switch checked={bundle.isEnabled} showLabel label={bundle.isEnabled ? 'Enabled' : 'Disabled'} onChange={(v) => toggle.mutate({ bundle, isEnabled: v })} testId="bundle-header-switch" />
+        <Switch
+          checked={bundle.isEnabled}
+          showLabel
+          label={bundle.isEnabled ? 'Enabled' : 'Disabled'}
+          onChange={(v) => toggle.mutate({ bundle, isEnabled: v })}
+          testId="bundle-header-switch"
+        />
         <MenuButton
           label="Export"
           testId="export-bundle"
           disabled={transfer.busy !== null}
           items={[
-            { label: 'Download as ZIP', hint: 'bundle.json and every tool; secrets as names only', onSelect: () => transfer.exportBundles([bundle]), testId: 'export-bundle-zip' },
-            { label: 'Copy as OpenAI functions', hint: 'the enabled tools, as JSON for an agent', onSelect: () => transfer.copyOpenAiFunctions([bundle]), testId: 'copy-openai-bundle' },
+            {
+              label: 'Download as ZIP',
+              hint: 'bundle.json and every tool; secrets as names only',
+              onSelect: () => transfer.exportBundles([bundle]),
+              testId: 'export-bundle-zip',
+            },
+            {
+              label: 'Copy as OpenAI functions',
+              hint: 'the enabled tools, as JSON for an agent',
+              onSelect: () => transfer.copyOpenAiFunctions([bundle]),
+              testId: 'copy-openai-bundle',
+            },
           ]}
         />
         {!bundle.isBuiltIn && (
@@ -146,7 +168,9 @@ function BundleHeader({ bundle }: { bundle: BundleView }) {
         )}
       </div>
       {bundle.description && <p className="page-sub">{bundle.description}</p>}
-      {!bundle.isEnabled && <p className="notice">This bundle is off: its tools are not offered to agents, and its tools cannot be edited until it is switched on.</p>}
+      {!bundle.isEnabled && (
+        <p className="notice">This bundle is off: its tools are not offered to agents, and its tools cannot be edited until it is switched on.</p>
+      )}
     </header>
   );
 }
@@ -162,10 +186,24 @@ function AllToolsHeader() {
         </h1>
         <div className="spacer" />
         <div className="btn-group" role="group" aria-label="Import">
-          <button type="button" className="btn" onClick={transfer.pickFiles} disabled={!idle} title="A ZIP export, a SKILL.md or an OpenAPI document (.json, .yaml)" data-testid="import-files">
+          <button
+            type="button"
+            className="btn"
+            onClick={transfer.pickFiles}
+            disabled={!idle}
+            title="A ZIP export, a SKILL.md or an OpenAPI document (.json, .yaml)"
+            data-testid="import-files"
+          >
             Import…
           </button>
-          <button type="button" className="btn" onClick={transfer.pickFolder} disabled={!idle} title="A container-tool folder (manifest.json + Dockerfile + runner)" data-testid="import-folder">
+          <button
+            type="button"
+            className="btn"
+            onClick={transfer.pickFolder}
+            disabled={!idle}
+            title="A container-tool folder (manifest.json + Dockerfile + runner)"
+            data-testid="import-folder"
+          >
             Import folder…
           </button>
         </div>
@@ -175,11 +213,18 @@ function AllToolsHeader() {
           disabled={!idle}
           items={[
             { label: 'Download bundles as ZIP…', hint: 'all or some bundles, in one archive', onSelect: transfer.chooseExport, testId: 'export-bundles-zip' },
-            { label: 'Copy all as OpenAI functions', hint: 'every enabled tool, as JSON for an agent', onSelect: () => transfer.copyOpenAiFunctions(null), testId: 'copy-openai-all' },
+            {
+              label: 'Copy all as OpenAI functions',
+              hint: 'every enabled tool, as JSON for an agent',
+              onSelect: () => transfer.copyOpenAiFunctions(null),
+              testId: 'copy-openai-all',
+            },
           ]}
         />
       </div>
-      <p className="page-sub">Every tool across all bundles, including switched-off ones. Drop a ZIP, a folder, a SKILL.md or an OpenAPI document anywhere to import it.</p>
+      <p className="page-sub">
+        Every tool across all bundles, including switched-off ones. Drop a ZIP, a folder, a SKILL.md or an OpenAPI document anywhere to import it.
+      </p>
     </header>
   );
 }
@@ -261,7 +306,11 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
       ) : (
         <AllToolsHeader />
       )}
-      {bundle && <h2 id="tools-title" className="sr-only">Tools of {bundle.displayName || bundle.slug}</h2>}
+      {bundle && (
+        <h2 id="tools-title" className="sr-only">
+          Tools of {bundle.displayName || bundle.slug}
+        </h2>
+      )}
 
       {pages.isPending ? (
         <Loading label="Loading tools…" />

@@ -28,10 +28,17 @@ export function TrashScreen() {
               <div className="grow">
                 <div className="list-card-title">{b.displayName || b.slug}</div>
                 <div className="muted">
-                  <span className="mono">{b.slug}</span> · {plural(b.toolCount, 'tool')} · deleted <span title={absoluteTime(b.softDeletedAt)}>{relativeTime(b.softDeletedAt)}</span>
+                  <span className="mono">{b.slug}</span> · {plural(b.toolCount, 'tool')} · deleted{' '}
+                  <span title={absoluteTime(b.softDeletedAt)}>{relativeTime(b.softDeletedAt)}</span>
                 </div>
               </div>
-              <button type="button" className="btn" onClick={() => restore.mutate(b.bundleID)} disabled={restore.isPending && restore.variables === b.bundleID} data-testid={`restore-${b.slug}`}>
+              <button
+                type="button"
+                className="btn"
+                onClick={() => restore.mutate(b.bundleID)}
+                disabled={restore.isPending && restore.variables === b.bundleID}
+                data-testid={`restore-${b.slug}`}
+              >
                 Restore
               </button>
             </li>

@@ -116,7 +116,9 @@ const HitRow = memo(function HitRow({ hit, index, active, optionId, bundleName, 
           {!t.isEnabled && <Badge>off</Badge>}
         </span>
       </div>
-      {t.description && <div className="hit-desc">{highlight(snippet(t.description, hit.search.matches['description']), hit.search.matches['description'])}</div>}
+      {t.description && (
+        <div className="hit-desc">{highlight(snippet(t.description, hit.search.matches['description']), hit.search.matches['description'])}</div>
+      )}
       <div className="hit-meta muted">
         {highlight(bundleName, [...(hit.search.matches['bundleDisplayName'] ?? []), ...(hit.search.matches['bundleSlug'] ?? [])])}
         {t.tags.length > 0 && (
@@ -252,7 +254,16 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
           {!q.trim() && variant === 'palette' && <p className="muted pad">Type to search. ↑ ↓ to move, Enter to open, Esc to close.</p>}
           <ul id={listId} role="listbox" aria-label="Search results" className={search.isPlaceholderData ? 'is-stale' : ''}>
             {hits.map((hit, i) => (
-              <HitRow key={hit.toolID} hit={hit} index={i} active={i === active} optionId={`${listId}-${i}`} bundleName={bundleNames.get(hit.bundleID) ?? ''} onOpen={openIndex} onHover={setActive} />
+              <HitRow
+                key={hit.toolID}
+                hit={hit}
+                index={i}
+                active={i === active}
+                optionId={`${listId}-${i}`}
+                bundleName={bundleNames.get(hit.bundleID) ?? ''}
+                onOpen={openIndex}
+                onHover={setActive}
+              />
             ))}
           </ul>
         </div>

@@ -5,7 +5,17 @@ import { absoluteTime, duration, relativeTime } from '../app/format.js';
 import { errorMessage } from '../api/client.js';
 import type { HistoryEntry, ToolView } from '../../../shared/types.js';
 
-export function HistoryPanel({ tool, onLoad, onRerun, busy }: { tool: ToolView; onLoad(e: HistoryEntry): void; onRerun(e: HistoryEntry): void; busy: boolean }) {
+export function HistoryPanel({
+  tool,
+  onLoad,
+  onRerun,
+  busy,
+}: {
+  tool: ToolView;
+  onLoad(e: HistoryEntry): void;
+  onRerun(e: HistoryEntry): void;
+  busy: boolean;
+}) {
   const history = useHistory(toolRefOf(tool));
   const items = history.data?.items ?? [];
   return (
@@ -34,7 +44,14 @@ export function HistoryPanel({ tool, onLoad, onRerun, busy }: { tool: ToolView; 
                 <button type="button" className="btn btn-small" onClick={() => onLoad(e)} aria-label={`Load arguments of the run ${relativeTime(e.startedAt)}`}>
                   Load
                 </button>
-                <button type="button" className="btn btn-small" onClick={() => onRerun(e)} disabled={busy} aria-label={`Run again with the arguments of ${relativeTime(e.startedAt)}`} data-testid="history-rerun">
+                <button
+                  type="button"
+                  className="btn btn-small"
+                  onClick={() => onRerun(e)}
+                  disabled={busy}
+                  aria-label={`Run again with the arguments of ${relativeTime(e.startedAt)}`}
+                  data-testid="history-rerun"
+                >
                   Re-run
                 </button>
               </span>

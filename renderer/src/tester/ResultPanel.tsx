@@ -39,7 +39,8 @@ function Exchange({ http }: { http: HttpExchange }) {
   return (
     <details className="exchange" data-testid="http-exchange">
       <summary>
-        HTTP exchange · <span className="mono">{http.request.method}</span> {status !== undefined && <Badge tone={status < 400 ? 'ok' : 'danger'}>{status}</Badge>}
+        HTTP exchange · <span className="mono">{http.request.method}</span>{' '}
+        {status !== undefined && <Badge tone={status < 400 ? 'ok' : 'danger'}>{status}</Badge>}
         {http.attempts > 1 && <span className="muted"> · {http.attempts} attempts</span>}
       </summary>
       <div className="exchange-body">

@@ -55,16 +55,11 @@ export function Tester({ tool }: { tool: ToolView }) {
   const [outcome, setOutcome] = useState<RunOutcome | null>(null);
   const formRef = useRef<Form>(null);
   const runRef = useRef<(args: unknown) => Promise<void>>(null);
-  const disabledReason = !tool.isEnabled ? 'This tool is switched off.' : !tool.availability.ok ? `Unavailable: ${tool.availability.reason ?? 'unknown reason'}` : undefined;
-
-  // A different tool: start from its defaults.
-  useEffect(() => {
-    setFormData(undefined);
-    setRawText('{}');
-    setOutcome(null);
-    setRawErrors([]);
-    setMode(schemaOf(tool) ? 'form' : 'json');
-  }, [tool.toolID]);
+  const disabledReason = !tool.isEnabled
+    ? 'This tool is switched off.'
+    : !tool.availability.ok
+      ? `Unavailable: ${tool.availability.reason ?? 'unknown reason'}`
+      : undefined;
 
   const run = async (args: unknown) => {
     if (running) return;
@@ -80,7 +75,9 @@ export function Tester({ tool }: { tool: ToolView }) {
         title: `Run ${tool.displayName || tool.slug}?`,
         message: (
           <>
-            <p>This tool is marked <strong>privileged</strong>: it can change things outside Toolwright.</p>
+            <p>
+              This tool is marked <strong>privileged</strong>: it can change things outside Toolwright.
+            </p>
             <pre className="confirm-args">{JSON.stringify(args, null, 2)}</pre>
           </>
         ),
@@ -254,8 +251,4 @@ export function Tester({ tool }: { tool: ToolView }) {
       </div>
     </div>
   );
-}
-
-function schemaOf(tool: ToolView): RJSFSchema | null {
-  return formSchemaOf(tool.argSchema);
 }

@@ -28,8 +28,24 @@ import {
 
 /** Keywords whose error only says "a child failed"; the child's own error is reported instead. */
 const WRAPPER_KEYWORDS = new Set([
-  'properties', 'items', 'prefixItems', 'additionalItems', 'allOf', '$ref', '$recursiveRef', '$dynamicRef',
-  'additionalProperties', 'patternProperties', 'unevaluatedProperties', 'unevaluatedItems', 'dependentSchemas', 'dependencies', 'then', 'else', 'contains', 'propertyNames',
+  'properties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'allOf',
+  '$ref',
+  '$recursiveRef',
+  '$dynamicRef',
+  'additionalProperties',
+  'patternProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'dependentSchemas',
+  'dependencies',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
 ]);
 
 export function draftOf(schema: unknown): SchemaDraft {
@@ -65,7 +81,8 @@ function friendlyMessage(unit: OutputUnit): { message: string; missing?: string 
   if ((m = /^\S+ is greater than\s+(\S+)\.$/.exec(e))) return { message: `must be at most ${m[1]}` };
   if ((m = /^\S+ is not a multiple of (\S+)\.$/.exec(e))) return { message: `must be a multiple of ${m[1]}` };
   if (/^Instance does not match any subschemas\.$/.test(e)) return { message: 'must match one of the allowed shapes (anyOf)' };
-  if ((m = /^Instance does not match exactly one subschema \((\d+) matches\)\.$/.exec(e))) return { message: `must match exactly one of the allowed shapes (oneOf; ${m[1]} match)` };
+  if ((m = /^Instance does not match exactly one subschema \((\d+) matches\)\.$/.exec(e)))
+    return { message: `must match exactly one of the allowed shapes (oneOf; ${m[1]} match)` };
   return { message: e.replace(/^Instance /, '').replace(/\.$/, '') };
 }
 
@@ -83,7 +100,14 @@ function unitsToErrors(units: OutputUnit[]): RJSFValidationError[] {
     const key = `${property}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ name: u.keyword, property, message, stack: `${property ? property.slice(1) + ' ' : ''}${message}`, schemaPath: u.keywordLocation, params: missing ? { missingProperty: missing } : {} });
+    out.push({
+      name: u.keyword,
+      property,
+      message,
+      stack: `${property ? property.slice(1) + ' ' : ''}${message}`,
+      schemaPath: u.keywordLocation,
+      params: missing ? { missingProperty: missing } : {},
+    });
   }
   return out;
 }

@@ -150,7 +150,12 @@ export function ReportDialog({ outcome, onClose }: { outcome: Outcome; onClose()
     body = (
       <>
         <p className="report-summary" data-testid="report-summary">
-          {[r.created.length && `${r.created.length} created`, r.replaced.length && `${r.replaced.length} replaced`, r.skipped.length && `${r.skipped.length} skipped`, plural(r.toolCount, 'tool')]
+          {[
+            r.created.length && `${r.created.length} created`,
+            r.replaced.length && `${r.replaced.length} replaced`,
+            r.skipped.length && `${r.skipped.length} skipped`,
+            plural(r.toolCount, 'tool'),
+          ]
             .filter(Boolean)
             .join(' · ')}
         </p>

@@ -38,7 +38,15 @@ export function ConflictDialog({
   };
   const option = (value: OnConflict, label: string, hint: string, disabled = false) => (
     <label className={`choice${disabled ? ' is-disabled' : ''}`}>
-      <input type="radio" name={groupName} value={value} checked={choice === value} disabled={disabled} onChange={() => setChoice(value)} data-testid={`conflict-${value}`} />
+      <input
+        type="radio"
+        name={groupName}
+        value={value}
+        checked={choice === value}
+        disabled={disabled}
+        onChange={() => setChoice(value)}
+        data-testid={`conflict-${value}`}
+      />
       <span>
         <span className="choice-label">{label}</span>
         <span className="choice-hint">{hint}</span>
@@ -55,18 +63,21 @@ export function ConflictDialog({
             const b = existing.get(s.bundleID);
             return (
               <li key={s.bundleID}>
-                <strong>{b ? b.displayName || b.slug : s.slug}</strong> <span className="mono muted">{s.slug}</span> {b?.isBuiltIn && <Badge tone="info">built-in</Badge>}
+                <strong>{b ? b.displayName || b.slug : s.slug}</strong> <span className="mono muted">{s.slug}</span>{' '}
+                {b?.isBuiltIn && <Badge tone="info">built-in</Badge>}
                 {b?.softDeletedAt && <Badge>in Trash</Badge>}
-                <div className="muted small">{/already exists here$/.test(s.reason) && b ? (b.softDeletedAt ? 'Already here, in the Trash' : `Already here, with ${plural(b.toolCount, 'tool')}`) : s.reason}</div>
+                <div className="muted small">
+                  {/already exists here$/.test(s.reason) && b
+                    ? b.softDeletedAt
+                      ? 'Already here, in the Trash'
+                      : `Already here, with ${plural(b.toolCount, 'tool')}`
+                    : s.reason}
+                </div>
               </li>
             );
           })}
         </ul>
-        {report.created.length > 0 && (
-          <p className="muted small">
-            Also in the archive, and new here: {report.created.map((c) => c.slug).join(', ')}.
-          </p>
-        )}
+        {report.created.length > 0 && <p className="muted small">Also in the archive, and new here: {report.created.map((c) => c.slug).join(', ')}.</p>}
         <fieldset className="choices">
           <legend className="field-label">What should happen to {n === 1 ? 'it' : 'them'}?</legend>
           {option('copy', 'Import as a copy', 'New IDs for the imported bundles and tools; what is here stays as it is.')}
@@ -168,7 +179,8 @@ export function OpenApiDialog({
         )}
         {report?.hostsToAllow && report.hostsToAllow.length > 0 && (
           <p className="notice" data-testid="openapi-hosts">
-            The tools call <span className="mono">{report.hostsToAllow.join(', ')}</span>, not allowed yet. After the import you can allow {report.hostsToAllow.length === 1 ? 'it' : 'them'}.
+            The tools call <span className="mono">{report.hostsToAllow.join(', ')}</span>, not allowed yet. After the import you can allow{' '}
+            {report.hostsToAllow.length === 1 ? 'it' : 'them'}.
           </p>
         )}
         {report?.warnings && report.warnings.length > 0 && (
@@ -214,7 +226,13 @@ export function OpenApiDialog({
           <button type="button" className="btn" onClick={() => onDone(null)}>
             Cancel
           </button>
-          <button type="submit" className="btn btn-primary" disabled={loading || (!stale && !preview.ok) || !!urlProblem} data-autofocus={askUrl ? undefined : ''} data-testid="openapi-import">
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={loading || (!stale && !preview.ok) || !!urlProblem}
+            data-autofocus={askUrl ? undefined : ''}
+            data-testid="openapi-import"
+          >
             {stale ? 'Preview' : report ? `Import ${plural(report.toolCount, 'tool')}` : 'Import'}
           </button>
         </div>
@@ -257,7 +275,11 @@ export function ContainerDialog({
       >
         <h2 className="modal-title">Import a container tool</h2>
         <p className="report-source muted">
-          Folder <span className="mono">{source.name}</span>, {plural(source.files.length, 'file')}: {source.files.slice(0, 6).map((f) => f.path).join(', ')}
+          Folder <span className="mono">{source.name}</span>, {plural(source.files.length, 'file')}:{' '}
+          {source.files
+            .slice(0, 6)
+            .map((f) => f.path)
+            .join(', ')}
           {source.files.length > 6 ? ', …' : ''}
         </p>
         {!hasManifest && <p className="notice">This folder has no manifest.json at its top; the import will say what is missing.</p>}
@@ -321,7 +343,9 @@ export function ExportDialog({ onExport, onCopy, onClose }: { onExport(b: Bundle
         }}
       >
         <h2 className="modal-title">Export bundles</h2>
-        <p className="muted small">A ZIP with each bundle’s bundle.json, tool.json files and container build files. Secrets travel as names only; metrics and history stay here.</p>
+        <p className="muted small">
+          A ZIP with each bundle’s bundle.json, tool.json files and container build files. Secrets travel as names only; metrics and history stay here.
+        </p>
         <div className="select-all">
           <button type="button" className="link-btn" onClick={() => setUnchecked(new Set())}>
             Select all
@@ -334,7 +358,12 @@ export function ExportDialog({ onExport, onCopy, onClose }: { onExport(b: Bundle
           {all.map((b) => (
             <li key={b.bundleID}>
               <label className="check">
-                <input type="checkbox" checked={!unchecked.has(b.bundleID)} onChange={(e) => toggle(b.bundleID, e.target.checked)} data-testid={`export-pick-${b.slug}`} />
+                <input
+                  type="checkbox"
+                  checked={!unchecked.has(b.bundleID)}
+                  onChange={(e) => toggle(b.bundleID, e.target.checked)}
+                  data-testid={`export-pick-${b.slug}`}
+                />
                 <span>{b.displayName || b.slug}</span>
                 {b.isBuiltIn && <Badge tone="info">built-in</Badge>}
                 <span className="count">{plural(b.toolCount, 'tool')}</span>
@@ -370,7 +399,16 @@ export function CopyDialog({ text, count, onClose }: { text: string; count: numb
       <div className="report">
         <h2 className="modal-title">{plural(count, 'function definition')}</h2>
         <p className="muted small">The clipboard is not available here. The text is selected: press Ctrl+C (⌘C on a Mac) to copy it.</p>
-        <textarea ref={ref} className="input mono copy-text" readOnly value={text} rows={14} aria-label="OpenAI function definitions as JSON" data-autofocus data-testid="copy-text" />
+        <textarea
+          ref={ref}
+          className="input mono copy-text"
+          readOnly
+          value={text}
+          rows={14}
+          aria-label="OpenAI function definitions as JSON"
+          data-autofocus
+          data-testid="copy-text"
+        />
         <div className="modal-actions">
           <button type="button" className="btn btn-primary" onClick={onClose}>
             Done

@@ -23,7 +23,14 @@ export const IMPORT_ACCEPT = '.zip,.md,.markdown,.json,.yaml,.yml,application/zi
 
 type Dialog =
   | { kind: 'conflict'; name: string; report: ImportReport; existing: Map<string, BundleView>; resolve(v: OnConflict | null): void }
-  | { kind: 'openapi'; name: string; outline: OpenApiOutline | null; first: Preview; runPreview(url: string | undefined): Promise<Preview>; resolve(v: { serverUrl?: string } | null): void }
+  | {
+      kind: 'openapi';
+      name: string;
+      outline: OpenApiOutline | null;
+      first: Preview;
+      runPreview(url: string | undefined): Promise<Preview>;
+      resolve(v: { serverUrl?: string } | null): void;
+    }
   | { kind: 'container'; source: Extract<ImportSource, { kind: 'folder' }>; defaultBundleID: string | undefined; resolve(v: string | null): void }
   | { kind: 'report'; outcome: Outcome; resolve(): void }
   | { kind: 'export'; resolve(): void }
@@ -169,7 +176,13 @@ export function TransferProvider({ children }: { children: ReactNode }) {
       refresh();
       if (!done.ok) return report({ kind: 'error', source: `Folder ${src.name}`, title: 'The folder cannot be imported', error: done.error });
       const bundle = qc.getQueryData<BundleView[]>(keys.bundleList('exclude'))?.find((b) => b.bundleID === bundleID);
-      return report({ kind: 'container', source: `Folder ${src.name}`, bundleName: bundle ? bundle.displayName || bundle.slug : 'the bundle', result: done.value, notes: src.notes });
+      return report({
+        kind: 'container',
+        source: `Folder ${src.name}`,
+        bundleName: bundle ? bundle.displayName || bundle.slug : 'the bundle',
+        result: done.value,
+        notes: src.notes,
+      });
     },
     [ask, qc, refresh, report, withBusy],
   );
@@ -226,7 +239,9 @@ export function TransferProvider({ children }: { children: ReactNode }) {
     (bundles: BundleView[] | null) => {
       const label = bundles === null ? 'all bundles' : bundles.length === 1 ? bundles[0]!.displayName || bundles[0]!.slug : plural(bundles.length, 'bundle');
       void (async () => {
-        const r = await withBusy(`Collecting the tools of ${label}…`, () => attempt(() => call('tools.openaiFunctions', bundles ? { bundleIDs: bundles.map((b) => b.bundleID) } : {})));
+        const r = await withBusy(`Collecting the tools of ${label}…`, () =>
+          attempt(() => call('tools.openaiFunctions', bundles ? { bundleIDs: bundles.map((b) => b.bundleID) } : {})),
+        );
         if (!r.ok) {
           toast.show('error', `Could not list the functions of ${label}: ${errorMessage(r.error)}`);
           return;
@@ -291,7 +306,9 @@ export function TransferProvider({ children }: { children: ReactNode }) {
       />
       {dialog?.kind === 'report' && <ReportDialog outcome={dialog.outcome} onClose={() => dialog.resolve()} />}
       {dialog?.kind === 'conflict' && <ConflictDialog name={dialog.name} report={dialog.report} existing={dialog.existing} onDone={dialog.resolve} />}
-      {dialog?.kind === 'openapi' && <OpenApiDialog name={dialog.name} outline={dialog.outline} first={dialog.first} runPreview={dialog.runPreview} onDone={dialog.resolve} />}
+      {dialog?.kind === 'openapi' && (
+        <OpenApiDialog name={dialog.name} outline={dialog.outline} first={dialog.first} runPreview={dialog.runPreview} onDone={dialog.resolve} />
+      )}
       {dialog?.kind === 'container' && (
         <ContainerDialog
           source={dialog.source}

@@ -19,7 +19,8 @@ export const MAX_READ_BYTES = 512 * 1024 * 1024;
 /** tools.importContainer accepts at most this many files (shared/operations.ts). */
 export const MAX_FOLDER_FILES = 5000;
 
-const WHAT_WORKS = 'Toolwright imports its own ZIP exports, container-tool folders (manifest.json + Dockerfile), SKILL.md files and OpenAPI 3 documents (.json, .yaml).';
+const WHAT_WORKS =
+  'Toolwright imports its own ZIP exports, container-tool folders (manifest.json + Dockerfile), SKILL.md files and OpenAPI 3 documents (.json, .yaml).';
 /** Operating-system litter that is never part of a tool. */
 const LITTER = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
 const SKIPPED_DIRS = new Set(['.git', '__MACOSX', 'node_modules']);
@@ -72,17 +73,24 @@ function decodeUtf8(bytes: Uint8Array): string | null {
 export function classify(name: string, bytes: Uint8Array): ImportSource {
   const ext = extensionOf(name);
   if (isZip(bytes)) return { kind: 'zip', name, bytes };
-  if (ext === 'zip') return { kind: 'unsupported', name, reason: 'is not a ZIP archive (it does not start with the ZIP signature PK\\x03\\x04); was it renamed or cut short?' };
-  if (!['md', 'markdown', 'json', 'yaml', 'yml'].includes(ext)) return { kind: 'unsupported', name, reason: `is not a file Toolwright can import. ${WHAT_WORKS}` };
+  if (ext === 'zip')
+    return { kind: 'unsupported', name, reason: 'is not a ZIP archive (it does not start with the ZIP signature PK\\x03\\x04); was it renamed or cut short?' };
+  if (!['md', 'markdown', 'json', 'yaml', 'yml'].includes(ext))
+    return { kind: 'unsupported', name, reason: `is not a file Toolwright can import. ${WHAT_WORKS}` };
   const text = decodeUtf8(bytes);
   if (text === null) return { kind: 'unsupported', name, reason: 'is not UTF-8 text' };
   if (ext === 'md' || ext === 'markdown') return { kind: 'skill', name, text };
   if (looksLikeOpenApi(text, ext)) return { kind: 'openapi', name, text };
-  return { kind: 'unsupported', name, reason: `is ${ext === 'json' ? 'JSON' : 'YAML'} but not an OpenAPI 3 document (it has no top-level "openapi" field). ${WHAT_WORKS}` };
+  return {
+    kind: 'unsupported',
+    name,
+    reason: `is ${ext === 'json' ? 'JSON' : 'YAML'} but not an OpenAPI 3 document (it has no top-level "openapi" field). ${WHAT_WORKS}`,
+  };
 }
 
 export async function readFileSource(file: File): Promise<ImportSource> {
-  if (file.size > MAX_READ_BYTES) return { kind: 'unsupported', name: file.name, reason: `is ${Math.round(file.size / 1048576)} MB; at most ${MAX_READ_BYTES / 1048576} MB can be imported` };
+  if (file.size > MAX_READ_BYTES)
+    return { kind: 'unsupported', name: file.name, reason: `is ${Math.round(file.size / 1048576)} MB; at most ${MAX_READ_BYTES / 1048576} MB can be imported` };
   return classify(file.name, await bytesOf(file));
 }
 
@@ -100,7 +108,9 @@ function toBase64(bytes: Uint8Array): string {
 export function folderFile(path: string, bytes: Uint8Array): FolderFile {
   const text = decodeUtf8(bytes);
   const executable = bytes[0] === 0x23 && bytes[1] === 0x21;
-  return text !== null ? { path, content: text, encoding: 'utf8', ...(executable ? { executable } : {}) } : { path, content: toBase64(bytes), encoding: 'base64', ...(executable ? { executable } : {}) };
+  return text !== null
+    ? { path, content: text, encoding: 'utf8', ...(executable ? { executable } : {}) }
+    : { path, content: toBase64(bytes), encoding: 'base64', ...(executable ? { executable } : {}) };
 }
 
 export interface PathedFile {
@@ -121,9 +131,11 @@ export async function folderSource(name: string, entries: PathedFile[], skippedF
   }
   for (const [dir, n] of skippedDirs) notes.push(`left out ${dir}/ (${n} file${n === 1 ? '' : 's'})`);
   if (kept.length === 0) return { kind: 'unsupported', name, reason: 'is an empty folder' };
-  if (kept.length > MAX_FOLDER_FILES) return { kind: 'unsupported', name, reason: `holds ${kept.length} files; a container-tool folder may hold at most ${MAX_FOLDER_FILES}` };
+  if (kept.length > MAX_FOLDER_FILES)
+    return { kind: 'unsupported', name, reason: `holds ${kept.length} files; a container-tool folder may hold at most ${MAX_FOLDER_FILES}` };
   const total = kept.reduce((n, e) => n + e.file.size, 0);
-  if (total > MAX_READ_BYTES) return { kind: 'unsupported', name, reason: `holds ${Math.round(total / 1048576)} MB; at most ${MAX_READ_BYTES / 1048576} MB can be imported` };
+  if (total > MAX_READ_BYTES)
+    return { kind: 'unsupported', name, reason: `holds ${Math.round(total / 1048576)} MB; at most ${MAX_READ_BYTES / 1048576} MB can be imported` };
   kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const files = await Promise.all(kept.map(async (e) => folderFile(e.path, await bytesOf(e.file))));
   return { kind: 'folder', name, files, notes };

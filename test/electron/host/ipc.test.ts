@@ -56,7 +56,12 @@ describe('IPC wrapper', () => {
   it('refuses messages from other origins, from sub-frames and without a frame', async () => {
     registerIpc(fakeIpcMain, core, trustedOrigins(['app://toolwright']));
     const call = (event: IpcEventLike) => handlers.get(opChannel('secrets.list'))!(event, {});
-    for (const event of [topFrame('https://evil.example/'), { senderFrame: { url: 'app://toolwright/index.html', parent: {} } }, { senderFrame: null }, topFrame('app://toolwright.evil/')]) {
+    for (const event of [
+      topFrame('https://evil.example/'),
+      { senderFrame: { url: 'app://toolwright/index.html', parent: {} } },
+      { senderFrame: null },
+      topFrame('app://toolwright.evil/'),
+    ]) {
       expect(await call(event)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     }
   });

@@ -129,7 +129,14 @@ export class ImageProvider {
       } as Dockerode.ImageBuildOptions);
       await readBuildEvents(stream, (event) => {
         if (typeof event.error === 'string') failure = event.error;
-        const text = typeof event.stream === 'string' ? event.stream : typeof event.status === 'string' ? event.status : typeof event.error === 'string' ? event.error : '';
+        const text =
+          typeof event.stream === 'string'
+            ? event.stream
+            : typeof event.status === 'string'
+              ? event.status
+              : typeof event.error === 'string'
+                ? event.error
+                : '';
         for (const line of text.split('\n')) if (line.trim()) remember(line.trimEnd());
       });
     } catch (error) {
@@ -138,9 +145,13 @@ export class ImageProvider {
       clearTimeout(timer);
     }
     if (failure !== undefined) {
-      throw new CoreError('TOOL_UNAVAILABLE', `Building the image of this tool failed: ${failure.trim()}. Fix the Dockerfile in the tool folder and try again.`, {
-        buildLog: tail.join('\n'),
-      });
+      throw new CoreError(
+        'TOOL_UNAVAILABLE',
+        `Building the image of this tool failed: ${failure.trim()}. Fix the Dockerfile in the tool folder and try again.`,
+        {
+          buildLog: tail.join('\n'),
+        },
+      );
     }
   }
 

@@ -66,9 +66,7 @@ export class CappedSink extends Writable {
 
 /** Text safe to put in a message: no terminal escapes or control characters. */
 export function printable(text: string): string {
-  return text
-    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
 }
 
 export function stderrTail(stderr: Buffer): string {
@@ -102,13 +100,19 @@ export function parseReply(stdout: Buffer): ToolReply {
     const message = (error as Error).message;
     const extra = /after JSON at position (\d+)/.exec(message);
     if (extra && text.startsWith('{')) {
-      throw toolFailure('bad-output', `The container printed more than one JSON value (extra output from byte ${extra[1]}: ${snippet(text.slice(Number(extra[1])))}). ${CONTRACT}`);
+      throw toolFailure(
+        'bad-output',
+        `The container printed more than one JSON value (extra output from byte ${extra[1]}: ${snippet(text.slice(Number(extra[1])))}). ${CONTRACT}`,
+      );
     }
     // V8 quotes the input in its message: clean and clip it like any other container output.
     throw toolFailure('bad-output', `The container's stdout is not JSON (${snippet(message)}); it starts with: ${snippet(text)}. ${CONTRACT}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw toolFailure('bad-output', `The container printed ${Array.isArray(value) ? 'an array' : `a ${value === null ? 'null' : typeof value}`}, not an object. ${CONTRACT}`);
+    throw toolFailure(
+      'bad-output',
+      `The container printed ${Array.isArray(value) ? 'an array' : `a ${value === null ? 'null' : typeof value}`}, not an object. ${CONTRACT}`,
+    );
   }
   const reply = value as Record<string, unknown>;
   for (const field of ['text', 'html', 'title'] as const) {

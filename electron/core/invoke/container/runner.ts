@@ -105,9 +105,10 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
     const engine = await raceAbort(requireDocker(), signal);
     const config = hostConfig(impl.sandbox, { engineCpus: engine.snapshot.cpus });
 
-    const resolve = () => raceAbort(engine.images.resolve(tool, ctx.toolDir, ctx.onProgress), signal).catch((error: unknown) => {
-      throw engineError(error, 'prepare the image');
-    });
+    const resolve = () =>
+      raceAbort(engine.images.resolve(tool, ctx.toolDir, ctx.onProgress), signal).catch((error: unknown) => {
+        throw engineError(error, 'prepare the image');
+      });
     let image = await resolve();
     let container: Dockerode.Container;
     try {
@@ -138,7 +139,11 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
     try {
       return await raceAbort(creating, args[2].signal);
     } catch (error) {
-      if (args[2].signal.aborted) creating.then((late) => removeContainer(late), () => undefined);
+      if (args[2].signal.aborted)
+        creating.then(
+          (late) => removeContainer(late),
+          () => undefined,
+        );
       throw error;
     }
   }
@@ -207,7 +212,8 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
         container.wait(),
         new Promise((_, reject) => {
           watchdog = setTimeout(
-            () => reject(new CoreError('TIMEOUT', `Docker did not report the end of the container within ${Math.round((limitMs + ENGINE_GRACE_MS) / 1000)} s.`)),
+            () =>
+              reject(new CoreError('TIMEOUT', `Docker did not report the end of the container within ${Math.round((limitMs + ENGINE_GRACE_MS) / 1000)} s.`)),
             limitMs + ENGINE_GRACE_MS,
           );
         }),
@@ -218,11 +224,17 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
       const reason = stopReason as StopReason | null;
       if (reason === 'cancelled') throw abortError(signal);
       if (reason === 'timeout') {
-        throw new CoreError('TIMEOUT', `The container did not finish within ${formatSeconds(limitMs)} and was stopped; raise impl.timeoutSeconds if it needs longer.`);
+        throw new CoreError(
+          'TIMEOUT',
+          `The container did not finish within ${formatSeconds(limitMs)} and was stopped; raise impl.timeoutSeconds if it needs longer.`,
+        );
       }
       if (reason === 'stdout-cap' || reason === 'stderr-cap') {
         const which = reason === 'stdout-cap' ? 'stdout' : 'stderr';
-        throw toolFailure('output-cap', `The container wrote more than ${Math.round(cap / 1024)} KB to ${which} and was stopped. A container tool must print one small JSON object on stdout and keep stderr for short diagnostics.`);
+        throw toolFailure(
+          'output-cap',
+          `The container wrote more than ${Math.round(cap / 1024)} KB to ${which} and was stopped. A container tool must print one small JSON object on stdout and keep stderr for short diagnostics.`,
+        );
       }
       const code = exit.StatusCode ?? -1;
       if (code !== 0) {
@@ -338,16 +350,19 @@ function containerImpl(tool: ToolFile): ContainerImpl {
   return impl;
 }
 
-
 /**
  * Whether the kernel's OOM killer struck. The engine learns of it by an event that can trail
- * the exit by a few milliseconds, so a SIGKILL exit (137) is asked about a few times.
+ * the exit by a few milliseconds (more under load), so a SIGKILL exit (137) is asked about a few times.
  */
 async function oomKilled(container: Dockerode.Container, exitCode: number): Promise<boolean> {
-  const attempts = exitCode === 137 ? 5 : 1;
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if (attempt > 0) await delay(40);
-    const state = await container.inspect().then((info) => info.State, () => undefined);
+  // Backing off to about a second in all: on a busy machine (cgroup v1) the flag trails longer.
+  const waits = exitCode === 137 ? [0, 40, 80, 160, 320, 400] : [0];
+  for (const wait of waits) {
+    if (wait > 0) await delay(wait);
+    const state = await container.inspect().then(
+      (info) => info.State,
+      () => undefined,
+    );
     if (state?.OOMKilled) return true;
   }
   return false;

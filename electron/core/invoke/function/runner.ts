@@ -14,7 +14,6 @@ function functionNameOf(tool: ToolFile): string | undefined {
   return typeof name === 'string' && name.length > 0 ? name : undefined;
 }
 
-
 export function createFunctionRunner(registry: FunctionRegistry): Runner {
   return {
     type: 'function',

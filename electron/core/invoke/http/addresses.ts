@@ -97,7 +97,11 @@ export function checkDestination(url: URL, policy: DestinationPolicy, what = 'th
     throw new CoreError('FORBIDDEN', `${what} ${url.protocol}// is refused: only http and https URLs can be called`, { url: url.protocol });
   }
   if (url.username || url.password) {
-    throw new CoreError('FORBIDDEN', `${what} carries a user name or password in the URL (user@host), which is refused; put credentials in a header with a secret placeholder instead`, { host: url.hostname });
+    throw new CoreError(
+      'FORBIDDEN',
+      `${what} carries a user name or password in the URL (user@host), which is refused; put credentials in a header with a secret placeholder instead`,
+      { host: url.hostname },
+    );
   }
   const host = url.hostname;
   const bare = bareHost(host);
@@ -126,7 +130,10 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.
  * with a non-public address among its answers (a mixed answer is refused as a whole: the
  * socket could pick either). Node skips lookup for IP literals, which checkDestination covers.
  */
-export function guardedLookup(resolve: LookupAll, classify: Classify | undefined): (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => void {
+export function guardedLookup(
+  resolve: LookupAll,
+  classify: Classify | undefined,
+): (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => void {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (answers) => {

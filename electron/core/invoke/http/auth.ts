@@ -33,7 +33,9 @@ export interface SignInput {
 export function hmacHeaders(auth: Extract<HttpAuth, { type: 'hmac' }>, key: string, req: SignInput, now = Date.now()): Record<string, string> {
   const timestamp = String(Math.floor(now / 1000));
   const stringToSign = `${timestamp}\n${req.method.toUpperCase()}\n${req.url.pathname}${req.url.search}\n${req.body ?? ''}`;
-  const signature = createHmac(auth.algorithm ?? 'sha256', key).update(stringToSign, 'utf8').digest('hex');
+  const signature = createHmac(auth.algorithm ?? 'sha256', key)
+    .update(stringToSign, 'utf8')
+    .digest('hex');
   return {
     [(auth.header ?? 'X-Signature').toLowerCase()]: `${auth.prefix ?? ''}${signature}`,
     [(auth.timestampHeader ?? 'X-Timestamp').toLowerCase()]: timestamp,

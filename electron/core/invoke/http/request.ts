@@ -58,9 +58,13 @@ class Resolver {
   resolve(name: string, field: string): Source {
     if (this.argNames.has(name)) return { kind: 'arg', value: this.args[name] };
     if (!isSecretName(name)) {
-      throw new CoreError('INVALID_INPUT', `${field}: placeholder \${${name}} is neither an argument (an argSchema property) nor a secret name (UPPER_SNAKE_CASE)`, {
-        issues: [{ field, message: `unknown placeholder \${${name}}` }],
-      });
+      throw new CoreError(
+        'INVALID_INPUT',
+        `${field}: placeholder \${${name}} is neither an argument (an argSchema property) nor a secret name (UPPER_SNAKE_CASE)`,
+        {
+          issues: [{ field, message: `unknown placeholder \${${name}}` }],
+        },
+      );
     }
     const value = this.secrets.get(name);
     if (value === undefined) throw secretNotSet(name);
@@ -78,7 +82,12 @@ function asText(source: Source): string {
 }
 
 /** Expands `${…}` in one template, writing each value through `encode`. */
-function expand(template: string, resolver: Resolver, field: string, encode: (text: string, source: Source, name: string) => string): { text: string; usedSecret: boolean } {
+function expand(
+  template: string,
+  resolver: Resolver,
+  field: string,
+  encode: (text: string, source: Source, name: string) => string,
+): { text: string; usedSecret: boolean } {
   let out = '';
   let last = 0;
   let usedSecret = false;
@@ -100,7 +109,11 @@ function checkHeaderValue(header: string, text: string, source: Source, name: st
       issues: [{ field: name, message: 'must not contain CR, LF or NUL characters' }],
     });
   }
-  throw new CoreError('INVALID_INPUT', `secret ${name} contains a line break (CR/LF) or NUL and cannot be sent in the ${header} header; set it again without line breaks`, { secret: name });
+  throw new CoreError(
+    'INVALID_INPUT',
+    `secret ${name} contains a line break (CR/LF) or NUL and cannot be sent in the ${header} header; set it again without line breaks`,
+    { secret: name },
+  );
 }
 
 function expandUrl(impl: HttpImpl, resolver: Resolver): URL {
@@ -121,7 +134,9 @@ function expandHeaders(impl: HttpImpl, resolver: Resolver): { headers: Record<st
   for (const [name, template] of Object.entries(impl.headers ?? {})) {
     const field = `impl.headers.${name}`;
     if (LINE_BREAK.test(template)) {
-      throw new CoreError('INVALID_INPUT', `${field} contains a line break (CR/LF) or NUL`, { issues: [{ field, message: 'must not contain CR, LF or NUL characters' }] });
+      throw new CoreError('INVALID_INPUT', `${field} contains a line break (CR/LF) or NUL`, {
+        issues: [{ field, message: 'must not contain CR, LF or NUL characters' }],
+      });
     }
     const { text, usedSecret } = expand(template, resolver, field, (t, source, pname) => checkHeaderValue(name, t, source, pname));
     const lower = name.toLowerCase();
@@ -209,7 +224,9 @@ function expandBody(impl: HttpImpl, headers: Record<string, string>, resolver: R
   const template = impl.bodyTemplate;
   if (template === undefined) return undefined;
   if (impl.method === 'HEAD') {
-    throw new CoreError('INVALID_INPUT', 'impl.bodyTemplate cannot be used with method HEAD', { issues: [{ field: 'impl.bodyTemplate', message: 'not allowed with HEAD' }] });
+    throw new CoreError('INVALID_INPUT', 'impl.bodyTemplate cannot be used with method HEAD', {
+      issues: [{ field: 'impl.bodyTemplate', message: 'not allowed with HEAD' }],
+    });
   }
   const contentType = headers['content-type'];
   if (contentType === undefined ? looksLikeJson(template) : JSON_CONTENT_TYPE.test(contentType)) {
@@ -234,7 +251,11 @@ export function buildRequest(impl: HttpImpl, tool: Pick<ToolFile, 'argSchema'>, 
 /** Every `${name}` of the impl that must be a secret (not an argument), with its field. */
 /** The secret names an http tool uses: placeholders that are not arguments, and its auth's secrets. */
 export function httpSecretNames(impl: HttpImpl, argNames: Set<string>): string[] {
-  const names = new Set(secretPlaceholders(impl, argNames).map((p) => p.name).filter(isSecretName));
+  const names = new Set(
+    secretPlaceholders(impl, argNames)
+      .map((p) => p.name)
+      .filter(isSecretName),
+  );
   if (impl.auth?.type === 'hmac') names.add(impl.auth.secret);
   if (impl.auth?.type === 'oauth2ClientCredentials') {
     names.add(impl.auth.clientIdSecret);

@@ -25,10 +25,14 @@ export function parseValue(impl: HttpImpl, extractor: Extractor | undefined, tex
       try {
         value = JSON.parse(text);
       } catch {
-        throw new CoreError('UPSTREAM_ERROR', `the response from ${host} is not valid JSON (${excerpt(text, 80)}); set responseEncoding to "text" if this API answers plain text`, {
-          host,
-          reason: 'invalid-json',
-        });
+        throw new CoreError(
+          'UPSTREAM_ERROR',
+          `the response from ${host} is not valid JSON (${excerpt(text, 80)}); set responseEncoding to "text" if this API answers plain text`,
+          {
+            host,
+            reason: 'invalid-json',
+          },
+        );
       }
     }
   }

@@ -108,10 +108,14 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
     }
     const text = res.body.toString('utf8');
     if (res.status < 200 || res.status > 299) {
-      throw new CoreError('UPSTREAM_ERROR', `the OAuth2 token endpoint ${url.hostname} answered HTTP ${res.status}: ${excerpt(text)}; check the client id and secret`, {
-        host: url.hostname,
-        status: res.status,
-      });
+      throw new CoreError(
+        'UPSTREAM_ERROR',
+        `the OAuth2 token endpoint ${url.hostname} answered HTTP ${res.status}: ${excerpt(text)}; check the client id and secret`,
+        {
+          host: url.hostname,
+          status: res.status,
+        },
+      );
     }
     return parseTokenResponse(url.hostname, text);
   }
@@ -162,7 +166,9 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
       }
       call.exchange.response = { status: res.status, headers: res.headers, body: '' };
       if (hop >= MAX_REDIRECTS) {
-        throw new CoreError('UPSTREAM_ERROR', `${built.url.hostname} redirected more than ${MAX_REDIRECTS} times; call the final URL directly`, { host: built.url.hostname });
+        throw new CoreError('UPSTREAM_ERROR', `${built.url.hostname} redirected more than ${MAX_REDIRECTS} times; call the final URL directly`, {
+          host: built.url.hostname,
+        });
       }
       let next: URL;
       try {
@@ -214,10 +220,14 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
           tokens.invalidate(call.token.req, call.token.value);
           continue;
         }
-        failure = new CoreError('UPSTREAM_ERROR', `${res.url.hostname} answered HTTP ${res.status}${attemptsNote(call)}: ${excerpt(res.body.toString('utf8')) || '(empty body)'}`, {
-          host: res.url.hostname,
-          status: res.status,
-        });
+        failure = new CoreError(
+          'UPSTREAM_ERROR',
+          `${res.url.hostname} answered HTTP ${res.status}${attemptsNote(call)}: ${excerpt(res.body.toString('utf8')) || '(empty body)'}`,
+          {
+            host: res.url.hostname,
+            status: res.status,
+          },
+        );
         if (!isRetryableStatus(res.status)) throw failure;
         retryAfter = res.headers['retry-after'];
       } catch (e) {
@@ -247,7 +257,10 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
   function abortError(call: Call, host: string): CoreError {
     if (call.ctx.signal.aborted) return cancelledError({ host });
     const ms = call.impl.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    return new CoreError('TIMEOUT', `no complete answer from ${host} within timeoutMs (${ms} ms); raise impl.timeoutMs if this API is slow`, { host, timeoutMs: ms });
+    return new CoreError('TIMEOUT', `no complete answer from ${host} within timeoutMs (${ms} ms); raise impl.timeoutMs if this API is slow`, {
+      host,
+      timeoutMs: ms,
+    });
   }
 
   async function run(ctx: RunContext): Promise<RunOutput> {
@@ -338,4 +351,3 @@ function describeNetworkError(e: unknown): string {
   const code = (e as { code?: unknown })?.code;
   return typeof code === 'string' ? code : ((e as Error)?.message ?? 'network error');
 }
-

@@ -43,7 +43,8 @@ export class Transport {
   private agent(allowPrivateNetwork: boolean): Dispatcher {
     // Separate pools, so a connection opened while private addresses were allowed is never
     // reused after they are not.
-    if (allowPrivateNetwork) return (this.permissive ??= new Agent({ keepAliveTimeout: 4000, connect: { lookup: guardedLookup(this.lookup, undefined) as never } }));
+    if (allowPrivateNetwork)
+      return (this.permissive ??= new Agent({ keepAliveTimeout: 4000, connect: { lookup: guardedLookup(this.lookup, undefined) as never } }));
     return (this.guarded ??= new Agent({ keepAliveTimeout: 4000, connect: { lookup: guardedLookup(this.lookup, this.classify) as never } }));
   }
 
@@ -85,11 +86,15 @@ export class Transport {
 
 function tooLarge(host: string, cap: number, declared?: number): CoreError {
   const size = declared === undefined ? 'more than' : `${declared} bytes, over`;
-  return new CoreError('UPSTREAM_ERROR', `the response from ${host} is ${size} the ${formatBytes(cap)} cap; ask for less (e.g. a filter or page size in the URL)`, {
-    host,
-    reason: 'response-too-large',
-    capBytes: cap,
-  });
+  return new CoreError(
+    'UPSTREAM_ERROR',
+    `the response from ${host} is ${size} the ${formatBytes(cap)} cap; ask for less (e.g. a filter or page size in the URL)`,
+    {
+      host,
+      reason: 'response-too-large',
+      capBytes: cap,
+    },
+  );
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -75,7 +75,20 @@ const TYPE_ALIASES: Record<string, string> = {
   dict: 'object',
 };
 
-const PARAM_SCHEMA_KEYS = ['description', 'default', 'enum', 'items', 'properties', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'format', 'examples'];
+const PARAM_SCHEMA_KEYS = [
+  'description',
+  'default',
+  'enum',
+  'items',
+  'properties',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'examples',
+];
 
 /**
  * Parameters as either a list `[{name, type, description, required, …}]` or a map
@@ -93,7 +106,10 @@ export function argSchemaOf(parameters: unknown, field: string): { schema: Recor
       } else list.push([(p as { name: string }).name, p as Record<string, unknown>]);
     });
   } else if (parameters && typeof parameters === 'object') {
-    list = Object.entries(parameters as Record<string, unknown>).map(([k, v]) => [k, v && typeof v === 'object' ? (v as Record<string, unknown>) : { type: v }]);
+    list = Object.entries(parameters as Record<string, unknown>).map(([k, v]) => [
+      k,
+      v && typeof v === 'object' ? (v as Record<string, unknown>) : { type: v },
+    ]);
   } else if (parameters !== undefined && parameters !== null) {
     issues.push({ field, message: 'must be a list of parameters or a map from name to parameter' });
   }

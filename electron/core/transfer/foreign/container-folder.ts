@@ -52,7 +52,8 @@ const pick = (o: Json | undefined, ...keys: string[]): unknown => {
 
 /** Checks names and sizes, decodes, and drops a single wrapping folder (a dropped folder keeps its own name). */
 function normaliseFiles(files: FolderFile[], limits: TransferLimits): Map<string, { data: Buffer; executable: boolean }> {
-  if (files.length > limits.maxToolFolderEntries) throw new CoreError('PAYLOAD_TOO_LARGE', `the folder holds ${files.length} files; at most ${limits.maxToolFolderEntries} are allowed`);
+  if (files.length > limits.maxToolFolderEntries)
+    throw new CoreError('PAYLOAD_TOO_LARGE', `the folder holds ${files.length} files; at most ${limits.maxToolFolderEntries} are allowed`);
   let paths = files.map((f) => f.path.replace(/^\.\//, ''));
   const top = paths[0]?.split('/')[0];
   if (top && !paths.includes('manifest.json') && paths.every((p) => p.startsWith(`${top}/`))) paths = paths.map((p) => p.slice(top.length + 1));
@@ -64,7 +65,8 @@ function normaliseFiles(files: FolderFile[], limits: TransferLimits): Map<string
     const problem = pathProblem(path);
     if (problem) throw invalid([{ field: `files[${i}].path`, message: `'${path}' ${problem}` }]);
     const twin = folded.get(foldKey(path));
-    if (twin !== undefined) throw invalid([{ field: `files[${i}].path`, message: `'${path}' collides with '${twin}' (same name up to letter case or Unicode form)` }]);
+    if (twin !== undefined)
+      throw invalid([{ field: `files[${i}].path`, message: `'${path}' collides with '${twin}' (same name up to letter case or Unicode form)` }]);
     folded.set(foldKey(path), path);
     const data = Buffer.from(f.content, f.encoding === 'base64' ? 'base64' : 'utf8');
     total += data.length;
@@ -99,7 +101,8 @@ function sandboxOf(raw: Json | undefined, issues: FieldIssue[]): ContainerImpl['
   const network = pick(raw, 'network');
   if (network === true || network === 'bridge') sandbox.network = 'bridge';
   else if (network === false || network === 'none') sandbox.network = 'none';
-  else if (network !== undefined) issues.push({ field: 'manifest.json: sandbox.network', message: `'${String(network)}' is not one of "none", "bridge" (host networking is never allowed)` });
+  else if (network !== undefined)
+    issues.push({ field: 'manifest.json: sandbox.network', message: `'${String(network)}' is not one of "none", "bridge" (host networking is never allowed)` });
   const writable = pick(raw, 'writable');
   const readOnly = pick(raw, 'read_only', 'readOnly', 'readonly');
   if (typeof writable === 'boolean') sandbox.writable = writable;
@@ -127,7 +130,8 @@ export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: str
   const files = normaliseFiles(input, ctx.limits);
   const manifestFile = files.get('manifest.json');
   if (!manifestFile) throw invalid([{ field: 'files', message: 'the folder has no manifest.json at its top level' }]);
-  if (!files.has('Dockerfile')) throw invalid([{ field: 'files', message: 'the folder has no Dockerfile at its top level; a container tool is built from it' }]);
+  if (!files.has('Dockerfile'))
+    throw invalid([{ field: 'files', message: 'the folder has no Dockerfile at its top level; a container tool is built from it' }]);
   let manifest: Json;
   try {
     const parsed: unknown = JSON.parse(manifestFile.data.toString('utf8').replace(/^\uFEFF/, ''));
@@ -157,7 +161,10 @@ export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: str
   else if (timeout !== undefined) issues.push({ field: 'manifest.json: constraints.timeout_seconds', message: 'must be a number of seconds' });
   const { secrets, others } = configSecrets(pick(manifest, 'config_schema', 'configSchema'));
   if (secrets.length) impl.secrets = secrets;
-  if (others.length) warnings.push(`config settings ${others.join(', ')} are not marked secret; containers receive only secrets, so set defaults in the image or turn them into parameters`);
+  if (others.length)
+    warnings.push(
+      `config settings ${others.join(', ')} are not marked secret; containers receive only secrets, so set defaults in the image or turn them into parameters`,
+    );
   const limits: Limits = {};
   const maxOut = pick(constraints, 'max_output_bytes', 'maxOutputBytes');
   const perMinute = pick(constraints, 'max_calls_per_minute', 'maxCallsPerMinute', 'rate_limit_per_minute');
@@ -171,7 +178,9 @@ export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: str
 
   const outputSchema = obj(output?.['schema']);
   const safety = manifest['safety'];
-  const tags = Array.isArray(manifest['tags']) ? manifest['tags'].filter((t): t is string => typeof t === 'string' && t.length > 0 && t.length <= 64).slice(0, 64) : [];
+  const tags = Array.isArray(manifest['tags'])
+    ? manifest['tags'].filter((t): t is string => typeof t === 'string' && t.length > 0 && t.length <= 64).slice(0, 64)
+    : [];
   const tool = newToolFile(
     {
       slug,
@@ -210,7 +219,10 @@ export async function readFolderFiles(folder: string, limits: TransferLimits): P
         const st = await fsp.lstat(abs);
         total += st.size;
         if (total > limits.maxToolFolderBytes || out.length >= limits.maxToolFolderEntries) {
-          throw new CoreError('PAYLOAD_TOO_LARGE', `${folder} is larger than a tool folder may be (${formatBytes(limits.maxToolFolderBytes)}, ${limits.maxToolFolderEntries} files)`);
+          throw new CoreError(
+            'PAYLOAD_TOO_LARGE',
+            `${folder} is larger than a tool folder may be (${formatBytes(limits.maxToolFolderBytes)}, ${limits.maxToolFolderEntries} files)`,
+          );
         }
         out.push({ path, content: (await fsp.readFile(abs)).toString('base64'), encoding: 'base64', executable: (st.mode & 0o111) !== 0 });
       }

@@ -33,7 +33,12 @@ export function openAiFunctions(store: Store, tools: ToolService, bundleIDs?: st
     .sort((a, b) => {
       const ba = store.state.bundles.get(a.file.bundleID)!.file.slug;
       const bb = store.state.bundles.get(b.file.bundleID)!.file.slug;
-      return ba.localeCompare(bb) || a.file.slug.localeCompare(b.file.slug) || a.file.version.localeCompare(b.file.version) || a.file.toolID.localeCompare(b.file.toolID);
+      return (
+        ba.localeCompare(bb) ||
+        a.file.slug.localeCompare(b.file.slug) ||
+        a.file.version.localeCompare(b.file.version) ||
+        a.file.toolID.localeCompare(b.file.toolID)
+      );
     });
   const slugCount = new Map<string, number>();
   for (const r of recs) slugCount.set(r.file.slug, (slugCount.get(r.file.slug) ?? 0) + 1);
@@ -48,7 +53,8 @@ export function openAiFunctions(store: Store, tools: ToolService, bundleIDs?: st
     }
     used.add(name);
     const schema = f.argSchema;
-    const parameters: Record<string, unknown> = typeof schema === 'object' && schema !== null ? { ...(schema as Record<string, unknown>) } : { type: 'object', properties: {} };
+    const parameters: Record<string, unknown> =
+      typeof schema === 'object' && schema !== null ? { ...(schema as Record<string, unknown>) } : { type: 'object', properties: {} };
     if (parameters['type'] === undefined) parameters['type'] = 'object';
     if (parameters['properties'] === undefined) parameters['properties'] = {};
     delete parameters['$schema'];

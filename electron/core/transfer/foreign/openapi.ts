@@ -109,8 +109,12 @@ function parseDocument(text: string): Json {
   } else value = parseYamlDocument(trimmed, 'document');
   const doc = obj(value);
   if (!doc) throw invalid([{ field: 'document', message: 'is not an OpenAPI document (a JSON or YAML object)' }]);
-  if (doc['swagger'] !== undefined) throw invalid([{ field: 'swagger', message: 'Swagger 2.0 documents are not supported; convert the document to OpenAPI 3 first (e.g. with swagger2openapi)' }]);
-  if (!/^3\.\d+/.test(String(doc['openapi'] ?? ''))) throw invalid([{ field: 'openapi', message: 'must be a 3.x version: this reads OpenAPI 3.0 and 3.1 documents' }]);
+  if (doc['swagger'] !== undefined)
+    throw invalid([
+      { field: 'swagger', message: 'Swagger 2.0 documents are not supported; convert the document to OpenAPI 3 first (e.g. with swagger2openapi)' },
+    ]);
+  if (!/^3\.\d+/.test(String(doc['openapi'] ?? '')))
+    throw invalid([{ field: 'openapi', message: 'must be a 3.x version: this reads OpenAPI 3.0 and 3.1 documents' }]);
   if (!obj(doc['paths']) || !Object.keys(doc['paths'] as Json).length) throw invalid([{ field: 'paths', message: 'the document describes no operations' }]);
   return doc;
 }
@@ -171,7 +175,20 @@ function applySecurity(op: Json, doc: Json, refs: Refs, impl: HttpImpl, query: s
   if (impl.headers && !Object.keys(impl.headers).length) delete impl.headers;
 }
 
-function operationTool(path: string, method: (typeof METHODS)[number], op: Json, common: unknown[], doc: Json, refs: Refs, base: string, bundleID: string, slug: string, version: string, ctx: Context, notes: string[]): ToolDraft {
+function operationTool(
+  path: string,
+  method: (typeof METHODS)[number],
+  op: Json,
+  common: unknown[],
+  doc: Json,
+  refs: Refs,
+  base: string,
+  bundleID: string,
+  slug: string,
+  version: string,
+  ctx: Context,
+  notes: string[],
+): ToolDraft {
   refs.reset();
   const origin = `${method.toUpperCase()} ${path}`;
   const taken = new Set<string>();
@@ -202,7 +219,10 @@ function operationTool(path: string, method: (typeof METHODS)[number], op: Json,
     if (kind === 'array' || kind === 'object') {
       // A template placeholder is one value; send lists the way OpenAPI's style=form, explode=false does.
       const of = obj(schema['items'])?.['type'];
-      Object.assign(schema, { type: 'string', description: `${str(schema['description']) ?? name}: comma-separated values${typeof of === 'string' ? ` (each a ${of})` : ''}` });
+      Object.assign(schema, {
+        type: 'string',
+        description: `${str(schema['description']) ?? name}: comma-separated values${typeof of === 'string' ? ` (each a ${of})` : ''}`,
+      });
       delete schema['items'];
       delete schema['properties'];
       notes.push(`${kind} parameter '${name}' is sent as one comma-separated value`);
@@ -254,7 +274,9 @@ function operationTool(path: string, method: (typeof METHODS)[number], op: Json,
   impl.urlTemplate = `${base}${urlPath}${query.length ? `?${query.join('&')}` : ''}`;
 
   const responses = obj(op['responses']) ?? {};
-  const codes = Object.keys(responses).filter((c) => /^2\d\d$/.test(c)).sort();
+  const codes = Object.keys(responses)
+    .filter((c) => /^2\d\d$/.test(c))
+    .sort();
   const success = refs.deref(responses[codes[0] ?? ''] ?? responses['2XX'] ?? responses['default']);
   const responseContent = obj(success?.['content']) ?? {};
   const jsonResponse = Object.keys(responseContent).find((t) => /^application\/(.+\+)?json\b/i.test(t));
@@ -319,7 +341,14 @@ export function bundleFromOpenApi(text: string, ctx: Context): { draft: BundleDr
       }
       const base = serverBase(op['servers'] ?? item['servers'], ctx.serverUrl) ?? docBase;
       if (!base || !/^https?:\/\//i.test(base)) {
-        throw invalid([{ field: 'servers', message: base ? `the server URL '${base}' is relative or not http(s); give the API's base URL (serverUrl), e.g. https://api.example.com` : 'the document names no server; give the API\'s base URL (serverUrl), e.g. https://api.example.com' }]);
+        throw invalid([
+          {
+            field: 'servers',
+            message: base
+              ? `the server URL '${base}' is relative or not http(s); give the API's base URL (serverUrl), e.g. https://api.example.com`
+              : "the document names no server; give the API's base URL (serverUrl), e.g. https://api.example.com",
+          },
+        ]);
       }
       const opID = str(op['operationId']);
       const slug = uniqueName(slugify(opID ?? `${method} ${path}`, method), taken);

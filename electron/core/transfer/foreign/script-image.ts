@@ -28,7 +28,28 @@ const RUNTIME: Record<ScriptRuntime, { file: string; command: string }> = {
 };
 
 /** Names a script may not receive as arguments: they would change how the wrapper or the shell works. */
-export const RESERVED_ENV = new Set(['PATH', 'HOME', 'IFS', 'PWD', 'OLDPWD', 'SHELL', 'USER', 'ENV', 'PS1', 'PS2', 'PS4', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'NODE_OPTIONS', 'PYTHONPATH', 'PYTHONSTARTUP', 'vars', 'out', 'status', 'here']);
+export const RESERVED_ENV = new Set([
+  'PATH',
+  'HOME',
+  'IFS',
+  'PWD',
+  'OLDPWD',
+  'SHELL',
+  'USER',
+  'ENV',
+  'PS1',
+  'PS2',
+  'PS4',
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'NODE_OPTIONS',
+  'PYTHONPATH',
+  'PYTHONSTARTUP',
+  'vars',
+  'out',
+  'status',
+  'here',
+]);
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Reads the decoded payload on stdin; prints `name='value'; export name` for params and settings. */

@@ -104,7 +104,15 @@ function httpTool(def: Json, http: Json, base: { slug: string; version: string; 
   const encoding = str(http['response']) ?? str(http['responseEncoding']);
   if (encoding === 'json' || encoding === 'text') impl.responseEncoding = encoding;
   const tool = newToolFile(
-    { slug: base.slug, version: base.version, type: 'http', impl, displayName: str(def['title']) ?? str(def['name']) ?? base.slug, description: str(def['description']) ?? '', argSchema: args.schema },
+    {
+      slug: base.slug,
+      version: base.version,
+      type: 'http',
+      impl,
+      displayName: str(def['title']) ?? str(def['name']) ?? base.slug,
+      description: str(def['description']) ?? '',
+      argSchema: args.schema,
+    },
     bundleID,
     ctx.now,
   );
@@ -116,11 +124,23 @@ function scriptTool(def: Json, script: Json, base: { slug: string; version: stri
   if (args.issues.length) throw invalid(args.issues);
   for (const name of args.names) {
     if (!ENV_NAME.test(name) || RESERVED_ENV.has(name)) {
-      throw invalid([{ field: `${base.origin}.parameters.${name}`, message: `a script receives arguments as environment variables, so '${name}' must be a plain name (letters, digits, _) and not one of PATH, HOME, IFS, …` }]);
+      throw invalid([
+        {
+          field: `${base.origin}.parameters.${name}`,
+          message: `a script receives arguments as environment variables, so '${name}' must be a plain name (letters, digits, _) and not one of PATH, HOME, IFS, …`,
+        },
+      ]);
     }
   }
   const runtime = (str(script['runtime']) ?? str(script['language']) ?? 'sh').toLowerCase();
-  const rt: ScriptRuntime | undefined = runtime === 'sh' || runtime === 'shell' || runtime === 'bash' ? 'sh' : runtime === 'python' || runtime === 'python3' ? 'python' : runtime === 'node' || runtime === 'javascript' || runtime === 'js' ? 'node' : undefined;
+  const rt: ScriptRuntime | undefined =
+    runtime === 'sh' || runtime === 'shell' || runtime === 'bash'
+      ? 'sh'
+      : runtime === 'python' || runtime === 'python3'
+        ? 'python'
+        : runtime === 'node' || runtime === 'javascript' || runtime === 'js'
+          ? 'node'
+          : undefined;
   if (!rt) throw invalid([{ field: `${base.origin}.script.runtime`, message: `'${runtime}' is not one of sh, python, node` }]);
   const source = str(script['source']) ?? str(script['run']) ?? str(script['code']);
   if (!source?.trim()) throw invalid([{ field: `${base.origin}.script.source`, message: 'is required: the script to run' }]);
@@ -136,7 +156,15 @@ function scriptTool(def: Json, script: Json, base: { slug: string; version: stri
   if (typeof timeout === 'number') impl.timeoutSeconds = timeout;
   if (secrets.size) impl.secrets = [...secrets].sort();
   const tool = newToolFile(
-    { slug: base.slug, version: base.version, type: 'container', impl, displayName: str(def['title']) ?? str(def['name']) ?? base.slug, description: str(def['description']) ?? '', argSchema: args.schema },
+    {
+      slug: base.slug,
+      version: base.version,
+      type: 'container',
+      impl,
+      displayName: str(def['title']) ?? str(def['name']) ?? base.slug,
+      description: str(def['description']) ?? '',
+      argSchema: args.schema,
+    },
     bundleID,
     ctx.now,
   );
@@ -151,7 +179,8 @@ export function bundleFromSkill(text: string, ctx: SkillContext): { draft: Bundl
   const name = str(front['name']) ?? '';
   if (!name.trim()) throw invalid([{ field: 'SKILL.md front matter: name', message: 'is required' }]);
   const tools = front['tools'];
-  if (!Array.isArray(tools) || tools.length === 0) throw invalid([{ field: 'SKILL.md front matter: tools', message: 'must list at least one tool with an http or script backend' }]);
+  if (!Array.isArray(tools) || tools.length === 0)
+    throw invalid([{ field: 'SKILL.md front matter: tools', message: 'must list at least one tool with an http or script backend' }]);
   const bundle = newBundleFile(slugify(name, 'skill'), name, str(front['description']) ?? firstParagraph(body), ctx.now);
   const defaultVersion = versionOf(front['version']);
   const taken = new Set<string>();

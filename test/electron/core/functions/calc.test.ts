@@ -52,7 +52,7 @@ describe('core.calc evaluation', () => {
     type Tree = number | { op: '+' | '-' | '*' | '/' | '^'; l: Tree; r: Tree } | { neg: Tree };
     const PREC = { '+': 1, '-': 1, '*': 2, '/': 2, '^': 4 } as const;
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const gen = (depth: number): Tree => {
       if (depth === 0 || rand() < 0.25) return Math.floor(rand() * 9) + 1;
       if (rand() < 0.15) return { neg: gen(depth - 1) };

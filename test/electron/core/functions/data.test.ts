@@ -102,7 +102,7 @@ describe('core.jsonpath', () => {
       "$.store.book[?(@.constructor.constructor('globalThis.__twPwned=7')())]",
       '$..[?(globalThis.__twPwned=2)]',
       '$[(globalThis.__twPwned=3)]',
-      "$.store.book[?(@.price < 10 && (globalThis.__twPwned = 5))]",
+      '$.store.book[?(@.price < 10 && (globalThis.__twPwned = 5))]',
     ];
     for (const path of attacks) {
       const err = await coreErrorOf(() => call('core.jsonpath', { path, json: store }));

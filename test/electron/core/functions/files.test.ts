@@ -47,7 +47,12 @@ afterAll(async () => {
 const read = async (args: Record<string, unknown>, workspaceRoot: string | null = root) =>
   (await runner.run(contextFor('core.readFile', args, { config: { workspaceRoot } }))).value as ReadFileValue;
 const list = async (args: Record<string, unknown>, workspaceRoot: string | null = root) =>
-  (await runner.run(contextFor('core.listDir', args, { config: { workspaceRoot } }))).value as { path: string; total: number; truncated: boolean; entries: DirEntry[] };
+  (await runner.run(contextFor('core.listDir', args, { config: { workspaceRoot } }))).value as {
+    path: string;
+    total: number;
+    truncated: boolean;
+    entries: DirEntry[];
+  };
 
 function expectNoLeak(err: CoreError): void {
   expect(err.message).not.toContain(SECRET);

@@ -24,7 +24,7 @@ const rand = (n: number) => {
   seed = (seed + 0x6d2b79f5) | 0;
   let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * n | 0;
+  return ((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n) | 0;
 };
 const pick = <T>(xs: readonly T[]) => xs[rand(xs.length)]!;
 
@@ -32,9 +32,54 @@ const pick = <T>(xs: readonly T[]) => xs[rand(xs.length)]!;
 // (U+0600), ZWJ emoji, regional-indicator flags, Hangul jamo and syllables, Devanagari
 // conjuncts, CR LF, terminators, quotes, digits with separators, a lone surrogate.
 const MIXED = [
-  'a', 'b', 'Z', 'x', ' ', ' ', ' ', '  ', '.', ',', '!', '?', '"', ')', "'", '3', '4', '.5',
-  '\r', '\n', '\r\n', '\u2029', '\u0085', 'é', 'e', '\u0301', '\u0600', '😀', '\u200d', '👩', '🏽', '🇩', '🇪',
-  '\u1100', '\u1161', '\u11a8', '한', 'ह', '\u094d', 'क', 'ß', 'Ω', 'ж', '\ud800', 'Mr.', 'U.S.', 'Hello', 'world',
+  'a',
+  'b',
+  'Z',
+  'x',
+  ' ',
+  ' ',
+  ' ',
+  '  ',
+  '.',
+  ',',
+  '!',
+  '?',
+  '"',
+  ')',
+  "'",
+  '3',
+  '4',
+  '.5',
+  '\r',
+  '\n',
+  '\r\n',
+  '\u2029',
+  '\u0085',
+  'é',
+  'e',
+  '\u0301',
+  '\u0600',
+  '😀',
+  '\u200d',
+  '👩',
+  '🏽',
+  '🇩',
+  '🇪',
+  '\u1100',
+  '\u1161',
+  '\u11a8',
+  '한',
+  'ह',
+  '\u094d',
+  'क',
+  'ß',
+  'Ω',
+  'ж',
+  '\ud800',
+  'Mr.',
+  'U.S.',
+  'Hello',
+  'world',
 ];
 const randomText = (alphabet: readonly string[], length: number) => Array.from({ length }, () => pick(alphabet)).join('');
 
@@ -68,7 +113,8 @@ describe('countSegments in pieces', () => {
   });
 
   it('agrees on prose with long lines at the default piece size', async () => {
-    const sentence = () => `${pick(['The', 'A', 'Every', 'No'])} ${randomText(['cat', 'dog', 'über', 'naïve', 'co-op', "isn't", '3.14', 'e.g.'], 1 + rand(12)).replace(/(?<=\S)(?=[a-zü3ie])/g, ' ')}${pick(['.', '!', '?', '…', '."', ' 。'])} `;
+    const sentence = () =>
+      `${pick(['The', 'A', 'Every', 'No'])} ${randomText(['cat', 'dog', 'über', 'naïve', 'co-op', "isn't", '3.14', 'e.g.'], 1 + rand(12)).replace(/(?<=\S)(?=[a-zü3ie])/g, ' ')}${pick(['.', '!', '?', '…', '."', ' 。'])} `;
     // Long enough for many default-size pieces; the ICU reference is quadratic on Node 20, so
     // not longer than it needs to be.
     const paragraphs = Array.from({ length: 8 }, () => Array.from({ length: 20 + rand(80) }, sentence).join(''));

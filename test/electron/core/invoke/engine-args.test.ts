@@ -82,7 +82,9 @@ describe('argument validation: messages a model can act on', () => {
       },
     };
     const e = await argsError(schema, { where: { lat: 1 } });
-    expect(e.message).toContain("'where' must match one of the allowed forms: (1) missing required property 'where.city' and unexpected property 'where.lat'; or (2) missing required property 'where.lon'");
+    expect(e.message).toContain(
+      "'where' must match one of the allowed forms: (1) missing required property 'where.city' and unexpected property 'where.lat'; or (2) missing required property 'where.lon'",
+    );
   });
 
   it('refuses arguments that are not a JSON object', async () => {
@@ -122,7 +124,7 @@ describe('argument validation: messages a model can act on', () => {
     expect(e.details.issues).toHaveLength(12);
   });
 
-  it('a tool whose argSchema cannot be compiled is unavailable, not the caller\'s fault', async () => {
+  it("a tool whose argSchema cannot be compiled is unavailable, not the caller's fault", async () => {
     h = await harness();
     const e = await refusal(h.engine.invoke(engineTool(toolFile({ argSchema: { type: 'nonsense' } })), bundleFile(), { args: {} }));
     expect(e.code).toBe('TOOL_UNAVAILABLE');

@@ -126,7 +126,7 @@ describe('cards', () => {
     expect(r.card).toEqual({ title: 'Sunny', html: '<b>14°</b>', text: '14°' });
   });
 
-  it('no card when the tool\'s card is switched off', async () => {
+  it("no card when the tool's card is switched off", async () => {
     h = await harness();
     h.runner.behaviour = () => ({ value: 1, card: { html: '<b>x</b>' } });
     const r = await h.engine.invoke(engineTool(toolFile({ card: { enabled: false, title: 'T {{city}}' } })), bundleFile(), { args: { city: 'Oslo' } });
@@ -222,7 +222,14 @@ describe('secrets never leave an invocation', () => {
       },
     });
     const tool = engineTool(file);
-    const args = { city: 'Oslo', WEATHER_API_KEY: 'caller-supplied-key', password: 'hunter22', token: 'tok-123456', nested: { pin: '9999' }, note: `see ${SECRET}` };
+    const args = {
+      city: 'Oslo',
+      WEATHER_API_KEY: 'caller-supplied-key',
+      password: 'hunter22',
+      token: 'tok-123456',
+      nested: { pin: '9999' },
+      note: `see ${SECRET}`,
+    };
     const r = await h.engine.invoke(tool, bundleFile(), { args });
     expect(r.ok).toBe(true);
     // The runner got the real arguments.

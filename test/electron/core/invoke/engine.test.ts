@@ -31,7 +31,7 @@ describe('InvocationEngine: the flow', () => {
     expect(ctx.secrets).toBe(h.secrets);
   });
 
-  it('passes the caller\'s invocationID through and defaults args to {}', async () => {
+  it("passes the caller's invocationID through and defaults args to {}", async () => {
     h = await harness();
     const file = toolFile({ argSchema: { type: 'object' } });
     const result = await h.engine.invoke(engineTool(file), bundleFile(), { invocationID: 'tester-1' });
@@ -47,7 +47,7 @@ describe('InvocationEngine: the flow', () => {
     expect(a.invocationID).not.toBe(b.invocationID);
   });
 
-  it('turns a runner\'s CoreError into ok:false with its code, message and details', async () => {
+  it("turns a runner's CoreError into ok:false with its code, message and details", async () => {
     h = await harness();
     h.runner.behaviour = () => {
       throw new CoreError('UPSTREAM_ERROR', 'the weather service answered 503', { status: 503 });
@@ -69,7 +69,7 @@ describe('InvocationEngine: the flow', () => {
     expect(result.error?.message).toContain('cannot read properties of undefined');
   });
 
-  it('delegates availability to the runner of the tool\'s type and never throws', async () => {
+  it("delegates availability to the runner of the tool's type and never throws", async () => {
     h = await harness();
     h.runner.availabilityAnswer = { ok: false, reason: 'function test.echo is not registered' };
     expect(h.engine.availability(engineTool())).toEqual({ ok: false, reason: 'function test.echo is not registered' });
@@ -196,7 +196,7 @@ describe('InvocationEngine: rate limit', () => {
 });
 
 describe('InvocationEngine: cancellation', () => {
-  it('cancel() aborts the runner\'s signal and the answer is CANCELLED', async () => {
+  it("cancel() aborts the runner's signal and the answer is CANCELLED", async () => {
     h = await harness();
     let started!: () => void;
     const running = new Promise<void>((r) => (started = r));
@@ -233,8 +233,7 @@ describe('InvocationEngine: cancellation', () => {
 
   it('answers CANCELLED even when the runner then rejects with something else', async () => {
     h = await harness();
-    h.runner.behaviour = (ctx) =>
-      new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new CoreError('TIMEOUT', 'timed out'))));
+    h.runner.behaviour = (ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new CoreError('TIMEOUT', 'timed out'))));
     const pending = h.engine.invoke(engineTool(), bundleFile(), { args: { city: 'Oslo' }, invocationID: 'x1' });
     h.engine.cancel('x1');
     expect((await pending).error?.code).toBe('CANCELLED');
@@ -286,7 +285,12 @@ describe('InvocationEngine: metrics and history', () => {
     ]);
     const entries = await h.history.list(tool.file.toolID);
     expect(entries.map((e) => e.invocationID)).toEqual([second.invocationID, first.invocationID]);
-    expect(entries[0]).toMatchObject({ status: 'error', args: { city: 'Bergen' }, error: { code: 'UPSTREAM_ERROR', message: 'down' }, startedAt: '2026-06-01T09:00:01.000Z' });
+    expect(entries[0]).toMatchObject({
+      status: 'error',
+      args: { city: 'Bergen' },
+      error: { code: 'UPSTREAM_ERROR', message: 'down' },
+      startedAt: '2026-06-01T09:00:01.000Z',
+    });
     expect(entries[1]).toMatchObject({ status: 'ok', args: { city: 'Oslo' }, result: { echo: { city: 'Oslo' } }, toolID: tool.file.toolID });
   });
 

@@ -95,9 +95,7 @@ describe('HistoryStore', () => {
       most = Math.max(most, (await lines(file)).length);
     }
     expect(most).toBeLessThanOrEqual(10);
-    expect((await store.list(tool, 100)).map((e) => e.durationMs)).toEqual(
-      Array.from({ length: (await lines(file)).length }, (_, i) => 36 - i),
-    );
+    expect((await store.list(tool, 100)).map((e) => e.durationMs)).toEqual(Array.from({ length: (await lines(file)).length }, (_, i) => 36 - i));
     expect((await store.list(tool, 5)).map((e) => e.durationMs)).toEqual([36, 35, 34, 33, 32]);
     // No temp or lock files are left behind.
     expect((await readdir(dir)).sort()).toEqual([`${tool}.jsonl`]);
@@ -148,7 +146,7 @@ describe('HistoryStore', () => {
     expect((await store.list(tool)).map((e) => e.invocationID)).toEqual(['inv-2']);
   });
 
-  it('remove() deletes a tool\'s history', async () => {
+  it("remove() deletes a tool's history", async () => {
     const store = new HistoryStore(dir);
     const tool = uuidv7();
     const other = uuidv7();
@@ -178,7 +176,10 @@ describe('HistoryStore', () => {
       // What is kept of each writer is an unbroken run up to its last entry (empty when the
       // other writer's last 20 all came later): a rewrite that raced an append leaves a hole.
       for (const w of ['a', 'b']) {
-        const kept = ids.filter((id) => id.startsWith(`${w}-`)).map((id) => Number(id.slice(2))).reverse();
+        const kept = ids
+          .filter((id) => id.startsWith(`${w}-`))
+          .map((id) => Number(id.slice(2)))
+          .reverse();
         expect(kept, `writer ${w}, round ${round}`).toEqual(Array.from({ length: kept.length }, (_, i) => 100 - kept.length + i));
       }
     }

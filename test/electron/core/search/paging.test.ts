@@ -7,7 +7,14 @@ import { fixtureID as id, prng, searchBundle, searchTool } from '../../../helper
 const BUNDLE = searchBundle({ bundleID: id(900_000), slug: 'paging', displayName: 'Paging' });
 
 function tool(n: number, slug: string, description: string, day: number): ToolFile {
-  return searchTool({ toolID: id(n), bundleID: BUNDLE.bundleID, slug, displayName: slug, description, modifiedAt: new Date(Date.UTC(2025, 0, 1 + day)).toISOString() });
+  return searchTool({
+    toolID: id(n),
+    bundleID: BUNDLE.bundleID,
+    slug,
+    displayName: slug,
+    description,
+    modifiedAt: new Date(Date.UTC(2025, 0, 1 + day)).toISOString(),
+  });
 }
 
 /** Tools matching "alpha" in every tier and with many equal timestamps, so toolID breaks ties. */

@@ -12,9 +12,38 @@ import { fixtureID as id, prng, searchBundle, searchTool } from '../../../helper
 
 // Close neighbours on purpose: prefixes, one and two edits apart, folded variants.
 const VOCABULARY = [
-  'alpha', 'alps', 'alpine', 'alp', 'beta', 'bet', 'better', 'bitter', 'gamma', 'gam', 'delta', 'dealt',
-  'weather', 'wether', 'wetter', 'weatherly', 'météo', 'meteor', 'Straße', 'strasse', 'なう', 'なつ',
-  'invoice', 'invoke', 'in', 'a', 'ab', 'abc', 'ÉCOLE', 'ecole', 'Погода', 'погоды',
+  'alpha',
+  'alps',
+  'alpine',
+  'alp',
+  'beta',
+  'bet',
+  'better',
+  'bitter',
+  'gamma',
+  'gam',
+  'delta',
+  'dealt',
+  'weather',
+  'wether',
+  'wetter',
+  'weatherly',
+  'météo',
+  'meteor',
+  'Straße',
+  'strasse',
+  'なう',
+  'なつ',
+  'invoice',
+  'invoke',
+  'in',
+  'a',
+  'ab',
+  'abc',
+  'ÉCOLE',
+  'ecole',
+  'Погода',
+  'погоды',
 ];
 const FIELDS = ['slug', 'displayName', 'description', 'tags', 'bundleSlug', 'bundleDisplayName'] as const;
 
@@ -88,7 +117,13 @@ function referenceSearch(state: State, q: string, includeDisabled: boolean): Exp
     const prefix = count === words.length && [tool.slug, tool.displayName].some((text) => tokenize(text).join(' ').startsWith(phrase));
     const ordered: Record<string, string[]> = {};
     for (const field of FIELDS) if (matches[field]) ordered[field] = matches[field]!;
-    results.push({ toolID: tool.toolID, tier: prefix ? 'prefix' : allWhole ? 'word' : 'fuzzy', matches: ordered, count, modified: Date.parse(tool.modifiedAt) });
+    results.push({
+      toolID: tool.toolID,
+      tier: prefix ? 'prefix' : allWhole ? 'word' : 'fuzzy',
+      matches: ordered,
+      count,
+      modified: Date.parse(tool.modifiedAt),
+    });
   }
   const tierOrder = { prefix: 0, word: 1, fuzzy: 2 };
   return results.sort((a, b) => b.count - a.count || tierOrder[a.tier] - tierOrder[b.tier] || b.modified - a.modified || (a.toolID < b.toolID ? -1 : 1));

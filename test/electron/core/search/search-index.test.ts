@@ -121,7 +121,11 @@ const CASES: Case[] = [
   ['get fore', ['get-forecast', 'city-conditions', 'weather-now'], ['prefix', 'fuzzy', 'fuzzy']],
   // a single letter: whole word "a" before words starting with a
   // (echo-a's slug has the word "a"; echo-b's has not)
-  ['a', ['city-conditions', 'weather-now', 'invoker', 'echo-a', 'billing-run', 'weatherly-stats', 'stock-price', 'currency-convert'], ['word', 'word', 'word', 'word', 'fuzzy', 'fuzzy', 'fuzzy', 'fuzzy']],
+  [
+    'a',
+    ['city-conditions', 'weather-now', 'invoker', 'echo-a', 'billing-run', 'weatherly-stats', 'stock-price', 'currency-convert'],
+    ['word', 'word', 'word', 'word', 'fuzzy', 'fuzzy', 'fuzzy', 'fuzzy'],
+  ],
   // bundle slug and displayName are indexed
   ['geo', GEO_TOOLS, GEO_TOOLS.map(() => 'word')],
   ['Géo', GEO_TOOLS, GEO_TOOLS.map(() => 'word')],
@@ -157,7 +161,10 @@ describe('ToolSearchIndex matches and scores', () => {
   const index = fixtureIndex();
 
   it('says which fields matched which query words', () => {
-    const [weatherNow, cityConditions] = index.search('weather city').items.filter((i) => ['weather-now', 'city-conditions'].includes(slugOf.get(i.toolID)!)).sort((a, b) => a.toolID.localeCompare(b.toolID));
+    const [weatherNow, cityConditions] = index
+      .search('weather city')
+      .items.filter((i) => ['weather-now', 'city-conditions'].includes(slugOf.get(i.toolID)!))
+      .sort((a, b) => a.toolID.localeCompare(b.toolID));
     expect(weatherNow!.matches).toEqual({ slug: ['weather'], displayName: ['weather'], description: ['city'] });
     expect(cityConditions!.matches).toEqual({ slug: ['city'], displayName: ['city'], description: ['weather', 'city'] });
   });

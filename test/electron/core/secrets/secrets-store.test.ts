@@ -180,7 +180,15 @@ describe('SecretsStore', () => {
     const names = await readdir(dir);
     expect(names.some((n) => n.startsWith('secrets.json.broken-'))).toBe(true);
     expect(store.get('NEW')).toBe('n');
-    expect(await readFile(join(dir, names.find((n) => n.startsWith('secrets.json.broken-'))!), 'utf8')).toBe('{ not json');
+    expect(
+      await readFile(
+        join(
+          dir,
+          names.find((n) => n.startsWith('secrets.json.broken-'))!,
+        ),
+        'utf8',
+      ),
+    ).toBe('{ not json');
   });
 
   it('uses a supplied cipher (safeStorage) and records it per entry; AES entries stay readable beside it', async () => {
@@ -203,10 +211,7 @@ describe('SecretsStore', () => {
   it('two stores writing the same folder do not lose each other’s writes', async () => {
     const a = await open();
     const b = await open();
-    await Promise.all([
-      ...Array.from({ length: 10 }, (_, i) => a.set(`A_${i}`, `a${i}`)),
-      ...Array.from({ length: 10 }, (_, i) => b.set(`B_${i}`, `b${i}`)),
-    ]);
+    await Promise.all([...Array.from({ length: 10 }, (_, i) => a.set(`A_${i}`, `a${i}`)), ...Array.from({ length: 10 }, (_, i) => b.set(`B_${i}`, `b${i}`))]);
     const c = await open();
     expect(c.list()).toHaveLength(20);
     expect(c.get('A_9')).toBe('a9');

@@ -55,7 +55,7 @@ describe('crash safety', () => {
       expect(done.signal).toBe('SIGKILL');
       expect(done.lines.filter((l) => l['error'] || l['fatal'])).toEqual([]);
       const { temps } = await checkEveryFile(t.dataDir);
-      expect(temps.every((p) => p.includes(".tmp-"))).toBe(true);
+      expect(temps.every((p) => p.includes('.tmp-'))).toBe(true);
     }
     // The next start removes what dead writers left and finishes interrupted creates.
     const fresh = await t.reopen();

@@ -58,9 +58,15 @@ describe('page tokens', () => {
     const last = t.tools.list({ recommendedPageSize: 2, pageToken: first.nextPageToken! });
     expect(last.items).toHaveLength(1);
     expect(last.nextPageToken).toBeUndefined();
-    const e = await expectCode(Promise.resolve().then(() => t!.tools.list({ tags: ['x'], recommendedPageSize: 2, pageToken: first.nextPageToken! })), 'INVALID_INPUT');
+    const e = await expectCode(
+      Promise.resolve().then(() => t!.tools.list({ tags: ['x'], recommendedPageSize: 2, pageToken: first.nextPageToken! })),
+      'INVALID_INPUT',
+    );
     expect(e.message).toContain('different query');
-    await expectCode(Promise.resolve().then(() => t!.tools.list({ pageToken: 'garbage!!' })), 'INVALID_INPUT');
+    await expectCode(
+      Promise.resolve().then(() => t!.tools.list({ pageToken: 'garbage!!' })),
+      'INVALID_INPUT',
+    );
     const bundlesPage = t.bundles.list({ pageSize: 1 });
     expect(bundlesPage.items).toHaveLength(1);
     expect(bundlesPage.nextPageToken).toBeUndefined();

@@ -21,14 +21,19 @@ describe('<slug,version> uniqueness across OS processes', () => {
     const bundleID = uuidv7();
     await t.bundles.put(bundleID, { slug: 'race' });
     const startAt = String(Date.now() + 2500); // let every process load before they all start
-    const runs = Array.from({ length: PROCESSES }, () => collect(spawnTs('test/helpers/race-worker.ts', ['create', t.dataDir, bundleID, String(ROUNDS)], { RACE_START_AT: startAt })));
+    const runs = Array.from({ length: PROCESSES }, () =>
+      collect(spawnTs('test/helpers/race-worker.ts', ['create', t.dataDir, bundleID, String(ROUNDS)], { RACE_START_AT: startAt })),
+    );
     const results = await Promise.all(runs.map((r) => r.done));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const attempts = results.flatMap((r) => r.lines);
     expect(attempts).toHaveLength(PROCESSES * ROUNDS);
     for (let round = 0; round < ROUNDS; round++) {
       const mine = attempts.filter((a) => a['r'] === round);
-      expect(mine.filter((a) => a['ok'] === true), `round ${round}`).toHaveLength(1);
+      expect(
+        mine.filter((a) => a['ok'] === true),
+        `round ${round}`,
+      ).toHaveLength(1);
       for (const a of mine.filter((x) => x['ok'] !== true)) expect(a['code'], String(a['message'])).toBe('CONFLICT');
     }
     // On disk: one tool per pair, every tool.json parses, and a fresh store sees exactly them.
@@ -46,12 +51,17 @@ describe('<slug,version> uniqueness across OS processes', () => {
     const bundleID = uuidv7();
     await t.bundles.put(bundleID, { slug: 'publish' });
     const startAt = String(Date.now() + 2000);
-    const runs = Array.from({ length: PROCESSES }, () => collect(spawnTs('test/helpers/race-worker.ts', ['publish', t.dataDir, bundleID, '60'], { RACE_START_AT: startAt })));
+    const runs = Array.from({ length: PROCESSES }, () =>
+      collect(spawnTs('test/helpers/race-worker.ts', ['publish', t.dataDir, bundleID, '60'], { RACE_START_AT: startAt })),
+    );
     const results = await Promise.all(runs.map((r) => r.done));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const attempts = results.flatMap((r) => r.lines);
     for (let round = 0; round < 60; round++) {
-      expect(attempts.filter((a) => a['r'] === round && a['ok'] === true), `round ${round}`).toHaveLength(1);
+      expect(
+        attempts.filter((a) => a['r'] === round && a['ok'] === true),
+        `round ${round}`,
+      ).toHaveLength(1);
     }
   }, 120_000);
 });

@@ -36,7 +36,17 @@ describe('bundles', () => {
     const text = await readFile(join(T().dataDir, 'bundles', id, 'bundle.json'), 'utf8');
     expect(text.endsWith('\n')).toBe(true);
     expect(text).toContain('\n  "bundleID"');
-    expect(Object.keys(JSON.parse(text))).toEqual(['schemaVersion', 'bundleID', 'slug', 'displayName', 'description', 'isEnabled', 'isBuiltIn', 'createdAt', 'modifiedAt']);
+    expect(Object.keys(JSON.parse(text))).toEqual([
+      'schemaVersion',
+      'bundleID',
+      'slug',
+      'displayName',
+      'description',
+      'isEnabled',
+      'isBuiltIn',
+      'createdAt',
+      'modifiedAt',
+    ]);
   });
 
   it('refuses a bad slug with the field and the reason', async () => {
@@ -51,15 +61,27 @@ describe('bundles', () => {
     await T().tools.create({ bundleID: id, slug: 'now', version: 'v1' }, functionTool());
     const deleted = await T().bundles.softDelete(id);
     expect(deleted.softDeletedAt).toBeTruthy();
-    expect(T().bundles.list({}).items.map((b) => b.bundleID)).not.toContain(id);
-    expect(T().bundles.list({ deleted: 'only' }).items.map((b) => b.bundleID)).toEqual([id]);
+    expect(
+      T()
+        .bundles.list({})
+        .items.map((b) => b.bundleID),
+    ).not.toContain(id);
+    expect(
+      T()
+        .bundles.list({ deleted: 'only' })
+        .items.map((b) => b.bundleID),
+    ).toEqual([id]);
     await expectCode(T().tools.create({ bundleID: id, slug: 'x', version: 'v1' }, functionTool()), 'BUNDLE_DELETED');
     await expectCode(T().tools.setEnabled({ bundleID: id, slug: 'now', version: 'v1' }, false), 'BUNDLE_DELETED');
     await expectCode(T().bundles.patch(id, false), 'BUNDLE_DELETED');
     await expectCode(T().bundles.put(id, { slug: 'again' }), 'BUNDLE_DELETED');
     const restored = await T().bundles.restore(id);
     expect(restored.softDeletedAt).toBeUndefined();
-    expect(T().bundles.list({}).items.map((b) => b.bundleID)).toContain(id);
+    expect(
+      T()
+        .bundles.list({})
+        .items.map((b) => b.bundleID),
+    ).toContain(id);
     const onDisk = JSON.parse(await readFile(join(T().dataDir, 'bundles', id, 'bundle.json'), 'utf8'));
     expect('softDeletedAt' in onDisk).toBe(false);
   });
@@ -71,8 +93,16 @@ describe('bundles', () => {
     const e = await expectCode(T().tools.create({ bundleID: id, slug: 'b', version: '1' }, functionTool()), 'BUNDLE_DISABLED');
     expect(e.message).toMatch(/switch it on/);
     await expectCode(T().tools.setEnabled({ bundleID: id, slug: 'a', version: '1' }, false), 'BUNDLE_DISABLED');
-    expect(T().bundles.list({}).items.find((b) => b.bundleID === id)).toBeUndefined();
-    expect(T().bundles.list({ includeDisabled: true }).items.find((b) => b.bundleID === id)?.isEnabled).toBe(false);
+    expect(
+      T()
+        .bundles.list({})
+        .items.find((b) => b.bundleID === id),
+    ).toBeUndefined();
+    expect(
+      T()
+        .bundles.list({ includeDisabled: true })
+        .items.find((b) => b.bundleID === id)?.isEnabled,
+    ).toBe(false);
     expect(T().tools.list({}).items).toHaveLength(0);
     expect(T().tools.list({ includeDisabled: true }).items).toHaveLength(1);
   });
@@ -133,7 +163,10 @@ describe('tools', () => {
     const id = await withBundle();
     const a = await T().tools.create({ bundleID: id, slug: 'a', version: '1' }, functionTool());
     await T().tools.create({ bundleID: id, slug: 'b', version: '1' }, functionTool());
-    await expectCode(T().tools.update({ bundleID: id, slug: 'a', version: '1' }, functionTool({ description: 'new' }), '2000-01-01T00:00:00.000Z'), 'MODIFIED_ELSEWHERE');
+    await expectCode(
+      T().tools.update({ bundleID: id, slug: 'a', version: '1' }, functionTool({ description: 'new' }), '2000-01-01T00:00:00.000Z'),
+      'MODIFIED_ELSEWHERE',
+    );
     await expectCode(T().tools.update({ bundleID: id, slug: 'a', version: '1' }, functionTool({ slug: 'b' }), a.modifiedAt), 'CONFLICT');
     const renamed = await T().tools.update({ bundleID: id, slug: 'a', version: '1' }, functionTool({ slug: 'c', description: 'new' }), a.modifiedAt);
     expect(renamed).toMatchObject({ slug: 'c', toolID: a.toolID, createdAt: a.createdAt, description: 'new' });
@@ -168,10 +201,13 @@ describe('tools', () => {
     e = await expectCode(T().tools.create(ref, httpTool('https://api.example.com/w?q=${citty}')), 'INVALID_INPUT');
     expect(e.message).toContain('${citty} is neither an argSchema property nor a secret name');
     e = await expectCode(
-      T().tools.create(ref, httpTool('https://api.example.com/w', { impl: { method: 'GET', urlTemplate: 'https://api.example.com/w', headers: { 'X-A': 'a\r\nInjected: 1' } } })),
+      T().tools.create(
+        ref,
+        httpTool('https://api.example.com/w', { impl: { method: 'GET', urlTemplate: 'https://api.example.com/w', headers: { 'X-A': 'a\r\nInjected: 1' } } }),
+      ),
       'INVALID_INPUT',
     );
-    expect(e.message).toContain('CR or LF');
+    expect(e.message).toContain('must not contain CR, LF or NUL');
     // A secret that is not set yet is fine: saved, and reported as unavailable by the runner.
     const ok = await T().tools.create(ref, httpTool('https://api.example.com/w?q=${city}&key=${WEATHER_API_KEY}'));
     expect(ok.safety).toBe('readOnly');
@@ -388,7 +424,11 @@ describe('another process acted since memory was filled (no watcher)', () => {
     const file = JSON.parse(await readFile(path, 'utf8'));
     await writeFile(path, JSON.stringify({ ...file, slug: 'p' }, null, 2));
     await T().store.syncTool(id, q.toolID);
-    expect(T().store.problems().find((p) => p.path === path)?.reason).toMatch(/duplicate/);
+    expect(
+      T()
+        .store.problems()
+        .find((p) => p.path === path)?.reason,
+    ).toMatch(/duplicate/);
     await expectCode(T().tools.get({ bundleID: id, slug: 'q', version: '1' }), 'NOT_FOUND');
     // Nothing on disk holds <q,1> any more, so it can be created again.
     expect((await T().tools.create({ bundleID: id, slug: 'q', version: '1' }, functionTool())).toolID).not.toBe(q.toolID);

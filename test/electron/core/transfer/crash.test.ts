@@ -37,7 +37,14 @@ async function snapshot(dataDir: string): Promise<Map<string, string>> {
       if (d.name === '.lock' || d.name.includes('.tmp-')) continue;
       const p = `${rel}/${d.name}`;
       if (d.isDirectory()) await walk(p);
-      else out.set(p, createHash('sha256').update(await readFile(join(dataDir, p))).digest('hex').slice(0, 16));
+      else
+        out.set(
+          p,
+          createHash('sha256')
+            .update(await readFile(join(dataDir, p)))
+            .digest('hex')
+            .slice(0, 16),
+        );
     }
   };
   await walk('bundles');
@@ -98,7 +105,8 @@ beforeAll(async () => {
     const id = uuidv7();
     newBundleIDs.push(id);
     await source.bundles.put(id, { slug: `bundle-${b}` });
-    for (let i = 0; i < TOOLS_PER_BUNDLE; i++) await source.tools.create({ bundleID: id, slug: `tool-${i}`, version: 'v1' }, functionTool({ description: 'd'.repeat(200) }));
+    for (let i = 0; i < TOOLS_PER_BUNDLE; i++)
+      await source.tools.create({ bundleID: id, slug: `tool-${i}`, version: 'v1' }, functionTool({ description: 'd'.repeat(200) }));
   }
   const { zip } = await source.transfer.exportBundles([bundleA, ...newBundleIDs]);
   archive = join(root, 'import.zip');
@@ -182,6 +190,8 @@ describe('an import interrupted at any point', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
     expect(outcomes.old + outcomes.new).toBe(KILLS);
-    console.log(`transfer crash test: import takes ~${Math.round(importMs)} ms here; after ${KILLS} kills: ${outcomes.old} × old store, ${outcomes.new} × whole import`);
+    console.log(
+      `transfer crash test: import takes ~${Math.round(importMs)} ms here; after ${KILLS} kills: ${outcomes.old} × old store, ${outcomes.new} × whole import`,
+    );
   }, 300_000);
 });

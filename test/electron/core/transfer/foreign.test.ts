@@ -28,7 +28,12 @@ const run = promisify(execFile);
 const fresh = freshTransferStores(afterAll);
 
 function toolsOf(t: TransferStore, bundleID: string): Map<string, ToolFile> {
-  return new Map(t.store.state.toolIDsOf(bundleID).map((id) => t.store.state.tools.get(id)!.file).map((f) => [f.slug, f]));
+  return new Map(
+    t.store.state
+      .toolIDsOf(bundleID)
+      .map((id) => t.store.state.tools.get(id)!.file)
+      .map((f) => [f.slug, f]),
+  );
 }
 
 describe('container folder (manifest.json + Dockerfile + runner)', () => {
@@ -62,7 +67,12 @@ describe('container folder (manifest.json + Dockerfile + runner)', () => {
       },
       required: ['text'],
     });
-    expect(tool.impl).toEqual({ build: '.', sandbox: { memory: '64m', network: 'none', writable: false, cpus: 0.5 }, timeoutSeconds: 15, secrets: ['LICENSE_TOKEN', 'STATS_API_KEY'] });
+    expect(tool.impl).toEqual({
+      build: '.',
+      sandbox: { memory: '64m', network: 'none', writable: false, cpus: 0.5 },
+      timeoutSeconds: 15,
+      secrets: ['LICENSE_TOKEN', 'STATS_API_KEY'],
+    });
     expect(secrets).toEqual(['LICENSE_TOKEN', 'STATS_API_KEY']);
     expect(warnings.join(' ')).toMatch(/language/);
     const dir = t.store.state.tools.get(tool.toolID)!.dir;
@@ -75,16 +85,40 @@ describe('container folder (manifest.json + Dockerfile + runner)', () => {
 
   it('accepts dropped files (wrapped in their folder, base64), and refuses bad ones without writing', async () => {
     const names = ['manifest.json', 'Dockerfile', 'runner.sh'];
-    const files = await Promise.all(names.map(async (n) => ({ path: `my-drop/${n}`, content: (await readFile(join(FIXTURES, 'word-count-container', n))).toString('base64'), encoding: 'base64' as const })));
+    const files = await Promise.all(
+      names.map(async (n) => ({
+        path: `my-drop/${n}`,
+        content: (await readFile(join(FIXTURES, 'word-count-container', n))).toString('base64'),
+        encoding: 'base64' as const,
+      })),
+    );
     files[0] = { ...files[0]!, content: Buffer.from(JSON.stringify({ name: 'dropped', parameters: { q: { type: 'string' } } })).toString('base64') };
     const { tool } = await t.transfer.importContainerFiles(bundleID, files);
     expect(tool.slug).toBe('dropped');
     expect(tool.version).toBe('v1');
     const before = await listTree(t.dataDir);
-    await expectCode(t.transfer.importContainerFiles(bundleID, files.filter((f) => !f.path.endsWith('Dockerfile'))), 'INVALID_INPUT');
+    await expectCode(
+      t.transfer.importContainerFiles(
+        bundleID,
+        files.filter((f) => !f.path.endsWith('Dockerfile')),
+      ),
+      'INVALID_INPUT',
+    );
     await expectCode(t.transfer.importContainerFiles(bundleID, [...files, { path: '../../escape.sh', content: 'x' }]), 'INVALID_INPUT');
-    await expectCode(t.transfer.importContainerFiles(bundleID, [{ path: 'manifest.json', content: '{"name": "x", "sandbox": {"network": "host"}}' }, { path: 'Dockerfile', content: 'FROM x' }]), 'INVALID_INPUT');
-    await expectCode(t.transfer.importContainerFiles(bundleID, [{ path: 'manifest.json', content: '{"name": "x", "parameters": {"a": {"type": "date"}}}' }, { path: 'Dockerfile', content: 'FROM x' }]), 'INVALID_INPUT');
+    await expectCode(
+      t.transfer.importContainerFiles(bundleID, [
+        { path: 'manifest.json', content: '{"name": "x", "sandbox": {"network": "host"}}' },
+        { path: 'Dockerfile', content: 'FROM x' },
+      ]),
+      'INVALID_INPUT',
+    );
+    await expectCode(
+      t.transfer.importContainerFiles(bundleID, [
+        { path: 'manifest.json', content: '{"name": "x", "parameters": {"a": {"type": "date"}}}' },
+        { path: 'Dockerfile', content: 'FROM x' },
+      ]),
+      'INVALID_INPUT',
+    );
     expect(await listTree(t.dataDir)).toEqual(before);
   });
 
@@ -117,7 +151,11 @@ describe('SKILL.md', () => {
     expect(report.hostsToAllow).toEqual(['api.weather.example', 'hooks.example.org']);
     expect(report.warnings?.some((w) => /broken/.test(w) && /exactly one backend/.test(w))).toBe(true);
     const bundleID = report.created[0]!.bundleID;
-    expect(t.store.bundle(bundleID).file).toMatchObject({ slug: 'weather-skills', displayName: 'Weather Skills', description: 'Look up the weather and count words, from a SKILL.md.' });
+    expect(t.store.bundle(bundleID).file).toMatchObject({
+      slug: 'weather-skills',
+      displayName: 'Weather Skills',
+      description: 'Look up the weather and count words, from a SKILL.md.',
+    });
     const tools = toolsOf(t, bundleID);
     expect([...tools.keys()].sort()).toEqual(['current-weather', 'greet-python', 'post-report', 'word-count']);
 
@@ -129,7 +167,11 @@ describe('SKILL.md', () => {
       extractExpr: '$.current',
       timeoutMs: 8000,
     });
-    expect(weather.argSchema).toEqual({ type: 'object', properties: { city: { type: 'string', description: 'City name' }, units: { type: 'string', enum: ['metric', 'imperial'] } }, required: ['city'] });
+    expect(weather.argSchema).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string', description: 'City name' }, units: { type: 'string', enum: ['metric', 'imperial'] } },
+      required: ['city'],
+    });
     const report2 = tools.get('post-report')!;
     expect(report2.version).toBe('v2');
     expect(report2.safety).toBe('sideEffecting');
@@ -158,10 +200,18 @@ describe('SKILL.md', () => {
     expect((await expectCode(other.transfer.importSkillMd('---\nname: x\n---\n'), 'INVALID_INPUT')).message).toMatch(/at least one tool/);
     // A billion-laughs document stops at the alias cap instead of eating memory.
     const laughs = ['---', 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-    for (let i = 0; i < 9; i++) laughs.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`);
+    for (let i = 0; i < 9; i++)
+      laughs.push(
+        `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(97 + i)}`)
+          .join(',')}]`,
+      );
     laughs.push('name: bomb', 'tools: *j', '---');
     expect((await expectCode(other.transfer.importSkillMd(laughs.join('\n')), 'INVALID_INPUT')).message).toMatch(/alias|YAML/i);
-    await expectCode(other.transfer.importSkillMd('---\nname: x\ntools:\n  - name: s\n    parameters: {PATH: {type: string}}\n    script: {source: "echo hi"}\n---\n'), 'INVALID_INPUT');
+    await expectCode(
+      other.transfer.importSkillMd('---\nname: x\ntools:\n  - name: s\n    parameters: {PATH: {type: string}}\n    script: {source: "echo hi"}\n---\n'),
+      'INVALID_INPUT',
+    );
     expect(await listTree(other.dataDir)).toEqual(before);
   });
 });
@@ -259,13 +309,25 @@ describe('OpenAPI 3', () => {
       responseEncoding: 'json',
       successCodes: [200],
     });
-    expect(get.argSchema).toMatchObject({ required: ['itemId'], properties: { itemId: { type: 'string', description: 'The item' }, fields: { type: 'string', description: expect.stringMatching(/comma-separated/) } } });
+    expect(get.argSchema).toMatchObject({
+      required: ['itemId'],
+      properties: { itemId: { type: 'string', description: 'The item' }, fields: { type: 'string', description: expect.stringMatching(/comma-separated/) } },
+    });
     expect(warnings).toMatch(/array parameter 'fields' is sent as one comma-separated value/);
-    expect(get.outputSchema).toMatchObject({ type: 'object', required: ['name'], properties: { category: { properties: { children: { items: { description: 'recursive: Category' } } } } } });
+    expect(get.outputSchema).toMatchObject({
+      type: 'object',
+      required: ['name'],
+      properties: { category: { properties: { children: { items: { description: 'recursive: Category' } } } } },
+    });
 
     const put = tools.get('replace-item')!;
     expect(put.safety).toBe('sideEffecting');
-    expect(put.impl).toMatchObject({ method: 'PUT', bodyTemplate: '${body}', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ${BEARER_AUTH}' }, successCodes: [200, 201] });
+    expect(put.impl).toMatchObject({
+      method: 'PUT',
+      bodyTemplate: '${body}',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ${BEARER_AUTH}' },
+      successCodes: [200, 201],
+    });
     expect(put.argSchema).toMatchObject({ required: ['itemId', 'body'], properties: { body: { type: 'object', required: ['name'] } } });
 
     const order = tools.get('create-order')!;
@@ -273,7 +335,13 @@ describe('OpenAPI 3', () => {
       method: 'POST',
       bodyTemplate: 'item=${item}&quantity=${quantity}',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      auth: { type: 'oauth2ClientCredentials', tokenUrl: 'https://eu.inventory.example.com/oauth/token', clientIdSecret: 'OAUTH_CLIENT_ID', clientSecretSecret: 'OAUTH_CLIENT_SECRET', scope: 'orders:write' },
+      auth: {
+        type: 'oauth2ClientCredentials',
+        tokenUrl: 'https://eu.inventory.example.com/oauth/token',
+        clientIdSecret: 'OAUTH_CLIENT_ID',
+        clientSecretSecret: 'OAUTH_CLIENT_SECRET',
+        scope: 'orders:write',
+      },
     });
     expect(order.argSchema).toMatchObject({ required: ['item'] });
   });
@@ -293,7 +361,11 @@ describe('OpenAPI 3', () => {
   it('refuses Swagger 2, documents without servers (unless given), and non-OpenAPI input', async () => {
     const t = await fresh();
     await expectCode(t.transfer.importOpenApi('{"swagger": "2.0", "paths": {}}'), 'INVALID_INPUT');
-    const noServer = JSON.stringify({ openapi: '3.0.0', info: { title: 'x', version: '1' }, paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } } });
+    const noServer = JSON.stringify({
+      openapi: '3.0.0',
+      info: { title: 'x', version: '1' },
+      paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } },
+    });
     expect((await expectCode(t.transfer.importOpenApi(noServer), 'INVALID_INPUT')).message).toMatch(/serverUrl/);
     const given = await t.transfer.importOpenApi(noServer, { serverUrl: 'https://given.example.com/base/' });
     expect([...toolsOf(t, given.created[0]!.bundleID).values()][0]!.impl).toMatchObject({ urlTemplate: 'https://given.example.com/base/a' });
@@ -327,18 +399,39 @@ describe('OpenAPI 3', () => {
 
     it('GET with path, query and header parameters, PUT with a JSON body and a bearer secret', async () => {
       const port = (server.address() as { port: number }).port;
-      const report = await core.transfer.importOpenApi(await readFile(join(FIXTURES, 'inventory-openapi.json'), 'utf8'), { serverUrl: `http://127.0.0.1:${port}/api` });
+      const report = await core.transfer.importOpenApi(await readFile(join(FIXTURES, 'inventory-openapi.json'), 'utf8'), {
+        serverUrl: `http://127.0.0.1:${port}/api`,
+      });
       expect(report.hostsToAllow).toEqual(['127.0.0.1']);
       await core.config.patch({ allowedHosts: report.hostsToAllow!, allowPrivateNetwork: true });
       await core.secrets.set('API_KEY_AUTH', 'key-123');
       await core.secrets.set('BEARER_AUTH', 'tok-456');
       const bundleID = report.created[0]!.bundleID;
-      const got = await core.dispatch('tools.invoke', { bundleID, slug: 'get-item', version: '2.1.0', args: { itemId: 'a/b c', fields: 'name,price', 'X-Request-Id': 'req-1' } });
+      const got = await core.dispatch('tools.invoke', {
+        bundleID,
+        slug: 'get-item',
+        version: '2.1.0',
+        args: { itemId: 'a/b c', fields: 'name,price', 'X-Request-Id': 'req-1' },
+      });
       expect(got.ok, JSON.stringify(got)).toBe(true);
-      expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/api/items/a%2Fb%20c?fields=name%2Cprice', headers: { 'x-request-id': 'req-1', 'x-api-key': 'key-123' } });
-      const put = await core.dispatch('tools.invoke', { bundleID, slug: 'replace-item', version: '2.1.0', args: { itemId: '7', body: { name: 'widget', price: 3 } }, confirm: true });
+      expect(seen.at(-1)).toMatchObject({
+        method: 'GET',
+        url: '/api/items/a%2Fb%20c?fields=name%2Cprice',
+        headers: { 'x-request-id': 'req-1', 'x-api-key': 'key-123' },
+      });
+      const put = await core.dispatch('tools.invoke', {
+        bundleID,
+        slug: 'replace-item',
+        version: '2.1.0',
+        args: { itemId: '7', body: { name: 'widget', price: 3 } },
+        confirm: true,
+      });
       expect(put.ok, JSON.stringify(put)).toBe(true);
-      expect(seen.at(-1)).toMatchObject({ method: 'PUT', url: '/api/items/7', headers: { authorization: 'Bearer tok-456', 'content-type': 'application/json' } });
+      expect(seen.at(-1)).toMatchObject({
+        method: 'PUT',
+        url: '/api/items/7',
+        headers: { authorization: 'Bearer tok-456', 'content-type': 'application/json' },
+      });
       expect(JSON.parse(seen.at(-1)!.body)).toEqual({ name: 'widget', price: 3 });
     });
   });
@@ -349,7 +442,11 @@ describe('OpenAI function definitions', () => {
     const t = await fresh();
     const bundleID = uuidv7();
     await t.bundles.put(bundleID, { slug: 'mixed' });
-    const fn = { type: 'function' as const, impl: { function: 'core.calc' }, argSchema: { type: 'object', properties: { expr: { type: 'string' } }, required: ['expr'] } };
+    const fn = {
+      type: 'function' as const,
+      impl: { function: 'core.calc' },
+      argSchema: { type: 'object', properties: { expr: { type: 'string' } }, required: ['expr'] },
+    };
     await t.tools.create({ bundleID, slug: 'météo', version: 'v1' }, { ...fn, description: 'Weather' });
     await t.tools.create({ bundleID, slug: 'calc', version: 'v1' }, { ...fn, displayName: 'Calculator' });
     await t.tools.create({ bundleID, slug: 'calc', version: 'v2.0' }, fn);
@@ -383,7 +480,9 @@ describe.runIf(await dockerTestsEnabled())('in real containers', () => {
       const rec = t.store.state.tools.get(tool.toolID)!;
       const out = await runner.run(runContext(rec.file, { text: 'one two three' }, { toolDir: rec.dir }));
       expect(JSON.stringify(out)).toContain('3 words');
-      const report = await t.transfer.importSkillMd('---\nname: s\ntools:\n  - name: greet\n    parameters: {who: {type: string}}\n    script:\n      source: printf \'%s, %s!\' "${env:GREETING}" "${who}"\n---\n');
+      const report = await t.transfer.importSkillMd(
+        '---\nname: s\ntools:\n  - name: greet\n    parameters: {who: {type: string}}\n    script:\n      source: printf \'%s, %s!\' "${env:GREETING}" "${who}"\n---\n',
+      );
       const greet = [...toolsOf(t, report.created[0]!.bundleID).values()][0]!;
       const grec = t.store.state.tools.get(greet.toolID)!;
       const answer = await runner.run(runContext(grec.file, { who: "O'Brien $(id)" }, { toolDir: grec.dir }));

@@ -92,16 +92,32 @@ describe('hostile archives are refused, naming the entry, and nothing is written
   it('refuses duplicate names, also those equal up to letter case or Unicode form', async () => {
     const v = validEntries();
     const dockerfile = `${v.toolDir}Dockerfile`;
-    await refused(rawZip([...v.entries, { name: dockerfile, data: Buffer.from('a') }, { name: dockerfile, data: Buffer.from('b') }]), 'INVALID_INPUT', /appears twice/);
-    await refused(rawZip([...v.entries, { name: dockerfile, data: Buffer.from('a') }, { name: `${v.toolDir}dockerfile`, data: Buffer.from('b') }]), 'INVALID_INPUT', /only by letter case or Unicode form/);
+    await refused(
+      rawZip([...v.entries, { name: dockerfile, data: Buffer.from('a') }, { name: dockerfile, data: Buffer.from('b') }]),
+      'INVALID_INPUT',
+      /appears twice/,
+    );
+    await refused(
+      rawZip([...v.entries, { name: dockerfile, data: Buffer.from('a') }, { name: `${v.toolDir}dockerfile`, data: Buffer.from('b') }]),
+      'INVALID_INPUT',
+      /only by letter case or Unicode form/,
+    );
     const nfc = `${v.toolDir}caf\u00e9.txt`;
     const nfd = `${v.toolDir}cafe\u0301.txt`;
-    await refused(rawZip([...v.entries, { name: nfc, data: Buffer.from('a') }, { name: nfd, data: Buffer.from('b') }]), 'INVALID_INPUT', /only by letter case or Unicode form/);
+    await refused(
+      rawZip([...v.entries, { name: nfc, data: Buffer.from('a') }, { name: nfd, data: Buffer.from('b') }]),
+      'INVALID_INPUT',
+      /only by letter case or Unicode form/,
+    );
   });
 
   it('refuses a name used both as a file and as a folder', async () => {
     const v = validEntries();
-    await refused(rawZip([...v.entries, { name: `${v.toolDir}lib`, data: Buffer.from('a') }, { name: `${v.toolDir}lib/x`, data: Buffer.from('b') }]), 'INVALID_INPUT', /is a file, but entry/);
+    await refused(
+      rawZip([...v.entries, { name: `${v.toolDir}lib`, data: Buffer.from('a') }, { name: `${v.toolDir}lib/x`, data: Buffer.from('b') }]),
+      'INVALID_INPUT',
+      /is a file, but entry/,
+    );
   });
 
   it('refuses more entries than the cap, before reading any of them', async () => {
@@ -160,7 +176,11 @@ describe('hostile archives are refused, naming the entry, and nothing is written
 
   it('refuses names that are not valid UTF-8 although the archive says they are', async () => {
     const v = validEntries();
-    await refused(rawZip([...v.entries, { name: Buffer.concat([Buffer.from(v.toolDir), Buffer.from([0xff, 0xfe])]), flags: 0x800, data: Buffer.from('x') }]), 'INVALID_INPUT', /not valid UTF-8/);
+    await refused(
+      rawZip([...v.entries, { name: Buffer.concat([Buffer.from(v.toolDir), Buffer.from([0xff, 0xfe])]), flags: 0x800, data: Buffer.from('x') }]),
+      'INVALID_INPUT',
+      /not valid UTF-8/,
+    );
   });
 
   it('refuses folder names that are not lower-case UUIDs', async () => {
@@ -174,7 +194,12 @@ describe('hostile archives are refused, naming the entry, and nothing is written
   it('refuses files outside the layout', async () => {
     await refused(withEntry({ name: 'README.md', data: Buffer.from('hi') }), 'INVALID_INPUT', "'README.md'", /outside the archive layout/);
     const v = validEntries();
-    await refused(rawZip([...v.entries, { name: `bundles/${v.bundleID}/secrets.json`, data: Buffer.from('{}') }]), 'INVALID_INPUT', /secrets\.json/, /outside the archive layout/);
+    await refused(
+      rawZip([...v.entries, { name: `bundles/${v.bundleID}/secrets.json`, data: Buffer.from('{}') }]),
+      'INVALID_INPUT',
+      /secrets\.json/,
+      /outside the archive layout/,
+    );
     await refused(rawZip([...v.entries, { name: `bundles/${v.bundleID}/.claims/abc`, data: Buffer.from('x') }]), 'INVALID_INPUT', /outside the archive layout/);
   });
 
@@ -204,7 +229,10 @@ describe('hostile archives are refused, naming the entry, and nothing is written
     const bad = rawZip([
       v.entries[0]!,
       { name: `${v.toolDir}tool.json`, data: toolJson(v.bundleID, otherTool) },
-      { name: `bundles/${v.bundleID}/tools/${otherTool}/tool.json`, data: toolJson(v.bundleID, otherTool, { slug: 'cafe\u0301', impl: { method: 'GET', urlTemplate: 'https://${host}/x' } as never, type: 'http' }) },
+      {
+        name: `bundles/${v.bundleID}/tools/${otherTool}/tool.json`,
+        data: toolJson(v.bundleID, otherTool, { slug: 'cafe\u0301', impl: { method: 'GET', urlTemplate: 'https://${host}/x' } as never, type: 'http' }),
+      },
     ]);
     let error: (Error & { code?: string; details?: { issues?: { field: string; message: string }[] } }) | undefined;
     try {
@@ -223,7 +251,14 @@ describe('hostile archives are refused, naming the entry, and nothing is written
     const v = validEntries();
     const zip = rawZip([
       v.entries[0]!,
-      { name: `${v.toolDir}tool.json`, data: toolJson(v.bundleID, v.toolID, { type: 'http', impl: { method: 'GET', urlTemplate: 'https://api.example.com/${city}/${lowercase_secret}' } as never, argSchema: { type: 'object', properties: { city: { type: 'string' } } } }) },
+      {
+        name: `${v.toolDir}tool.json`,
+        data: toolJson(v.bundleID, v.toolID, {
+          type: 'http',
+          impl: { method: 'GET', urlTemplate: 'https://api.example.com/${city}/${lowercase_secret}' } as never,
+          argSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        }),
+      },
     ]);
     await refused(zip, 'INVALID_INPUT', /lowercase_secret/);
   });
@@ -232,7 +267,10 @@ describe('hostile archives are refused, naming the entry, and nothing is written
     const v = validEntries();
     const fresh = await openTransferStore();
     try {
-      const report = await fresh.transfer.importZip(rawZip([...v.entries, { name: '__MACOSX/._bundle.json', data: Buffer.from('x') }, { name: `bundles/${v.bundleID}/.DS_Store`, data: Buffer.from('x') }]), 'skip');
+      const report = await fresh.transfer.importZip(
+        rawZip([...v.entries, { name: '__MACOSX/._bundle.json', data: Buffer.from('x') }, { name: `bundles/${v.bundleID}/.DS_Store`, data: Buffer.from('x') }]),
+        'skip',
+      );
       expect(report.created).toHaveLength(1);
       expect(report.warnings?.[0]).toMatch(/ignored 2 entries macOS Finder adds/);
     } finally {

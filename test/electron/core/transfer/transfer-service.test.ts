@@ -42,7 +42,10 @@ async function sourceStore(): Promise<{ t: TransferStore; bundleID: string; cont
   const bundleID = uuidv7();
   await t.bundles.put(bundleID, { slug: 'météo', displayName: 'Wetter ☂', description: 'Weather tools' });
   await t.tools.create({ bundleID, slug: 'calc', version: 'v1' }, functionTool({ tags: ['math'] }));
-  await t.tools.create({ bundleID, slug: 'prévision', version: '2.0' }, httpTool('https://api.example.com/w?q=${city}&key=${WEATHER_API_KEY}', { headers: { Authorization: 'Bearer ${WEATHER_TOKEN}' } } as never));
+  await t.tools.create(
+    { bundleID, slug: 'prévision', version: '2.0' },
+    httpTool('https://api.example.com/w?q=${city}&key=${WEATHER_API_KEY}', { headers: { Authorization: 'Bearer ${WEATHER_TOKEN}' } } as never),
+  );
   const box = await t.tools.create({ bundleID, slug: 'box', version: 'v1' }, { type: 'container', impl: { build: '.', sandbox: { network: 'none' } } });
   const dir = t.store.paths.toolDir(bundleID, box.toolID);
   await writeFile(join(dir, 'Dockerfile'), 'FROM busybox\nCOPY run.sh /\nENTRYPOINT ["/bin/sh", "/run.sh"]\n');
@@ -72,7 +75,17 @@ describe('export', () => {
     const prefix = `bundles/${bundleID}/`;
     for (const n of names) expect(n.startsWith(prefix), n).toBe(true);
     const rels = names.map((n) => n.slice(prefix.length).replace(/^tools\/[0-9a-f-]{36}\//, 'tools/<id>/'));
-    expect(rels.sort()).toEqual(['bundle.json', 'tools/<id>/Dockerfile', 'tools/<id>/lib/deep/data.txt', 'tools/<id>/run.sh', 'tools/<id>/tool.json', 'tools/<id>/tool.json', 'tools/<id>/tool.json'].sort());
+    expect(rels.sort()).toEqual(
+      [
+        'bundle.json',
+        'tools/<id>/Dockerfile',
+        'tools/<id>/lib/deep/data.txt',
+        'tools/<id>/run.sh',
+        'tools/<id>/tool.json',
+        'tools/<id>/tool.json',
+        'tools/<id>/tool.json',
+      ].sort(),
+    );
     expect(entries.find((e) => e.name.endsWith('run.sh'))!.mode).toBe(0o755);
     expect(entries.find((e) => e.name.endsWith('Dockerfile'))!.mode).toBe(0o644);
     expect(Buffer.from(zip).includes('sk-live-123456')).toBe(false);
@@ -133,7 +146,9 @@ describe('export', () => {
     const chunks: Buffer[] = [];
     for await (const c of opened.stream) chunks.push(c as Buffer);
     expect(Buffer.concat(chunks).equals(Buffer.from((await t.transfer.exportBundles([bundleID])).zip))).toBe(true);
-    await expect(new Promise((resolve, reject) => t.transfer.exportStream([uuidv7()]).on('error', reject).on('end', resolve).resume())).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(new Promise((resolve, reject) => t.transfer.exportStream([uuidv7()]).on('error', reject).on('end', resolve).resume())).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });
 
@@ -148,7 +163,13 @@ describe('import', () => {
   it('round trip: export → import into an empty data folder → export gives identical bytes', async () => {
     const target = await fresh();
     const report = await target.transfer.importZip(zip, 'skip');
-    expect(report).toEqual({ created: [{ bundleID: src.bundleID, slug: 'météo' }], replaced: [], skipped: [], toolCount: 3, hostsToAllow: ['api.example.com'] });
+    expect(report).toEqual({
+      created: [{ bundleID: src.bundleID, slug: 'météo' }],
+      replaced: [],
+      skipped: [],
+      toolCount: 3,
+      hostsToAllow: ['api.example.com'],
+    });
     const again = await target.transfer.exportBundles([src.bundleID]);
     expect(Buffer.from(again.zip).equals(Buffer.from(zip))).toBe(true);
     // Memory follows, and a reopened store reads the same thing without problems.
@@ -159,7 +180,8 @@ describe('import', () => {
     const box = [...reopened.store.state.tools.values()].find((r) => r.file.slug === 'box')!;
     expect((await stat(join(box.dir, 'run.sh'))).mode & 0o777).toBe(0o755);
     expect(await readFile(join(box.dir, 'lib', 'deep', 'data.txt'), 'utf8')).toBe('x'.repeat(5000));
-    for (const rec of reopened.store.state.tools.values()) expect(validatorFor(ToolSchema)(JSON.parse(await readFile(join(rec.dir, 'tool.json'), 'utf8')))).toBe(true);
+    for (const rec of reopened.store.state.tools.values())
+      expect(validatorFor(ToolSchema)(JSON.parse(await readFile(join(rec.dir, 'tool.json'), 'utf8')))).toBe(true);
   });
 
   it('carries claims: imported pairs stay unique across processes, new pairs can be added', async () => {

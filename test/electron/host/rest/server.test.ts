@@ -112,7 +112,11 @@ describe('bundles', () => {
     expectError(await h.api('PATCH', `/tools/bundles/${id}`, { isEnabled: 'yes' }), 400, 'INVALID_INPUT');
     expectError(await h.api('PUT', `/tools/bundles/${CORE_BUNDLE}`, { slug: 'mine' }), 403, 'BUILTIN_READONLY');
     expectError(await h.api('DELETE', `/tools/bundles/${CORE_BUNDLE}`), 403, 'BUILTIN_READONLY');
-    const bad = await fetch(`${h.url}/tools/bundles/${id}`, { method: 'PUT', headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' }, body: '{"slug":' });
+    const bad = await fetch(`${h.url}/tools/bundles/${id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' },
+      body: '{"slug":',
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.code).toBe('INVALID_INPUT');
     expectError(await h.api('GET', '/tools/nothing-here'), 404, 'NOT_FOUND');
@@ -261,7 +265,11 @@ describe('what other clients send', () => {
     const json = { ...auth, 'content-type': 'application/json' };
     const put = await fetch(`${h.url}/tools/bundles/${id}`, { method: 'PUT', headers: auth, body: JSON.stringify({ slug: 'plain' }) });
     expect(put.status).toBe(201);
-    const patch = await fetch(`${h.url}/tools/bundles/${id}`, { method: 'PATCH', headers: { ...auth, 'content-type': 'text/plain' }, body: '{"isEnabled":false}' });
+    const patch = await fetch(`${h.url}/tools/bundles/${id}`, {
+      method: 'PATCH',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      body: '{"isEnabled":false}',
+    });
     expect(patch.status).toBe(200);
     expect((await patch.json()).isEnabled).toBe(false);
     const del = await fetch(`${h.url}/tools/bundles/${id}`, { method: 'DELETE', headers: json });

@@ -51,7 +51,9 @@ describe('transfer over REST', () => {
     const back = await download(b, `/tools/bundles/${bundleID}/export`);
     expect(Buffer.from(back.bytes).equals(Buffer.from(one.bytes))).toBe(true);
 
-    const hostile = await b.api('POST', '/tools/bundles/import', new Uint8Array(Buffer.from('PK\u0005\u0006 not really')), { 'content-type': 'application/zip' });
+    const hostile = await b.api('POST', '/tools/bundles/import', new Uint8Array(Buffer.from('PK\u0005\u0006 not really')), {
+      'content-type': 'application/zip',
+    });
     expect(hostile.status).toBe(400);
     expect(hostile.body.error.code).toBe('INVALID_INPUT');
   });
@@ -60,19 +62,33 @@ describe('transfer over REST', () => {
     const skill = await b.api('POST', '/tools/bundles/import/skill', { text: await readFile(join(FIXTURES, 'weather-skill.md'), 'utf8') });
     expect(skill.status).toBe(201);
     expect(skill.body.toolCount).toBe(4);
-    const api = await b.api('POST', '/tools/bundles/import/openapi', { document: await readFile(join(FIXTURES, 'petstore-openapi.yaml'), 'utf8'), dryRun: true });
+    const api = await b.api('POST', '/tools/bundles/import/openapi', {
+      document: await readFile(join(FIXTURES, 'petstore-openapi.yaml'), 'utf8'),
+      dryRun: true,
+    });
     expect(api.body).toMatchObject({ dryRun: true, toolCount: 3, hostsToAllow: ['petstore.example.net'] });
     const bad = await b.api('POST', '/tools/bundles/import/openapi', { document: '{"swagger":"2.0"}' });
     expect(bad.status).toBe(400);
     const defs = await b.api('GET', `/tools/tools/openai-functions?bundleIDs=${skill.body.created[0].bundleID}`);
     expect(defs.status).toBe(200);
-    expect(defs.body.items.map((d: { function: { name: string } }) => d.function.name).sort()).toEqual(['current-weather', 'greet-python', 'post-report', 'word-count']);
+    expect(defs.body.items.map((d: { function: { name: string } }) => d.function.name).sort()).toEqual([
+      'current-weather',
+      'greet-python',
+      'post-report',
+      'word-count',
+    ]);
   });
 
   it('POST …/container-import makes a container tool from a folder sent as JSON', async () => {
     const bundleID = uuidv7();
     await b.core.bundles.put(bundleID, { slug: 'boxes' });
-    const files = await Promise.all(['manifest.json', 'Dockerfile', 'runner.sh'].map(async (n) => ({ path: n, content: await readFile(join(FIXTURES, 'word-count-container', n), 'utf8'), executable: n === 'runner.sh' })));
+    const files = await Promise.all(
+      ['manifest.json', 'Dockerfile', 'runner.sh'].map(async (n) => ({
+        path: n,
+        content: await readFile(join(FIXTURES, 'word-count-container', n), 'utf8'),
+        executable: n === 'runner.sh',
+      })),
+    );
     const res = await b.api('POST', `/tools/bundles/${bundleID}/container-import`, { files });
     expect(res.status).toBe(201);
     expect(res.body.tool).toMatchObject({ slug: 'word-count', type: 'container' });

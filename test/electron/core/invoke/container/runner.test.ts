@@ -317,9 +317,7 @@ describe.skipIf(!dockerOn)('container runner on a real dockerd (requires Docker)
     await writeFile(path.join(dir, 'reply.txt'), `concurrent-${uuidv7()}\n`);
     const tool = builtTool();
     const progress: string[] = [];
-    const outputs = await Promise.all(
-      [1, 2, 3].map(() => runner.run(runContext(tool, {}, { toolDir: dir, onProgress: (line) => progress.push(line) }))),
-    );
+    const outputs = await Promise.all([1, 2, 3].map(() => runner.run(runContext(tool, {}, { toolDir: dir, onProgress: (line) => progress.push(line) }))));
     expect(new Set(outputs.map((o) => (o.value as { text: string }).text)).size).toBe(1);
     expect(progress.filter((line) => line.startsWith('Building image'))).toHaveLength(1);
   });

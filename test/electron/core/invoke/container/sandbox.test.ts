@@ -18,7 +18,9 @@ describe('memoryBytes', () => {
   });
 
   it.each(['lots', '5m', '1t', '-5m', '100g'])('refuses %j as INVALID_INPUT on impl.sandbox.memory', (input) => {
-    expect(() => memoryBytes(input)).toThrow(expect.objectContaining({ code: 'INVALID_INPUT', details: { issues: [expect.objectContaining({ field: 'impl.sandbox.memory' })] } }));
+    expect(() => memoryBytes(input)).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT', details: { issues: [expect.objectContaining({ field: 'impl.sandbox.memory' })] } }),
+    );
   });
 });
 

@@ -42,7 +42,12 @@ describe('HMAC request signing', () => {
       verify(req, 'sha256', 'x-signature', 'x-timestamp') ? sendJson(res, 200, { verified: true }) : sendJson(res, 401, { error: 'bad signature' }),
     );
     const tool = httpTool(
-      { method: 'POST', urlTemplate: `http://127.0.0.1:${srv.port}/signed?q=\${q}`, bodyTemplate: '{"note": "${q}"}', auth: { type: 'hmac', secret: 'SIGNING_KEY' } },
+      {
+        method: 'POST',
+        urlTemplate: `http://127.0.0.1:${srv.port}/signed?q=\${q}`,
+        bodyTemplate: '{"note": "${q}"}',
+        auth: { type: 'hmac', secret: 'SIGNING_KEY' },
+      },
       { args: { q: {} } },
     );
     const out = await r.run(runContext(tool, { q: 'a b/ü' }, { secrets: new MemorySecrets({ SIGNING_KEY: key }) }));
@@ -55,7 +60,9 @@ describe('HMAC request signing', () => {
     srv.route('/signed-start', (req, res) =>
       verify(req, 'sha512', 'x-sig', 'x-ts', 'v1=') ? void res.writeHead(307, { location: '/signed-end?page=2' }).end() : sendJson(res, 401, {}),
     );
-    srv.route('/signed-end', (req, res) => (verify(req, 'sha512', 'x-sig', 'x-ts', 'v1=') ? sendJson(res, 200, { hop: 2 }) : sendJson(res, 401, { error: 'hop 2 not signed' })));
+    srv.route('/signed-end', (req, res) =>
+      verify(req, 'sha512', 'x-sig', 'x-ts', 'v1=') ? sendJson(res, 200, { hop: 2 }) : sendJson(res, 401, { error: 'hop 2 not signed' }),
+    );
     const tool = httpTool({
       urlTemplate: `http://127.0.0.1:${srv.port}/signed-start`,
       auth: { type: 'hmac', secret: 'SIGNING_KEY', algorithm: 'sha512', header: 'X-Sig', timestampHeader: 'X-Ts', prefix: 'v1=' },
@@ -67,7 +74,9 @@ describe('HMAC request signing', () => {
 
   it('a wrong key is caught by the server (the test can fail)', async () => {
     const r = makeRunner();
-    srv.route('/signed-strict', (req, res) => (verify(req, 'sha256', 'x-signature', 'x-timestamp') ? sendJson(res, 200, {}) : sendJson(res, 401, { error: 'bad signature' })));
+    srv.route('/signed-strict', (req, res) =>
+      verify(req, 'sha256', 'x-signature', 'x-timestamp') ? sendJson(res, 200, {}) : sendJson(res, 401, { error: 'bad signature' }),
+    );
     const tool = httpTool({ urlTemplate: `http://127.0.0.1:${srv.port}/signed-strict`, auth: { type: 'hmac', secret: 'SIGNING_KEY' } });
     const err = await runFailure(r, runContext(tool, {}, { secrets: new MemorySecrets({ SIGNING_KEY: 'not-the-key' }) }));
     expect(err.code).toBe('UPSTREAM_ERROR');
@@ -112,7 +121,13 @@ describe('OAuth2 client credentials', () => {
   const oauthTool = (over: Partial<HttpImpl> = {}) =>
     httpTool({
       urlTemplate: `http://127.0.0.1:${srv.port}/api`,
-      auth: { type: 'oauth2ClientCredentials', tokenUrl: `http://127.0.0.1:${srv.port}/token`, clientIdSecret: 'CLIENT_ID', clientSecretSecret: 'CLIENT_SECRET', scope: 'read' },
+      auth: {
+        type: 'oauth2ClientCredentials',
+        tokenUrl: `http://127.0.0.1:${srv.port}/token`,
+        clientIdSecret: 'CLIENT_ID',
+        clientSecretSecret: 'CLIENT_SECRET',
+        scope: 'read',
+      },
       ...over,
     });
 
@@ -142,7 +157,13 @@ describe('OAuth2 client credentials', () => {
     const r = makeRunner();
     await r.run(runContext(oauthTool(), {}, { secrets: secrets() }));
     const writeTool = oauthTool({
-      auth: { type: 'oauth2ClientCredentials', tokenUrl: `http://127.0.0.1:${srv.port}/token`, clientIdSecret: 'CLIENT_ID', clientSecretSecret: 'CLIENT_SECRET', scope: 'write' },
+      auth: {
+        type: 'oauth2ClientCredentials',
+        tokenUrl: `http://127.0.0.1:${srv.port}/token`,
+        clientIdSecret: 'CLIENT_ID',
+        clientSecretSecret: 'CLIENT_SECRET',
+        scope: 'write',
+      },
     });
     await r.run(runContext(writeTool, {}, { secrets: secrets() }));
     await r.run(runContext(writeTool, {}, { secrets: secrets() }));
@@ -191,7 +212,12 @@ describe('OAuth2 client credentials', () => {
   it('applies the host rules to tokenUrl', async () => {
     const r = makeRunner();
     const tool = oauthTool({
-      auth: { type: 'oauth2ClientCredentials', tokenUrl: `http://localhost:${srv.port}/token`, clientIdSecret: 'CLIENT_ID', clientSecretSecret: 'CLIENT_SECRET' },
+      auth: {
+        type: 'oauth2ClientCredentials',
+        tokenUrl: `http://localhost:${srv.port}/token`,
+        clientIdSecret: 'CLIENT_ID',
+        clientSecretSecret: 'CLIENT_SECRET',
+      },
     });
     const notListed = await runFailure(r, runContext(tool, {}, { secrets: secrets(), config: testConfig({ allowedHosts: ['127.0.0.1'] }) }));
     expect(notListed.code).toBe('FORBIDDEN');

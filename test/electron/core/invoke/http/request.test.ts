@@ -27,7 +27,10 @@ describe('JSON bodies', () => {
   });
 
   it('a JSON Content-Type (also +json) forces JSON escaping', () => {
-    const req = build({ headers: { 'Content-Type': 'application/merge-patch+json' }, bodyTemplate: '{"o": ${obj}, "s": "${x}"}' }, { obj: { k: [1] }, x: 'l\nf' });
+    const req = build(
+      { headers: { 'Content-Type': 'application/merge-patch+json' }, bodyTemplate: '{"o": ${obj}, "s": "${x}"}' },
+      { obj: { k: [1] }, x: 'l\nf' },
+    );
     expect(JSON.parse(req.body!)).toEqual({ o: { k: [1] }, s: 'l\nf' });
   });
 

@@ -37,9 +37,12 @@ describe('classifyAddress', () => {
     expect(classifyAddress(address)).toEqual({ ok: false, range });
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '64:ff9b::808:808', '2002:808:808::1', '::ffff:8.8.8.8'])('%s is public', (address) => {
-    expect(classifyAddress(address).ok).toBe(true);
-  });
+  it.each(['8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '64:ff9b::808:808', '2002:808:808::1', '::ffff:8.8.8.8'])(
+    '%s is public',
+    (address) => {
+      expect(classifyAddress(address).ok).toBe(true);
+    },
+  );
 
   it('rejects non-addresses', () => {
     expect(classifyAddress('localhost').ok).toBe(false);
@@ -49,7 +52,9 @@ describe('classifyAddress', () => {
 describe('guardedLookup', () => {
   const answer = (list: { address: string; family: number }[]) => async () => list;
   const call = (fn: ReturnType<typeof guardedLookup>, all: boolean) =>
-    new Promise<{ err: Error | null; address: unknown; family?: number }>((resolve) => fn('h.test', { all }, (err, address, family) => resolve({ err, address, family })));
+    new Promise<{ err: Error | null; address: unknown; family?: number }>((resolve) =>
+      fn('h.test', { all }, (err, address, family) => resolve({ err, address, family })),
+    );
 
   it('passes public answers through in both callback shapes', async () => {
     const fn = guardedLookup(answer([{ address: '8.8.8.8', family: 4 }]), classifyAddress);
@@ -58,7 +63,13 @@ describe('guardedLookup', () => {
   });
 
   it('refuses the whole answer when any address is private', async () => {
-    const fn = guardedLookup(answer([{ address: '8.8.8.8', family: 4 }, { address: '::1', family: 6 }]), classifyAddress);
+    const fn = guardedLookup(
+      answer([
+        { address: '8.8.8.8', family: 4 },
+        { address: '::1', family: 6 },
+      ]),
+      classifyAddress,
+    );
     const res = await call(fn, true);
     expect((res.err as { code?: string }).code).toBe('FORBIDDEN');
   });
@@ -100,7 +111,10 @@ describe('TokenCache', () => {
   it('refreshes 30 s before expiry, not earlier', async () => {
     let now = 1_000_000;
     let fetched = 0;
-    const cache = new TokenCache(async () => ({ accessToken: `t${++fetched}`, expiresIn: 3600 }), () => now);
+    const cache = new TokenCache(
+      async () => ({ accessToken: `t${++fetched}`, expiresIn: 3600 }),
+      () => now,
+    );
     const signal = new AbortController().signal;
     expect(await cache.get(req, signal)).toBe('t1');
     now += 3569_000;
@@ -145,7 +159,12 @@ describe('TokenCache', () => {
 
 describe('hmacHeaders', () => {
   it('signs `${timestamp}\\n${METHOD}\\n${path+query}\\n${body}`', () => {
-    const headers = hmacHeaders({ type: 'hmac', secret: 'K' }, 'key', { method: 'post', url: new URL('https://a.example/p/q?x=1'), body: '{}' }, 1_700_000_000_123);
+    const headers = hmacHeaders(
+      { type: 'hmac', secret: 'K' },
+      'key',
+      { method: 'post', url: new URL('https://a.example/p/q?x=1'), body: '{}' },
+      1_700_000_000_123,
+    );
     expect(headers['x-timestamp']).toBe('1700000000');
     expect(headers['x-signature']).toBe(createHmac('sha256', 'key').update('1700000000\nPOST\n/p/q?x=1\n{}').digest('hex'));
   });

@@ -30,7 +30,6 @@ function recordingSleep(): { delays: number[]; sleep: NonNullable<HttpRunnerOpti
   };
 }
 
-
 beforeAll(async () => {
   srv = await startLoopbackServer();
   srv.route('/echo', (req, res) => sendJson(res, 200, { method: req.method, url: req.url, headers: req.headers, body: req.body }));
@@ -83,7 +82,12 @@ describe('templates and encoding', () => {
   it('Content-Type decides: form bodies are percent-encoded, text bodies raw', async () => {
     const r = makeRunner();
     const form = httpTool(
-      { method: 'POST', urlTemplate: `http://127.0.0.1:${srv.port}/echo`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, bodyTemplate: 'a=${x}&b=1' },
+      {
+        method: 'POST',
+        urlTemplate: `http://127.0.0.1:${srv.port}/echo`,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        bodyTemplate: 'a=${x}&b=1',
+      },
       { args: { x: {} } },
     );
     const formOut = (await r.run(runContext(form, { x: '1&b=2 +' }))).value as { body: string };
@@ -274,7 +278,13 @@ describe('private, loopback, link-local and metadata addresses (allowPrivateNetw
   it.each([
     ['rebind.toolwright.test', [{ address: '127.0.0.1', family: 4 }]],
     ['meta.toolwright.test', [{ address: '169.254.169.254', family: 4 }]],
-    ['mixed.toolwright.test', [{ address: '8.8.8.8', family: 4 }, { address: '10.0.0.7', family: 4 }]],
+    [
+      'mixed.toolwright.test',
+      [
+        { address: '8.8.8.8', family: 4 },
+        { address: '10.0.0.7', family: 4 },
+      ],
+    ],
     ['ula.toolwright.test', [{ address: 'fd12:3456::1', family: 6 }]],
     ['mapped.toolwright.test', [{ address: '::ffff:192.168.0.1', family: 6 }]],
   ])('refuses %s, whose DNS answer holds a private address', async (host, answers) => {
@@ -318,7 +328,10 @@ describe('redirects', () => {
   it('refuses a redirect to a host outside allowedHosts', async () => {
     const r = makeRunner();
     srv.route('/to-other', (_q, res) => void res.writeHead(302, { location: `http://localhost:${srv.port}/final` }).end());
-    const err = await runFailure(r, runContext(httpTool({ urlTemplate: `http://127.0.0.1:${srv.port}/to-other` }), {}, { config: testConfig({ allowedHosts: ['127.0.0.1'] }) }));
+    const err = await runFailure(
+      r,
+      runContext(httpTool({ urlTemplate: `http://127.0.0.1:${srv.port}/to-other` }), {}, { config: testConfig({ allowedHosts: ['127.0.0.1'] }) }),
+    );
     expect(err.code).toBe('FORBIDDEN');
     expect(err.message).toContain('redirect');
     expect(err.message).toContain('localhost');
@@ -403,7 +416,10 @@ describe('timeouts and cancellation', () => {
       },
     });
     srv.route('/flaky-cancel', (_q, res) => sendJson(res, 503, {}));
-    const err = await runFailure(r, runContext(httpTool({ urlTemplate: `http://127.0.0.1:${srv.port}/flaky-cancel`, maxRetries: 5 }), {}, { signal: ac.signal }));
+    const err = await runFailure(
+      r,
+      runContext(httpTool({ urlTemplate: `http://127.0.0.1:${srv.port}/flaky-cancel`, maxRetries: 5 }), {}, { signal: ac.signal }),
+    );
     expect(err.code).toBe('CANCELLED');
     expect(srv.hits('/flaky-cancel')).toBe(1);
   });
@@ -554,7 +570,11 @@ describe('response handling', () => {
   it('regex extraction: first capture group, all with g, whole match without a group', async () => {
     const r = makeRunner();
     expect((await r.run(runContext(httpTool({ urlTemplate: url('/weather'), extractExpr: '/"temp":\\s*([0-9.]+)/' })))).value).toBe('21.5');
-    expect((await r.run(runContext(httpTool({ urlTemplate: url('/text'), responseEncoding: 'text', extractExpr: '/id=(\\d+)/g' })))).value).toEqual(['1', '2', '3']);
+    expect((await r.run(runContext(httpTool({ urlTemplate: url('/text'), responseEncoding: 'text', extractExpr: '/id=(\\d+)/g' })))).value).toEqual([
+      '1',
+      '2',
+      '3',
+    ]);
     expect((await r.run(runContext(httpTool({ urlTemplate: url('/text'), responseEncoding: 'text', extractExpr: '/id=\\d/' })))).value).toBe('id=1');
     const none = await runFailure(r, runContext(httpTool({ urlTemplate: url('/text'), responseEncoding: 'text', extractExpr: '/zzz(\\d)/' })));
     expect(none.code).toBe('UPSTREAM_ERROR');
@@ -576,7 +596,14 @@ describe('response handling', () => {
     expect(arr.http!.response!.status).toBe(500);
     const obj = await r.run(runContext(httpTool({ urlTemplate: url('/broken'), errorMode: 'empty', maxRetries: 0 }, { output: { type: 'object' } })));
     expect(obj.value).toEqual({});
-    const refused = await runFailure(r, runContext(httpTool({ urlTemplate: `http://localhost:${srv.port}/broken`, errorMode: 'empty' }), {}, { config: testConfig({ allowedHosts: ['127.0.0.1'] }) }));
+    const refused = await runFailure(
+      r,
+      runContext(
+        httpTool({ urlTemplate: `http://localhost:${srv.port}/broken`, errorMode: 'empty' }),
+        {},
+        { config: testConfig({ allowedHosts: ['127.0.0.1'] }) },
+      ),
+    );
     expect(refused.code).toBe('FORBIDDEN');
   });
 });
