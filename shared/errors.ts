@@ -18,6 +18,8 @@ export const ERROR_STATUS = {
   TOOL_DISABLED: 409,
   MODIFIED_ELSEWHERE: 412,
   PAYLOAD_TOO_LARGE: 413,
+  /** The request line and headers together pass the host's limit (16 KB): a long query belongs in a body. */
+  HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
   CANCELLED: 499,
   INTERNAL: 500,

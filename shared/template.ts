@@ -43,7 +43,7 @@ export function expandTemplate(
 /** Fills `{{arg}}` of a card title from the call's arguments; unknown names become empty. */
 export function fillCardTitle(template: string, args: Record<string, unknown>): string {
   return template.replace(MUSTACHE_PLACEHOLDER, (_m, name: string) => {
-    const value = args[name];
+    const value = Object.hasOwn(args, name) ? args[name] : undefined; // not a prototype member
     if (value === undefined || value === null) return '';
     return typeof value === 'object' ? JSON.stringify(value) : String(value);
   });

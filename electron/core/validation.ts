@@ -17,7 +17,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 export type AjvInstance = InstanceType<typeof Ajv>;
 
 function makeContractAjv(): AjvInstance {
-  const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, allowUnionTypes: true });
+  const ajv = new Ajv({ allErrors: true, ownProperties: true, strict: true, strictTypes: false, allowUnionTypes: true });
   addFormats(ajv);
   ajv.addKeyword({
     keyword: 'instanceofUint8Array',
@@ -48,7 +48,7 @@ const linearRegExp = Object.assign(
 );
 
 export function makeUserAjv(): AjvInstance {
-  const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true, allowUnionTypes: true, code: { regExp: linearRegExp } });
+  const ajv = new Ajv({ allErrors: true, ownProperties: true, strict: false, validateSchema: true, allowUnionTypes: true, code: { regExp: linearRegExp } });
   addFormats(ajv);
   return ajv;
 }

@@ -103,7 +103,11 @@ function apiMessage(e: SchemaError, field: string): string {
 export function apiIssues(errors: readonly SchemaError[] | null | undefined, prefix = ''): FieldIssue[] {
   if (!errors?.length) return [];
   const byPath = new Map<string, SchemaError[]>();
-  for (const e of errors) byPath.set(e.instancePath, [...(byPath.get(e.instancePath) ?? []), e]);
+  for (const e of errors) {
+    const list = byPath.get(e.instancePath);
+    if (list) list.push(e);
+    else byPath.set(e.instancePath, [e]);
+  }
   const issues: FieldIssue[] = [];
   for (const [path, errs] of byPath) {
     const field = fieldOfPointer(path, prefix);
@@ -120,6 +124,9 @@ export function apiIssues(errors: readonly SchemaError[] | null | undefined, pre
 }
 
 // ---- model: whoever calls a tool ----------------------------------------------------------------
+
+/** Errors of one validation that are worded; the rest are not read (an answer shows at most 20 issues). */
+export const MAX_DESCRIBED_ERRORS = 500;
 
 export interface SchemaIssue extends FieldIssue {
   /** The whole sentence, naming the field: what goes into the error message. */
@@ -273,8 +280,10 @@ function describeComposite(c: SchemaError, branchErrors: Map<string, SchemaError
  * looked up by path); `rootName` names the value itself when the problem is at its root
  * ("the arguments", "the output").
  */
-export function modelIssues(errors: readonly SchemaError[] | null | undefined, data: unknown, rootName: string): SchemaIssue[] {
-  if (!errors?.length) return [];
+export function modelIssues(all: readonly SchemaError[] | null | undefined, data: unknown, rootName: string): SchemaIssue[] {
+  if (!all?.length) return [];
+  // Attributing errors to composites is quadratic; an answer shows 20 issues, so 500 errors are plenty.
+  const errors = all.length > MAX_DESCRIBED_ERRORS ? all.slice(0, MAX_DESCRIBED_ERRORS) : all;
   // Outermost composites first, so a branch error is attributed to the outermost anyOf/oneOf.
   const composites = errors.filter(isComposite).sort((a, b) => a.schemaPath.length - b.schemaPath.length);
   const ownerOf = (e: SchemaError) => composites.find((c) => c !== e && e.schemaPath.startsWith(c.schemaPath + '/'));
@@ -286,7 +295,9 @@ export function modelIssues(errors: readonly SchemaError[] | null | undefined, d
       const branch = e.schemaPath.slice(owner.schemaPath.length + 1).split('/')[0]!;
       const byBranch = groups.get(owner) ?? new Map<string, SchemaError[]>();
       groups.set(owner, byBranch);
-      byBranch.set(branch, [...(byBranch.get(branch) ?? []), e]);
+      const list = byBranch.get(branch);
+      if (list) list.push(e);
+      else byBranch.set(branch, [e]);
       continue;
     }
     if (isComposite(e)) {

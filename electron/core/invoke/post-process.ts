@@ -11,10 +11,11 @@ import type { ToolFile } from '../../../shared/schemas.js';
 import { fillCardTitle, isSecretName } from '../../../shared/template.js';
 import type { HttpExchange, InvokeResult } from '../../../shared/types.js';
 import { capIssues, toApiError } from '../errors.js';
+import { sanitizeCardHtml } from '../card/sanitize.js';
 import { REDACTED, maskCredentialHeaders, type SecretRedactor } from '../secrets/redact.js';
 import type { ToolValidators } from './schema-cache.js';
 import { modelIssues, summarise } from '../../../shared/json-schema/issues.js';
-import { capJsonValue, capText, utf8Prefix } from './truncate.js';
+import { capJsonValue, capText, utf8Bytes, utf8Prefix } from './truncate.js';
 import type { RunOutput } from './types.js';
 import type { SecretsReader } from '../secrets/types.js';
 
@@ -65,10 +66,25 @@ function buildCard(tool: ToolFile, args: Record<string, unknown>, runCard: RunOu
   return Object.keys(card).length ? card : undefined;
 }
 
+/**
+ * Capped first (the parser closes a cut tag), then sanitised, so what leaves the core is inert.
+ * Serialising can lengthen text (a bare & becomes &amp;): then the budget shrinks and it runs again.
+ */
+function capSanitizedHtml(html: string, limit: number): string {
+  let budget = limit;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const clean = sanitizeCardHtml(capText(html, budget).value);
+    const bytes = utf8Bytes(clean);
+    if (bytes <= limit) return clean;
+    budget = Math.floor((budget * limit * 0.9) / bytes);
+  }
+  return '';
+}
+
 function capCard(card: NonNullable<InvokeResult['card']>, maxBytes: number): NonNullable<InvokeResult['card']> {
   const out = { ...card };
   if (out.title !== undefined) out.title = utf8Prefix(out.title, MAX_CARD_TITLE_BYTES);
-  if (out.html !== undefined) out.html = capText(out.html, Math.max(maxBytes, CARD_HTML_MIN_BYTES)).value;
+  if (out.html !== undefined) out.html = capSanitizedHtml(out.html, Math.max(maxBytes, CARD_HTML_MIN_BYTES));
   if (out.text !== undefined) out.text = capText(out.text, maxBytes).value;
   return out;
 }

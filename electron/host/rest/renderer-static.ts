@@ -24,6 +24,11 @@ export async function rendererStatic(app: FastifyInstance, opts: { rendererDir?:
       reply.header('Content-Security-Policy', RENDERER_CSP);
       return reply.sendFile('index.html');
     }
-    return reply.code(404).type('text/plain').send('Not found. The renderer is not built: run npm run build:renderer');
+    return sendError(reply, {
+      code: 'NOT_FOUND',
+      message: dir
+        ? `nothing at ${req.method} ${req.url.split('?')[0]}`
+        : 'not found: the app is not built here (run npm run build:renderer); the API is under /tools',
+    });
   });
 }

@@ -15,6 +15,7 @@ import { contractRoutes } from './contract-routes.js';
 import { transferRoutes } from './transfer-routes.js';
 import { eventsRoute } from './events-route.js';
 import { rendererStatic } from './renderer-static.js';
+import { answerClientError } from './client-errors.js';
 
 export interface RestOptions {
   core: TransportCore;
@@ -44,6 +45,9 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
           : `invalid request: ${err.message}`;
       void sendError(reply, { code: 'INVALID_INPUT', message });
     },
+    // Node refuses some requests before Fastify sees them (a 100 KB query string, bytes that are
+    // not HTTP); those answers keep the contract's shape too.
+    clientErrorHandler: answerClientError,
   });
   await app.register(guardPlugin, { token: opts.token });
   await app.register(parsersPlugin, { maxImportBytes });

@@ -1,300 +1,31 @@
 /**
- * Card HTML comes from tools (containers, remote APIs): untrusted. Three layers keep it inert:
- * 1. DOMPurify (the maintained, browser-parser-based sanitiser) with an HTML-only profile: no
- *    style/link/svg/math/form, no media, no attributes that load anything (href, src, srcset…);
- * 2. a hook on style="" that keeps an allow-list of CSS properties and drops any declaration
- *    holding url(), image-set(), image(), element(), expression(), @-rules, comments or
- *    escapes — the ways CSS fetches or hides a fetch;
- * 3. the document goes into an <iframe sandbox=""> (no scripts, opaque origin) whose own CSP is
- *    `default-src 'none'; style-src 'unsafe-inline'`, so even a miss cannot load a byte.
+ * The renderer's wall of the card rules in shared/card/sanitize.ts: the same DOMPurify profile
+ * and style hook, over the browser's own parser. The core has already sanitised every card it
+ * hands out; this second pass keeps the frame safe against any other source.
  */
-import DOMPurify, { type Config } from 'dompurify';
+import DOMPurify from 'dompurify';
+import { buildCardDocument as buildDocument, cardSanitizer, type CardDocumentInput, type Purifier } from '../../../shared/card/sanitize.js';
 
-export const CARD_CSP = "default-src 'none'; style-src 'unsafe-inline'";
+export { CARD_CSP, safeColor, sanitizeStyle } from '../../../shared/card/sanitize.js';
 
-const ALLOWED_CSS_PROPERTIES = new Set([
-  'color',
-  'background-color',
-  'opacity',
-  'font',
-  'font-family',
-  'font-size',
-  'font-style',
-  'font-weight',
-  'font-variant',
-  'font-variant-numeric',
-  'line-height',
-  'letter-spacing',
-  'word-spacing',
-  'text-align',
-  'text-decoration',
-  'text-decoration-line',
-  'text-decoration-color',
-  'text-decoration-style',
-  'text-transform',
-  'text-indent',
-  'text-overflow',
-  'text-shadow',
-  'white-space',
-  'word-break',
-  'overflow-wrap',
-  'vertical-align',
-  'direction',
-  'unicode-bidi',
-  'margin',
-  'margin-top',
-  'margin-right',
-  'margin-bottom',
-  'margin-left',
-  'padding',
-  'padding-top',
-  'padding-right',
-  'padding-bottom',
-  'padding-left',
-  'border',
-  'border-top',
-  'border-right',
-  'border-bottom',
-  'border-left',
-  'border-width',
-  'border-style',
-  'border-color',
-  'border-top-color',
-  'border-right-color',
-  'border-bottom-color',
-  'border-left-color',
-  'border-top-width',
-  'border-right-width',
-  'border-bottom-width',
-  'border-left-width',
-  'border-top-style',
-  'border-right-style',
-  'border-bottom-style',
-  'border-left-style',
-  'border-radius',
-  'border-top-left-radius',
-  'border-top-right-radius',
-  'border-bottom-left-radius',
-  'border-bottom-right-radius',
-  'border-collapse',
-  'border-spacing',
-  'caption-side',
-  'empty-cells',
-  'table-layout',
-  'width',
-  'height',
-  'min-width',
-  'min-height',
-  'max-width',
-  'max-height',
-  'box-sizing',
-  'box-shadow',
-  'display',
-  'overflow',
-  'overflow-x',
-  'overflow-y',
-  'visibility',
-  'flex',
-  'flex-direction',
-  'flex-wrap',
-  'flex-flow',
-  'flex-grow',
-  'flex-shrink',
-  'flex-basis',
-  'order',
-  'gap',
-  'row-gap',
-  'column-gap',
-  'align-items',
-  'align-content',
-  'align-self',
-  'justify-content',
-  'justify-items',
-  'justify-self',
-  'place-items',
-  'place-content',
-  'grid-template-columns',
-  'grid-template-rows',
-  'grid-column',
-  'grid-row',
-  'grid-area',
-  'grid-auto-flow',
-  'grid-auto-columns',
-  'grid-auto-rows',
-  'list-style-type',
-  'list-style-position',
-]);
+const sanitizers = new WeakMap<object, (html: string) => string>();
 
-/** Anything in a declaration that can fetch, execute or smuggle one of those past this check. */
-const FORBIDDEN_IN_CSS =
-  /url\s*\(|image-set\s*\(|image\s*\(|element\s*\(|cross-fade\s*\(|expression\s*\(|paint\s*\(|env\s*\(|var\s*\(|attr\s*\(|@|\\|\/\*|<|javascript:|behavior|binding/i;
-
-const FORBIDDEN_TAGS = [
-  'style',
-  'link',
-  'svg',
-  'math',
-  'form',
-  'input',
-  'button',
-  'textarea',
-  'select',
-  'option',
-  'optgroup',
-  'datalist',
-  'fieldset',
-  'output',
-  'img',
-  'picture',
-  'source',
-  'video',
-  'audio',
-  'track',
-  'canvas',
-  'map',
-  'area',
-  'image',
-  'iframe',
-  'frame',
-  'frameset',
-  'object',
-  'embed',
-  'applet',
-  'portal',
-  'fencedframe',
-  'base',
-  'meta',
-  'script',
-  'noscript',
-  'template',
-  'slot',
-  'dialog',
-  'marquee',
-];
-
-const FORBIDDEN_ATTRS = [
-  'href',
-  'src',
-  'srcset',
-  'srcdoc',
-  'action',
-  'formaction',
-  'background',
-  'poster',
-  'ping',
-  'xlink:href',
-  'lowsrc',
-  'dynsrc',
-  'longdesc',
-  'usemap',
-  'cite',
-  'data',
-  'codebase',
-  'manifest',
-  'itemtype',
-  'itemprop',
-  'profile',
-  'archive',
-  'classid',
-  'target',
-  'download',
-  'popover',
-  'popovertarget',
-];
-
-const PURIFY_CONFIG: Config = {
-  USE_PROFILES: { html: true },
-  FORBID_TAGS: FORBIDDEN_TAGS,
-  FORBID_ATTR: FORBIDDEN_ATTRS,
-  ALLOW_DATA_ATTR: false,
-  ALLOW_UNKNOWN_PROTOCOLS: false,
-  ALLOWED_URI_REGEXP: /^$/,
-  WHOLE_DOCUMENT: false,
-  RETURN_TRUSTED_TYPE: false,
-};
-
-/**
- * Keeps only allow-listed declarations. The browser's CSS parser splits the declarations (so a
- * `;` inside a string cannot fool a hand-written splitter) and serialises each value, which is
- * then checked again: the raw text and the parsed form must both be clean.
- */
-export function sanitizeStyle(raw: string, doc: Document): string {
-  if (FORBIDDEN_IN_CSS.test(raw)) {
-    // Drop only the offending declarations when the raw text can be split safely.
-    if (/\\|\/\*|@/.test(raw)) return '';
+function sanitizerFor(win: Window & typeof globalThis): (html: string) => string {
+  let sanitize = sanitizers.get(win);
+  if (!sanitize) {
+    const purify = win === (globalThis as unknown) ? DOMPurify : DOMPurify(win);
+    sanitize = cardSanitizer(purify as unknown as Purifier);
+    sanitizers.set(win, sanitize);
   }
-  const probe = doc.createElement('div');
-  probe.setAttribute('style', raw);
-  const style = probe.style;
-  const kept: string[] = [];
-  for (let i = 0; i < style.length; i++) {
-    const prop = style.item(i).toLowerCase();
-    if (!ALLOWED_CSS_PROPERTIES.has(prop)) continue;
-    const value = style.getPropertyValue(prop).trim();
-    if (!value || FORBIDDEN_IN_CSS.test(value) || /[;{}]/.test(value)) continue;
-    kept.push(`${prop}: ${value}${style.getPropertyPriority(prop) ? ' !important' : ''}`);
-  }
-  return kept.join('; ');
-}
-
-let hooked = new WeakSet<object>();
-
-function purifierFor(win: Window & typeof globalThis) {
-  const purify = win === (globalThis as unknown) ? DOMPurify : DOMPurify(win);
-  if (!hooked.has(purify)) {
-    hooked.add(purify);
-    purify.addHook('uponSanitizeAttribute', (node, data) => {
-      if (data.attrName === 'style') {
-        const clean = sanitizeStyle(data.attrValue, node.ownerDocument);
-        if (clean) data.attrValue = clean;
-        else data.keepAttr = false;
-      } else if (/^on/i.test(data.attrName)) {
-        data.keepAttr = false;
-      }
-    });
-  }
-  return purify;
+  return sanitize;
 }
 
 /** Sanitises card HTML for display. `win` is the window whose parser DOMPurify uses (tests pass jsdom's). */
 export function sanitizeCardHtml(html: string, win: Window & typeof globalThis = window): string {
-  return purifierFor(win).sanitize(html, PURIFY_CONFIG) as string;
-}
-
-/** For tests: forget which DOMPurify instances carry the hook. */
-export function resetSanitizerForTests(): void {
-  hooked = new WeakSet();
-}
-
-const CSS_COLOR = /^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla)\([0-9.,%\s/deg]+\)|[a-zA-Z]{3,24})$/;
-
-/** A colour from tool settings, or the fallback when it is not a plain colour. */
-export function safeColor(value: string | undefined, fallback: string): string {
-  return value && CSS_COLOR.test(value.trim()) ? value.trim() : fallback;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-export interface CardDocumentInput {
-  html?: string;
-  text?: string;
-  foreground: string;
-  scheme: 'light' | 'dark';
+  return sanitizerFor(win)(html);
 }
 
 /** The complete srcdoc of a card frame: CSP first, then a fixed base style, then the sanitised body. */
 export function buildCardDocument(input: CardDocumentInput, win: Window & typeof globalThis = window): string {
-  const body = input.html !== undefined && input.html !== '' ? sanitizeCardHtml(input.html, win) : `<pre>${escapeHtml(input.text ?? '')}</pre>`;
-  const fg = safeColor(input.foreground, input.scheme === 'dark' ? '#e8eaed' : '#1d2330');
-  return (
-    '<!doctype html><html><head><meta charset="utf-8">' +
-    `<meta http-equiv="Content-Security-Policy" content="${CARD_CSP}">` +
-    `<style>:root{color-scheme:${input.scheme}}html,body{margin:0;background:transparent}` +
-    `body{padding:12px 14px;color:${fg};font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;overflow-wrap:anywhere}` +
-    'pre{white-space:pre-wrap;font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0}' +
-    'table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left}</style>' +
-    `</head><body>${body}</body></html>`
-  );
+  return buildDocument(input, (html) => sanitizeCardHtml(html, win));
 }

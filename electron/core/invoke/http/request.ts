@@ -56,7 +56,7 @@ class Resolver {
   ) {}
 
   resolve(name: string, field: string): Source {
-    if (this.argNames.has(name)) return { kind: 'arg', value: this.args[name] };
+    if (this.argNames.has(name)) return { kind: 'arg', value: Object.hasOwn(this.args, name) ? this.args[name] : undefined };
     if (!isSecretName(name)) {
       throw new CoreError(
         'INVALID_INPUT',
