@@ -37,6 +37,8 @@ async function createWindow(): Promise<void> {
       nodeIntegration: false,
       webSecurity: true,
       spellcheck: false,
+      // A middle click on a link would otherwise open a window past setWindowOpenHandler's reach.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   if (state.maximized) win.maximize();
