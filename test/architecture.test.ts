@@ -103,4 +103,30 @@ describe('architecture', () => {
     expect(bytes).toBeGreaterThan(200);
     expect(bytes).toBeLessThan(20 * 1024);
   });
+
+  it('has a lock that lists every optional platform package (npm ci works on every OS)', () => {
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { optionalDependencies?: Record<string, string> }>;
+    };
+    const paths = new Set(Object.keys(lock.packages));
+    const missing: string[] = [];
+    for (const [path, pkg] of Object.entries(lock.packages)) {
+      for (const dep of Object.keys(pkg.optionalDependencies ?? {})) {
+        // Resolution as Node does it: nested node_modules first, then each ancestor, then the top.
+        let base = path;
+        let found = false;
+        for (;;) {
+          if (paths.has(`${base ? `${base}/` : ''}node_modules/${dep}`)) {
+            found = true;
+            break;
+          }
+          if (!base) break;
+          const cut = base.lastIndexOf('/node_modules/');
+          base = cut < 0 ? '' : base.slice(0, cut);
+        }
+        if (!found) missing.push(`${path || '(root)'} → ${dep}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 });
