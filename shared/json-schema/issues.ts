@@ -10,6 +10,7 @@
 import type { FieldIssue } from '../errors.js';
 import type { SchemaError } from './validator.js';
 import { quoteKey } from '../limits.js';
+import { plural } from '../format.js';
 
 // ---- paths ------------------------------------------------------------------------------------
 
@@ -55,10 +56,6 @@ function dedupe<T>(items: T[], key: (t: T) => string): T[] {
     seen.add(k);
     return true;
   });
-}
-
-function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
 }
 
 const isComposite = (e: SchemaError) => e.keyword === 'anyOf' || e.keyword === 'oneOf';

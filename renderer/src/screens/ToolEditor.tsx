@@ -17,9 +17,10 @@ import { Switch } from '../components/Switch.js';
 import { Field, FormErrors, issuesByField } from '../editor/Field.js';
 import { JsonEditor } from '../editor/JsonEditor.js';
 import { checkArgSchema, checkJsonSchema } from '../editor/schemaChecks.js';
-import { HttpImplEditor, ContainerImplEditor, FunctionImplEditor } from '../editor/ImplEditors.js';
+import { EDITOR_TYPES, EDITOR_TYPE_LIST, type ImplDrafts } from '../editor/types/registry.js';
+import type { DraftCommon, Errors } from '../editor/types/editor-type.js';
 import { CardSettings } from '../editor/CardSettings.js';
-import { applyFunction, argNamesOf, draftFromTool, emptyDraft, localIssues, toToolInput, TOOL_FIELDS, type ToolDraft } from '../editor/draft.js';
+import { argNamesOf, draftFromTool, emptyDraft, localIssues, toToolInput, TOOL_FIELDS, type ToolDraft } from '../editor/draft.js';
 import type { PlaceholderContext } from '../editor/TemplateInput.js';
 import type { ToolView } from '../../../shared/types.js';
 import type { ToolType } from '../../../shared/schemas.js';
@@ -32,6 +33,33 @@ const FIELD_OF_DRAFT_KEY: Partial<Record<keyof ToolDraft, string>> = {
   maxCallsPerMinute: 'limits.maxCallsPerMinute',
   maxOutputBytes: 'limits.maxOutputBytes',
 };
+
+/** The form of the draft's type, from the registry; each type keeps its own draft. */
+function ImplEditor<T extends ToolType>(props: {
+  type: T;
+  impls: ImplDrafts;
+  onImpls(impls: ImplDrafts): void;
+  common: DraftCommon;
+  onCommon(patch: Partial<DraftCommon>): void;
+  ctx: PlaceholderContext;
+  errors: Errors;
+  readOnly: boolean;
+}) {
+  const { type, impls, onImpls } = props;
+  const Editor = EDITOR_TYPES[type].Editor;
+  const value = impls[type];
+  return (
+    <Editor
+      value={value}
+      onChange={(patch) => onImpls({ ...impls, [type]: { ...value, ...patch } })}
+      common={props.common}
+      onCommon={props.onCommon}
+      ctx={props.ctx}
+      errors={props.errors}
+      readOnly={props.readOnly}
+    />
+  );
+}
 
 function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolView }) {
   // The version the edit started from: its modifiedAt guards the save, so a refetch (live
@@ -230,9 +258,11 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
           <Field label="Type" className="w-mid" error={errors.get('type')}>
             {(id) => (
               <select id={id} className="input" value={draft.type} onChange={(e) => update('type', e.target.value as ToolType)} data-testid="tool-type">
-                <option value="http">HTTP request</option>
-                <option value="container">Container</option>
-                <option value="function">Function</option>
+                {EDITOR_TYPE_LIST.map((t) => (
+                  <option key={t.type} value={t.type}>
+                    {t.label}
+                  </option>
+                ))}
               </select>
             )}
           </Field>
@@ -296,24 +326,23 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
         </div>
       </fieldset>
 
-      {draft.type === 'http' && (
-        <HttpImplEditor value={draft.http} onChange={(p) => update('http', { ...draft.http, ...p })} ctx={ctx} errors={errors} readOnly={readOnly} />
-      )}
-      {draft.type === 'container' && (
-        <ContainerImplEditor value={draft.container} onChange={(p) => update('container', { ...draft.container, ...p })} errors={errors} readOnly={readOnly} />
-      )}
-      {draft.type === 'function' && (
-        <FunctionImplEditor
-          value={draft.functionName}
-          onPick={(name) => update('functionName', name)}
-          onUse={(fn) => {
-            setDraft((d) => applyFunction(d, fn));
-            setDirty((s) => new Set(s).add('argSchema').add('outputSchema'));
-          }}
-          errors={errors}
-          readOnly={readOnly}
-        />
-      )}
+      <ImplEditor
+        type={draft.type}
+        impls={draft.impls}
+        onImpls={(impls) => update('impls', impls)}
+        common={draft}
+        onCommon={(patch) => {
+          setDraft((d) => ({ ...d, ...patch }));
+          setDirty((set) => {
+            const next = new Set(set);
+            for (const key of Object.keys(patch) as (keyof DraftCommon)[]) next.add(FIELD_OF_DRAFT_KEY[key] ?? key);
+            return next;
+          });
+        }}
+        ctx={ctx}
+        errors={errors}
+        readOnly={readOnly}
+      />
 
       <CardSettings
         card={draft.card}

@@ -8,7 +8,11 @@
  * drafts 4, 7, 2019-09 and 2020-12. Default draft is 7, like the server's ajv, so the form and
  * the server agree; a schema's `$schema` picks another.
  */
-import { Validator, type OutputUnit, type Schema, type SchemaDraft } from '@cfworker/json-schema';
+import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import { formIssues } from '../../../shared/json-schema/issues.js';
+import { draftOf, unitToSchemaError } from './cfworker-provider.js';
+
+export { draftOf };
 import {
   ROOT_SCHEMA_PREFIX,
   createErrorHandler,
@@ -26,90 +30,16 @@ import {
   type ValidatorType,
 } from '@rjsf/utils';
 
-/** Keywords whose error only says "a child failed"; the child's own error is reported instead. */
-const WRAPPER_KEYWORDS = new Set([
-  'properties',
-  'items',
-  'prefixItems',
-  'additionalItems',
-  'allOf',
-  '$ref',
-  '$recursiveRef',
-  '$dynamicRef',
-  'additionalProperties',
-  'patternProperties',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'dependentSchemas',
-  'dependencies',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-]);
-
-export function draftOf(schema: unknown): SchemaDraft {
-  const s = typeof schema === 'object' && schema !== null ? String((schema as Record<string, unknown>)['$schema'] ?? '') : '';
-  if (s.includes('draft-04')) return '4';
-  if (s.includes('2019-09')) return '2019-09';
-  if (s.includes('2020-12')) return '2020-12';
-  return '7';
-}
-
-/** "#/a/0/b" → ".a.0.b" (rjsf's property path form; "" for the root). */
-function propertyPath(instanceLocation: string): string {
-  const parts = instanceLocation.replace(/^#\/?/, '').split('/').filter(Boolean);
-  return parts.map((p) => '.' + decodeURIComponent(p).replace(/~1/g, '/').replace(/~0/g, '~')).join('');
-}
-
-/** cfworker's messages, reworded the way people read form errors. */
-function friendlyMessage(unit: OutputUnit): { message: string; missing?: string } {
-  const e = unit.error;
-  let m: RegExpExecArray | null;
-  if ((m = /^Instance does not have required property "(.*)"\.$/.exec(e))) return { message: `must have required property '${m[1]}'`, missing: m[1] };
-  if ((m = /^Instance type "(.*)" is invalid\. Expected "(.*)"\.$/.exec(e))) return { message: `must be ${m[2]!.split('", "').join(' or ')}` };
-  if ((m = /^Instance does not match any of (.*)\.$/.exec(e))) return { message: `must be one of ${m[1]}` };
-  if ((m = /^String is too short \((\d+) < (\d+)\)\.$/.exec(e))) return { message: `must have at least ${m[2]} characters` };
-  if ((m = /^String is too long \((\d+) > (\d+)\)\.$/.exec(e))) return { message: `must have at most ${m[2]} characters` };
-  if (/^String does not match pattern\.$/.test(e)) return { message: 'does not match the required pattern' };
-  if ((m = /^String does not match format "(.*)"\.$/.exec(e))) return { message: `must be a valid ${m[1]}` };
-  if ((m = /^Array has too few items \((\d+) < (\d+)\)\.$/.exec(e))) return { message: `must have at least ${m[2]} items` };
-  if ((m = /^Array has too many items \((\d+) > (\d+)\)\.$/.exec(e))) return { message: `must have at most ${m[2]} items` };
-  if ((m = /^\S+ is less than or equal to\s+(\S+)\.$/.exec(e))) return { message: `must be greater than ${m[1]}` };
-  if ((m = /^\S+ is less than\s+(\S+)\.$/.exec(e))) return { message: `must be at least ${m[1]}` };
-  if ((m = /^\S+ is greater than or equal to\s+(\S+)\.$/.exec(e))) return { message: `must be less than ${m[1]}` };
-  if ((m = /^\S+ is greater than\s+(\S+)\.$/.exec(e))) return { message: `must be at most ${m[1]}` };
-  if ((m = /^\S+ is not a multiple of (\S+)\.$/.exec(e))) return { message: `must be a multiple of ${m[1]}` };
-  if (/^Instance does not match any subschemas\.$/.test(e)) return { message: 'must match one of the allowed shapes (anyOf)' };
-  if ((m = /^Instance does not match exactly one subschema \((\d+) matches\)\.$/.exec(e)))
-    return { message: `must match exactly one of the allowed shapes (oneOf; ${m[1]} match)` };
-  return { message: e.replace(/^Instance /, '').replace(/\.$/, '') };
-}
-
+/** cfworker's units in ajv's shape, worded by the shared module (the same words as the core's). */
 function unitsToErrors(units: OutputUnit[]): RJSFValidationError[] {
-  const out: RJSFValidationError[] = [];
-  const seen = new Set<string>();
-  // An anyOf/oneOf failure also reports each branch's own failures; keep the summary only.
-  const combinators = units.filter((u) => u.keyword === 'anyOf' || u.keyword === 'oneOf').map((u) => u.keywordLocation);
-  for (const u of units) {
-    if (WRAPPER_KEYWORDS.has(u.keyword)) continue;
-    if (combinators.some((c) => u.keywordLocation !== c && u.keywordLocation.startsWith(c + '/'))) continue;
-    const { message, missing } = friendlyMessage(u);
-    let property = propertyPath(u.instanceLocation);
-    if (missing !== undefined) property = `${property}.${missing}`;
-    const key = `${property}\u0000${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({
-      name: u.keyword,
-      property,
-      message,
-      stack: `${property ? property.slice(1) + ' ' : ''}${message}`,
-      schemaPath: u.keywordLocation,
-      params: missing ? { missingProperty: missing } : {},
-    });
-  }
-  return out;
+  return formIssues(units.map(unitToSchemaError)).map((i) => ({
+    name: i.keyword,
+    property: i.property,
+    message: i.message,
+    stack: `${i.property ? i.property.slice(1) + ' ' : ''}${i.message}`,
+    schemaPath: i.schemaPath,
+    params: i.missingProperty !== undefined ? { missingProperty: i.missingProperty } : {},
+  }));
 }
 
 export class CspSafeValidator implements ValidatorType<unknown, RJSFSchema> {

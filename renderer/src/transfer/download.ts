@@ -28,9 +28,3 @@ export async function copyText(text: string): Promise<boolean> {
     return false;
   }
 }
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;
-  return `${(n / 1048576).toFixed(1)} MB`;
-}

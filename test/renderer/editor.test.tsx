@@ -8,12 +8,12 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { EditorState } from '@codemirror/state';
 import { json } from '@codemirror/lang-json';
 import { ensureSyntaxTree } from '@codemirror/language';
-import { draftFromTool, emptyDraft, localIssues, toToolInput, newHeaderRow, type ToolDraft } from '../../renderer/src/editor/draft.js';
+import { draftFromTool, emptyDraft, localIssues, toToolInput, type ToolDraft } from '../../renderer/src/editor/draft.js';
+import { newHeaderRow, hostOfTemplate, type HttpDraft } from '../../renderer/src/editor/types/http.js';
 import { TemplateInput, placeholderProblems, classifyPlaceholder } from '../../renderer/src/editor/TemplateInput.js';
 import { issuesByField, fieldFor, FormErrors } from '../../renderer/src/editor/Field.js';
 import { checkArgSchema, checkJsonSchema } from '../../renderer/src/editor/schemaChecks.js';
 import { rangeOfPath, jsonProblems } from '../../renderer/src/editor/JsonEditor.js';
-import { hostOfTemplate } from '../../renderer/src/editor/ImplEditors.js';
 import { exampleArgs } from '../../renderer/src/editor/CardSettings.js';
 import { highlight } from '../../renderer/src/search/Search.js';
 import { ApiCallError } from '../../renderer/src/api/client.js';
@@ -21,7 +21,7 @@ import type { ToolView } from '../../shared/types.js';
 
 afterEach(() => cleanup());
 
-function httpDraft(patch: Partial<ToolDraft> = {}, http: Partial<ToolDraft['http']> = {}): ToolDraft {
+function httpDraft(patch: Partial<ToolDraft> = {}, http: Partial<HttpDraft> = {}): ToolDraft {
   const d = emptyDraft();
   return {
     ...d,
@@ -29,7 +29,7 @@ function httpDraft(patch: Partial<ToolDraft> = {}, http: Partial<ToolDraft['http
     version: 'v1',
     argSchemaText: JSON.stringify({ type: 'object', properties: { city: { type: 'string' } } }),
     ...patch,
-    http: { ...d.http, urlTemplate: 'https://api.example.com/w?q=${city}', ...http },
+    impls: { ...d.impls, http: { ...d.impls.http, urlTemplate: 'https://api.example.com/w?q=${city}', ...http } },
   };
 }
 
@@ -66,7 +66,9 @@ describe('rules checked as you type', () => {
     expect(localIssues(httpDraft({}, { maxRetries: '11' })).get('impl.maxRetries')).toMatch(/between 0 and 10/);
     expect(localIssues(httpDraft({ card: { enabled: true, title: '', accentColor: 'url(x)', backgroundColor: '' } })).get('card.accentColor')).toBeTruthy();
     expect(localIssues(httpDraft({ argSchemaText: '{"type": "object",' })).get('argSchema')).toMatch(/not valid JSON/);
-    expect(localIssues({ ...httpDraft(), type: 'function', functionName: '' }).get('impl.function')).toMatch(/pick/);
+    expect(localIssues({ ...httpDraft(), type: 'function', impls: { ...httpDraft().impls, function: { functionName: '' } } }).get('impl.function')).toMatch(
+      /pick/,
+    );
   });
 });
 
@@ -129,10 +131,16 @@ describe('draft conversion', () => {
     const d: ToolDraft = {
       ...httpDraft(),
       type: 'container',
-      container: { source: 'image', image: 'alpine:3.20', memory: '256', network: 'none', writable: false, cpus: '0.5', timeoutSeconds: '30' },
+      impls: {
+        ...httpDraft().impls,
+        container: { source: 'image', image: 'alpine:3.20', memory: '256', network: 'none', writable: false, cpus: '0.5', timeoutSeconds: '30' },
+      },
     };
     expect(toToolInput(d).impl).toEqual({ image: 'alpine:3.20', sandbox: { memory: 256, network: 'none', writable: false, cpus: 0.5 }, timeoutSeconds: 30 });
-    expect(toToolInput({ ...d, container: { ...d.container, source: 'build', memory: '1g' } }).impl).toMatchObject({ build: '.', sandbox: { memory: '1g' } });
+    expect(toToolInput({ ...d, impls: { ...d.impls, container: { ...d.impls.container, source: 'build', memory: '1g' } } }).impl).toMatchObject({
+      build: '.',
+      sandbox: { memory: '1g' },
+    });
   });
 
   it('derives preview arguments from defaults and examples', () => {

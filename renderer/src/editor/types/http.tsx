@@ -1,28 +1,196 @@
-/** The type-specific parts of the tool editor: http, container and function. */
+/** The editor module of `http` tools: method, URL and body templates, headers, extraction, auth. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { call, errorMessage } from '../api/client.js';
-import { keys, useConfig, useFunctions } from '../api/queries.js';
-import { useToast } from '../components/Toasts.js';
-import { Field } from './Field.js';
-import { TemplateInput, type PlaceholderContext } from './TemplateInput.js';
-import { HTTP_METHODS, newHeaderRow, type ContainerDraft, type HttpDraft, type HttpMethod } from './draft.js';
-import { isHostAllowed } from '../../../shared/hosts.js';
-import type { FunctionInfo } from '../../../shared/types.js';
-import { Badge } from '../components/States.js';
-import { SAFETY_LABEL, SAFETY_TONE } from '../app/format.js';
+import { call, errorMessage } from '../../api/client.js';
+import { keys, useConfig } from '../../api/queries.js';
+import { useToast } from '../../components/Toasts.js';
+import { Field } from '../Field.js';
+import { TemplateInput } from '../TemplateInput.js';
+import { isHostAllowed, templateHost } from '../../../../shared/hosts.js';
+import { headerNameProblem, headerValueProblem } from '../../../../shared/schema-primitives.js';
+import { HTTP_METHODS as METHODS } from '../../../../shared/tool-types/http.js';
+import { findPlaceholders, isSecretName } from '../../../../shared/template.js';
+import { compact, intIssue, optInt, optStr, str, type EditorTypeModule, type ImplEditorProps, type SetIssue } from './editor-type.js';
 
-type Errors = ReadonlyMap<string, string>;
+export type HttpMethod = (typeof METHODS)[number];
+export const HTTP_METHODS: readonly HttpMethod[] = METHODS;
 
-/** The literal host of a URL template, or why there is none. */
-export function hostOfTemplate(url: string): { host?: string; problem?: string } {
-  const m = /^https?:\/\/([^/?#]*)/i.exec(url.trim());
-  if (!m || !m[1]) return { problem: 'no host yet' };
-  if (m[1].includes('${')) return { problem: 'the host must be written literally' };
-  try {
-    return { host: new URL(`http://${m[1]}/`).hostname.replace(/^\[|\]$/g, '') };
-  } catch {
-    return { problem: `'${m[1]}' is not a valid host` };
+export interface HeaderRow {
+  key: number;
+  name: string;
+  value: string;
+}
+
+export interface HttpDraft {
+  method: HttpMethod;
+  urlTemplate: string;
+  headers: HeaderRow[];
+  bodyTemplate: string;
+  successCodes: string;
+  timeoutMs: string;
+  responseEncoding: 'json' | 'text';
+  extractExpr: string;
+  errorMode: 'fail' | 'empty';
+  maxRetries: string;
+  authType: 'none' | 'hmac' | 'oauth2ClientCredentials';
+  hmacSecret: string;
+  hmacAlgorithm: 'sha256' | 'sha512';
+  hmacHeader: string;
+  hmacTimestampHeader: string;
+  hmacPrefix: string;
+  oauthTokenUrl: string;
+  oauthClientIdSecret: string;
+  oauthClientSecretSecret: string;
+  oauthScope: string;
+  oauthAudience: string;
+}
+
+let headerKey = 1;
+export const newHeaderRow = (name = '', value = ''): HeaderRow => ({ key: headerKey++, name, value });
+
+function emptyHttp(): HttpDraft {
+  return {
+    method: 'GET',
+    urlTemplate: 'https://',
+    headers: [],
+    bodyTemplate: '',
+    successCodes: '',
+    timeoutMs: '',
+    responseEncoding: 'json',
+    extractExpr: '',
+    errorMode: 'fail',
+    maxRetries: '',
+    authType: 'none',
+    hmacSecret: '',
+    hmacAlgorithm: 'sha256',
+    hmacHeader: '',
+    hmacTimestampHeader: '',
+    hmacPrefix: '',
+    oauthTokenUrl: '',
+    oauthClientIdSecret: '',
+    oauthClientSecretSecret: '',
+    oauthScope: '',
+    oauthAudience: '',
+  };
+}
+
+function httpFromImpl(impl: Record<string, unknown>): HttpDraft {
+  const auth = (impl['auth'] ?? undefined) as Record<string, unknown> | undefined;
+  return {
+    ...emptyHttp(),
+    method: (impl['method'] as HttpMethod) ?? 'GET',
+    urlTemplate: str(impl['urlTemplate']),
+    headers: Object.entries((impl['headers'] ?? {}) as Record<string, string>).map(([n, v]) => newHeaderRow(n, v)),
+    bodyTemplate: str(impl['bodyTemplate']),
+    successCodes: Array.isArray(impl['successCodes']) ? (impl['successCodes'] as number[]).join(', ') : '',
+    timeoutMs: str(impl['timeoutMs']),
+    responseEncoding: (impl['responseEncoding'] as 'json' | 'text') ?? 'json',
+    extractExpr: str(impl['extractExpr']),
+    errorMode: (impl['errorMode'] as 'fail' | 'empty') ?? 'fail',
+    maxRetries: str(impl['maxRetries']),
+    authType: (auth?.['type'] as HttpDraft['authType']) ?? 'none',
+    hmacSecret: str(auth?.['secret']),
+    hmacAlgorithm: (auth?.['algorithm'] as 'sha256' | 'sha512') ?? 'sha256',
+    hmacHeader: str(auth?.['header']),
+    hmacTimestampHeader: str(auth?.['timestampHeader']),
+    hmacPrefix: str(auth?.['prefix']),
+    oauthTokenUrl: str(auth?.['tokenUrl']),
+    oauthClientIdSecret: str(auth?.['clientIdSecret']),
+    oauthClientSecretSecret: str(auth?.['clientSecretSecret']),
+    oauthScope: str(auth?.['scope']),
+    oauthAudience: str(auth?.['audience']),
+  };
+}
+
+function httpToImpl(h: HttpDraft): Record<string, unknown> {
+  let auth: Record<string, unknown> | undefined;
+  if (h.authType === 'hmac') {
+    auth = compact({
+      type: 'hmac',
+      secret: h.hmacSecret.trim(),
+      algorithm: h.hmacAlgorithm,
+      header: optStr(h.hmacHeader),
+      timestampHeader: optStr(h.hmacTimestampHeader),
+      prefix: optStr(h.hmacPrefix),
+    });
+  } else if (h.authType === 'oauth2ClientCredentials') {
+    auth = compact({
+      type: 'oauth2ClientCredentials',
+      tokenUrl: h.oauthTokenUrl.trim(),
+      clientIdSecret: h.oauthClientIdSecret.trim(),
+      clientSecretSecret: h.oauthClientSecretSecret.trim(),
+      scope: optStr(h.oauthScope),
+      audience: optStr(h.oauthAudience),
+    });
   }
+  const headers = Object.fromEntries(h.headers.filter((r) => r.name.trim()).map((r) => [r.name.trim(), r.value]));
+  return compact({
+    method: h.method,
+    urlTemplate: h.urlTemplate.trim(),
+    headers: Object.keys(headers).length ? headers : undefined,
+    bodyTemplate: h.bodyTemplate === '' ? undefined : h.bodyTemplate,
+    successCodes: h.successCodes.trim()
+      ? h.successCodes
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .map(Number)
+      : undefined,
+    timeoutMs: optInt(h.timeoutMs),
+    responseEncoding: h.responseEncoding,
+    extractExpr: optStr(h.extractExpr),
+    errorMode: h.errorMode,
+    maxRetries: optInt(h.maxRetries),
+    auth,
+  });
+}
+
+function checkHttp(h: HttpDraft, { argNames }: { argNames: readonly string[] }, set: SetIssue): void {
+  if (!/^https?:\/\/[^/?#\s]+/i.test(h.urlTemplate.trim())) set('impl.urlTemplate', 'must start with http:// or https:// followed by a host');
+  else if (/^https?:\/\/[^/?#]*\$\{/i.test(h.urlTemplate.trim()))
+    set('impl.urlTemplate', 'write the host literally (it is checked against allowedHosts); put ${…} placeholders in the path or query');
+  const unknown = (text: string) => findPlaceholders(text).find((p) => !argNames.includes(p.name) && !isSecretName(p.name));
+  const u1 = unknown(h.urlTemplate);
+  if (u1) set('impl.urlTemplate', `\${${u1.name}} is neither an argument nor a secret name`);
+  const u2 = unknown(h.bodyTemplate);
+  if (u2) set('impl.bodyTemplate', `\${${u2.name}} is neither an argument nor a secret name`);
+  const seen = new Set<string>();
+  for (const r of h.headers) {
+    const name = r.name.trim();
+    if (!name && !r.value) continue;
+    if (headerNameProblem(name)) set('impl.headers', `header name '${name}' is not a valid HTTP token`);
+    else if (seen.has(name.toLowerCase())) set('impl.headers', `header '${name}' appears twice`);
+    seen.add(name.toLowerCase());
+    const u = unknown(r.value);
+    if (u) set('impl.headers', `${name}: \${${u.name}} is neither an argument nor a secret name`);
+    const valueProblem = headerValueProblem(r.value);
+    if (valueProblem) set('impl.headers', `${name}: ${valueProblem}`);
+  }
+  if (
+    h.successCodes.trim() &&
+    h.successCodes
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .some((c) => !/^[1-5]\d\d$/.test(c))
+  )
+    set('impl.successCodes', 'list status codes between 100 and 599, e.g. 200, 201');
+  set('impl.timeoutMs', intIssue(h.timeoutMs, 1, 600000));
+  set('impl.maxRetries', intIssue(h.maxRetries, 0, 10));
+  if (h.extractExpr.trim() && !/^\$/.test(h.extractExpr.trim()) && !/^\/.*\/[dgimsuyv]*$/s.test(h.extractExpr.trim()))
+    set('impl.extractExpr', 'use a JSONPath starting with $ or a /regex/');
+  if (h.authType === 'hmac' && !isSecretName(h.hmacSecret.trim())) set('impl.auth', 'HMAC needs the name of a secret (UPPER_SNAKE_CASE)');
+  if (h.authType === 'oauth2ClientCredentials') {
+    if (!/^https?:\/\//.test(h.oauthTokenUrl.trim())) set('impl.auth', 'token URL must start with https://');
+    else if (!isSecretName(h.oauthClientIdSecret.trim()) || !isSecretName(h.oauthClientSecretSecret.trim()))
+      set('impl.auth', 'client ID and client secret are secret names (UPPER_SNAKE_CASE)');
+  }
+}
+
+/** The literal host of a URL template, or why there is none (the shared rule the core saves by). */
+export function hostOfTemplate(url: string): { host?: string; problem?: string } {
+  const h = templateHost(url);
+  if (h.ok) return { host: h.host };
+  if (h.reason === 'missing') return { problem: 'no host yet' };
+  if (h.reason === 'placeholder') return { problem: 'the host must be written literally' };
+  return { problem: h.message };
 }
 
 function AllowedHostStatus({ url, readOnly }: { url: string; readOnly?: boolean }) {
@@ -61,19 +229,7 @@ function AllowedHostStatus({ url, readOnly }: { url: string; readOnly?: boolean 
   );
 }
 
-export function HttpImplEditor({
-  value,
-  onChange,
-  ctx,
-  errors,
-  readOnly,
-}: {
-  value: HttpDraft;
-  onChange(patch: Partial<HttpDraft>): void;
-  ctx: PlaceholderContext;
-  errors: Errors;
-  readOnly?: boolean;
-}) {
+function HttpImplEditor({ value, onChange, ctx, errors, readOnly }: ImplEditorProps<HttpDraft>) {
   const h = value;
   return (
     <fieldset className="fieldset" disabled={readOnly}>
@@ -327,138 +483,25 @@ export function HttpImplEditor({
   );
 }
 
-export function ContainerImplEditor({
-  value,
-  onChange,
-  errors,
-  readOnly,
-}: {
-  value: ContainerDraft;
-  onChange(p: Partial<ContainerDraft>): void;
-  errors: Errors;
-  readOnly?: boolean;
-}) {
-  const c = value;
-  return (
-    <fieldset className="fieldset" disabled={readOnly}>
-      <legend>Container</legend>
-      <div className="radio-row" role="radiogroup" aria-label="Container source">
-        <label className="check">
-          <input type="radio" name="container-source" checked={c.source === 'image'} onChange={() => onChange({ source: 'image' })} /> Image
-        </label>
-        <label className="check">
-          <input type="radio" name="container-source" checked={c.source === 'build'} onChange={() => onChange({ source: 'build' })} /> Build from the tool's
-          folder (Dockerfile)
-        </label>
-      </div>
-      {c.source === 'image' ? (
-        <Field label="Image" error={errors.get('impl.image')}>
-          {(id) => (
-            <input
-              id={id}
-              className="input mono"
-              value={c.image}
-              onChange={(e) => onChange({ image: e.target.value })}
-              placeholder="alpine:3.20"
-              data-testid="container-image"
-            />
-          )}
-        </Field>
-      ) : (
-        <p className="field-hint">
-          The image is built from the Dockerfile in this tool's folder (<code>tools/&lt;toolID&gt;/Dockerfile</code>).{' '}
-          {errors.get('impl.build') && <span className="field-error">{errors.get('impl.build')}</span>}
-        </p>
-      )}
-      <div className="row wrap">
-        <Field label="Memory" className="w-mid" hint="256 (MB) or 512m, 1g">
-          {(id, d) => (
-            <input id={id} aria-describedby={d} className="input" value={c.memory} onChange={(e) => onChange({ memory: e.target.value })} placeholder="256m" />
-          )}
-        </Field>
-        <Field label="CPUs" className="w-narrow">
-          {(id) => <input id={id} className="input" inputMode="decimal" value={c.cpus} onChange={(e) => onChange({ cpus: e.target.value })} placeholder="1" />}
-        </Field>
-        <Field label="Network" className="w-mid">
-          {(id) => (
-            <select id={id} className="input" value={c.network} onChange={(e) => onChange({ network: e.target.value as 'none' | 'bridge' })}>
-              <option value="none">None (isolated)</option>
-              <option value="bridge">Bridge (internet)</option>
-            </select>
-          )}
-        </Field>
-        <Field label="Timeout (s)" className="w-narrow" error={errors.get('impl.timeoutSeconds')}>
-          {(id) => (
-            <input
-              id={id}
-              className="input"
-              inputMode="decimal"
-              value={c.timeoutSeconds}
-              onChange={(e) => onChange({ timeoutSeconds: e.target.value })}
-              placeholder="30"
-            />
-          )}
-        </Field>
-      </div>
-      <label className="check">
-        <input type="checkbox" checked={c.writable} onChange={(e) => onChange({ writable: e.target.checked })} /> Writable root file system
-      </label>
-      {errors.get('impl.sandbox') && <div className="field-error">{errors.get('impl.sandbox')}</div>}
-    </fieldset>
-  );
-}
-
-export function FunctionImplEditor({
-  value,
-  onPick,
-  onUse,
-  errors,
-  readOnly,
-}: {
-  value: string;
-  onPick(name: string): void;
-  onUse(fn: FunctionInfo): void;
-  errors: Errors;
-  readOnly?: boolean;
-}) {
-  const fns = useFunctions();
-  const selected = fns.data?.items.find((f) => f.name === value);
-  return (
-    <fieldset className="fieldset" disabled={readOnly}>
-      <legend>Function</legend>
-      <Field
-        label="Registered function"
-        error={errors.get('impl.function') ?? (value && fns.data && !selected ? `${value} is not registered in this app` : undefined)}
-      >
-        {(id) =>
-          fns.isPending ? (
-            <div className="muted">Loading functions…</div>
-          ) : fns.isError ? (
-            <div className="field-error">{errorMessage(fns.error)}</div>
-          ) : (
-            <select id={id} className="input mono" value={value} onChange={(e) => onPick(e.target.value)} data-testid="function-picker">
-              <option value="">Choose a function…</option>
-              {value && !selected && <option value={value}>{value} (not registered)</option>}
-              {fns.data.items.map((f) => (
-                <option key={f.name} value={f.name}>
-                  {f.name}
-                </option>
-              ))}
-            </select>
-          )
-        }
-      </Field>
-      {selected && (
-        <div className="fn-info">
-          <p>{selected.description}</p>
-          <Badge tone={SAFETY_TONE[selected.safety]}>{SAFETY_LABEL[selected.safety]}</Badge>{' '}
-          {!readOnly && (
-            <button type="button" className="btn btn-small" onClick={() => onUse(selected)}>
-              Use its argument and output schemas
-            </button>
-          )}
-        </div>
-      )}
-    </fieldset>
-  );
-}
+export const httpEditorType: EditorTypeModule<'http', HttpDraft> = {
+  type: 'http',
+  label: 'HTTP request',
+  empty: emptyHttp,
+  fromImpl: httpFromImpl,
+  toImpl: httpToImpl,
+  check: checkHttp,
+  fields: [
+    'impl.method',
+    'impl.urlTemplate',
+    'impl.headers',
+    'impl.bodyTemplate',
+    'impl.successCodes',
+    'impl.timeoutMs',
+    'impl.responseEncoding',
+    'impl.extractExpr',
+    'impl.errorMode',
+    'impl.maxRetries',
+    'impl.auth',
+  ],
+  Editor: HttpImplEditor,
+};
