@@ -1,0 +1,76 @@
+/** One row of the tool list: name, bundle, safety, availability, last call, and the switch. */
+import { Switch } from '../../components/Switch.js';
+import { Badge } from '../../components/States.js';
+import { relativeTime, absoluteTime, SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
+import type { ToolView } from '../../../../shared/types.js';
+
+export const ROW_HEIGHT = 52;
+
+export function ToolRow({
+  tool,
+  bundleName,
+  active,
+  onOpen,
+  onToggle,
+  bundleOff,
+}: {
+  tool: ToolView;
+  bundleName?: string;
+  active: boolean;
+  onOpen(): void;
+  onToggle(v: boolean): void;
+  bundleOff: boolean;
+}) {
+  const avail = tool.availability;
+  return (
+    <div
+      role="row"
+      className={`tool-row${active ? ' is-active' : ''}${tool.isEnabled && !bundleOff ? '' : ' is-off'}`}
+      tabIndex={active ? 0 : -1}
+      data-testid={`tool-row-${tool.slug}`}
+      onClick={onOpen}
+      aria-label={`${tool.displayName || tool.slug}, ${tool.type}, ${SAFETY_LABEL[tool.safety]}`}
+    >
+      <div role="cell" className="cell cell-name">
+        <span className="tool-name">{tool.displayName || tool.slug}</span>
+        <span className="tool-id mono">
+          {tool.slug}
+          <span className="muted">@{tool.version}</span>
+          {bundleName && <span className="muted"> · {bundleName}</span>}
+        </span>
+      </div>
+      <div role="cell" className="cell cell-type">
+        <Badge>{tool.type}</Badge>
+        {tool.isBuiltIn && <Badge tone="info">built-in</Badge>}
+      </div>
+      <div role="cell" className="cell cell-safety">
+        <Badge tone={SAFETY_TONE[tool.safety]}>{SAFETY_LABEL[tool.safety]}</Badge>
+      </div>
+      <div role="cell" className="cell cell-avail">
+        {avail.ok ? (
+          <span className="avail avail-ok">available</span>
+        ) : (
+          <span className="avail avail-bad" title={avail.reason}>
+            <span className="avail-dot" aria-hidden="true" />
+            {avail.reason ?? 'unavailable'}
+          </span>
+        )}
+      </div>
+      <div role="cell" className="cell cell-num" title={`${tool.metrics.errorCount} errors`}>
+        {tool.metrics.callCount.toLocaleString()}
+      </div>
+      <div role="cell" className="cell cell-when" title={absoluteTime(tool.metrics.lastCalledAt)}>
+        {relativeTime(tool.metrics.lastCalledAt)}
+      </div>
+      <div role="cell" className="cell cell-switch">
+        <Switch
+          checked={tool.isEnabled}
+          label={`${tool.displayName || tool.slug} enabled`}
+          onChange={onToggle}
+          testId={`tool-switch-${tool.slug}`}
+          tabIndex={-1}
+        />
+      </div>
+    </div>
+  );
+}
