@@ -26,6 +26,8 @@ export const OP_NAMES = [
   'secrets.list',
   'secrets.set',
   'secrets.delete',
+  'approvals.list',
+  'approvals.decide',
   'problems.list',
   'functions.list',
   'system.info',

@@ -23,6 +23,8 @@ import type {
   ImportReport,
   OpenAiFunction,
   ContainerImportResult,
+  Approval,
+  ApprovalDecision,
 } from './types.js';
 
 interface OpDef<I extends TSchema, O> {
@@ -248,6 +250,19 @@ export const operations = {
     input: Type.Object({ name: SecretName }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   }),
+  'approvals.list': op<{ items: Approval[] }>()({
+    summary: 'Privileged calls from agents waiting for a yes, newest first',
+    input: Type.Object({}, { additionalProperties: false }),
+    errors: [],
+  }),
+  'approvals.decide': op<Approval & { decision: ApprovalDecision; decidedAt: string }>()({
+    summary: 'Approve or deny a waiting call',
+    input: Type.Object(
+      { approvalID: Type.String({ maxLength: 64 }), decision: Type.Union([Type.Literal('approve'), Type.Literal('deny')]) },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT'],
+  }),
   'problems.list': op<{ items: Problem[] }>()({
     summary: 'Files on disk that could not be read, with path and reason',
     input: Type.Object({}, { additionalProperties: false }),
@@ -350,4 +365,5 @@ export type StoreEvent =
   | { type: 'config.changed' }
   | { type: 'secrets.changed' }
   | { type: 'metrics.changed'; toolID: string }
-  | { type: 'problems.changed' };
+  | { type: 'problems.changed' }
+  | { type: 'approvals.changed' };

@@ -111,6 +111,8 @@ export const Config = Type.Object(
     toolsEnabled: Type.Boolean(),
     workspaceRoot: Nullable(Type.String({ maxLength: 4096 })),
     limits: ConfigLimits,
+    /** How long a privileged call from an agent waits for a person's answer before it counts as denied. */
+    approvalTimeoutSeconds: Type.Integer({ minimum: 5, maximum: 3600 }),
   },
   { additionalProperties: false },
 );
@@ -122,6 +124,7 @@ export const DEFAULT_CONFIG: Config = {
   toolsEnabled: true,
   workspaceRoot: null,
   limits: { maxCallsPerMinute: 60, maxOutputBytes: 16384 },
+  approvalTimeoutSeconds: 120,
 };
 
 export const CONFIG_KEY_ORDER = Object.keys(DEFAULT_CONFIG);

@@ -60,6 +60,8 @@ export interface HistoryEntry {
   startedAt: string;
   durationMs: number;
   status: 'ok' | 'error' | 'cancelled';
+  /** Who asked: "mcp:<client name>", "cli", or absent for the app and REST. */
+  caller?: string;
   args: unknown;
   result?: unknown;
   error?: ApiError;
@@ -118,4 +120,18 @@ export interface ContainerImportResult {
   tool: ToolView;
   secrets: string[];
   warnings: string[];
+}
+
+export type ApprovalDecision = 'approve' | 'deny';
+
+/** A privileged call from an agent waiting for a person's yes (GET /tools/approvals). */
+export interface Approval {
+  approvalID: string;
+  tool: { bundleID: string; toolID: string; bundleSlug: string; slug: string; version: string; displayName: string };
+  /** The arguments as the agent sent them, sensitive ones masked. */
+  args: unknown;
+  /** "mcp:<client name>" or "cli". */
+  caller: string;
+  createdAt: string;
+  expiresAt: string;
 }

@@ -14,6 +14,7 @@ import { ConfigStore } from './config.js';
 import { MetricsStore } from './metrics.js';
 import { DataPaths } from './data-paths.js';
 import { Store } from './store/store.js';
+import { ApprovalStore } from './agents/approvals.js';
 import { BundleService } from './store/bundles.js';
 import { ToolService } from './store/tools.js';
 import { watchStore } from './store/watcher.js';
@@ -80,6 +81,8 @@ export interface Core extends TransportCore {
   events: EventEmitter<{ event: [StoreEvent] }>;
   dispatch: Dispatch;
   logger: Logger;
+  approvals: ApprovalStore;
+  paths: DataPaths;
   close(): Promise<void>;
 }
 
@@ -138,6 +141,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const transfer = new TransferService({ store, bundles, tools, config, paths });
   await transfer.recover();
 
+  const approvals = new ApprovalStore(paths.approvalsDir, opts.clock);
+  owned.listen(approvals, 'changed', () => emit({ type: 'approvals.changed' }));
+
   if (opts.watch) {
     const watcher = watchStore(
       store,
@@ -148,6 +154,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
           emit({ type: 'secrets.changed' });
         },
         metrics: (id) => metrics.reload(id),
+        approvals: async () => void approvals.emit('changed'),
       },
       { onError: (what, e) => logger.error(what, e) },
     );
@@ -164,6 +171,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));
   const services = {
+    approvals,
     bundles,
     tools,
     search,
@@ -194,6 +202,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     events,
     dispatch,
     logger,
+    approvals,
+    paths,
     openExport: (bundleIDs) => transfer.openExport(bundleIDs),
     close: () => owned.dispose(),
   };

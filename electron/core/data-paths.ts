@@ -24,6 +24,9 @@ export class DataPaths {
   get metricsDir(): string {
     return join(this.dataDir, 'metrics');
   }
+  get approvalsDir(): string {
+    return join(this.dataDir, 'approvals');
+  }
   get historyDir(): string {
     return join(this.dataDir, 'history');
   }

@@ -13,9 +13,52 @@ import { ensureRendererBuilt } from './renderer-build.js';
 
 export const DEFAULT_PORT = 7420;
 
-function fail(message: string): never {
+export function fail(message: string): never {
   process.stderr.write(`toolwright: ${message}\n`);
   process.exit(2);
+}
+
+export interface ServeOptions {
+  dataDir: string;
+  port: number;
+}
+
+/** Starts the headless host (renderer, REST API and MCP at /mcp) and prints where it listens. */
+export async function startServe({ dataDir, port }: ServeOptions): Promise<void> {
+  const envToken = process.env['TOOLWRIGHT_TOKEN'];
+  const token = envToken && envToken.length > 0 ? envToken : randomBytes(24).toString('base64url');
+  const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+  const rendererDir = join(projectRoot, 'out/renderer');
+  await ensureRendererBuilt(projectRoot, rendererDir);
+
+  const core = await createCore({ dataDir, watch: true, transport: 'rest' });
+  const app = await createRestServer({ core, token, rendererDir, mcp: core });
+  try {
+    await app.listen({ host: '127.0.0.1', port });
+  } catch (e) {
+    await core.close();
+    fail(
+      `cannot listen on 127.0.0.1:${port}: ${(e as Error).message}${(e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (pick another with --port N)' : ''}`,
+    );
+  }
+  const address = app.server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const url = `http://127.0.0.1:${actualPort}`;
+  process.stdout.write(`Toolwright listening on ${url}\n`);
+  if (!envToken) process.stdout.write(`Token: ${token}\n`);
+  process.stdout.write(`Open ${url}/#token=${token}\nData: ${dataDir}${envToken ? ' (token from TOOLWRIGHT_TOKEN)' : ''}\n`);
+  process.stdout.write(`MCP: ${url}/mcp (Streamable HTTP, Authorization: Bearer <token>)\n`);
+
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await app.close().catch(() => undefined);
+    await core.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
 }
 
 async function main(): Promise<void> {
@@ -35,38 +78,10 @@ async function main(): Promise<void> {
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a whole number from 0 to 65535 (got '${values.port}')`);
   const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
-  const envToken = process.env['TOOLWRIGHT_TOKEN'];
-  const token = envToken && envToken.length > 0 ? envToken : randomBytes(24).toString('base64url');
-  const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
-  const rendererDir = join(projectRoot, 'out/renderer');
-  await ensureRendererBuilt(projectRoot, rendererDir);
-
-  const core = await createCore({ dataDir, watch: true, transport: 'rest' });
-  const app = await createRestServer({ core, token, rendererDir });
-  try {
-    await app.listen({ host: '127.0.0.1', port });
-  } catch (e) {
-    await core.close();
-    fail(
-      `cannot listen on 127.0.0.1:${port}: ${(e as Error).message}${(e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (pick another with --port N)' : ''}`,
-    );
-  }
-  const address = app.server.address();
-  const actualPort = typeof address === 'object' && address ? address.port : port;
-  const url = `http://127.0.0.1:${actualPort}`;
-  process.stdout.write(`Toolwright listening on ${url}\n`);
-  process.stdout.write(envToken ? `Data: ${dataDir} (token from TOOLWRIGHT_TOKEN)\n` : `Token: ${token}\nOpen ${url}/#token=${token}\nData: ${dataDir}\n`);
-
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    await app.close().catch(() => undefined);
-    await core.close().catch(() => undefined);
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
+  await startServe({ dataDir, port });
 }
 
-main().catch((e: unknown) => fail(`could not start: ${e instanceof Error ? e.message : String(e)}`));
+// Run as a script (npm run serve), not when the CLI imports startServe.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((e: unknown) => fail(`could not start: ${e instanceof Error ? e.message : String(e)}`));
+}

@@ -21,7 +21,7 @@ export async function startHost(opts: Partial<CoreOptions> & { rendererDir?: str
   const dataDir = opts.dataDir ?? (await tempDir('tw-host-'));
   const token = 'test-token-' + Math.random().toString(36).slice(2);
   const core = await createCore({ docker: false, ...opts, dataDir });
-  const app = await createRestServer({ core, token, ...(opts.rendererDir ? { rendererDir: opts.rendererDir } : {}) });
+  const app = await createRestServer({ core, token, mcp: core, ...(opts.rendererDir ? { rendererDir: opts.rendererDir } : {}) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

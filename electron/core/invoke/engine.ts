@@ -49,6 +49,8 @@ export interface InvokeInput {
   args?: unknown;
   confirm?: boolean;
   invocationID?: string;
+  /** Who asks, for the history: "mcp:<client name>", "cli"… */
+  caller?: string;
   /** Progress lines of the run (e.g. docker build output), for the UI. */
   onProgress?: (line: string) => void;
 }
@@ -132,7 +134,7 @@ export class InvocationEngine {
       error: cancelled ? cancelledError() : failure,
     });
     result.durationMs = Math.round((performance.now() - t0) * 100) / 100;
-    this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor));
+    this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor), input.caller);
     return result;
   }
 
@@ -227,7 +229,7 @@ export class InvocationEngine {
   }
 
   /** Metrics and history, off the answer's path: neither is awaited, neither can fail the call. */
-  private record(file: ToolFile, startedAt: Date, result: InvokeResult, cancelled: boolean, args: unknown): void {
+  private record(file: ToolFile, startedAt: Date, result: InvokeResult, cancelled: boolean, args: unknown, caller?: string): void {
     try {
       this.deps.metrics.record(file.toolID, result.ok, startedAt);
     } catch (e) {
@@ -240,6 +242,7 @@ export class InvocationEngine {
         startedAt: startedAt.toISOString(),
         durationMs: result.durationMs,
         status: result.ok ? 'ok' : cancelled ? 'cancelled' : 'error',
+        ...(caller ? { caller } : {}),
         args,
       };
       if (result.value !== undefined) entry.result = result.value;

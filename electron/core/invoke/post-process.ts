@@ -151,7 +151,7 @@ function isSensitiveSchema(schema: unknown): boolean {
 }
 
 /** Properties the argSchema marks as sensitive (writeOnly, format "password", "x-secret") are masked. */
-function maskMarked(value: unknown, schema: unknown, depth = 0): unknown {
+export function maskMarked(value: unknown, schema: unknown, depth = 0): unknown {
   if (depth > 32 || typeof schema !== 'object' || schema === null || typeof value !== 'object' || value === null) return value;
   const s = schema as { properties?: Record<string, unknown>; items?: unknown };
   if (Array.isArray(value)) {

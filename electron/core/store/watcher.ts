@@ -12,6 +12,8 @@ export interface WatchHooks {
   config?: () => Promise<void>;
   secrets?: () => Promise<void>;
   metrics?: (toolID: string) => Promise<void>;
+  /** A request file under approvals/ appeared, was answered or went away (another process asked). */
+  approvals?: () => Promise<void>;
 }
 
 export interface StoreWatcher {
@@ -45,6 +47,8 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, options: WatchO
     if (path === paths.configFile) return hooks.config && schedule('config', hooks.config);
     if (path === paths.secretsFile) return hooks.secrets && schedule('secrets', hooks.secrets);
     if (path === paths.builtinStateFile) return schedule('builtin', () => store.syncBuiltinState());
+    const inApprovals = relative(paths.approvalsDir, path);
+    if (!inApprovals.startsWith('..') && !inApprovals.includes(sep)) return hooks.approvals && schedule('approvals', hooks.approvals);
     const inMetrics = relative(paths.metricsDir, path);
     if (!inMetrics.startsWith('..') && !inMetrics.includes(sep) && inMetrics.endsWith('.json')) {
       const id = inMetrics.slice(0, -5);

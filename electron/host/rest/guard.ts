@@ -1,7 +1,7 @@
 /**
  * The doors of the REST host, in front of every route: the same-origin rule (a page on another
  * origin, CSRF, or a name that merely resolves to 127.0.0.1, DNS rebinding, never gets an
- * answer) and the bearer token on everything under /tools.
+ * answer) and the bearer token on everything under /tools and on /mcp.
  */
 import fp from 'fastify-plugin';
 import { timingSafeEqual, createHash } from 'node:crypto';
@@ -29,7 +29,8 @@ export const guardPlugin = fp<{ token: string }>(
       if (origin === 'null') return sendError(reply, { code: 'FORBIDDEN', message: 'requests from an opaque origin are refused' });
       // The router decodes the path (`/%74ools/bundles` reaches `/tools/bundles`), so the matched
       // route decides, not the raw URL.
-      if (req.url.startsWith('/tools') || (req.routeOptions.url ?? '').startsWith('/tools')) {
+      const route = req.routeOptions.url ?? '';
+      if (req.url.startsWith('/tools') || route.startsWith('/tools') || req.url.startsWith('/mcp') || route === '/mcp') {
         const auth = String(req.headers.authorization ?? '');
         const m = /^Bearer\s+(.+)$/i.exec(auth);
         if (!m || !timingSafeEqual(digest(m[1]!.trim()), tokenDigest)) {

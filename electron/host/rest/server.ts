@@ -16,6 +16,8 @@ import { transferRoutes } from './transfer-routes.js';
 import { eventsRoute } from './events-route.js';
 import { rendererStatic } from './renderer-static.js';
 import { answerClientError } from './client-errors.js';
+import { mcpRoute } from '../mcp/http-route.js';
+import type { McpCore } from '../mcp/mcp-server.js';
 
 export interface RestOptions {
   core: TransportCore;
@@ -24,6 +26,8 @@ export interface RestOptions {
   rendererDir?: string;
   /** Largest import body accepted. */
   maxImportBytes?: number;
+  /** The core as the MCP server needs it: given, `/mcp` serves MCP over Streamable HTTP. */
+  mcp?: McpCore;
 }
 
 export { RENDERER_CSP };
@@ -54,6 +58,7 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
   await app.register(contractRoutes, { core: opts.core });
   await app.register(transferRoutes, { core: opts.core, maxImportBytes });
   await app.register(eventsRoute, { core: opts.core });
+  if (opts.mcp) await app.register(mcpRoute, { core: opts.mcp });
   app.all('/tools/*', async (req, reply) =>
     sendError(reply, { code: 'NOT_FOUND', message: `no API route ${req.method} ${req.url.split('?')[0]}; see DESIGN.md for the REST contract` }),
   );

@@ -1,0 +1,40 @@
+/**
+ * How the CLI names a tool: `<bundleSlug>/<toolSlug>[@<version>]`, or a bare `<toolSlug>[@v]`
+ * when only one bundle has it. Without a version: the newest enabled version (versions compared
+ * as people read them, v10 after v9), else the newest.
+ */
+import type { Store } from '../core/store/store.js';
+import type { ToolRecord } from '../core/store/loader.js';
+import { CoreError } from '../core/errors.js';
+
+const byVersion = (a: ToolRecord, b: ToolRecord) => a.file.version.localeCompare(b.file.version, undefined, { numeric: true });
+
+export function resolveToolRef(store: Store, text: string): ToolRecord {
+  const at = text.lastIndexOf('@');
+  const name = at > 0 ? text.slice(0, at) : text;
+  const version = at > 0 ? text.slice(at + 1) : undefined;
+  const slash = name.indexOf('/');
+  const bundleSlug = slash >= 0 ? name.slice(0, slash) : undefined;
+  const toolSlug = (slash >= 0 ? name.slice(slash + 1) : name).normalize('NFC');
+  const bundleIDs = new Set<string>();
+  for (const b of store.state.bundles.values())
+    if (!b.file.softDeletedAt && (bundleSlug === undefined || b.file.slug === bundleSlug.normalize('NFC'))) bundleIDs.add(b.file.bundleID);
+  if (bundleSlug !== undefined && bundleIDs.size === 0) throw new CoreError('NOT_FOUND', `no bundle '${bundleSlug}'; list them with: toolwright ls --bundles`);
+  const matches = [...store.state.tools.values()].filter(
+    (r) => bundleIDs.has(r.file.bundleID) && r.file.slug === toolSlug && (version === undefined || r.file.version === version),
+  );
+  if (matches.length === 0) throw new CoreError('NOT_FOUND', `no tool '${text}'; list them with: toolwright ls`);
+  const bundlesHit = new Set(matches.map((m) => m.file.bundleID));
+  if (bundlesHit.size > 1) {
+    const names = [...bundlesHit].map((id) => `${store.state.bundles.get(id)!.file.slug}/${toolSlug}`).sort();
+    throw new CoreError('INVALID_INPUT', `'${text}' is in several bundles: write one of ${names.join(', ')}`);
+  }
+  const enabled = matches.filter((m) => m.file.isEnabled).sort(byVersion);
+  return (enabled.length ? enabled : matches.sort(byVersion)).at(-1)!;
+}
+
+export function bundleByRef(store: Store, slug: string) {
+  const b = [...store.state.bundles.values()].find((x) => x.file.slug === slug.normalize('NFC') && !x.file.softDeletedAt);
+  if (!b) throw new CoreError('NOT_FOUND', `no bundle '${slug}'; list them with: toolwright ls --bundles`);
+  return b;
+}

@@ -1,0 +1,109 @@
+/**
+ * What agents see: the tools that may run now, each with a name a model API accepts. One rule
+ * for the MCP server's tools/list and for GET /tools/tools/openai-functions, so a tool has the
+ * same name in both for the same scope (all bundles, or the same chosen bundles).
+ *
+ * Names (`^[A-Za-z0-9_-]{1,64}$`, readable, deterministic from the visible set, so stable across
+ * restarts): the slug, transliterated (accents dropped, anything else becomes '_'). When several
+ * visible tools share that name, each gets its bundle's slug in front if they live in different
+ * bundles, and its version behind if one bundle holds several versions of it; a numeric suffix
+ * settles whatever still collides. Order: bundle slug, slug, version, toolID.
+ */
+import type { Store } from '../store/store.js';
+import type { ToolService } from '../store/tools.js';
+import type { ToolRecord } from '../store/loader.js';
+import type { BundleFile, Safety, ToolFile } from '../../../shared/schemas.js';
+
+export const MAX_TOOL_NAME = 64;
+
+export function asciiName(text: string): string {
+  const ascii = text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return (ascii || 'tool').slice(0, MAX_TOOL_NAME);
+}
+
+export interface AgentTool {
+  name: string;
+  file: ToolFile;
+  bundle: BundleFile;
+}
+
+export interface AgentScope {
+  /** Bundle IDs (lower case) the connection or export is limited to; undefined: all. */
+  bundleIDs?: ReadonlySet<string>;
+}
+
+/** The visible tools of a scope, named, in a stable order. */
+export function agentTools(store: Store, tools: ToolService, scope: AgentScope = {}): AgentTool[] {
+  const recs: ToolRecord[] = [];
+  for (const rec of store.state.tools.values()) {
+    if (scope.bundleIDs && !scope.bundleIDs.has(rec.file.bundleID)) continue;
+    if (tools.isVisible(rec)) recs.push(rec);
+  }
+  const bundleOf = (r: ToolRecord) => store.state.bundles.get(r.file.bundleID)!.file;
+  recs.sort(
+    (a, b) =>
+      bundleOf(a).slug.localeCompare(bundleOf(b).slug) ||
+      a.file.slug.localeCompare(b.file.slug) ||
+      a.file.version.localeCompare(b.file.version) ||
+      a.file.toolID.localeCompare(b.file.toolID),
+  );
+  const groups = new Map<string, ToolRecord[]>();
+  for (const r of recs) {
+    const key = asciiName(r.file.slug);
+    const group = groups.get(key);
+    if (group) group.push(r);
+    else groups.set(key, [r]);
+  }
+  const used = new Set<string>();
+  return recs.map((r) => {
+    const base = asciiName(r.file.slug);
+    const group = groups.get(base)!;
+    let name = base;
+    if (group.length > 1) {
+      const severalBundles = new Set(group.map((g) => g.file.bundleID)).size > 1;
+      const severalVersions = group.filter((g) => g.file.bundleID === r.file.bundleID).length > 1;
+      const parts = [severalBundles ? bundleOf(r).slug : undefined, r.file.slug, severalVersions ? r.file.version : undefined];
+      name = asciiName(parts.filter((p) => p !== undefined).join('_'));
+    }
+    const unique = name;
+    for (let i = 2; used.has(name); i++) {
+      const suffix = `_${i}`;
+      name = unique.slice(0, MAX_TOOL_NAME - suffix.length) + suffix;
+    }
+    used.add(name);
+    return { name, file: r.file, bundle: bundleOf(r) };
+  });
+}
+
+/** MCP tool annotations of a safety level (DESIGN.md, "Agents"). */
+export function safetyAnnotations(safety: Safety): { readOnlyHint: boolean; destructiveHint?: boolean } {
+  if (safety === 'readOnly') return { readOnlyHint: true };
+  if (safety === 'sideEffecting') return { readOnlyHint: false, destructiveHint: false };
+  return { readOnlyHint: false, destructiveHint: true };
+}
+
+/** An argSchema as a model API wants it: an object schema without $schema/$id. */
+export function parametersOf(schema: unknown): Record<string, unknown> {
+  const parameters: Record<string, unknown> =
+    typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? { ...(schema as Record<string, unknown>) } : { type: 'object', properties: {} };
+  if (parameters['type'] === undefined) parameters['type'] = 'object';
+  if (parameters['properties'] === undefined) parameters['properties'] = {};
+  delete parameters['$schema'];
+  delete parameters['$id'];
+  return parameters;
+}
+
+/** An outputSchema worth announcing: an object schema with something in it. */
+export function announcedOutputSchema(schema: unknown): Record<string, unknown> | undefined {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return undefined;
+  const s = schema as Record<string, unknown>;
+  if (Object.keys(s).length === 0 || s['type'] !== 'object') return undefined;
+  const out = { ...s };
+  delete out['$schema'];
+  delete out['$id'];
+  return out;
+}

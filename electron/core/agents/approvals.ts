@@ -1,0 +1,154 @@
+/**
+ * A person's yes before an agent runs a privileged tool, when the agent's client cannot ask
+ * itself (no elicitation). Requests are files under `<data>/approvals/`, so any process (an MCP
+ * server started by an agent, the CLI) can ask and any app window or REST client can answer;
+ * the asker polls its file. Unanswered by `expiresAt` counts as deny. One decision per request:
+ * the answer is written under the file's lock, so two windows cannot both decide.
+ */
+import { EventEmitter } from 'node:events';
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import { v7 as uuidv7 } from 'uuid';
+import type { Approval, ApprovalDecision } from '../../../shared/types.js';
+import { CoreError, notFound } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { withLock } from '../fs/lock.js';
+import { parseJsonText } from '../fs/json-text.js';
+import { canonicalJson } from '../../../shared/canonical.js';
+import { delay } from '../util/abort.js';
+
+const APPROVAL_ID = /^[0-9a-f-]{36}$/;
+const KEY_ORDER = ['approvalID', 'tool', 'args', 'caller', 'createdAt', 'expiresAt', 'decision', 'decidedAt'];
+const POLL_MS = 200;
+/** Answered and expired requests are swept this long after the fact. */
+const KEEP_MS = 10 * 60 * 1000;
+
+interface ApprovalFile extends Approval {
+  decision?: ApprovalDecision;
+  decidedAt?: string;
+}
+
+export type ApprovalOutcome = 'approve' | 'deny' | 'expired' | 'cancelled';
+
+export interface ApprovalAsk {
+  tool: Approval['tool'];
+  args: unknown;
+  caller: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Called while the request waits, about once a second, with the time left. */
+  onWait?: (leftMs: number) => void;
+}
+
+export class ApprovalStore extends EventEmitter<{ changed: [] }> {
+  constructor(
+    private readonly dir: string,
+    private readonly clock: () => Date = () => new Date(),
+  ) {
+    super();
+  }
+
+  private file(approvalID: string): string {
+    return join(this.dir, `${approvalID}.json`);
+  }
+
+  private async read(approvalID: string): Promise<ApprovalFile | undefined> {
+    let text: string;
+    try {
+      text = await fsp.readFile(this.file(approvalID), 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+    const parsed = parseJsonText(text);
+    return parsed.ok ? (parsed.value as ApprovalFile) : undefined;
+  }
+
+  private async write(file: ApprovalFile): Promise<void> {
+    await fsp.mkdir(this.dir, { recursive: true });
+    await writeFileAtomic(this.file(file.approvalID), canonicalJson(file as unknown as Record<string, unknown>, KEY_ORDER));
+    this.emit('changed');
+  }
+
+  /** Asks and waits for the answer; the request file is removed once answered or given up. */
+  async ask(ask: ApprovalAsk): Promise<{ outcome: ApprovalOutcome; approvalID: string }> {
+    const now = this.clock();
+    const approvalID = uuidv7();
+    await this.write({
+      approvalID,
+      tool: ask.tool,
+      args: ask.args,
+      caller: ask.caller,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + ask.timeoutMs).toISOString(),
+    });
+    const deadline = Date.now() + ask.timeoutMs;
+    let lastWait = 0;
+    try {
+      for (;;) {
+        if (ask.signal?.aborted) return { outcome: 'cancelled', approvalID };
+        const file = await this.read(approvalID);
+        if (!file) return { outcome: 'deny', approvalID };
+        if (file.decision) return { outcome: file.decision, approvalID };
+        const left = deadline - Date.now();
+        if (left <= 0) return { outcome: 'expired', approvalID };
+        if (ask.onWait && Date.now() - lastWait >= 1000) {
+          lastWait = Date.now();
+          ask.onWait(left);
+        }
+        await delay(Math.min(POLL_MS, left));
+      }
+    } finally {
+      await fsp.rm(this.file(approvalID), { force: true }).catch(() => undefined);
+      this.emit('changed');
+    }
+  }
+
+  /** Pending requests, newest first; answered or expired ones are swept when old. */
+  async list(): Promise<Approval[]> {
+    let names: string[];
+    try {
+      names = await fsp.readdir(this.dir);
+    } catch {
+      return [];
+    }
+    const now = this.clock().getTime();
+    const pending: Approval[] = [];
+    for (const name of names) {
+      const id = name.replace(/\.json$/, '');
+      if (!name.endsWith('.json') || !APPROVAL_ID.test(id)) continue;
+      const file = await this.read(id).catch(() => undefined);
+      if (!file) continue;
+      const expires = Date.parse(file.expiresAt);
+      if (file.decision || expires <= now) {
+        const since = file.decidedAt ? Date.parse(file.decidedAt) : expires;
+        if (now - since > KEEP_MS) await fsp.rm(this.file(id), { force: true }).catch(() => undefined);
+        continue;
+      }
+      pending.push({
+        approvalID: file.approvalID,
+        tool: file.tool,
+        args: file.args,
+        caller: file.caller,
+        createdAt: file.createdAt,
+        expiresAt: file.expiresAt,
+      });
+    }
+    return pending.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.approvalID.localeCompare(a.approvalID));
+  }
+
+  async decide(approvalID: string, decision: ApprovalDecision): Promise<Approval & { decision: ApprovalDecision; decidedAt: string }> {
+    if (!APPROVAL_ID.test(approvalID)) throw notFound(`approval ${approvalID}`);
+    await fsp.mkdir(this.dir, { recursive: true });
+    return withLock(join(this.dir, `.${approvalID}.lock`), async () => {
+      const file = await this.read(approvalID);
+      if (!file) throw notFound(`approval ${approvalID} (it was answered, withdrawn or expired)`);
+      if (file.decision) throw new CoreError('CONFLICT', `approval ${approvalID} was already answered: ${file.decision}`, { decision: file.decision });
+      if (Date.parse(file.expiresAt) <= this.clock().getTime())
+        throw new CoreError('CONFLICT', `approval ${approvalID} expired at ${file.expiresAt} and counts as denied`);
+      const decided = { ...file, decision, decidedAt: this.clock().toISOString() };
+      await this.write(decided);
+      return decided;
+    });
+  }
+}

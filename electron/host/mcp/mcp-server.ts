@@ -1,0 +1,254 @@
+/**
+ * The MCP server over the core (DESIGN.md, "Agents: MCP server and CLI"), one per connection,
+ * on the official SDK's low-level Server: tool schemas are the JSON Schemas of tool.json, so
+ * nothing goes through zod. The switches decide, live, what each connection sees: any change to
+ * the store or the config that changes the visible list sends notifications/tools/list_changed.
+ */
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Core } from '../../core/app-core.js';
+import { agentTools, announcedOutputSchema, parametersOf, safetyAnnotations, type AgentTool } from '../../core/agents/agent-tools.js';
+import { maskMarked } from '../../core/invoke/post-process.js';
+import { toApiError } from '../../core/errors.js';
+import type { InvokeResult } from '../../../shared/types.js';
+import type { StoreEvent } from '../../../shared/operations.js';
+
+export type McpCore = Pick<Core, 'store' | 'tools' | 'invocations' | 'config' | 'approvals' | 'events' | 'logger'>;
+
+export interface McpServerOptions {
+  /** Bundle slugs this connection is limited to (`--bundles`, `/mcp?bundles=`); all when absent. */
+  bundles?: readonly string[];
+  version?: string;
+  /** Called with the connection's client name once it has initialised (for "connected clients"). */
+  onClient?: (name: string) => void;
+}
+
+const META = 'dev.toolwright';
+/** Changes arrive in bursts (an import, a bundle switch): one notification per burst. */
+const LIST_CHANGED_DEBOUNCE_MS = 50;
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface McpConnection {
+  server: Server;
+  /** Stops listening to the core (the transport's close does the rest). */
+  dispose(): void;
+}
+
+export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): McpConnection {
+  const server = new Server(
+    { name: 'toolwright', title: 'Toolwright', version: opts.version ?? '0.1.0' },
+    {
+      capabilities: { tools: { listChanged: true }, logging: {} },
+      instructions:
+        'Tools managed in Toolwright. The list follows the switches a person flips in the app: expect notifications/tools/list_changed. Privileged tools run only after a person approves.',
+    },
+  );
+
+  const scope = () => {
+    if (!opts.bundles?.length) return {};
+    const wanted = new Set(opts.bundles);
+    const ids = new Set<string>();
+    for (const b of core.store.state.bundles.values()) if (wanted.has(b.file.slug)) ids.add(b.file.bundleID);
+    return { bundleIDs: ids };
+  };
+  const visible = (): AgentTool[] => (core.config.get().toolsEnabled ? agentTools(core.store, core.tools, scope()) : []);
+  const signature = (tools: AgentTool[]) => tools.map((t) => `${t.name}\u0000${t.file.toolID}\u0000${t.file.modifiedAt}`).join('\n');
+
+  let lastSignature = signature(visible());
+  let timer: NodeJS.Timeout | undefined;
+  const onEvent = (e: StoreEvent) => {
+    if (e.type === 'metrics.changed' || e.type === 'approvals.changed' || e.type === 'problems.changed' || e.type === 'secrets.changed') return;
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      const now = signature(visible());
+      if (now === lastSignature) return;
+      lastSignature = now;
+      server.sendToolListChanged().catch(() => undefined); // not connected yet, or gone
+    }, LIST_CHANGED_DEBOUNCE_MS);
+  };
+  core.events.on('event', onEvent);
+
+  server.oninitialized = () => opts.onClient?.(server.getClientVersion()?.name ?? 'unknown');
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = visible();
+    lastSignature = signature(tools);
+    return { tools: tools.map(describeTool) };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tools = visible();
+    const tool = tools.find((t) => t.name === request.params.name);
+    if (!tool) {
+      const off = core.config.get().toolsEnabled ? '' : ' (tools are switched off in Toolwright: the kill switch is on)';
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}${off}; call tools/list for the tools you may use`);
+    }
+    return callTool(core, server, tool, request.params.arguments ?? {}, extra);
+  });
+
+  return {
+    server,
+    dispose() {
+      core.events.off('event', onEvent);
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+export function describeTool(t: AgentTool): Tool {
+  const f = t.file;
+  const tool: Tool = {
+    name: t.name,
+    title: f.displayName || f.slug,
+    description: f.description || f.displayName || f.slug,
+    inputSchema: parametersOf(f.argSchema) as Tool['inputSchema'],
+    annotations: { title: f.displayName || f.slug, ...safetyAnnotations(f.safety) },
+    _meta: {
+      [`${META}/bundleID`]: f.bundleID,
+      [`${META}/toolID`]: f.toolID,
+      [`${META}/slug`]: f.slug,
+      [`${META}/version`]: f.version,
+    },
+  };
+  const output = announcedOutputSchema(f.outputSchema);
+  if (output) tool.outputSchema = output as Tool['outputSchema'];
+  return tool;
+}
+
+function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** A person's yes for a privileged tool: elicitation when the client can ask, else an approval in the app. */
+async function approve(
+  core: McpCore,
+  server: Server,
+  tool: AgentTool,
+  args: Record<string, unknown>,
+  caller: string,
+  extra: Extra,
+): Promise<string | undefined> {
+  const f = tool.file;
+  const what = `${f.displayName || f.slug} (${tool.bundle.slug}/${f.slug}@${f.version})`;
+  if (server.getClientCapabilities()?.elicitation) {
+    const answer = await server.elicitInput(
+      {
+        message: `Toolwright: ${what} is privileged. Run it with these arguments?\n${JSON.stringify(maskMarked(args, f.argSchema), null, 2)}`,
+        requestedSchema: {
+          type: 'object',
+          properties: { confirm: { type: 'boolean', title: 'Run it', description: `Run ${what} now` } },
+          required: ['confirm'],
+        },
+      },
+      { signal: extra.signal },
+    );
+    if (answer.action !== 'accept' || answer.content?.['confirm'] !== true) {
+      return `The person ${answer.action === 'cancel' ? 'dismissed' : 'declined'} the request to run ${what}; it did not run.`;
+    }
+    return undefined;
+  }
+  const timeoutSeconds = core.config.get().approvalTimeoutSeconds;
+  const progressToken = extra._meta?.progressToken;
+  let step = 0;
+  const { outcome } = await core.approvals.ask({
+    tool: { bundleID: f.bundleID, toolID: f.toolID, bundleSlug: tool.bundle.slug, slug: f.slug, version: f.version, displayName: f.displayName },
+    args: maskMarked(args, f.argSchema),
+    caller,
+    timeoutMs: timeoutSeconds * 1000,
+    signal: extra.signal,
+    // Progress keeps clients' request timeouts from ending a call that waits for a person.
+    onWait: (leftMs) => {
+      if (progressToken === undefined) return;
+      void extra
+        .sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress: ++step, message: `waiting for approval in Toolwright (${Math.ceil(leftMs / 1000)} s left)` },
+        })
+        .catch(() => undefined);
+    },
+  });
+  if (outcome === 'approve') return undefined;
+  if (outcome === 'expired') return `Nobody approved ${what} within ${timeoutSeconds} s, so it counts as denied; it did not run.`;
+  if (outcome === 'cancelled') return `The call to ${what} was cancelled while it waited for approval; it did not run.`;
+  return `A person denied the request to run ${what} in Toolwright; it did not run.`;
+}
+
+async function callTool(core: McpCore, server: Server, tool: AgentTool, rawArgs: Record<string, unknown>, extra: Extra): Promise<CallToolResult> {
+  const f = tool.file;
+  const caller = `mcp:${server.getClientVersion()?.name ?? 'unknown'}`;
+  const ref = { bundleID: f.bundleID, slug: f.slug, version: f.version };
+  if (f.safety === 'privileged') {
+    const refusal = await approve(core, server, tool, rawArgs, caller, extra);
+    if (refusal) return errorResult(refusal);
+  }
+  const invocationID = randomUUID();
+  const onAbort = () => core.invocations.cancel(invocationID);
+  extra.signal.addEventListener('abort', onAbort, { once: true });
+  const progressToken = extra._meta?.progressToken;
+  let step = 0;
+  let result: InvokeResult;
+  try {
+    result = await core.invocations.invoke(ref, {
+      args: rawArgs,
+      confirm: f.safety === 'privileged',
+      invocationID,
+      caller,
+      ...(progressToken !== undefined
+        ? {
+            onProgress: (line: string) =>
+              void extra
+                .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++step, message: line.slice(0, 500) } })
+                .catch(() => undefined),
+          }
+        : {}),
+    });
+  } catch (e) {
+    // Gates (kill switch, switches, rate limit, arguments) refuse before a run: a result the model can read.
+    return errorResult(toApiError(e, { unexpected: 'the call failed' }).message);
+  } finally {
+    extra.signal.removeEventListener('abort', onAbort);
+  }
+  void server
+    .sendLoggingMessage(
+      {
+        level: result.ok ? 'info' : 'warning',
+        logger: 'toolwright',
+        data: `${tool.name}: ${result.ok ? 'ok' : result.error?.code} in ${result.durationMs} ms`,
+      },
+      extra.sessionId,
+    )
+    .catch(() => undefined);
+  return toCallResult(tool, result);
+}
+
+export function toCallResult(tool: AgentTool, r: InvokeResult): CallToolResult {
+  if (!r.ok) return errorResult(r.error?.message ?? 'the tool failed');
+  const text = typeof r.value === 'string' ? r.value : (JSON.stringify(r.value, null, 2) ?? 'null');
+  const content: CallToolResult['content'] = [{ type: 'text', text }];
+  if (r.card?.html) {
+    content.push({ type: 'resource', resource: { uri: `toolwright://invocations/${r.invocationID}/card`, mimeType: 'text/html', text: r.card.html } });
+  }
+  const result: CallToolResult = { content };
+  if (announcedOutputSchema(tool.file.outputSchema)) {
+    if (r.truncated || typeof r.value !== 'object' || r.value === null || Array.isArray(r.value)) {
+      return errorResult(
+        `the result of ${tool.name} was cut at ${tool.file.limits?.maxOutputBytes ?? 'the output limit'} bytes, so it no longer matches its outputSchema`,
+      );
+    }
+    result.structuredContent = r.value as Record<string, unknown>;
+  }
+  return result;
+}
