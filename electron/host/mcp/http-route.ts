@@ -24,7 +24,8 @@ function jsonRpcError(reply: FastifyReply, status: number, code: number, message
 export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; version?: string }): Promise<void> {
   const sessions = new Map<string, Session>();
 
-  app.addHook('onClose', async () => {
+  // Before the server waits for its connections: open GET streams would hold it forever.
+  app.addHook('preClose', async () => {
     await Promise.all(
       [...sessions.values()].map(async (s) => {
         s.connection.dispose();
