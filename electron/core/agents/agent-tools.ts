@@ -15,6 +15,8 @@ import type { ToolRecord } from '../store/loader.js';
 import type { BundleFile, Safety, ToolFile } from '../../../shared/schemas.js';
 
 export const MAX_TOOL_NAME = 64;
+/** localeCompare's order, without building a collator per comparison. */
+const COLLATOR = new Intl.Collator();
 
 export function asciiName(text: string): string {
   const ascii = text
@@ -44,13 +46,12 @@ export function agentTools(store: Store, tools: ToolService, scope: AgentScope =
     if (tools.isVisible(rec)) recs.push(rec);
   }
   const bundleOf = (r: ToolRecord) => store.state.bundles.get(r.file.bundleID)!.file;
+  const cmp = COLLATOR.compare;
   recs.sort(
     (a, b) =>
-      bundleOf(a).slug.localeCompare(bundleOf(b).slug) ||
-      a.file.slug.localeCompare(b.file.slug) ||
-      a.file.version.localeCompare(b.file.version) ||
-      a.file.toolID.localeCompare(b.file.toolID),
+      cmp(bundleOf(a).slug, bundleOf(b).slug) || cmp(a.file.slug, b.file.slug) || cmp(a.file.version, b.file.version) || cmp(a.file.toolID, b.file.toolID),
   );
+
   const groups = new Map<string, ToolRecord[]>();
   for (const r of recs) {
     const key = asciiName(r.file.slug);

@@ -11,6 +11,8 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  SetLevelRequestSchema,
+  type LoggingLevel,
   type CallToolResult,
   type ServerNotification,
   type ServerRequest,
@@ -35,6 +37,7 @@ export interface McpServerOptions {
 }
 
 const META = 'dev.toolwright';
+const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 /** Changes arrive in bursts (an import, a bundle switch): one notification per burst. */
 const LIST_CHANGED_DEBOUNCE_MS = 50;
 
@@ -63,13 +66,16 @@ export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): Mcp
     for (const b of core.store.state.bundles.values()) if (wanted.has(b.file.slug)) ids.add(b.file.bundleID);
     return { bundleIDs: ids };
   };
-  const visible = (): AgentTool[] => (core.config.get().toolsEnabled ? agentTools(core.store, core.tools, scope()) : []);
+  // Computed once per change of the store or config, not per request: 10,000 tools list in a few ms.
+  let cached: AgentTool[] | undefined;
+  const visible = (): AgentTool[] => (cached ??= core.config.get().toolsEnabled ? agentTools(core.store, core.tools, scope()) : []);
   const signature = (tools: AgentTool[]) => tools.map((t) => `${t.name}\u0000${t.file.toolID}\u0000${t.file.modifiedAt}`).join('\n');
 
   let lastSignature = signature(visible());
   let timer: NodeJS.Timeout | undefined;
   const onEvent = (e: StoreEvent) => {
     if (e.type === 'metrics.changed' || e.type === 'approvals.changed' || e.type === 'problems.changed' || e.type === 'secrets.changed') return;
+    cached = undefined;
     if (timer) return;
     timer = setTimeout(() => {
       timer = undefined;
@@ -83,10 +89,23 @@ export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): Mcp
 
   server.oninitialized = () => opts.onClient?.(server.getClientVersion()?.name ?? 'unknown');
 
+  // Log messages go only to a client that asked for them (logging/setLevel), at its level or above.
+  let logLevel: LoggingLevel | undefined;
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    logLevel = request.params.level;
+    return {};
+  });
+  const log = (level: LoggingLevel, data: string, sessionId?: string) => {
+    if (logLevel === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(logLevel)) return;
+    server.sendLoggingMessage({ level, logger: 'toolwright', data }, sessionId).catch(() => undefined);
+  };
+
+  let described: { from: AgentTool[]; tools: Tool[] } | undefined;
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools = visible();
     lastSignature = signature(tools);
-    return { tools: tools.map(describeTool) };
+    if (described?.from !== tools) described = { from: tools, tools: tools.map(describeTool) };
+    return { tools: described.tools };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -96,7 +115,7 @@ export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): Mcp
       const off = core.config.get().toolsEnabled ? '' : ' (tools are switched off in Toolwright: the kill switch is on)';
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}${off}; call tools/list for the tools you may use`);
     }
-    return callTool(core, server, tool, request.params.arguments ?? {}, extra);
+    return callTool(core, server, tool, request.params.arguments ?? {}, extra, log);
   });
 
   return {
@@ -186,7 +205,14 @@ async function approve(
   return `A person denied the request to run ${what} in Toolwright; it did not run.`;
 }
 
-async function callTool(core: McpCore, server: Server, tool: AgentTool, rawArgs: Record<string, unknown>, extra: Extra): Promise<CallToolResult> {
+async function callTool(
+  core: McpCore,
+  server: Server,
+  tool: AgentTool,
+  rawArgs: Record<string, unknown>,
+  extra: Extra,
+  log: (level: LoggingLevel, data: string, sessionId?: string) => void,
+): Promise<CallToolResult> {
   const f = tool.file;
   const caller = `mcp:${server.getClientVersion()?.name ?? 'unknown'}`;
   const ref = { bundleID: f.bundleID, slug: f.slug, version: f.version };
@@ -221,16 +247,7 @@ async function callTool(core: McpCore, server: Server, tool: AgentTool, rawArgs:
   } finally {
     extra.signal.removeEventListener('abort', onAbort);
   }
-  void server
-    .sendLoggingMessage(
-      {
-        level: result.ok ? 'info' : 'warning',
-        logger: 'toolwright',
-        data: `${tool.name}: ${result.ok ? 'ok' : result.error?.code} in ${result.durationMs} ms`,
-      },
-      extra.sessionId,
-    )
-    .catch(() => undefined);
+  log(result.ok ? 'info' : 'warning', `${tool.name}: ${result.ok ? 'ok' : result.error?.code} in ${result.durationMs} ms`, extra.sessionId);
   return toCallResult(tool, result);
 }
 
