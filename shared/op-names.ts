@@ -26,6 +26,7 @@ export const OP_NAMES = [
   'secrets.list',
   'secrets.set',
   'secrets.delete',
+  'agents.list',
   'approvals.list',
   'approvals.decide',
   'problems.list',

@@ -25,6 +25,7 @@ import type {
   ContainerImportResult,
   Approval,
   ApprovalDecision,
+  AgentConnection,
 } from './types.js';
 
 interface OpDef<I extends TSchema, O> {
@@ -250,6 +251,11 @@ export const operations = {
     input: Type.Object({ name: SecretName }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   }),
+  'agents.list': op<{ items: AgentConnection[] }>()({
+    summary: 'Agents connected over MCP right now (any process), oldest first',
+    input: Type.Object({}, { additionalProperties: false }),
+    errors: [],
+  }),
   'approvals.list': op<{ items: Approval[] }>()({
     summary: 'Privileged calls from agents waiting for a yes, newest first',
     input: Type.Object({}, { additionalProperties: false }),
@@ -366,4 +372,5 @@ export type StoreEvent =
   | { type: 'secrets.changed' }
   | { type: 'metrics.changed'; toolID: string }
   | { type: 'problems.changed' }
-  | { type: 'approvals.changed' };
+  | { type: 'approvals.changed' }
+  | { type: 'agents.changed' };

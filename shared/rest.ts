@@ -57,6 +57,7 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'secrets.list': { method: 'GET', path: '/tools/secrets' },
   'secrets.set': { method: 'PUT', path: '/tools/secrets/:name', params: ['name'], body: '*' },
   'secrets.delete': { method: 'DELETE', path: '/tools/secrets/:name', params: ['name'], status: 204 },
+  'agents.list': { method: 'GET', path: '/tools/agents' },
   'approvals.list': { method: 'GET', path: '/tools/approvals' },
   'approvals.decide': { method: 'POST', path: '/tools/approvals/:approvalID', params: ['approvalID'], body: '*' },
   'problems.list': { method: 'GET', path: '/tools/problems' },

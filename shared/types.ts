@@ -94,6 +94,8 @@ export interface SystemInfo {
   docker: Availability;
   secretsEncryption: 'safeStorage' | 'aes-256-gcm';
   config: Config;
+  /** The stdio command agents start (`toolwright mcp` with this data folder). */
+  mcp: McpLaunch;
 }
 
 export interface ImportReport {
@@ -134,4 +136,22 @@ export interface Approval {
   caller: string;
   createdAt: string;
   expiresAt: string;
+}
+
+/** An agent connected over MCP right now (GET /tools/agents). */
+export interface AgentConnection {
+  connectionID: string;
+  /** The client's name from its MCP initialize (clientInfo.name). */
+  client: string;
+  transport: 'stdio' | 'http';
+  pid: number;
+  since: string;
+  calls: number;
+  lastCallAt: string | null;
+}
+
+/** How to start the MCP server of this install (system.info): absolute paths, ready for an agent's config. */
+export interface McpLaunch {
+  command: string;
+  args: string[];
 }

@@ -15,6 +15,7 @@ import { MetricsStore } from './metrics.js';
 import { DataPaths } from './data-paths.js';
 import { Store } from './store/store.js';
 import { ApprovalStore } from './agents/approvals.js';
+import { AgentConnections } from './agents/connections.js';
 import { BundleService } from './store/bundles.js';
 import { ToolService } from './store/tools.js';
 import { watchStore } from './store/watcher.js';
@@ -82,6 +83,7 @@ export interface Core extends TransportCore {
   dispatch: Dispatch;
   logger: Logger;
   approvals: ApprovalStore;
+  agents: AgentConnections;
   paths: DataPaths;
   close(): Promise<void>;
 }
@@ -142,6 +144,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   await transfer.recover();
 
   const approvals = new ApprovalStore(paths.approvalsDir, opts.clock);
+  const agents = new AgentConnections(paths.agentsDir, opts.clock);
+  owned.listen(agents, 'changed', () => emit({ type: 'agents.changed' }));
   owned.listen(approvals, 'changed', () => emit({ type: 'approvals.changed' }));
 
   if (opts.watch) {
@@ -155,6 +159,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         },
         metrics: (id) => metrics.reload(id),
         approvals: async () => void approvals.emit('changed'),
+        agents: async () => void agents.emit('changed'),
       },
       { onError: (what, e) => logger.error(what, e) },
     );
@@ -172,6 +177,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));
   const services = {
     approvals,
+    agents,
     bundles,
     tools,
     search,
@@ -203,6 +209,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     dispatch,
     logger,
     approvals,
+    agents,
     paths,
     openExport: (bundleIDs) => transfer.openExport(bundleIDs),
     close: () => owned.dispose(),

@@ -24,6 +24,9 @@ export class DataPaths {
   get metricsDir(): string {
     return join(this.dataDir, 'metrics');
   }
+  get agentsDir(): string {
+    return join(this.dataDir, 'agents');
+  }
   get approvalsDir(): string {
     return join(this.dataDir, 'approvals');
   }

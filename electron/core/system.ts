@@ -1,4 +1,5 @@
 /** system.info: where the data lives, what this host can run, and how it is configured. */
+import { fileURLToPath } from 'node:url';
 import type { Availability, SystemInfo } from '../../shared/types.js';
 import type { ConfigStore } from './config.js';
 import type { SecretsStore } from './secrets/secrets-store.js';
@@ -14,6 +15,9 @@ export interface SystemServiceDeps {
   health: () => Map<string, Availability>;
 }
 
+/** bin/toolwright.js of this checkout or install, run by the Node that runs us. */
+const BIN = fileURLToPath(new URL('../../bin/toolwright.js', import.meta.url));
+
 export class SystemService {
   constructor(private readonly deps: SystemServiceDeps) {}
 
@@ -27,6 +31,7 @@ export class SystemService {
       docker: d.health().get('docker') ?? { ok: false, reason: 'no container runner' },
       secretsEncryption: d.secrets.encryption,
       config: d.config.get(),
+      mcp: { command: process.execPath, args: [BIN, '--data-dir', d.dataDir, 'mcp'] },
     };
   }
 }

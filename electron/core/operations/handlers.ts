@@ -33,6 +33,7 @@ export function createHandlers(s: Services): Handlers {
     'secrets.list': () => ({ items: s.secrets.list() }),
     'secrets.set': (i) => s.secrets.set(i.name, i.value),
     'secrets.delete': (i) => s.secrets.remove(i.name),
+    'agents.list': async () => ({ items: await s.agents.list() }),
     'approvals.list': async () => ({ items: await s.approvals.list() }),
     'approvals.decide': (i) => s.approvals.decide(i.approvalID, i.decision),
     'problems.list': () => s.problems.list(),

@@ -22,12 +22,14 @@ import type {
 } from '../../../shared/types.js';
 import type { ToolRef } from '../store/tools.js';
 import type { ApprovalStore } from '../agents/approvals.js';
+import type { AgentConnections } from '../agents/connections.js';
 import type { InvokeInput } from '../invoke/engine.js';
 import type { FolderFile } from '../transfer/foreign/container-folder.js';
 import type { OnConflict } from '../transfer/apply.js';
 import type { OpenApiOptions } from '../transfer/foreign/openapi.js';
 
 export interface Services {
+  agents: Pick<AgentConnections, 'list'>;
   approvals: Pick<ApprovalStore, 'list' | 'decide'>;
   bundles: {
     list(input: OpInput<'bundles.list'>): Page<BundleView>;

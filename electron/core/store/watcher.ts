@@ -14,6 +14,8 @@ export interface WatchHooks {
   metrics?: (toolID: string) => Promise<void>;
   /** A request file under approvals/ appeared, was answered or went away (another process asked). */
   approvals?: () => Promise<void>;
+  /** A connection file under agents/ appeared or went away (an agent connected elsewhere). */
+  agents?: () => Promise<void>;
 }
 
 export interface StoreWatcher {
@@ -47,6 +49,8 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, options: WatchO
     if (path === paths.configFile) return hooks.config && schedule('config', hooks.config);
     if (path === paths.secretsFile) return hooks.secrets && schedule('secrets', hooks.secrets);
     if (path === paths.builtinStateFile) return schedule('builtin', () => store.syncBuiltinState());
+    const inAgents = relative(paths.agentsDir, path);
+    if (!inAgents.startsWith('..') && !inAgents.includes(sep)) return hooks.agents && schedule('agents', hooks.agents);
     const inApprovals = relative(paths.approvalsDir, path);
     if (!inApprovals.startsWith('..') && !inApprovals.includes(sep)) return hooks.approvals && schedule('approvals', hooks.approvals);
     const inMetrics = relative(paths.metricsDir, path);

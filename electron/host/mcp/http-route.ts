@@ -28,7 +28,7 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
   app.addHook('preClose', async () => {
     await Promise.all(
       [...sessions.values()].map(async (s) => {
-        s.connection.dispose();
+        await s.connection.dispose();
         await s.transport.close().catch(() => undefined);
       }),
     );
@@ -46,6 +46,7 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
       }
       const bundles = typeof (req.query as Record<string, unknown>)['bundles'] === 'string' ? String((req.query as Record<string, string>)['bundles']) : '';
       const connection = createMcpServer(opts.core, {
+        transport: 'http',
         ...(bundles
           ? {
               bundles: bundles
@@ -65,7 +66,7 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
       const created: Session = { transport, connection };
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
-        connection.dispose();
+        void connection.dispose();
       };
       await connection.server.connect(transport);
       session = created;

@@ -22,18 +22,19 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { Core } from '../../core/app-core.js';
 import { agentTools, announcedOutputSchema, parametersOf, safetyAnnotations, type AgentTool } from '../../core/agents/agent-tools.js';
 import { maskMarked } from '../../core/invoke/post-process.js';
+import type { ConnectionHandle } from '../../core/agents/connections.js';
 import { toApiError } from '../../core/errors.js';
 import type { InvokeResult } from '../../../shared/types.js';
 import type { StoreEvent } from '../../../shared/operations.js';
 
-export type McpCore = Pick<Core, 'store' | 'tools' | 'invocations' | 'config' | 'approvals' | 'events' | 'logger'>;
+export type McpCore = Pick<Core, 'store' | 'tools' | 'invocations' | 'config' | 'approvals' | 'agents' | 'events' | 'logger'>;
 
 export interface McpServerOptions {
   /** Bundle slugs this connection is limited to (`--bundles`, `/mcp?bundles=`); all when absent. */
   bundles?: readonly string[];
   version?: string;
-  /** Called with the connection's client name once it has initialised (for "connected clients"). */
-  onClient?: (name: string) => void;
+  /** How the agent reached us, for the app's list of connected agents. */
+  transport?: 'stdio' | 'http';
 }
 
 const META = 'dev.toolwright';
@@ -45,8 +46,8 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 export interface McpConnection {
   server: Server;
-  /** Stops listening to the core (the transport's close does the rest). */
-  dispose(): void;
+  /** Stops listening to the core and leaves the connected-agents list (the transport's close does the rest). */
+  dispose(): Promise<void>;
 }
 
 export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): McpConnection {
@@ -87,7 +88,12 @@ export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): Mcp
   };
   core.events.on('event', onEvent);
 
-  server.oninitialized = () => opts.onClient?.(server.getClientVersion()?.name ?? 'unknown');
+  // Listed in the app's "connected agents" from its initialisation until it goes away.
+  let handle: Promise<ConnectionHandle | undefined> | undefined;
+  server.oninitialized = () => {
+    handle = core.agents.open(server.getClientVersion()?.name ?? 'unknown', opts.transport ?? 'stdio').catch(() => undefined);
+  };
+  const recordCall = () => void handle?.then((h) => h?.recordCall());
 
   // Log messages go only to a client that asked for them (logging/setLevel), at its level or above.
   let logLevel: LoggingLevel | undefined;
@@ -115,14 +121,16 @@ export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): Mcp
       const off = core.config.get().toolsEnabled ? '' : ' (tools are switched off in Toolwright: the kill switch is on)';
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}${off}; call tools/list for the tools you may use`);
     }
+    recordCall();
     return callTool(core, server, tool, request.params.arguments ?? {}, extra, log);
   });
 
   return {
     server,
-    dispose() {
+    async dispose() {
       core.events.off('event', onEvent);
       if (timer) clearTimeout(timer);
+      await (await handle)?.close();
     },
   };
 }

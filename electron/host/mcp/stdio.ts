@@ -21,13 +21,17 @@ export async function runStdioServer(opts: StdioOptions): Promise<void> {
   console.info = console.error;
   console.debug = console.error;
   const core = await createCore({ dataDir: opts.dataDir, watch: true, transport: 'rest', logger: stderrLogger() });
-  const connection = createMcpServer(core, { ...(opts.bundles ? { bundles: opts.bundles } : {}), ...(opts.version ? { version: opts.version } : {}) });
+  const connection = createMcpServer(core, {
+    transport: 'stdio',
+    ...(opts.bundles ? { bundles: opts.bundles } : {}),
+    ...(opts.version ? { version: opts.version } : {}),
+  });
   const transport = new StdioServerTransport();
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
     closing = true;
-    connection.dispose();
+    await connection.dispose();
     await connection.server.close().catch(() => undefined);
     await core.close().catch(() => undefined);
     process.exit(0);

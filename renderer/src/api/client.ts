@@ -69,7 +69,8 @@ export function adoptTokenFromUrl(): void {
 
 let memoryToken: string | undefined;
 
-function token(): string | undefined {
+/** The bearer token of the browser host (for the MCP endpoint's copy-ready configuration). */
+export function token(): string | undefined {
   try {
     return sessionStorage.getItem(TOKEN_KEY) ?? memoryToken;
   } catch {

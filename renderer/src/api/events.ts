@@ -29,6 +29,10 @@ export function keysForEvent(e: StoreEvent): QueryKey[] {
       ];
     case 'problems.changed':
       return [keys.problems];
+    case 'approvals.changed':
+      return [keys.approvals];
+    case 'agents.changed':
+      return [keys.agents];
     default:
       return [];
   }

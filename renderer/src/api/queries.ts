@@ -26,6 +26,8 @@ export const keys = {
   functions: ['functions'] as const,
   system: ['system'] as const,
   problems: ['problems'] as const,
+  approvals: ['approvals'] as const,
+  agents: ['agents'] as const,
 };
 
 /** All bundles (enabled and disabled), or the Trash. Bundles are few, so every page is fetched. */
@@ -112,4 +114,18 @@ export function patchToolInLists(qc: QueryClient, toolID: string, patch: (t: Too
         pages: data.pages.map((p) => ({ ...p, items: p.items.map((t) => (t.toolID === toolID ? patch(t) : t)) })),
       },
   );
+}
+
+/** Privileged calls from agents waiting for a yes; refetched on approvals.changed, and each second while any wait (their countdowns). */
+export function useApprovals() {
+  return useQuery({
+    queryKey: keys.approvals,
+    queryFn: async () => (await call('approvals.list', {})).items,
+    refetchInterval: (q) => (q.state.data?.length ? 1000 : 15_000),
+  });
+}
+
+/** Agents connected over MCP right now, in any process. */
+export function useAgentConnections() {
+  return useQuery({ queryKey: keys.agents, queryFn: async () => (await call('agents.list', {})).items, refetchInterval: 10_000 });
 }

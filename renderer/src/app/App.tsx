@@ -10,8 +10,10 @@ import { BundleEditor } from '../screens/BundleEditor.js';
 import { TrashScreen } from '../screens/TrashScreen.js';
 import { SecretsScreen } from '../screens/SecretsScreen.js';
 import { SettingsScreen } from '../screens/SettingsScreen.js';
+import { AgentsScreen } from '../screens/AgentsScreen.js';
 import { SearchCombo, SearchPalette } from '../search/Search.js';
 import { DropOverlay, TransferStatus } from '../transfer/DropZone.js';
+import { ApprovalsPanel } from '../approvals/ApprovalsPanel.js';
 
 // The tester (rjsf) and the editors (CodeMirror) are most of the code; the tool list, which
 // people see first, does not wait for them.
@@ -38,6 +40,8 @@ function Screen({ route }: { route: Route }) {
       return <SecretsScreen />;
     case 'settings':
       return <SettingsScreen />;
+    case 'agents':
+      return <AgentsScreen />;
     default:
       return <ToolList bundleID={null} />;
   }
@@ -126,6 +130,7 @@ export function App() {
       </div>
       <SearchPalette open={palette} onClose={() => setPalette(false)} />
       <DropOverlay />
+      <ApprovalsPanel />
     </div>
   );
 }

@@ -16,7 +16,8 @@ export type Route =
   | { name: 'search'; q: string }
   | { name: 'trash' }
   | { name: 'secrets' }
-  | { name: 'settings' };
+  | { name: 'settings' }
+  | { name: 'agents' };
 
 interface Nav {
   route: Route;

@@ -113,6 +113,14 @@ export function Sidebar() {
         </button>
         <button
           type="button"
+          className={`nav-item${route.name === 'agents' ? ' is-active' : ''}`}
+          onClick={() => go({ name: 'agents' })}
+          data-testid="nav-agents"
+        >
+          <span className="nav-label">Connect an agent</span>
+        </button>
+        <button
+          type="button"
           className={`nav-item${route.name === 'secrets' ? ' is-active' : ''}`}
           onClick={() => go({ name: 'secrets' })}
           data-testid="nav-secrets"

@@ -1,0 +1,103 @@
+/**
+ * Privileged calls from agents wait for a person's yes (DESIGN.md, "Agents"). This panel pops up
+ * over whatever screen is open while any wait: the tool, its arguments and who asks, with the
+ * time left before it counts as denied. It never takes focus from what the person is typing; it
+ * announces itself to screen readers and its buttons are one Tab-stop group away (F6 jumps there).
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { call, errorMessage } from '../api/client.js';
+import { keys, useApprovals } from '../api/queries.js';
+import { useToast } from '../components/Toasts.js';
+import type { Approval, ApprovalDecision } from '../../../shared/types.js';
+
+function timeLeft(expiresAt: string, now: number): string {
+  const s = Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function ApprovalCard({ approval, now }: { approval: Approval; now: number }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const decide = useMutation({
+    mutationFn: (decision: ApprovalDecision) => call('approvals.decide', { approvalID: approval.approvalID, decision }),
+    onSuccess: (d) =>
+      toast.show(
+        d.decision === 'approve' ? 'success' : 'info',
+        `${d.decision === 'approve' ? 'Approved' : 'Denied'}: ${approval.tool.displayName || approval.tool.slug}`,
+      ),
+    onError: (e) => toast.show('error', `Could not answer: ${errorMessage(e)}`),
+    onSettled: () => void qc.invalidateQueries({ queryKey: keys.approvals }),
+  });
+  const t = approval.tool;
+  const args = JSON.stringify(approval.args, null, 2);
+  return (
+    <article className="approval" aria-labelledby={`approval-${approval.approvalID}`} data-testid="approval">
+      <header className="approval-head">
+        <h2 className="approval-title" id={`approval-${approval.approvalID}`}>
+          Run <strong>{t.displayName || t.slug}</strong>?
+        </h2>
+        <span className="approval-timer" title="Unanswered, it counts as denied" aria-label={`Time left: ${timeLeft(approval.expiresAt, now)}`}>
+          {timeLeft(approval.expiresAt, now)}
+        </span>
+      </header>
+      <p className="approval-meta">
+        <code>
+          {t.bundleSlug}/{t.slug}@{t.version}
+        </code>{' '}
+        is privileged. Asked by <strong>{approval.caller.replace(/^mcp:/, '')}</strong>
+        {approval.caller.startsWith('mcp:') ? ' (an agent over MCP)' : ''}.
+      </p>
+      <details className="approval-args" open={args.length < 400}>
+        <summary>Arguments</summary>
+        <pre>{args}</pre>
+      </details>
+      <div className="approval-actions">
+        <button type="button" className="btn" onClick={() => decide.mutate('deny')} disabled={decide.isPending} data-testid="approval-deny">
+          Deny
+        </button>
+        <button type="button" className="btn btn-primary" onClick={() => decide.mutate('approve')} disabled={decide.isPending} data-testid="approval-approve">
+          Approve and run
+        </button>
+      </div>
+    </article>
+  );
+}
+
+export function ApprovalsPanel() {
+  const approvals = useApprovals();
+  const [now, setNow] = useState(() => Date.now());
+  const regionRef = useRef<HTMLElement>(null);
+  const items = (approvals.data ?? []).filter((a) => Date.parse(a.expiresAt) > now);
+
+  useEffect(() => {
+    if (!items.length) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [items.length]);
+
+  // F6 moves focus into the panel (and back out is Tab/Escape to the page), as in desktop apps.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'F6' && items.length) {
+        e.preventDefault();
+        regionRef.current?.querySelector<HTMLElement>('[data-testid="approval-deny"]')?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [items.length]);
+
+  if (!items.length) return null;
+  return (
+    <section className="approvals" ref={regionRef} aria-label="Approvals" aria-live="assertive" data-testid="approvals-panel">
+      <div className="approvals-title">
+        {items.length === 1 ? 'An agent asks to run a privileged tool' : `${items.length} privileged calls wait for you`}
+        <span className="muted"> · F6 to answer</span>
+      </div>
+      {items.map((a) => (
+        <ApprovalCard key={a.approvalID} approval={a} now={now} />
+      ))}
+    </section>
+  );
+}
