@@ -10,6 +10,7 @@ import { APP_ORIGIN, registerSchemePrivileges, serveRenderer } from './shell/pro
 import { hardenContents, hardenSession } from './shell/security.js';
 import { loadWindowState, trackWindowState } from './shell/window-state.js';
 import { safeStorageCipher } from './shell/safe-storage.js';
+import { AgentAccess, followAgentAccess } from './host/agent-access.js';
 
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
 const ownOrigins = [APP_ORIGIN, ...(devServerUrl ? [new URL(devServerUrl).origin] : [])];
@@ -20,6 +21,7 @@ registerSchemePrivileges();
 
 let core: Core | undefined;
 let win: BrowserWindow | undefined;
+let stopAgentAccess: (() => Promise<void>) | undefined;
 
 async function createWindow(): Promise<void> {
   const stateFile = join(app.getPath('userData'), 'window-state.json');
@@ -66,8 +68,12 @@ void app.whenReady().then(async () => {
   hardenSession(session.defaultSession);
   serveRenderer(join(import.meta.dirname, '../renderer'));
   const cipher = safeStorageCipher();
+  const dataDir = defaultDataDir(app.getPath('userData'));
+  // Settings → Agent access: MCP over HTTP on a local port, started and stopped with the setting.
+  const agentAccess = new AgentAccess(dataDir, () => core?.events.emit('event', { type: 'config.changed' }));
   core = await createCore({
-    dataDir: defaultDataDir(app.getPath('userData')),
+    dataDir,
+    agentAccess,
     builtinDir: app.isPackaged ? join(process.resourcesPath, 'builtin') : join(app.getAppPath(), 'data/builtin'),
     watch: true,
     transport: 'ipc',
@@ -75,6 +81,7 @@ void app.whenReady().then(async () => {
     ...(cipher ? { secretsCipher: cipher } : {}),
   });
   registerIpc(ipcMain, core, trustedOrigins(ownOrigins));
+  stopAgentAccess = followAgentAccess(core, agentAccess);
   await createWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) void createWindow();
@@ -86,5 +93,5 @@ app.on('window-all-closed', () => {
 });
 
 app.on('will-quit', () => {
-  void core?.close();
+  void stopAgentAccess?.().finally(() => core?.close());
 });

@@ -113,6 +113,8 @@ export const Config = Type.Object(
     limits: ConfigLimits,
     /** How long a privileged call from an agent waits for a person's answer before it counts as denied. */
     approvalTimeoutSeconds: Type.Integer({ minimum: 5, maximum: 3600 }),
+    /** MCP over HTTP on a local port of the app (off by default); the headless host always serves /mcp. */
+    agentAccess: Type.Object({ enabled: Type.Boolean(), port: Type.Integer({ minimum: 1024, maximum: 65535 }) }, { additionalProperties: false }),
   },
   { additionalProperties: false },
 );
@@ -125,6 +127,7 @@ export const DEFAULT_CONFIG: Config = {
   workspaceRoot: null,
   limits: { maxCallsPerMinute: 60, maxOutputBytes: 16384 },
   approvalTimeoutSeconds: 120,
+  agentAccess: { enabled: false, port: 7421 },
 };
 
 export const CONFIG_KEY_ORDER = Object.keys(DEFAULT_CONFIG);

@@ -96,6 +96,8 @@ export interface SystemInfo {
   config: Config;
   /** The stdio command agents start (`toolwright mcp` with this data folder). */
   mcp: McpLaunch;
+  /** The app's own MCP-over-HTTP listener, when the host runs one (Settings → Agent access). */
+  agentAccess?: AgentAccessStatus;
 }
 
 export interface ImportReport {
@@ -154,4 +156,12 @@ export interface AgentConnection {
 export interface McpLaunch {
   command: string;
   args: string[];
+}
+
+/** The app's "Agent access" endpoint (system.info): where it listens and with which token, or why it does not. */
+export interface AgentAccessStatus {
+  enabled: boolean;
+  url?: string;
+  token?: string;
+  error?: string;
 }

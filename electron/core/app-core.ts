@@ -14,6 +14,7 @@ import { ConfigStore } from './config.js';
 import { MetricsStore } from './metrics.js';
 import { DataPaths } from './data-paths.js';
 import { Store } from './store/store.js';
+import type { AgentAccessStatus } from '../../shared/types.js';
 import { ApprovalStore } from './agents/approvals.js';
 import { AgentConnections } from './agents/connections.js';
 import { BundleService } from './store/bundles.js';
@@ -59,6 +60,8 @@ export interface CoreOptions {
   logger?: Logger;
   /** @deprecated a bare callback; use `logger`. */
   log?: (e: unknown) => void;
+  /** The host's Agent access listener, reported by system.info. */
+  agentAccess?: { current(): AgentAccessStatus };
   /** Options for the runners (tests point the http runner at loopback, the container runner at a test engine). */
   runners?: Pick<RunnerServices, 'http' | 'container'>;
 }
@@ -186,7 +189,16 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     secrets,
     problems: new ProblemsService([() => store.problems(), () => secrets.problems()]),
     functions,
-    system: new SystemService({ dataDir, builtinDir, appVersion: opts.appVersion ?? '0.1.0', transport: opts.transport ?? 'rest', config, secrets, health }),
+    system: new SystemService({
+      dataDir,
+      builtinDir,
+      appVersion: opts.appVersion ?? '0.1.0',
+      transport: opts.transport ?? 'rest',
+      config,
+      secrets,
+      health,
+      ...(opts.agentAccess ? { agentAccess: () => opts.agentAccess!.current() } : {}),
+    }),
     transfer,
   };
   const dispatch = createDispatcher(createHandlers(services), (e) => logger.error('an operation', e));

@@ -58,7 +58,12 @@ export class ConfigStore extends EventEmitter<{ changed: [Config] }> {
   async reload(): Promise<boolean> {
     const r = await readJsonFile<Partial<Config>>(this.paths.configFile, (v) => {
       if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be a JSON object';
-      const merged = { ...DEFAULT_CONFIG, ...(v as object), limits: { ...DEFAULT_CONFIG.limits, ...((v as Partial<Config>).limits ?? {}) } };
+      const merged = {
+        ...DEFAULT_CONFIG,
+        ...(v as object),
+        limits: { ...DEFAULT_CONFIG.limits, ...((v as Partial<Config>).limits ?? {}) },
+        agentAccess: { ...DEFAULT_CONFIG.agentAccess, ...((v as Partial<Config>).agentAccess ?? {}) },
+      };
       return describeIssues([...checkAgainst(ConfigSchema, merged), ...(checkAgainst(ConfigSchema, merged).length ? [] : semanticIssues(merged as Config))]);
     });
     const before = JSON.stringify(this.current);
@@ -72,7 +77,12 @@ export class ConfigStore extends EventEmitter<{ changed: [Config] }> {
     } else {
       this.bad = undefined;
       const v = r.kind === 'ok' ? r.value : {};
-      this.current = { ...DEFAULT_CONFIG, ...v, limits: { ...DEFAULT_CONFIG.limits, ...(v.limits ?? {}) } };
+      this.current = {
+        ...DEFAULT_CONFIG,
+        ...v,
+        limits: { ...DEFAULT_CONFIG.limits, ...(v.limits ?? {}) },
+        agentAccess: { ...DEFAULT_CONFIG.agentAccess, ...(v.agentAccess ?? {}) },
+      };
     }
     const changed = before !== JSON.stringify(this.current);
     if (changed) this.emit('changed', this.current);
@@ -89,6 +99,7 @@ export class ConfigStore extends EventEmitter<{ changed: [Config] }> {
         ...this.current,
         ...patch,
         limits: { ...this.current.limits, ...(patch.limits ?? {}) },
+        agentAccess: { ...this.current.agentAccess, ...(patch.agentAccess ?? {}) },
       };
       if (patch.allowedHosts) next.allowedHosts = [...new Set(patch.allowedHosts.map(normalizeHostPattern))];
       const issues = [...checkAgainst(ConfigSchema, next), ...semanticIssues(next)];

@@ -1,6 +1,6 @@
 /** system.info: where the data lives, what this host can run, and how it is configured. */
 import { fileURLToPath } from 'node:url';
-import type { Availability, SystemInfo } from '../../shared/types.js';
+import type { AgentAccessStatus, Availability, SystemInfo } from '../../shared/types.js';
 import type { ConfigStore } from './config.js';
 import type { SecretsStore } from './secrets/secrets-store.js';
 
@@ -13,6 +13,8 @@ export interface SystemServiceDeps {
   secrets: SecretsStore;
   /** Health of what runners depend on, by name (`docker`). */
   health: () => Map<string, Availability>;
+  /** Set by a host that runs the Agent access listener. */
+  agentAccess?: () => AgentAccessStatus;
 }
 
 /** bin/toolwright.js of this checkout or install, run by the Node that runs us. */
@@ -32,6 +34,7 @@ export class SystemService {
       secretsEncryption: d.secrets.encryption,
       config: d.config.get(),
       mcp: { command: process.execPath, args: [BIN, '--data-dir', d.dataDir, 'mcp'] },
+      ...(d.agentAccess ? { agentAccess: d.agentAccess() } : {}),
     };
   }
 }

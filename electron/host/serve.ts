@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { createCore, defaultDataDir } from '../core/app-core.js';
 import { createRestServer } from './rest/server.js';
 import { ensureRendererBuilt } from './renderer-build.js';
+import { AgentAccess, followAgentAccess } from './agent-access.js';
 
 export const DEFAULT_PORT = 7420;
 
@@ -31,7 +32,9 @@ export async function startServe({ dataDir, port }: ServeOptions): Promise<void>
   const rendererDir = join(projectRoot, 'out/renderer');
   await ensureRendererBuilt(projectRoot, rendererDir);
 
-  const core = await createCore({ dataDir, watch: true, transport: 'rest' });
+  const agentAccess = new AgentAccess(dataDir, () => core.events.emit('event', { type: 'config.changed' }));
+  const core = await createCore({ dataDir, watch: true, transport: 'rest', agentAccess });
+  const stopAgentAccess = followAgentAccess(core, agentAccess);
   const app = await createRestServer({ core, token, rendererDir, mcp: core });
   try {
     await app.listen({ host: '127.0.0.1', port });
@@ -45,8 +48,9 @@ export async function startServe({ dataDir, port }: ServeOptions): Promise<void>
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://127.0.0.1:${actualPort}`;
   process.stdout.write(`Toolwright listening on ${url}\n`);
-  if (!envToken) process.stdout.write(`Token: ${token}\n`);
-  process.stdout.write(`Open ${url}/#token=${token}\nData: ${dataDir}${envToken ? ' (token from TOOLWRIGHT_TOKEN)' : ''}\n`);
+  // A token given through the environment is not echoed into logs: the link then carries none.
+  if (envToken) process.stdout.write(`Open ${url}/ (sign in with the token from TOOLWRIGHT_TOKEN)\nData: ${dataDir}\n`);
+  else process.stdout.write(`Token: ${token}\nOpen ${url}/#token=${token}\nData: ${dataDir}\n`);
   process.stdout.write(`MCP: ${url}/mcp (Streamable HTTP, Authorization: Bearer <token>)\n`);
 
   let closing = false;
@@ -54,6 +58,7 @@ export async function startServe({ dataDir, port }: ServeOptions): Promise<void>
     if (closing) return;
     closing = true;
     await app.close().catch(() => undefined);
+    await stopAgentAccess().catch(() => undefined);
     await core.close().catch(() => undefined);
     process.exit(0);
   };

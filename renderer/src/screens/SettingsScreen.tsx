@@ -35,6 +35,103 @@ function useConfigPatch() {
   });
 }
 
+/** Settings → Agent access: MCP over HTTP on a local port of the app, with its URL and token. */
+function AgentAccessSettings({ value }: { value: Config['agentAccess'] }) {
+  const patch = useConfigPatch();
+  const system = useSystemInfo();
+  const toast = useToast();
+  const [port, setPort] = useState(String(value.port));
+  const [reveal, setReveal] = useState(false);
+  const portNumber = Number(port);
+  const portError = Number.isInteger(portNumber) && portNumber >= 1024 && portNumber <= 65535 ? undefined : 'a port from 1024 to 65535';
+  const status = system.data?.agentAccess;
+  return (
+    <section className="panel" aria-labelledby="agent-access-title">
+      <div className="panel-head">
+        <h2 className="panel-title" id="agent-access-title">
+          Agent access
+        </h2>
+      </div>
+      <div className="panel-body stack">
+        <div className="setting">
+          <div>
+            <div className="setting-title">MCP over HTTP on this computer</div>
+            <div className="field-hint">
+              For agents that connect to a URL. Agents that start a command (Claude Desktop, Cursor, VS Code) need nothing here: see Connect an agent.
+            </div>
+          </div>
+          <Switch
+            checked={value.enabled}
+            label="Agent access"
+            testId="agent-access-switch"
+            onChange={(enabled) => {
+              if (enabled && portError) return;
+              patch.mutate({ agentAccess: { enabled, port: portNumber } });
+            }}
+          />
+        </div>
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!portError) patch.mutate({ agentAccess: { enabled: value.enabled, port: portNumber } });
+          }}
+        >
+          <Field label="Port" className="w-mid" error={port !== String(value.port) ? portError : undefined}>
+            {(id) => (
+              <input
+                id={id}
+                className="input mono"
+                inputMode="numeric"
+                value={port}
+                onChange={(e) => setPort(e.target.value)}
+                data-testid="agent-access-port"
+              />
+            )}
+          </Field>
+          {port !== String(value.port) && !portError && (
+            <button type="submit" className="btn">
+              Use port {port}
+            </button>
+          )}
+        </form>
+        {status?.error && (
+          <p className="field-error" role="alert">
+            {status.error}
+          </p>
+        )}
+        {status?.enabled && status.url && (
+          <dl className="facts" data-testid="agent-access-status">
+            <dt>Endpoint</dt>
+            <dd>
+              <code className="mono break">{status.url}</code>
+            </dd>
+            <dt>Token</dt>
+            <dd className="row">
+              <code className="mono break">{reveal ? status.token : '•'.repeat(16)}</code>
+              <button type="button" className="btn btn-small" onClick={() => setReveal((r) => !r)} aria-pressed={reveal}>
+                {reveal ? 'Hide' : 'Show'}
+              </button>
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() =>
+                  navigator.clipboard
+                    .writeText(status.token ?? '')
+                    .then(() => toast.show('success', 'Token copied'))
+                    .catch(() => toast.show('error', 'Could not copy: clipboard not available'))
+                }
+              >
+                Copy
+              </button>
+            </dd>
+          </dl>
+        )}
+      </div>
+    </section>
+  );
+}
+
 function AllowedHosts({ hosts }: { hosts: string[] }) {
   const patch = useConfigPatch();
   const [entry, setEntry] = useState('');
@@ -196,6 +293,7 @@ export function SettingsScreen() {
         </div>
       </section>
       <AllowedHosts hosts={c.allowedHosts} />
+      <AgentAccessSettings key={c.agentAccess.port} value={c.agentAccess} />
       <section className="panel" aria-labelledby="data-title">
         <div className="panel-head">
           <h2 className="panel-title" id="data-title">
