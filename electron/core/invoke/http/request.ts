@@ -116,8 +116,48 @@ function checkHeaderValue(header: string, text: string, source: Source, name: st
   );
 }
 
+const WHOLE_PLACEHOLDER = /^\$\{\s*([^}\s]+)\s*\}$/;
+
+/**
+ * `key=value` pairs (a query string, a form body), expanded pair by pair: a pair whose value is
+ * one argument's placeholder is left out when the call does not give that argument (an
+ * optional `?limit=` is not sent empty), and repeated per item when the argument is an array
+ * (OpenAPI's default style=form, explode=true: `ids=1&ids=2`). Everything else expands as text.
+ */
+function expandPairs(template: string, resolver: Resolver, field: string): string {
+  const out: string[] = [];
+  for (const pair of template.split('&')) {
+    const eq = pair.indexOf('=');
+    const whole = eq > 0 ? WHOLE_PLACEHOLDER.exec(pair.slice(eq + 1)) : null;
+    if (whole && eq > 0) {
+      const source = resolver.resolve(whole[1]!, field);
+      if (source.kind === 'arg') {
+        const key = expand(pair.slice(0, eq), resolver, field, (t) => encodeURIComponent(t)).text;
+        if (source.value === undefined || source.value === null) continue;
+        if (Array.isArray(source.value)) {
+          for (const item of source.value) out.push(`${key}=${encodeURIComponent(asText({ kind: 'arg', value: item }))}`);
+          continue;
+        }
+      }
+    }
+    out.push(expand(pair, resolver, field, (t) => encodeURIComponent(t)).text);
+  }
+  return out.join('&');
+}
+
 function expandUrl(impl: HttpImpl, resolver: Resolver): URL {
-  const { text } = expand(impl.urlTemplate, resolver, 'impl.urlTemplate', (t) => encodeURIComponent(t));
+  const template = impl.urlTemplate;
+  const q = template.indexOf('?');
+  const hash = template.indexOf('#', q < 0 ? 0 : q);
+  let text: string;
+  if (q < 0) text = expand(template, resolver, 'impl.urlTemplate', (t) => encodeURIComponent(t)).text;
+  else {
+    const query = template.slice(q + 1, hash < 0 ? undefined : hash);
+    const head = expand(template.slice(0, q), resolver, 'impl.urlTemplate', (t) => encodeURIComponent(t)).text;
+    const tail = hash < 0 ? '' : expand(template.slice(hash), resolver, 'impl.urlTemplate', (t) => encodeURIComponent(t)).text;
+    const pairs = expandPairs(query, resolver, 'impl.urlTemplate');
+    text = `${head}${pairs ? `?${pairs}` : ''}${tail}`;
+  }
   try {
     return new URL(text);
   } catch {
@@ -233,9 +273,7 @@ function expandBody(impl: HttpImpl, headers: Record<string, string>, resolver: R
     headers['content-type'] ??= 'application/json';
     return expandJsonBody(template, resolver);
   }
-  if (contentType !== undefined && FORM_CONTENT_TYPE.test(contentType)) {
-    return expand(template, resolver, 'impl.bodyTemplate', (t) => encodeURIComponent(t)).text;
-  }
+  if (contentType !== undefined && FORM_CONTENT_TYPE.test(contentType)) return expandPairs(template, resolver, 'impl.bodyTemplate');
   headers['content-type'] ??= 'text/plain; charset=utf-8';
   return expand(template, resolver, 'impl.bodyTemplate', (t) => t).text;
 }

@@ -130,7 +130,7 @@ describe('templates and encoding', () => {
     expect(srv.requests).toHaveLength(0);
   });
 
-  it('an unset secret is TOOL_UNAVAILABLE naming it; an omitted optional argument expands to ""', async () => {
+  it('an unset secret is TOOL_UNAVAILABLE naming it; an omitted optional argument is left out of the query, and is "" elsewhere', async () => {
     const r = makeRunner();
     const tool = httpTool({ urlTemplate: `http://127.0.0.1:${srv.port}/echo?key=\${WEATHER_API_KEY}&units=\${units}` }, { args: { units: {} } });
     const err = await runFailure(r, runContext(tool));
@@ -138,8 +138,24 @@ describe('templates and encoding', () => {
     expect(err.message).toContain('WEATHER_API_KEY');
     expect(srv.requests).toHaveLength(0);
     const out = await r.run(runContext(tool, {}, { secrets: new MemorySecrets({ WEATHER_API_KEY: 'w-key' }) }));
-    expect((out.value as { url: string }).url).toBe('/echo?key=[redacted]&units=');
+    expect((out.value as { url: string }).url).toBe('/echo?key=[redacted]');
     expect(srv.requests[0]!.query.get('key')).toBe('w-key');
+    const inText = httpTool({ urlTemplate: `http://127.0.0.1:${srv.port}/echo?u=a\${units}` }, { args: { units: {} } });
+    const out2 = await r.run(runContext(inText, {}));
+    expect((out2.value as { url: string }).url).toBe('/echo?u=a');
+  });
+
+  it('sends an array argument of a query pair as repeated pairs (OpenAPI form, explode), and a form body the same way', async () => {
+    const r = makeRunner();
+    const tool = httpTool(
+      { urlTemplate: `http://127.0.0.1:${srv.port}/echo?ids=\${ids}&q=\${q}&limit=\${limit}` },
+      { args: { ids: { type: 'array', items: { type: 'integer' } }, q: { type: 'string' }, limit: { type: 'integer' } } },
+    );
+    const out = await r.run(runContext(tool, { ids: [1, 2, 3], q: 'a b&c' }));
+    expect((out.value as { url: string }).url).toBe('/echo?ids=1&ids=2&ids=3&q=a%20b%26c');
+    expect(srv.requests.at(-1)!.query.getAll('ids')).toEqual(['1', '2', '3']);
+    const none = await r.run(runContext(tool, { ids: [] }));
+    expect((none.value as { url: string }).url).toBe('/echo');
   });
 });
 
