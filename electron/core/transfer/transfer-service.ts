@@ -146,7 +146,7 @@ export class TransferService {
 
   /** A new bundle of http tools, one per operation of an OpenAPI 3 document (JSON or YAML). */
   async importOpenApi(doc: string, options: ForeignImportOptions & OpenApiOptions = {}): Promise<ImportReport> {
-    const { draft, warnings } = bundleFromOpenApi(doc, { ...options, now: this.deps.store.now(), limits: this.limits, config: this.deps.config.get() });
+    const { draft, warnings } = await bundleFromOpenApi(doc, { ...options, now: this.deps.store.now(), limits: this.limits, config: this.deps.config.get() });
     return this.importDraft(draft, warnings, options);
   }
 

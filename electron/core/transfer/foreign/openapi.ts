@@ -8,7 +8,8 @@
  * - security: apiKey (header, query, cookie) and http bearer/basic → a header or query
  *   placeholder naming a secret (UPPER_SNAKE_CASE of the scheme's name); OAuth2 client
  *   credentials → impl.auth; other schemes are noted for the user to finish by hand;
- * - the first 2xx response's JSON schema → outputSchema; its codes → successCodes;
+ * - the first 2xx response's JSON schema → outputSchema; any 2xx counts as success (documents
+ *   often list 201 where the API answers 200, so the listed codes are not made the only ones);
  * - local $refs are inlined (recursive ones cut, with a note); external $refs leave the
  *   operation out with a warning, as does anything else one operation gets wrong;
  * - the server URL's host is proposed for allowedHosts (ImportReport.hostsToAllow); the user
@@ -20,6 +21,9 @@ import type { TransferLimits } from '../limits.js';
 import type { BundleDraft, ToolDraft } from '../validate.js';
 import { clip, newBundleFile, newToolFile, secretName, slugify, uniqueName, versionOf } from './common.js';
 import { parseYamlDocument } from './skill-md.js';
+import { DATA_KEYWORDS, formatsAsAnnotations, toJsonSchema } from './openapi-schema.js';
+import { convertObj } from 'swagger2openapi';
+import { parseJsonText } from '../../fs/json-text.js';
 
 export interface OpenApiOptions {
   /** Base URL to use instead of the document's servers[0] (required when that one is relative). */
@@ -85,7 +89,8 @@ class Refs {
       return Object.keys(siblings).length && obj(target) ? { ...(target as Json), ...(this.inline(siblings, stack) as Json) } : target;
     }
     const out: Json = {};
-    for (const [k, v] of Object.entries(o)) out[k] = this.inline(v, stack);
+    // Examples, defaults and enums are data: a "$ref" or "$id" inside them is not a reference.
+    for (const [k, v] of Object.entries(o)) out[k] = DATA_KEYWORDS.has(k) || k.startsWith('x-') ? v : this.inline(v, stack);
     return out;
   }
 
@@ -101,22 +106,39 @@ function parseDocument(text: string): Json {
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
   let value: unknown;
   if (trimmed.startsWith('{')) {
-    try {
-      value = JSON.parse(trimmed);
-    } catch (e) {
-      throw invalid([{ field: 'document', message: `is not valid JSON: ${(e as Error).message}` }]);
-    }
+    const parsed = parseJsonText(trimmed);
+    if (!parsed.ok) throw invalid([{ field: 'document', message: parsed.reason }]);
+    value = parsed.value;
   } else value = parseYamlDocument(trimmed, 'document');
   const doc = obj(value);
   if (!doc) throw invalid([{ field: 'document', message: 'is not an OpenAPI document (a JSON or YAML object)' }]);
-  if (doc['swagger'] !== undefined)
-    throw invalid([
-      { field: 'swagger', message: 'Swagger 2.0 documents are not supported; convert the document to OpenAPI 3 first (e.g. with swagger2openapi)' },
-    ]);
+  return doc;
+}
+
+/** Swagger 2.0 is converted to OpenAPI 3 (swagger2openapi, the converter of the OpenAPI tooling ecosystem); references are never fetched. */
+async function asOpenApi3(doc: Json, warnings: string[]): Promise<Json> {
+  if (doc['swagger'] === undefined) return doc;
+  if (String(doc['swagger']) !== '2.0') throw invalid([{ field: 'swagger', message: `version '${String(doc['swagger'])}' is not Swagger 2.0 or OpenAPI 3` }]);
+  let converted: Json;
+  try {
+    converted = (await convertObj(structuredClone(doc) as never, { patch: true, warnOnly: true, resolve: false, direct: true } as never)) as unknown as Json;
+  } catch (e) {
+    throw invalid([{ field: 'swagger', message: `this Swagger 2.0 document could not be converted to OpenAPI 3: ${clip((e as Error).message, 200)}` }]);
+  }
+  warnings.push('converted from Swagger 2.0 to OpenAPI 3 before import');
+  return converted;
+}
+
+function checkOpenApi3(doc: Json): Json {
   if (!/^3\.\d+/.test(String(doc['openapi'] ?? '')))
     throw invalid([{ field: 'openapi', message: 'must be a 3.x version: this reads OpenAPI 3.0 and 3.1 documents' }]);
   if (!obj(doc['paths']) || !Object.keys(doc['paths'] as Json).length) throw invalid([{ field: 'paths', message: 'the document describes no operations' }]);
   return doc;
+}
+
+/** A parameter's, body's or response's schema as JSON Schema (see openapi-schema.ts). */
+function ctxSchema(schema: unknown, doc: Json): Json {
+  return toJsonSchema(schema, String(doc['openapi'] ?? '').startsWith('3.0'));
 }
 
 function serverBase(servers: unknown, override: string | undefined): string | undefined {
@@ -213,19 +235,30 @@ function operationTool(
     }
     if (where === 'header' && (IGNORED_HEADER_PARAMS.has(name.toLowerCase()) || !HEADER_NAME.test(name))) continue;
     const arg = argName(name, where, taken);
-    const schema = { ...((obj(refs.inline(p['schema'] ?? obj(obj(p['content'])?.['application/json'])?.['schema'] ?? {})) ?? {}) as Json) };
+    const schema = { ...ctxSchema(refs.inline(p['schema'] ?? obj(obj(p['content'])?.['application/json'])?.['schema'] ?? {}), doc) };
     if (typeof p['description'] === 'string' && schema['description'] === undefined) schema['description'] = p['description'];
     const kind = schema['type'];
-    if (kind === 'array' || kind === 'object') {
-      // A template placeholder is one value; send lists the way OpenAPI's style=form, explode=false does.
+    const style = str(p['style']) ?? (where === 'query' ? 'form' : 'simple');
+    const explode = typeof p['explode'] === 'boolean' ? p['explode'] : style === 'form';
+    // Query arrays in OpenAPI's default style (form, explode) stay arrays: the http runner sends
+    // one pair per item (ids=1&ids=2). Other serialisations become one text value, described.
+    const exploded = where === 'query' && kind === 'array' && style === 'form' && explode;
+    if ((kind === 'array' || kind === 'object') && !exploded) {
       const of = obj(schema['items'])?.['type'];
+      const separator = style === 'spaceDelimited' ? 'space' : style === 'pipeDelimited' ? '|' : 'comma';
+      const how =
+        kind === 'object'
+          ? style === 'deepObject'
+            ? 'JSON text (deepObject is not expanded)'
+            : 'comma-separated key,value pairs'
+          : `${separator}-separated values`;
       Object.assign(schema, {
         type: 'string',
-        description: `${str(schema['description']) ?? name}: comma-separated values${typeof of === 'string' ? ` (each a ${of})` : ''}`,
+        description: `${str(schema['description']) ?? name}: ${how}${typeof of === 'string' ? ` (each a ${of})` : ''}`,
       });
       delete schema['items'];
       delete schema['properties'];
-      notes.push(`${kind} parameter '${name}' is sent as one comma-separated value`);
+      notes.push(`${kind} parameter '${name}' (${style}${explode ? ', explode' : ''}) is sent as one value: ${how}`);
     }
     properties[arg] = schema;
     if (p['required'] === true || where === 'path') required.push(arg);
@@ -243,12 +276,12 @@ function operationTool(
     const form = types.find((t) => /^application\/x-www-form-urlencoded\b/i.test(t));
     if (json) {
       const arg = argName('body', 'body', taken);
-      properties[arg] = refs.inline(obj(content[json])?.['schema'] ?? {});
+      properties[arg] = ctxSchema(refs.inline(obj(content[json])?.['schema'] ?? {}), doc);
       if (body['required'] === true) required.push(arg);
       impl.bodyTemplate = `\${${arg}}`;
       headers['Content-Type'] = json;
     } else if (form) {
-      const schema = obj(refs.inline(obj(content[form])?.['schema'] ?? {})) ?? {};
+      const schema = ctxSchema(refs.inline(obj(content[form])?.['schema'] ?? {}), doc);
       const fields = Object.entries(obj(schema['properties']) ?? {});
       const pairs: string[] = [];
       for (const [field, s] of fields) {
@@ -283,9 +316,9 @@ function operationTool(
   let outputSchema: Json | undefined;
   if (jsonResponse) {
     impl.responseEncoding = 'json';
-    outputSchema = obj(refs.inline(obj(responseContent[jsonResponse])?.['schema']));
+    const raw = obj(responseContent[jsonResponse])?.['schema'];
+    if (raw !== undefined) outputSchema = formatsAsAnnotations(ctxSchema(refs.inline(raw), doc)) as Json;
   } else if (Object.keys(responseContent).length) impl.responseEncoding = 'text';
-  if (codes.length) impl.successCodes = codes.map(Number);
 
   const argSchema: Json = { type: 'object', properties };
   if (required.length) argSchema['required'] = [...new Set(required)];
@@ -308,15 +341,15 @@ function operationTool(
   return { file, files: [], origin };
 }
 
-export function bundleFromOpenApi(text: string, ctx: Context): { draft: BundleDraft; warnings: string[] } {
+export async function bundleFromOpenApi(text: string, ctx: Context): Promise<{ draft: BundleDraft; warnings: string[] }> {
   if (Buffer.byteLength(text, 'utf8') > ctx.limits.maxDocumentBytes) throw new CoreError('PAYLOAD_TOO_LARGE', 'the OpenAPI document is too large');
-  const doc = parseDocument(text);
+  const warnings: string[] = [];
+  const doc = checkOpenApi3(await asOpenApi3(parseDocument(text), warnings));
   const info = obj(doc['info']) ?? {};
   const title = str(info['title']) ?? 'api';
   const bundle = newBundleFile(slugify(title, 'api'), title, str(info['description']) ?? '', ctx.now);
   const version = versionOf(info['version']);
   const docBase = serverBase(doc['servers'], ctx.serverUrl);
-  const warnings: string[] = [];
   const draft: BundleDraft = { file: bundle, tools: [], origin: `OpenAPI '${clip(title, 64)}'` };
   const taken = new Set<string>();
   const notes: string[] = [];
