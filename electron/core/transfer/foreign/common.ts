@@ -99,6 +99,19 @@ export function argSchemaOf(parameters: unknown, field: string): { schema: Recor
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   let list: [string, Record<string, unknown>][] = [];
+  // A3S (and MCP, OpenAI) write parameters as a JSON Schema of an object: taken as it is.
+  const asSchema = parameters && typeof parameters === 'object' && !Array.isArray(parameters) ? (parameters as Record<string, unknown>) : undefined;
+  if (
+    asSchema &&
+    (asSchema['type'] === 'object' || (typeof asSchema['properties'] === 'object' && asSchema['properties'] !== null && !Array.isArray(asSchema['properties'])))
+  ) {
+    const props = asSchema['properties'];
+    if (props !== undefined && (typeof props !== 'object' || props === null || Array.isArray(props))) {
+      return { schema: {}, issues: [{ field: `${field}.properties`, message: 'must be a map from parameter name to its schema' }], names: [] };
+    }
+    const schema: Record<string, unknown> = { ...asSchema, type: 'object', properties: props ?? {} };
+    return { schema, issues, names: Object.keys((props as Record<string, unknown>) ?? {}) };
+  }
   if (Array.isArray(parameters)) {
     parameters.forEach((p, i) => {
       if (!p || typeof p !== 'object' || typeof (p as { name?: unknown }).name !== 'string') {

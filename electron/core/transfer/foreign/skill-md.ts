@@ -19,6 +19,9 @@
  *     - name: word-count
  *       parameters: {text: {type: string, required: true}}
  *       script:                          → a container tool running the script in a minimal image
+ *   (A3S Box's form is read too: `backend: {type: http|script|binary, …}` with `parameters` as a
+ *   JSON Schema, `body_template`, and `interpreter` + `script` (+ `interpreter_args`); scripts
+ *   get their arguments as TOOL_ARGS (JSON) and TOOL_ARG_<NAME>; binary backends are refused.)
  *         runtime: sh                    sh (default) | python | node
  *         source: |
  *           printf '%s' "${text}" | wc -w
@@ -95,8 +98,23 @@ function httpTool(def: Json, http: Json, base: { slug: string; version: string; 
   const impl: HttpImpl = { method: (str(http['method']) ?? 'GET').toUpperCase() as HttpImpl['method'], urlTemplate: rewriteEnv(url, secrets) };
   const headers = obj(http['headers']);
   if (headers) impl.headers = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, rewriteEnv(String(v), secrets)]));
-  const body = http['body'] ?? http['bodyTemplate'];
+  const body = http['body'] ?? http['bodyTemplate'] ?? http['body_template'];
   if (body !== undefined) impl.bodyTemplate = rewriteEnv(typeof body === 'string' ? body : JSON.stringify(body), secrets);
+  // Parameters the templates do not mention are sent the way A3S sends them: in the query of a
+  // GET (optional ones only when given), as a JSON object body otherwise.
+  const mentioned = new Set(
+    [impl.urlTemplate, impl.bodyTemplate ?? '', ...Object.values(impl.headers ?? {})].flatMap((t) =>
+      [...t.matchAll(/\$\{\s*([^}\s]+)\s*\}/g)].map((m) => m[1]!),
+    ),
+  );
+  const rest = args.names.filter((n) => !mentioned.has(n));
+  if (rest.length && ['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(impl.method)) {
+    const pairs = rest.map((n) => `${encodeURIComponent(n)}=\${${n}}`).join('&');
+    impl.urlTemplate += (impl.urlTemplate.includes('?') ? '&' : '?') + pairs;
+  } else if (rest.length && impl.bodyTemplate === undefined) {
+    impl.bodyTemplate = `{${rest.map((n) => `${JSON.stringify(n)}: \${${n}}`).join(', ')}}`;
+    (impl.headers ??= {})['Content-Type'] ??= 'application/json';
+  }
   const extract = str(http['extract']) ?? str(http['extractExpr']);
   if (extract) impl.extractExpr = extract;
   const timeout = http['timeout_ms'] ?? http['timeoutMs'];
@@ -132,7 +150,7 @@ function scriptTool(def: Json, script: Json, base: { slug: string; version: stri
       ]);
     }
   }
-  const runtime = (str(script['runtime']) ?? str(script['language']) ?? 'sh').toLowerCase();
+  const runtime = (str(script['runtime']) ?? str(script['language']) ?? str(script['interpreter']) ?? 'sh').toLowerCase().replace(/^.*\//, '');
   const rt: ScriptRuntime | undefined =
     runtime === 'sh' || runtime === 'shell' || runtime === 'bash'
       ? 'sh'
@@ -142,7 +160,18 @@ function scriptTool(def: Json, script: Json, base: { slug: string; version: stri
           ? 'node'
           : undefined;
   if (!rt) throw invalid([{ field: `${base.origin}.script.runtime`, message: `'${runtime}' is not one of sh, python, node` }]);
-  const source = str(script['source']) ?? str(script['run']) ?? str(script['code']);
+  const interpreterArgs = script['interpreter_args'] ?? script['interpreterArgs'];
+  const extraArgs = Array.isArray(interpreterArgs)
+    ? interpreterArgs.map(String)
+    : typeof interpreterArgs === 'string'
+      ? interpreterArgs.split(/\s+/).filter(Boolean)
+      : [];
+  const badArg = extraArgs.find((a) => !/^[A-Za-z0-9_.=:/+,-]+$/.test(a));
+  if (badArg !== undefined)
+    throw invalid([
+      { field: `${base.origin}.interpreter_args`, message: `'${clip(badArg, 40)}' is not a plain interpreter flag (letters, digits and _.=:/+,- only)` },
+    ]);
+  const source = str(script['source']) ?? str(script['script']) ?? str(script['run']) ?? str(script['code']);
   if (!source?.trim()) throw invalid([{ field: `${base.origin}.script.source`, message: 'is required: the script to run' }]);
   const secrets = new Set<string>();
   // In sh, ${env:VAR} is a syntax error and ${VAR} is exactly the variable the wrapper exports.
@@ -168,7 +197,7 @@ function scriptTool(def: Json, script: Json, base: { slug: string; version: stri
     bundleID,
     ctx.now,
   );
-  return { file: tool, files: scriptToolFiles(rt, text, ctx.images), origin: base.origin };
+  return { file: tool, files: scriptToolFiles(rt, text, ctx.images, extraArgs), origin: base.origin };
 }
 
 export function bundleFromSkill(text: string, ctx: SkillContext): { draft: BundleDraft; warnings: string[] } {
@@ -200,6 +229,12 @@ export function bundleFromSkill(text: string, ctx: SkillContext): { draft: Bundl
     const script = obj(def['script']) ?? (backend && (backend['type'] === 'script' ? backend : obj(backend['script'])));
     if (!toolName) {
       warnings.push(`left out ${label}: it has no name`);
+      return;
+    }
+    if (backend && backend['type'] === 'binary') {
+      warnings.push(
+        `left out ${origin}: its backend runs the program ${str(backend['path']) ?? '(unnamed)'} on the host, which Toolwright does not do; rewrite it as a script or http backend`,
+      );
       return;
     }
     if (!http === !script) {
