@@ -62,7 +62,7 @@ tools:
       interpreter: bash
       script: |
         #!/bin/bash
-        printf '%s|%s|%s' "\${TOOL_ARG_TEXT}" "\${TOOL_ARG_TIMES:-1}" "\$TOOL_ARGS"
+        printf '%s|%s|%s' "\${TOOL_ARG_TEXT}" "\${TOOL_ARG_TIMES:-1}" "\${TOOL_ARGS}"
     parameters:
       type: object
       properties:
