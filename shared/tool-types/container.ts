@@ -22,6 +22,16 @@ export const ContainerImpl = Type.Object(
     timeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3600 })),
     /** App-scoped secrets the container receives in `settings` (names only; values never leave the secrets store). */
     secrets: Type.Optional(Type.Array(SecretName, { maxItems: 64, uniqueItems: true })),
+    /** Plain settings the container receives in `settings` beside the secrets (a Chalie tool's config defaults). */
+    settings: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' }),
+        Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean(), Type.Null()]),
+        {
+          maxProperties: 64,
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -24,8 +24,10 @@ export const containerType: ToolTypeModule<'container'> = {
     createContainerRunner({
       // Secrets a container tool names (impl.secrets) reach it in `settings`, never in its image or args.
       settings: (tool: ToolFile) => {
-        const names = (tool.impl as ContainerImpl).secrets ?? [];
-        return Object.fromEntries(names.flatMap((n) => (secrets.has(n) ? [[n, secrets.get(n)!]] : [])));
+        const impl = tool.impl as ContainerImpl;
+        const names = impl.secrets ?? [];
+        // Plain settings first; a secret of the same name wins.
+        return { ...(impl.settings ?? {}), ...Object.fromEntries(names.flatMap((n) => (secrets.has(n) ? [[n, secrets.get(n)!]] : []))) };
       },
       ...container,
     }),

@@ -112,22 +112,59 @@ function sandboxOf(raw: Json | undefined, issues: FieldIssue[]): ContainerImpl['
   return sandbox;
 }
 
-/** Secret names from config_schema: properties marked secret, as UPPER_SNAKE_CASE. */
-export function configSecrets(configSchema: unknown): { secrets: string[]; others: string[] } {
-  const props = obj(obj(configSchema)?.['properties']) ?? {};
-  const listed = obj(configSchema)?.['secrets'];
+type SettingValue = string | number | boolean | null;
+
+/** Files a tool folder never takes: .env files, Python caches. */
+const LEFT_BEHIND = [/(^|\/)\.env(\.[^/]*)?$/, /(^|\/)__pycache__\//, /\.py[co]$/];
+
+/** `returns`: a JSON Schema, or a flat map {field: {type, description}} of the reply's fields. */
+function returnsSchema(returns: unknown): Json | undefined {
+  const r = obj(returns);
+  if (!r) return undefined;
+  if (typeof r['type'] === 'string' || obj(r['properties'])) return r;
+  const properties: Json = {};
+  for (const [k, v] of Object.entries(r)) {
+    const o = obj(v);
+    properties[k] = o
+      ? Object.fromEntries(Object.entries(o).filter(([key]) => ['type', 'description', 'items', 'enum'].includes(key)))
+      : { description: String(v) };
+  }
+  return { type: 'object', properties };
+}
+
+/**
+ * config_schema, as a JSON Schema (`properties`) or as Chalie writes it, a flat map
+ * `{NAME: {type, secret, description, default}}`. Entries marked secret become secret names
+ * (UPPER_SNAKE_CASE) the tool needs; the others become settings with their defaults.
+ */
+export function configSecrets(configSchema: unknown): { secrets: string[]; others: string[]; settings: Record<string, SettingValue> } {
+  const root = obj(configSchema);
+  const props = obj(root?.['properties']) ?? (root && !('type' in root) ? root : {});
+  const listed = root?.['secrets'];
   const secrets = new Set<string>(Array.isArray(listed) ? listed.filter((s): s is string => typeof s === 'string').map(secretName) : []);
   const others: string[] = [];
+  const settings: Record<string, SettingValue> = {};
   for (const [name, p] of Object.entries(props)) {
-    const o = obj(p) ?? {};
-    if (o['secret'] === true || o['x-secret'] === true || o['writeOnly'] === true || o['format'] === 'password') secrets.add(secretName(name));
-    else others.push(name);
+    const o = obj(p);
+    if (!o || name === 'secrets') continue;
+    if (o['secret'] === true || o['x-secret'] === true || o['writeOnly'] === true || o['format'] === 'password') {
+      secrets.add(secretName(name));
+      continue;
+    }
+    others.push(name);
+    const d = o['default'];
+    const value: SettingValue =
+      d === undefined ? null : typeof d === 'string' || typeof d === 'number' || typeof d === 'boolean' || d === null ? d : JSON.stringify(d);
+    if (/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name)) settings[name] = value;
   }
-  return { secrets: [...secrets].sort(), others };
+  return { secrets: [...secrets].sort(), others, settings };
 }
 
 export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: string; now: string; limits: TransferLimits }): ContainerDraft {
   const files = normaliseFiles(input, ctx.limits);
+  // Committed secrets and build litter do not travel into the tool folder (and every export of it).
+  const skipped = [...files.keys()].filter((p) => LEFT_BEHIND.some((re) => re.test(p)));
+  for (const p of skipped) files.delete(p);
   const manifestFile = files.get('manifest.json');
   if (!manifestFile) throw invalid([{ field: 'files', message: 'the folder has no manifest.json at its top level' }]);
   if (!files.has('Dockerfile'))
@@ -142,6 +179,10 @@ export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: str
   }
   const issues: FieldIssue[] = [];
   const warnings: string[] = [];
+  if (skipped.length) warnings.push(`left out of the tool folder: ${skipped.sort().join(', ')} (.env files may hold real credentials; caches are rebuilt)`);
+  const trigger = pick(manifest, 'trigger', 'schedule');
+  if (trigger !== undefined)
+    warnings.push(`its trigger ${clip(JSON.stringify(trigger), 120)} was not turned into a schedule: Toolwright does not run tools on a schedule yet`);
   const name = typeof manifest['name'] === 'string' ? manifest['name'] : '';
   if (!name) issues.push({ field: 'manifest.json: name', message: 'is required' });
   const slug = slugify(name);
@@ -159,12 +200,9 @@ export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: str
   const timeout = pick(constraints, 'timeout_seconds', 'timeoutSeconds', 'timeout');
   if (typeof timeout === 'number') impl.timeoutSeconds = timeout;
   else if (timeout !== undefined) issues.push({ field: 'manifest.json: constraints.timeout_seconds', message: 'must be a number of seconds' });
-  const { secrets, others } = configSecrets(pick(manifest, 'config_schema', 'configSchema'));
+  const { secrets, settings } = configSecrets(pick(manifest, 'config_schema', 'configSchema'));
   if (secrets.length) impl.secrets = secrets;
-  if (others.length)
-    warnings.push(
-      `config settings ${others.join(', ')} are not marked secret; containers receive only secrets, so set defaults in the image or turn them into parameters`,
-    );
+  if (Object.keys(settings).length) impl.settings = settings;
   const limits: Limits = {};
   const maxOut = pick(constraints, 'max_output_bytes', 'maxOutputBytes');
   const perMinute = pick(constraints, 'max_calls_per_minute', 'maxCallsPerMinute', 'rate_limit_per_minute');
@@ -176,7 +214,7 @@ export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: str
   }
   if (issues.length) throw invalid(issues);
 
-  const outputSchema = obj(output?.['schema']);
+  const outputSchema = obj(output?.['schema']) ?? returnsSchema(pick(manifest, 'returns', 'output_schema', 'outputSchema'));
   const safety = manifest['safety'];
   const tags = Array.isArray(manifest['tags'])
     ? manifest['tags'].filter((t): t is string => typeof t === 'string' && t.length > 0 && t.length <= 64).slice(0, 64)

@@ -72,9 +72,11 @@ describe('container folder (manifest.json + Dockerfile + runner)', () => {
       sandbox: { memory: '64m', network: 'none', writable: false, cpus: 0.5 },
       timeoutSeconds: 15,
       secrets: ['LICENSE_TOKEN', 'STATS_API_KEY'],
+      // A setting that is not secret travels to the container in `settings`, with its default.
+      settings: { language: 'en' },
     });
     expect(secrets).toEqual(['LICENSE_TOKEN', 'STATS_API_KEY']);
-    expect(warnings.join(' ')).toMatch(/language/);
+    expect(warnings.join(' ')).not.toMatch(/language/);
     const dir = t.store.state.tools.get(tool.toolID)!.dir;
     expect((await readdir(dir)).sort()).toEqual(['Dockerfile', 'manifest.json', 'runner.sh', 'tool.json']);
     expect((await stat(join(dir, 'runner.sh'))).mode & 0o111).not.toBe(0);
