@@ -340,6 +340,8 @@ export const operations = {
           ),
           { minItems: 1, maxItems: 5000 },
         ),
+        /** Check and report what would be created, writing nothing (the other imports' dryRun). */
+        dryRun: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),

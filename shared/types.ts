@@ -124,6 +124,10 @@ export interface ContainerImportResult {
   tool: ToolView;
   secrets: string[];
   warnings: string[];
+  /** The files the tool folder holds (or would hold), relative, sorted. */
+  files?: string[];
+  /** True when nothing was written: the result says what an import would do. */
+  dryRun?: boolean;
 }
 
 export type ApprovalDecision = 'approve' | 'deny';

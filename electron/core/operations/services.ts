@@ -63,7 +63,7 @@ export interface Services {
     importZip(zip: Uint8Array, onConflict: OnConflict, options: { dryRun?: boolean }): Promise<ImportReport>;
     importSkillMd(text: string, options: { dryRun?: boolean }): Promise<ImportReport>;
     importOpenApi(doc: string, options: { dryRun?: boolean } & OpenApiOptions): Promise<ImportReport>;
-    importContainerFiles(bundleID: string, files: FolderFile[]): Promise<ContainerImportResult>;
+    importContainerFiles(bundleID: string, files: FolderFile[], options?: { dryRun?: boolean }): Promise<ContainerImportResult>;
     openAiFunctions(bundleIDs?: string[]): OpenAiFunction[];
   };
 }

@@ -53,3 +53,16 @@ export async function createToolWithFiles(store: Store, tools: ToolService, file
     return tools.view(store.applyTool(file));
   });
 }
+
+/** What createToolWithFiles would make, checked the same way up to the write: nothing is written. */
+export async function previewToolWithFiles(store: Store, tools: ToolService, file: ToolFile): Promise<ToolView> {
+  const { bundleID, slug, version } = file;
+  await store.freshBundle(bundleID);
+  store.refuseBuiltin(bundleID, 'cannot add tools to a built-in bundle');
+  const { issues } = checkToolRules(file, store.config.get(), `${slug} ${version}`);
+  if (issues.length) throw invalid(issues);
+  await store.writableBundle(bundleID, 'add tools to it');
+  const claim = await store.claims.inspect(bundleID, slug, version);
+  if (claim.kind === 'taken' || store.state.pairOwner(bundleID, slug, version)) throw conflict(slug, version);
+  return tools.view({ file, dir: join(store.paths.toolsDir(bundleID), file.toolID), builtin: false });
+}

@@ -21,7 +21,7 @@ import { containerToolFromFiles, readFolderFiles, type FolderFile } from './fore
 import { bundleFromSkill } from './foreign/skill-md.js';
 import { bundleFromOpenApi, type OpenApiOptions } from './foreign/openapi.js';
 import { openAiFunctions, type OpenAiFunction } from './foreign/openai-functions.js';
-import { createToolWithFiles } from './tool-create.js';
+import { createToolWithFiles, previewToolWithFiles } from './tool-create.js';
 import type { ScriptImages } from './foreign/script-image.js';
 import { validateDrafts } from './foreign/common.js';
 import type { BundleDraft } from './validate.js';
@@ -122,10 +122,15 @@ export class TransferService {
    * A container tool from a manifest.json + Dockerfile + runner folder, added to an existing
    * bundle. `files` are the folder's files (from a drop or an upload); paths are relative.
    */
-  async importContainerFiles(bundleID: string, files: FolderFile[]): Promise<ContainerImportResult> {
+  async importContainerFiles(bundleID: string, files: FolderFile[], options: { dryRun?: boolean } = {}): Promise<ContainerImportResult> {
     const draft = containerToolFromFiles(files, { bundleID, now: this.deps.store.now(), limits: this.limits });
+    const paths = draft.files.map((f) => f.rel).sort();
+    if (options.dryRun) {
+      const tool = await previewToolWithFiles(this.deps.store, this.deps.tools, draft.tool);
+      return { tool, secrets: draft.secrets, warnings: draft.warnings, files: paths, dryRun: true };
+    }
     const tool = await createToolWithFiles(this.deps.store, this.deps.tools, draft.tool, draft.files);
-    return { tool, secrets: draft.secrets, warnings: draft.warnings };
+    return { tool, secrets: draft.secrets, warnings: draft.warnings, files: paths };
   }
 
   /** The same, reading a folder on this machine (main process or CLI only: never a path from the renderer). */

@@ -56,4 +56,24 @@ describe('Chalie tool folders', () => {
     expect(listing.some((p) => p.includes('__pycache__') || p.endsWith('.pyc'))).toBe(false);
     expect(listing).toContain('runner.py');
   });
+
+  it('has a dry run with the same report shape, writing nothing', async () => {
+    const t = await fresh();
+    const bundleID = uuidv7();
+    await t.bundles.put(bundleID, { slug: 'chalie-dry' });
+    const files = [
+      { path: 'manifest.json', content: JSON.stringify(manifest) },
+      { path: 'Dockerfile', content: 'FROM busybox\n' },
+      { path: '.env', content: 'SECRET=1\n' },
+    ];
+    const dry = await t.transfer.importContainerFiles(bundleID, files, { dryRun: true });
+    expect(dry).toMatchObject({ dryRun: true, secrets: ['NEWS_API_KEY'], files: ['Dockerfile', 'manifest.json'] });
+    expect(dry.tool.slug).toBe('news-digest');
+    expect(t.store.state.toolIDsOf(bundleID)).toEqual([]);
+    const real = await t.transfer.importContainerFiles(bundleID, files);
+    expect(real.dryRun).toBeUndefined();
+    expect(real.files).toEqual(dry.files);
+    // A second dry run now meets the tool it would collide with.
+    await expect(t.transfer.importContainerFiles(bundleID, files, { dryRun: true })).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
 });
