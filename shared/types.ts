@@ -107,6 +107,8 @@ export interface ImportReport {
   toolCount: number;
   /** Hosts the imported http tools call that config.allowedHosts does not allow yet: the UI offers to add them (the user confirms). */
   hostsToAllow?: string[];
+  /** OpenAPI imports: the document's servers (variables filled with their defaults); import again with serverUrl to pick another. */
+  servers?: { url: string; description?: string; variables?: Record<string, { default: string; enum?: string[] }> }[];
   /** Things the user should know that did not stop the import (ignored Finder litter, tools left out of a foreign document, …). */
   warnings?: string[];
   /** True when nothing was written: the report says what an import would do. */

@@ -151,8 +151,14 @@ export class TransferService {
 
   /** A new bundle of http tools, one per operation of an OpenAPI 3 document (JSON or YAML). */
   async importOpenApi(doc: string, options: ForeignImportOptions & OpenApiOptions = {}): Promise<ImportReport> {
-    const { draft, warnings } = await bundleFromOpenApi(doc, { ...options, now: this.deps.store.now(), limits: this.limits, config: this.deps.config.get() });
-    return this.importDraft(draft, warnings, options);
+    const { draft, warnings, servers } = await bundleFromOpenApi(doc, {
+      ...options,
+      now: this.deps.store.now(),
+      limits: this.limits,
+      config: this.deps.config.get(),
+    });
+    const report = await this.importDraft(draft, warnings, options);
+    return servers.length ? { ...report, servers } : report;
   }
 
   /** Enabled tools as OpenAI function-calling definitions, ready to paste into an agent. */

@@ -16,6 +16,7 @@
  *   confirms. A relative server URL needs `serverUrl`.
  */
 import type { Config, HttpImpl } from '../../../../shared/schemas.js';
+import type { ImportReport } from '../../../../shared/types.js';
 import { CoreError, invalid } from '../../errors.js';
 import type { TransferLimits } from '../limits.js';
 import type { BundleDraft, ToolDraft } from '../validate.js';
@@ -341,7 +342,30 @@ function operationTool(
   return { file, files: [], origin };
 }
 
-export async function bundleFromOpenApi(text: string, ctx: Context): Promise<{ draft: BundleDraft; warnings: string[] }> {
+/** The document's servers, for the user to pick from (the first is used unless serverUrl says otherwise). */
+function serverChoices(servers: unknown): NonNullable<ImportReport['servers']> {
+  if (!Array.isArray(servers)) return [];
+  return servers.slice(0, 50).flatMap((raw) => {
+    const s = obj(raw);
+    const url = str(s?.['url']);
+    if (!s || !url) return [];
+    const variables: Record<string, { default: string; enum?: string[] }> = {};
+    for (const [name, v] of Object.entries(obj(s['variables']) ?? {})) {
+      const o = obj(v);
+      if (!o) continue;
+      variables[name] = { default: String(o['default'] ?? ''), ...(Array.isArray(o['enum']) ? { enum: o['enum'].map(String) } : {}) };
+    }
+    const filled = serverBase([s], undefined) ?? url;
+    return [
+      { url: filled, ...(str(s['description']) ? { description: str(s['description'])! } : {}), ...(Object.keys(variables).length ? { variables } : {}) },
+    ];
+  });
+}
+
+export async function bundleFromOpenApi(
+  text: string,
+  ctx: Context,
+): Promise<{ draft: BundleDraft; warnings: string[]; servers: NonNullable<ImportReport['servers']> }> {
   if (Buffer.byteLength(text, 'utf8') > ctx.limits.maxDocumentBytes) throw new CoreError('PAYLOAD_TOO_LARGE', 'the OpenAPI document is too large');
   const warnings: string[] = [];
   const doc = checkOpenApi3(await asOpenApi3(parseDocument(text), warnings));
@@ -398,5 +422,5 @@ export async function bundleFromOpenApi(text: string, ctx: Context): Promise<{ d
     if (count > MAX_OPERATIONS) break;
   }
   if (!draft.tools.length) throw invalid([{ field: 'paths', message: `no operation could be imported${warnings.length ? `: ${warnings.join('; ')}` : ''}` }]);
-  return { draft, warnings };
+  return { draft, warnings, servers: serverChoices(doc['servers']) };
 }

@@ -56,7 +56,10 @@ const thing = {
 const openapi30 = {
   openapi: '3.0.3',
   info: { title: 'Things API', version: '1.2.0' },
-  servers: [{ url: 'https://api.things.example/v1' }],
+  servers: [
+    { url: 'https://api.things.example/v1', description: 'production' },
+    { url: 'https://{region}.things.example/{basePath}', variables: { region: { default: 'eu', enum: ['eu', 'us'] }, basePath: { default: 'v1' } } },
+  ],
   paths: {
     '/things': {
       get: {
@@ -125,6 +128,11 @@ describe('OpenAPI 3.0 as vendors write it', () => {
   it('imports every operation: nullable (with and without a type), boolean exclusive bounds, $ref-looking data in examples', async () => {
     const { report, bundleID } = await importDoc(openapi30);
     expect(report.toolCount).toBe(2);
+    // The document's servers are offered, variables filled with their defaults.
+    expect(report.servers).toEqual([
+      { url: 'https://api.things.example/v1', description: 'production' },
+      { url: 'https://eu.things.example/v1', variables: { region: { default: 'eu', enum: ['eu', 'us'] }, basePath: { default: 'v1' } } },
+    ]);
     expect((report.warnings ?? []).filter((w) => w.startsWith('left out'))).toEqual([]);
     const create = (await core.dispatch('tools.get', { bundleID, slug: 'create-thing', version: '1.2.0' })) as { ok: true; data: { argSchema: any } };
     expect(create.ok).toBe(true);
