@@ -355,8 +355,8 @@ function containerImpl(tool: ToolFile): ContainerImpl {
  * the exit by a few milliseconds (more under load), so a SIGKILL exit (137) is asked about a few times.
  */
 async function oomKilled(container: Dockerode.Container, exitCode: number): Promise<boolean> {
-  // Backing off to about a second in all: on a busy machine (cgroup v1) the flag trails longer.
-  const waits = exitCode === 137 ? [0, 40, 80, 160, 320, 400] : [0];
+  // Backing off to about 2.5 s in all: on a busy machine (cgroup v1) the flag trails longer.
+  const waits = exitCode === 137 ? [0, 40, 80, 160, 320, 400, 500, 500, 500] : [0];
   for (const wait of waits) {
     if (wait > 0) await delay(wait);
     const state = await container.inspect().then(

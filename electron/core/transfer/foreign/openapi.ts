@@ -181,8 +181,10 @@ function applySecurity(op: Json, doc: Json, refs: Refs, impl: HttpImpl, query: s
       if (where === 'header') headers[name] = `\${${secret}}`;
       else if (where === 'query') query.push(`${encodeURIComponent(name)}=\${${secret}}`);
       else if (where === 'cookie') headers['Cookie'] = `${name}=\${${secret}}`;
+      notes.push(`needs secret ${secret}: the API key '${key}', sent as the ${where ?? 'header'} ${name}`);
     } else if (type === 'http' && str(scheme['scheme'])?.toLowerCase() === 'bearer') {
       headers['Authorization'] = `Bearer \${${secret}}`;
+      notes.push(`needs secret ${secret}: the bearer token for '${key}'`);
     } else if (type === 'http' && str(scheme['scheme'])?.toLowerCase() === 'basic') {
       headers['Authorization'] = `Basic \${${secret}}`;
       notes.push(`secret ${secret} holds the base64 of "user:password" (HTTP Basic)`);
@@ -191,8 +193,25 @@ function applySecurity(op: Json, doc: Json, refs: Refs, impl: HttpImpl, query: s
       const tokenUrl = new URL(str(flow['tokenUrl']) ?? '', `${base}/`).toString();
       impl.auth = { type: 'oauth2ClientCredentials', tokenUrl, clientIdSecret: `${secret}_CLIENT_ID`, clientSecretSecret: `${secret}_CLIENT_SECRET` };
       if (Array.isArray(scopes) && scopes.length) impl.auth.scope = scopes.join(' ');
+    } else if (type === 'oauth2' || type === 'openIdConnect') {
+      // Toolwright cannot run a browser sign-in; the tool takes an access token obtained elsewhere.
+      const token = `${secret}_ACCESS_TOKEN`;
+      headers['Authorization'] = `Bearer \${${token}}`;
+      const flows = obj(scheme['flows']) ?? {};
+      const where =
+        str(obj(flows['authorizationCode'])?.['authorizationUrl']) ??
+        str(obj(flows['implicit'])?.['authorizationUrl']) ??
+        str(scheme['openIdConnectUrl']) ??
+        'the provider';
+      notes.push(
+        `needs secret ${token}: an OAuth2 access token for '${key}' (sign in at ${clip(where, 120)}, then set the token as a secret); it is sent as Authorization: Bearer`,
+      );
+    } else if (type === 'http') {
+      notes.push(
+        `uses HTTP ${str(scheme['scheme']) ?? ''} authentication ('${key}'), which Toolwright cannot perform; add an Authorization header with a secret by hand`,
+      );
     } else {
-      notes.push(`it uses ${type ?? 'an unknown'} authentication ('${key}'), which Toolwright cannot perform; add the credentials as a header by hand`);
+      notes.push(`uses ${type ?? 'an unknown'} authentication ('${key}'), which Toolwright cannot perform; add the credentials as a header by hand`);
     }
   }
   if (impl.headers && !Object.keys(impl.headers).length) delete impl.headers;

@@ -213,3 +213,36 @@ describe('a large generated description', () => {
     expect((dry.warnings ?? []).filter((w) => w.startsWith('left out'))).toEqual([]);
   }, 120_000);
 });
+
+describe('security schemes', () => {
+  it('say per operation what the tool needs: a secret for an API key, an access token for OAuth2 authorization code', async () => {
+    const doc = {
+      ...openapi30,
+      components: {
+        ...openapi30.components,
+        securitySchemes: {
+          userAuth: {
+            type: 'oauth2',
+            flows: {
+              authorizationCode: { authorizationUrl: 'https://auth.things.example/authorize', tokenUrl: 'https://auth.things.example/token', scopes: {} },
+            },
+          },
+          key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        },
+      },
+      paths: {
+        '/me': { get: { operationId: 'me', security: [{ userAuth: [] }], responses: { '200': { description: 'ok' } } } },
+        '/stats': { get: { operationId: 'stats', security: [{ key: [] }], responses: { '200': { description: 'ok' } } } },
+      },
+    };
+    const { report, bundleID } = await importDoc(doc);
+    const warnings = (report.warnings ?? []).join('\n');
+    expect(warnings).toMatch(
+      /GET \/me: needs secret USER_AUTH_ACCESS_TOKEN: an OAuth2 access token for 'userAuth' \(sign in at https:\/\/auth\.things\.example\/authorize/,
+    );
+    expect(warnings).toMatch(/GET \/stats: needs secret KEY: the API key 'key', sent as the header X-Api-Key/);
+    const me = await core.dispatch('tools.get', { bundleID, slug: 'me', version: '1.2.0' });
+    expect(me.ok && (me.data.impl as { headers?: Record<string, string> }).headers).toEqual({ Authorization: 'Bearer ${USER_AUTH_ACCESS_TOKEN}' });
+    expect(me.ok && me.data.availability).toEqual({ ok: false, reason: 'secret USER_AUTH_ACCESS_TOKEN is not set' });
+  });
+});
