@@ -107,6 +107,8 @@ export interface ImportReport {
   toolCount: number;
   /** Hosts the imported http tools call that config.allowedHosts does not allow yet: the UI offers to add them (the user confirms). */
   hostsToAllow?: string[];
+  /** Foreign imports: each operation or tool of the document, imported (as slug@version) or skipped with the reason. */
+  items?: { origin: string; status: 'imported' | 'skipped'; slug?: string; version?: string; reason?: string }[];
   /** OpenAPI imports: the document's servers (variables filled with their defaults); import again with serverUrl to pick another. */
   servers?: { url: string; description?: string; variables?: Record<string, { default: string; enum?: string[] }> }[];
   /** Things the user should know that did not stop the import (ignored Finder litter, tools left out of a foreign document, …). */

@@ -581,6 +581,17 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     expect(await progress.count()).toBe(0);
     const hosts = page.getByTestId('report-hosts');
     expect(await hosts.textContent()).toContain('eu.inventory.example.com');
+    // Every operation is listed, imported or skipped, and the list filters.
+    const items = page.getByTestId('report-items');
+    expect(await items.textContent()).toMatch(/\d+ of \d+ imported/);
+    await page.getByTestId('report-items-status').selectOption('all');
+    const rows = items.locator('tbody tr');
+    const all = await rows.count();
+    expect(all).toBeGreaterThan(1);
+    await page.getByTestId('report-items-filter').fill('{itemId}');
+    await expect.poll(() => rows.count()).toBeLessThan(all);
+    expect(await rows.first().textContent()).toContain('/items/{itemId}');
+    await page.getByTestId('report-items-filter').fill('');
     await screenshot(page, '27-openapi-report');
     await page.getByTestId('report-allow-hosts').click();
     const confirm = page.getByTestId('confirm-dialog');

@@ -140,24 +140,24 @@ export class TransferService {
 
   /** A new bundle from a SKILL.md whose front matter lists tools with http or script backends. */
   async importSkillMd(text: string, options: ForeignImportOptions = {}): Promise<ImportReport> {
-    const { draft, warnings } = bundleFromSkill(text, {
+    const { draft, warnings, items } = bundleFromSkill(text, {
       now: this.deps.store.now(),
       limits: this.limits,
       images: this.scriptImages,
       config: this.deps.config.get(),
     });
-    return this.importDraft(draft, warnings, options);
+    return { ...(await this.importDraft(draft, warnings, options)), items };
   }
 
   /** A new bundle of http tools, one per operation of an OpenAPI 3 document (JSON or YAML). */
   async importOpenApi(doc: string, options: ForeignImportOptions & OpenApiOptions = {}): Promise<ImportReport> {
-    const { draft, warnings, servers } = await bundleFromOpenApi(doc, {
+    const { draft, warnings, servers, items } = await bundleFromOpenApi(doc, {
       ...options,
       now: this.deps.store.now(),
       limits: this.limits,
       config: this.deps.config.get(),
     });
-    const report = await this.importDraft(draft, warnings, options);
+    const report = { ...(await this.importDraft(draft, warnings, options)), items };
     return servers.length ? { ...report, servers } : report;
   }
 

@@ -14,6 +14,7 @@ import { useToast } from '../components/Toasts.js';
 import { plural } from '../app/format.js';
 import { nothingLanded, type Outcome } from './outcome.js';
 import { ErrorDetails } from './ErrorDetails.js';
+import type { ImportReport } from '../../../shared/types.js';
 
 function HostsPrompt({ hosts }: { hosts: string[] }) {
   const confirm = useConfirm();
@@ -120,6 +121,75 @@ function titleOf(outcome: Outcome): string {
   }
 }
 
+type ReportItem = NonNullable<ImportReport['items']>[number];
+
+/** Each operation or tool of a foreign document, imported or skipped with the reason; filterable. */
+function ItemsTable({ items }: { items: ReportItem[] }) {
+  const [status, setStatus] = useState<'all' | 'imported' | 'skipped'>(items.some((i) => i.status === 'skipped') ? 'skipped' : 'all');
+  const [query, setQuery] = useState('');
+  const q = query.trim().toLowerCase();
+  const shown = items.filter(
+    (i) => (status === 'all' || i.status === status) && (!q || `${i.origin} ${i.slug ?? ''} ${i.reason ?? ''}`.toLowerCase().includes(q)),
+  );
+  const skipped = items.filter((i) => i.status === 'skipped').length;
+  return (
+    <div className="report-items" data-testid="report-items">
+      <div className="row">
+        <h3 className="report-heading grow">
+          {items.length - skipped} of {items.length} imported{skipped ? `, ${skipped} skipped` : ''}
+        </h3>
+        <select
+          className="input w-narrow"
+          value={status}
+          onChange={(e) => setStatus(e.target.value as typeof status)}
+          aria-label="Show"
+          data-testid="report-items-status"
+        >
+          <option value="all">All</option>
+          <option value="imported">Imported</option>
+          <option value="skipped">Skipped</option>
+        </select>
+        <input
+          className="input w-mid"
+          type="search"
+          placeholder="Filter…"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          aria-label="Filter operations"
+          data-testid="report-items-filter"
+        />
+      </div>
+      <div className="report-items-scroll">
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">Operation</th>
+              <th scope="col">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((i) => (
+              <tr key={i.origin} className={i.status === 'skipped' ? 'is-skipped' : undefined}>
+                <td className="mono">{i.origin}</td>
+                <td>
+                  {i.status === 'imported' ? (
+                    <span className="mono">
+                      {i.slug}@{i.version}
+                    </span>
+                  ) : (
+                    <span className="field-warning">skipped: {i.reason}</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {!shown.length && <p className="muted">Nothing matches.</p>}
+      </div>
+    </div>
+  );
+}
+
 export function ReportDialog({ outcome, onClose }: { outcome: Outcome; onClose(): void }) {
   const { go } = useNav();
   const bundles = useBundles('exclude');
@@ -171,6 +241,7 @@ export function ReportDialog({ outcome, onClose }: { outcome: Outcome; onClose()
             </li>
           )}
         />
+        {r.items && r.items.length > 0 && <ItemsTable items={r.items} />}
         {r.hostsToAllow && r.hostsToAllow.length > 0 && !nothingLanded(r) && <HostsPrompt hosts={r.hostsToAllow} />}
         <Warnings items={[...(outcome.notes ?? []), ...(r.warnings ?? [])]} />
       </>

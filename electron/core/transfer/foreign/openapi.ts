@@ -384,7 +384,7 @@ function serverChoices(servers: unknown): NonNullable<ImportReport['servers']> {
 export async function bundleFromOpenApi(
   text: string,
   ctx: Context,
-): Promise<{ draft: BundleDraft; warnings: string[]; servers: NonNullable<ImportReport['servers']> }> {
+): Promise<{ draft: BundleDraft; warnings: string[]; servers: NonNullable<ImportReport['servers']>; items: NonNullable<ImportReport['items']> }> {
   if (Buffer.byteLength(text, 'utf8') > ctx.limits.maxDocumentBytes) throw new CoreError('PAYLOAD_TOO_LARGE', 'the OpenAPI document is too large');
   const warnings: string[] = [];
   const doc = checkOpenApi3(await asOpenApi3(parseDocument(text), warnings));
@@ -397,6 +397,7 @@ export async function bundleFromOpenApi(
   const taken = new Set<string>();
   const notes: string[] = [];
   const refs = new Refs(doc, notes);
+  const items: NonNullable<ImportReport['items']> = [];
   let count = 0;
   for (const [path, rawItem] of Object.entries(obj(doc['paths'])!)) {
     let item: Json | undefined;
@@ -404,6 +405,7 @@ export async function bundleFromOpenApi(
       item = refs.deref(rawItem);
     } catch (e) {
       warnings.push(`left out ${path}: ${(e as Error).message}`);
+      items.push({ origin: path, status: 'skipped', reason: (e as Error).message });
       continue;
     }
     if (!item) continue;
@@ -432,14 +434,16 @@ export async function bundleFromOpenApi(
       try {
         draft.tools.push(operationTool(path, method, op, (item['parameters'] as unknown[]) ?? [], doc, refs, base, bundle.bundleID, slug, version, ctx, notes));
         for (const n of new Set(notes)) warnings.push(`${label}: ${n}`);
+        items.push({ origin: label, status: 'imported', slug, version });
       } catch (e) {
         // One malformed operation (a bad reference, a token URL that is no URL, …) never blocks the others.
         taken.delete(slug);
         warnings.push(`left out ${label}: ${(e as Error).message}`);
+        items.push({ origin: label, status: 'skipped', reason: (e as Error).message });
       }
     }
     if (count > MAX_OPERATIONS) break;
   }
   if (!draft.tools.length) throw invalid([{ field: 'paths', message: `no operation could be imported${warnings.length ? `: ${warnings.join('; ')}` : ''}` }]);
-  return { draft, warnings, servers: serverChoices(doc['servers']) };
+  return { draft, warnings, servers: serverChoices(doc['servers']), items };
 }

@@ -37,6 +37,7 @@
 // yaml (eemeli/yaml): YAML 1.2, no dependencies, typed; aliases are capped against billion-laughs documents.
 import { parse as parseYaml } from 'yaml';
 import type { Config, HttpImpl, ContainerImpl } from '../../../../shared/schemas.js';
+import type { ImportReport } from '../../../../shared/types.js';
 import { CoreError, invalid } from '../../errors.js';
 import type { TransferLimits } from '../limits.js';
 import type { BundleDraft, ToolDraft } from '../validate.js';
@@ -200,7 +201,7 @@ function scriptTool(def: Json, script: Json, base: { slug: string; version: stri
   return { file: tool, files: scriptToolFiles(rt, text, ctx.images, extraArgs), origin: base.origin };
 }
 
-export function bundleFromSkill(text: string, ctx: SkillContext): { draft: BundleDraft; warnings: string[] } {
+export function bundleFromSkill(text: string, ctx: SkillContext): { draft: BundleDraft; warnings: string[]; items: NonNullable<ImportReport['items']> } {
   if (Buffer.byteLength(text, 'utf8') > ctx.limits.maxDocumentBytes) throw new CoreError('PAYLOAD_TOO_LARGE', 'the SKILL.md is too large');
   const { yaml, body } = splitFrontMatter(text);
   const front = obj(parseYamlDocument(yaml, 'SKILL.md front matter'));
@@ -215,11 +216,16 @@ export function bundleFromSkill(text: string, ctx: SkillContext): { draft: Bundl
   const taken = new Set<string>();
   const draft: BundleDraft = { file: bundle, tools: [], origin: 'SKILL.md' };
   const warnings: string[] = [];
+  const items: NonNullable<ImportReport['items']> = [];
+  const skip = (origin: string, reason: string) => {
+    warnings.push(`left out ${origin}: ${reason}`);
+    items.push({ origin, status: 'skipped', reason });
+  };
   tools.forEach((t, i) => {
     const def = obj(t);
     const label = `SKILL.md tools[${i}]`;
     if (!def) {
-      warnings.push(`left out ${label}: it is not a mapping`);
+      skip(label, 'it is not a mapping');
       return;
     }
     const toolName = str(def['name']) ?? '';
@@ -228,7 +234,7 @@ export function bundleFromSkill(text: string, ctx: SkillContext): { draft: Bundl
     const http = obj(def['http']) ?? (backend && (backend['type'] === 'http' ? backend : obj(backend['http'])));
     const script = obj(def['script']) ?? (backend && (backend['type'] === 'script' ? backend : obj(backend['script'])));
     if (!toolName) {
-      warnings.push(`left out ${label}: it has no name`);
+      skip(label, 'it has no name');
       return;
     }
     if (backend && backend['type'] === 'binary') {
@@ -244,12 +250,13 @@ export function bundleFromSkill(text: string, ctx: SkillContext): { draft: Bundl
     const base = { slug: uniqueName(slugify(toolName), taken), version: versionOf(def['version'], defaultVersion), origin };
     try {
       draft.tools.push(http ? httpTool(def, http, base, bundle.bundleID, ctx) : scriptTool(def, script!, base, bundle.bundleID, ctx));
+      items.push({ origin, status: 'imported', slug: base.slug, version: base.version });
     } catch (e) {
       if (!(e instanceof CoreError)) throw e;
       const issue = e.details?.issues?.[0];
-      warnings.push(`left out ${origin}: ${issue ? `${issue.field} ${issue.message}` : e.message}`);
+      skip(origin, issue ? `${issue.field} ${issue.message}` : e.message);
     }
   });
   if (!draft.tools.length) throw invalid([{ field: 'SKILL.md front matter: tools', message: `no tool could be imported: ${warnings.join('; ')}` }]);
-  return { draft, warnings };
+  return { draft, warnings, items };
 }
