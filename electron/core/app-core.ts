@@ -119,7 +119,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   });
   const functions = createFunctionRegistry();
 
-  const runnerServices: RunnerServices = { secrets, functions, log: logger, ...opts.runners };
+  const runnerServices: RunnerServices = { secrets, functions, log: logger, config: () => config.get(), ...opts.runners };
   const runners: Runner[] = Object.values(TOOL_TYPE_MODULES).map((m) => m.createRunner(runnerServices));
   for (const r of runners) if (r.close) owned.add(() => r.close!());
   const engine = new InvocationEngine({

@@ -1,6 +1,8 @@
 /** core.readFile and core.listDir: read-only access to files under config.workspaceRoot. */
 import { promises as fsp, constants as fsConstants, type Stats } from 'node:fs';
 import path from 'node:path';
+import type { Config } from '../../../shared/schemas.js';
+import type { Availability } from '../../../shared/types.js';
 import { CoreError, cancelledError } from '../errors.js';
 import { defineFunction } from './types.js';
 import { clip, escapeHtml, preBlock } from './html.js';
@@ -65,8 +67,16 @@ const workspacePathArg = (description: string) => ({
   description: `${description} Relative to the workspace root, '/' between names; '..', absolute paths and symlinks leading out are refused.`,
 });
 
+/** File tools run only inside a workspace folder: without one they are unavailable, and say how to set it. */
+function needsWorkspace(config: Config): Availability {
+  return config.workspaceRoot
+    ? { ok: true }
+    : { ok: false, reason: 'no workspace folder is set: choose one under Settings → Workspace root (file tools only read inside it)' };
+}
+
 export const readFileFunction = defineFunction<{ path: string; maxBytes?: number }, ReadFileValue>({
   name: 'core.readFile',
+  availability: needsWorkspace,
   description:
     `Read a UTF-8 text file inside the workspace folder set in Settings (workspaceRoot). At most ${MAX_READ_BYTES} bytes (1 MiB) are returned; ` +
     'larger files come back truncated, and binary files are reported with their size and type instead of their bytes.',
@@ -163,6 +173,7 @@ export interface DirEntry {
 export const listDirFunction = defineFunction<{ path?: string; maxEntries?: number }, { path: string; total: number; truncated: boolean; entries: DirEntry[] }>(
   {
     name: 'core.listDir',
+    availability: needsWorkspace,
     description:
       'List a folder inside the workspace folder set in Settings (workspaceRoot): names, types, sizes and modification times, sorted by name. ' +
       'Symbolic links are not followed; linkTarget says where they lead.',

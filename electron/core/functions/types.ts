@@ -13,6 +13,7 @@ export interface FunctionContext {
   invocationID?: string;
 }
 import type { Safety } from '../../../shared/schemas.js';
+import type { Availability } from '../../../shared/types.js';
 
 /** A card for the tester: `html` is untrusted (the renderer sanitises it) but we still emit only escaped text. */
 export interface FunctionCard {
@@ -33,6 +34,8 @@ export interface FunctionDef<A = Record<string, unknown>, V = unknown> {
   argSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
   safety: Safety;
+  /** What this function needs from the config to run (a workspace root…); available when absent. */
+  availability?(config: Config): Availability;
   run(args: A, ctx: FunctionContext): Promise<FunctionResult<V>> | FunctionResult<V>;
 }
 

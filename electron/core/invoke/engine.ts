@@ -71,6 +71,8 @@ export class InvocationEngine {
   }
 
   availability(tool: EngineTool): Availability {
+    // What a run would meet now: with the kill switch on, nothing runs, whatever else holds.
+    if (!this.deps.config().toolsEnabled) return { ok: false, reason: 'tools are switched off (the kill switch): turn on Settings → Tools enabled' };
     const runner = this.runners.get(tool.file.type);
     if (!runner) return { ok: false, reason: `tools of type ${tool.file.type} cannot run here (no runner for it)` };
     try {

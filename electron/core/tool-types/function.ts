@@ -9,5 +9,5 @@ export const functionType: ToolTypeModule<'function'> = {
   defaultSafety: () => 'readOnly',
   check: () => [],
   secretNames: () => [],
-  createRunner: ({ functions }) => createFunctionRunner(functions),
+  createRunner: ({ functions, config }) => createFunctionRunner(functions, config),
 };

@@ -26,6 +26,8 @@ export interface RunnerServices {
   secrets: SecretsReader;
   functions: FunctionRegistry;
   log: Logger;
+  /** The current config, for runners whose availability depends on it (file functions and the workspace root). */
+  config?: () => Config;
   http?: HttpRunnerOptions;
   container?: ContainerRunnerOptions;
 }

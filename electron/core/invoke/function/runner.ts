@@ -5,7 +5,7 @@
  */
 import { CoreError, cancelledError, isCoreError } from '../../errors.js';
 import type { Runner, RunContext, RunOutput } from '../types.js';
-import type { ToolFile } from '../../../../shared/schemas.js';
+import type { Config, ToolFile } from '../../../../shared/schemas.js';
 import type { Availability } from '../../../../shared/types.js';
 import type { FunctionRegistry } from '../../functions/registry.js';
 
@@ -14,7 +14,7 @@ function functionNameOf(tool: ToolFile): string | undefined {
   return typeof name === 'string' && name.length > 0 ? name : undefined;
 }
 
-export function createFunctionRunner(registry: FunctionRegistry): Runner {
+export function createFunctionRunner(registry: FunctionRegistry, config?: () => Config): Runner {
   return {
     type: 'function',
 
@@ -22,7 +22,7 @@ export function createFunctionRunner(registry: FunctionRegistry): Runner {
       const name = functionNameOf(tool);
       if (!name) return { ok: false, reason: 'impl.function is missing: name a registered function such as core.calc' };
       if (!registry.has(name)) return { ok: false, reason: `function ${name} is not registered` };
-      return { ok: true };
+      return (config && registry.get(name)?.availability?.(config())) ?? { ok: true };
     },
 
     async run(ctx: RunContext): Promise<RunOutput> {

@@ -1,0 +1,38 @@
+/** Availability says what a run would meet: file tools without a workspace, every tool under the kill switch. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHost, type TestHost } from '../../../helpers/host.js';
+import { tempDir } from '../../../helpers/store.js';
+
+const CORE = '0190a000-0000-7000-8000-00000000c0e0';
+let h: TestHost;
+beforeAll(async () => {
+  h = await startHost();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const tool = (slug: string) => h.api('GET', `/tools/bundles/${CORE}/tools/${slug}/version/v1`);
+
+describe('truthful availability', () => {
+  it('file tools are unavailable without a workspace root, saying how to set one, and available with it', async () => {
+    for (const slug of ['read-file', 'list-dir']) {
+      const t = await tool(slug);
+      expect(t.body.availability).toEqual({ ok: false, reason: expect.stringMatching(/workspace/i) });
+    }
+    expect((await tool('calc')).body.availability).toEqual({ ok: true });
+    const run = await h.api('POST', `/tools/bundles/${CORE}/tools/list-dir/version/v1/invoke`, { args: {} });
+    expect(run.body.error.code).toBe('TOOL_UNAVAILABLE');
+    await h.api('PATCH', '/tools/config', { workspaceRoot: await tempDir('tw-ws-') });
+    expect((await tool('list-dir')).body.availability).toEqual({ ok: true });
+  });
+
+  it('every tool says it cannot run while the kill switch is on, and lists agree', async () => {
+    await h.api('PATCH', '/tools/config', { toolsEnabled: false });
+    expect((await tool('calc')).body.availability).toEqual({ ok: false, reason: expect.stringMatching(/switched off/) });
+    const list = await h.api('GET', `/tools/tools?bundleIDs=${CORE}`);
+    expect((list.body.items as { availability: { ok: boolean } }[]).every((t) => !t.availability.ok)).toBe(true);
+    await h.api('PATCH', '/tools/config', { toolsEnabled: true });
+    expect((await tool('calc')).body.availability).toEqual({ ok: true });
+  });
+});
