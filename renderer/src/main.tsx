@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { adoptTokenFromUrl, ApiCallError } from './api/client.js';
 import { App } from './app/App.js';
+import { SignInGate } from './app/SignIn.js';
 import { NavProvider } from './app/nav.js';
 import { ToastProvider } from './components/Toasts.js';
 import { ConfirmProvider } from './components/Dialog.js';
@@ -29,9 +30,11 @@ createRoot(document.getElementById('root')!).render(
       <ToastProvider>
         <ConfirmProvider>
           <NavProvider>
-            <TransferProvider>
-              <App />
-            </TransferProvider>
+            <SignInGate>
+              <TransferProvider>
+                <App />
+              </TransferProvider>
+            </SignInGate>
           </NavProvider>
         </ConfirmProvider>
       </ToastProvider>

@@ -69,6 +69,16 @@ export function adoptTokenFromUrl(): void {
 
 let memoryToken: string | undefined;
 
+/** Keeps a token the person pasted (the sign-in page), as adoptTokenFromUrl does with the link's. */
+export function setToken(value: string): void {
+  memoryToken = value;
+  try {
+    sessionStorage.setItem(TOKEN_KEY, value);
+  } catch {
+    // memory only
+  }
+}
+
 /** The bearer token of the browser host (for the MCP endpoint's copy-ready configuration). */
 export function token(): string | undefined {
   try {

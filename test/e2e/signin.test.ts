@@ -1,0 +1,39 @@
+/** The browser host opened without its token: a sign-in page that explains and takes the token. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable, launchBrowser, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+
+let host: Host;
+let browser: Browser;
+let page: Page;
+
+describe.runIf(chromiumAvailable())('sign-in without a token', () => {
+  beforeAll(async () => {
+    host = await startHost();
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+  });
+
+  it('explains where the token comes from, refuses a wrong one, and opens the app with the right one', async () => {
+    const problems = watchPageProblems(page);
+    await page.goto(`${host.url}/`);
+    const signin = page.getByTestId('signin');
+    await signin.waitFor();
+    expect(await signin.textContent()).toMatch(/npm run serve/);
+    expect(await signin.textContent()).toMatch(/TOOLWRIGHT_TOKEN/);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('signin-token');
+    await screenshot(page, 'signin');
+    await page.getByTestId('signin-token').fill('not-the-token');
+    await page.getByTestId('signin-submit').click();
+    await expect.poll(() => page.locator('#signin-error').textContent()).toMatch(/refused/);
+    await page.getByTestId('signin-token').fill(host.token);
+    await page.getByTestId('signin-submit').click();
+    await page.getByTestId('bundle-list').waitFor();
+    // 401s of the refused attempt are expected; nothing else may go wrong.
+    expect(problems.filter((p) => !/401/.test(p))).toEqual([]);
+  }, 60_000);
+});
