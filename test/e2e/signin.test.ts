@@ -36,4 +36,24 @@ describe.runIf(chromiumAvailable())('sign-in without a token', () => {
     // 401s of the refused attempt are expected; nothing else may go wrong.
     expect(problems.filter((p) => !/401/.test(p))).toEqual([]);
   }, 60_000);
+
+  it('gives every view an address: reload keeps it, Back and Forward move through it, a deep link opens it', async () => {
+    await page.getByTestId('nav-settings').click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/settings');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await page.getByTestId('bundle-core').locator('.bundle-open').click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#\/bundle\/0190a000/);
+    await page.getByTestId('tool-row-calc').click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/tool/0190a000-0000-7000-8000-00000000c0e0/calc/v1');
+    await page.goBack();
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#\/bundle\//);
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await page.goForward();
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#\/bundle\//);
+    // A link to a tool opens it directly (same tab session: the token is kept for the tab).
+    await page.goto(`${host.url}/#/tool/0190a000-0000-7000-8000-00000000c0e0/uuid/v1`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toMatch(/UUID/);
+  }, 60_000);
 });

@@ -1,9 +1,10 @@
 /**
- * In-app navigation. The desktop build loads from a custom protocol and the browser build keeps
- * its token out of the URL, so routes live in memory (with a back stack for Alt+Left / the
- * back button in headers) rather than in the address bar.
+ * In-app navigation with addresses: every view has a hash route (`#/tool/<bundle>/<slug>/<version>`,
+ * `#/settings`, …), so Back and Forward work, a reload keeps the view, and a link to a tool works
+ * in the desktop app (app:// protocol) and in the browser alike. Hash routes need nothing from
+ * the server and keep the token (taken from `#token=…` before this runs) out of the address.
  */
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ToolRef } from '../api/queries.js';
 
 export type Route =
@@ -30,12 +31,117 @@ interface Nav {
 
 const NavContext = createContext<Nav | null>(null);
 
+const e = encodeURIComponent;
+const TABS = new Set(['tester', 'definition', 'history']);
+
+/** The hash of a route: `#/…`, each part percent-encoded (slugs are Unicode). */
+export function hashOf(route: Route): string {
+  const ref = (r: ToolRef) => `${e(r.bundleID)}/${e(r.slug)}/${e(r.version)}`;
+  switch (route.name) {
+    case 'tools':
+      return route.bundleID ? `#/bundle/${e(route.bundleID)}` : '#/tools';
+    case 'tool':
+      return `#/tool/${ref(route.ref)}${route.tab ? `/${route.tab}` : ''}`;
+    case 'toolEdit':
+      return `#/tool/${ref(route.ref)}/edit`;
+    case 'toolNew':
+      return `#/bundle/${e(route.bundleID)}/new-tool`;
+    case 'bundleNew':
+      return '#/new-bundle';
+    case 'bundleEdit':
+      return `#/bundle/${e(route.bundleID)}/edit`;
+    case 'search':
+      return `#/search/${e(route.q)}`;
+    default:
+      return `#/${route.name}`;
+  }
+}
+
+/** The route of a hash; anything unknown is the list of all tools. */
+export function routeOf(hash: string): Route {
+  const parts = hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((p, i) => p !== '' || i === 0)
+    .map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return p;
+      }
+    });
+  const [head, a, b, c, d] = parts;
+  switch (head) {
+    case 'bundle':
+      if (!a) break;
+      if (b === 'new-tool') return { name: 'toolNew', bundleID: a };
+      if (b === 'edit') return { name: 'bundleEdit', bundleID: a };
+      return { name: 'tools', bundleID: a };
+    case 'tool':
+      if (!a || !b || !c) break;
+      if (d === 'edit') return { name: 'toolEdit', ref: { bundleID: a, slug: b, version: c } };
+      return { name: 'tool', ref: { bundleID: a, slug: b, version: c }, ...(d && TABS.has(d) ? { tab: d as 'tester' } : {}) };
+    case 'new-bundle':
+      return { name: 'bundleNew' };
+    case 'search':
+      return { name: 'search', q: a ?? '' };
+    case 'trash':
+    case 'secrets':
+    case 'settings':
+    case 'agents':
+      return { name: head };
+  }
+  return { name: 'tools', bundleID: null };
+}
+
+interface Entry {
+  route: Route;
+  depth: number;
+}
+
+function currentEntry(initial?: Route): Entry {
+  const depth =
+    typeof window !== 'undefined' && typeof (window.history.state as { depth?: unknown } | null)?.depth === 'number'
+      ? (window.history.state as { depth: number }).depth
+      : 0;
+  if (initial) return { route: initial, depth: 0 };
+  return { route: typeof window === 'undefined' ? { name: 'tools', bundleID: null } : routeOf(window.location.hash), depth };
+}
+
 export function NavProvider({ children, initial }: { children: ReactNode; initial?: Route }) {
-  const [stack, setStack] = useState<Route[]>([initial ?? { name: 'tools', bundleID: null }]);
-  const go = useCallback((route: Route) => setStack((s) => [...s.slice(-49), route]), []);
-  const replace = useCallback((route: Route) => setStack((s) => [...s.slice(0, -1), route]), []);
-  const back = useCallback(() => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s)), []);
-  const value = useMemo<Nav>(() => ({ route: stack[stack.length - 1]!, go, replace, back, canGoBack: stack.length > 1 }), [stack, go, replace, back]);
+  const [entry, setEntry] = useState<Entry>(() => currentEntry(initial));
+
+  useEffect(() => {
+    // The first entry carries its depth, so Back from a reloaded deep link stays in the app.
+    window.history.replaceState({ ...(window.history.state ?? {}), depth: entry.depth }, '', hashOf(entry.route));
+    const onPop = () => setEntry(currentEntry());
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+    // Only once: later entries are written by go/replace.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // The current entry, read by go/replace outside React's updaters (which must stay pure).
+  const current = useRef(entry);
+  current.current = entry;
+  const go = useCallback((route: Route) => {
+    const cur = current.current;
+    if (hashOf(route) === hashOf(cur.route)) return;
+    const next = { route, depth: cur.depth + 1 };
+    window.history.pushState({ depth: next.depth }, '', hashOf(route));
+    current.current = next;
+    setEntry(next);
+  }, []);
+  const replace = useCallback((route: Route) => {
+    const next = { route, depth: current.current.depth };
+    window.history.replaceState({ depth: next.depth }, '', hashOf(route));
+    current.current = next;
+    setEntry(next);
+  }, []);
+  const back = useCallback(() => {
+    if (entry.depth > 0) window.history.back();
+  }, [entry.depth]);
+  const value = useMemo<Nav>(() => ({ route: entry.route, go, replace, back, canGoBack: entry.depth > 0 }), [entry, go, replace, back]);
   return <NavContext.Provider value={value}>{children}</NavContext.Provider>;
 }
 

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { hashOf, routeOf, type Route } from '../../renderer/src/app/nav.js';
+
+describe('hash routes', () => {
+  const ref = { bundleID: '0190a000-0000-7000-8000-00000000c0e0', slug: 'météo/天気 x', version: 'v1.2' };
+  const routes: Route[] = [
+    { name: 'tools', bundleID: null },
+    { name: 'tools', bundleID: ref.bundleID },
+    { name: 'tool', ref },
+    { name: 'tool', ref, tab: 'history' },
+    { name: 'toolEdit', ref },
+    { name: 'toolNew', bundleID: ref.bundleID },
+    { name: 'bundleNew' },
+    { name: 'bundleEdit', bundleID: ref.bundleID },
+    { name: 'search', q: 'wêather / forecast' },
+    { name: 'trash' },
+    { name: 'secrets' },
+    { name: 'settings' },
+    { name: 'agents' },
+  ];
+  it.each(routes.map((r) => [hashOf(r), r] as const))('%s round-trips', (hash, route) => {
+    expect(hash.startsWith('#/')).toBe(true);
+    expect(routeOf(hash)).toEqual(route);
+  });
+  it('reads anything unknown or malformed as the list of all tools', () => {
+    for (const h of ['', '#', '#/nope', '#/tool/only-one', '#token=abc', '#/tool/%E0%A4%A/x/y']) expect(routeOf(h).name).toMatch(/tools|tool/);
+    expect(routeOf('#/nope')).toEqual({ name: 'tools', bundleID: null });
+  });
+});
