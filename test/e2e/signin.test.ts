@@ -56,4 +56,23 @@ describe.runIf(chromiumAvailable())('sign-in without a token', () => {
     await page.goto(`${host.url}/#/tool/0190a000-0000-7000-8000-00000000c0e0/uuid/v1`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toMatch(/UUID/);
   }, 60_000);
+
+  it('Space on a focused row does not switch the tool off; the switch keeps one accessible name', async () => {
+    await page.goto(`${host.url}/#/bundle/0190a000-0000-7000-8000-00000000c0e0`);
+    const row = page.getByTestId('tool-row-calc');
+    await row.waitFor();
+    await row.focus();
+    await page.keyboard.press('Space');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await page.getByTestId('tool-row-calc').getByRole('switch').isChecked()).toBe(true);
+    await page.keyboard.press('Enter');
+    const sw = page.getByTestId('tool-enabled');
+    await sw.waitFor();
+    expect(await sw.getAttribute('aria-label')).toBe('Enabled');
+    await sw.click();
+    await expect.poll(() => sw.isChecked()).toBe(false);
+    expect(await sw.getAttribute('aria-label')).toBe('Enabled');
+    await sw.click();
+    await expect.poll(() => sw.isChecked()).toBe(true);
+  }, 60_000);
 });

@@ -8,11 +8,13 @@ interface SwitchProps {
   disabled?: boolean;
   /** Shown visually next to the switch; the accessible name is `label` either way. */
   showLabel?: boolean;
+  /** Visible text instead of `label` (e.g. "Disabled" while off); the accessible name stays `label`. */
+  text?: string;
   testId?: string;
   tabIndex?: number;
 }
 
-export function Switch({ checked, onChange, label, disabled, showLabel, testId, tabIndex }: SwitchProps) {
+export function Switch({ checked, onChange, label, disabled, showLabel, text, testId, tabIndex }: SwitchProps) {
   return (
     <label className={`switch${disabled ? ' is-disabled' : ''}`} onClick={(e) => e.stopPropagation()}>
       <input
@@ -34,7 +36,11 @@ export function Switch({ checked, onChange, label, disabled, showLabel, testId, 
       <span className="switch-track" aria-hidden="true">
         <span className="switch-thumb" />
       </span>
-      {showLabel && <span className="switch-label">{label}</span>}
+      {showLabel && (
+        <span className="switch-label" aria-hidden="true">
+          {text ?? label}
+        </span>
+      )}
     </label>
   );
 }

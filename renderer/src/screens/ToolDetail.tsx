@@ -57,7 +57,8 @@ export function ToolDetail({ toolRef }: { toolRef: ToolRef }) {
           <Switch
             checked={t.isEnabled}
             showLabel
-            label={t.isEnabled ? 'Enabled' : 'Disabled'}
+            label="Enabled"
+            text={t.isEnabled ? 'Enabled' : 'Disabled'}
             onChange={(v) => toggle.mutate({ tool: t, isEnabled: v })}
             testId="tool-enabled"
           />

@@ -1,7 +1,8 @@
 /**
  * The tools of one bundle or of all bundles, virtualised (@tanstack/react-virtual renders only
  * the rows in view, so 10,000 tools scroll like 10). Keyboard: the list is one tab stop;
- * arrows/Page/Home/End move between rows, Enter opens, Space switches the tool on or off.
+ * arrows/Page/Home/End move between rows, Enter opens; only a row's own switch turns a tool on
+ * or off (Space on a row must not switch a tool off by accident).
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -76,10 +77,9 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
       e.preventDefault();
       const t = tools[active];
       if (t) go({ name: 'tool', ref: toolRefOf(t) });
-    } else if (e.key === ' ') {
+    } else if (e.key === ' ' && e.target === e.currentTarget) {
+      // Space on a row only keeps the page from scrolling; switching a tool off takes its own switch.
       e.preventDefault();
-      const t = tools[active];
-      if (t) toggle.mutate({ tool: t, isEnabled: !t.isEnabled });
     }
   };
 
