@@ -1,7 +1,9 @@
 /** The browser host opened without its token: a sign-in page that explains and takes the token. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumAvailable, launchBrowser, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { api, chromiumAvailable, launchBrowser, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
 
 let host: Host;
 let browser: Browser;
@@ -74,5 +76,20 @@ describe.runIf(chromiumAvailable())('sign-in without a token', () => {
     expect(await sw.getAttribute('aria-label')).toBe('Enabled');
     await sw.click();
     await expect.poll(() => sw.isChecked()).toBe(true);
+  }, 60_000);
+
+  it('keeps a broken tool.json visible where it was, with its path and reason, and counts problems in the sidebar', async () => {
+    const bundleID = '01a20000-0000-7000-8000-00000000b0b0';
+    await api(host, 'bundles.put', { bundleID, bundle: { slug: 'fragile', displayName: 'Fragile' } });
+    const dir = join(host.dataDir, 'bundles', bundleID, 'tools', '01a20000-0000-7000-8000-00000000dead');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'tool.json'), '{"slug": "half-written",');
+    await page.goto(`${host.url}/#/bundle/${bundleID}`);
+    const broken = page.getByTestId('broken-files');
+    await broken.waitFor({ timeout: 15_000 });
+    expect(await broken.textContent()).toContain('tool.json');
+    expect(await broken.textContent()).toMatch(/not valid JSON \(syntax error at line 1/);
+    await expect.poll(() => page.getByTestId('problems-badge').textContent()).toMatch(/1 problem/);
+    await screenshot(page, 'broken-file');
   }, 60_000);
 });

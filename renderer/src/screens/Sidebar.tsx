@@ -1,5 +1,5 @@
 /** Bundles with their switches and tool counts, plus the app's other places. */
-import { useBundles } from '../api/queries.js';
+import { useBundles, useProblems } from '../api/queries.js';
 import { useToggleBundle } from '../api/mutations.js';
 import { useNav, type Route } from '../app/nav.js';
 import { Switch } from '../components/Switch.js';
@@ -19,6 +19,7 @@ export function Sidebar() {
   const { route, go } = useNav();
   const bundles = useBundles('exclude');
   const trash = useBundles('only');
+  const problems = useProblems();
   const toggle = useToggleBundle();
   const transfer = useTransfer();
   const total = bundles.data?.reduce((n, b) => n + b.toolCount, 0);
@@ -134,6 +135,11 @@ export function Sidebar() {
           data-testid="nav-settings"
         >
           <span className="nav-label">Settings</span>
+          {!!problems.data?.items.length && (
+            <span className="count count-danger" title="Files that could not be read (Settings → Data)" data-testid="problems-badge">
+              {problems.data.items.length} problem{problems.data.items.length === 1 ? '' : 's'}
+            </span>
+          )}
         </button>
       </div>
     </nav>

@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useBundles, useToolPages, toolRefOf } from '../api/queries.js';
+import { useBundles, useProblems, useToolPages, toolRefOf } from '../api/queries.js';
 import { useToggleTool } from '../api/mutations.js';
 import { useNav } from '../app/nav.js';
 import { Empty, ErrorState, Loading } from '../components/States.js';
@@ -16,6 +16,32 @@ import { AllToolsHeader, BundleHeader } from './tool-list/ListHeaders.js';
 
 function markFirstPaint(): void {
   requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('tw:toollist-painted')));
+}
+
+/**
+ * Files of this bundle (or of all) that could not be read stay visible where they were: their path
+ * and why, so a broken tool.json does not just vanish from the list.
+ */
+function BrokenFiles({ bundleID }: { bundleID: string | null }) {
+  const problems = useProblems();
+  const items = (problems.data?.items ?? []).filter((p) => (p.kind === 'tool' || p.kind === 'bundle') && (!bundleID || p.path.includes(bundleID)));
+  if (!items.length) return null;
+  return (
+    <div className="notice notice-danger broken-files" role="status" data-testid="broken-files">
+      <strong>
+        {items.length === 1 ? 'A file here could not be read' : `${items.length} files here could not be read`};{' '}
+        {items.length === 1 ? 'its tool is' : 'their tools are'} not listed until {items.length === 1 ? 'it is' : 'they are'} fixed:
+      </strong>
+      <ul>
+        {items.slice(0, 20).map((p) => (
+          <li key={p.path}>
+            <code className="break">{p.path}</code> — {p.reason}
+          </li>
+        ))}
+      </ul>
+      {items.length > 20 && <p className="muted">and {items.length - 20} more (Settings → Data lists them all)</p>}
+    </div>
+  );
 }
 
 export function ToolList({ bundleID }: { bundleID: string | null }) {
@@ -100,6 +126,7 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
         </h2>
       )}
 
+      <BrokenFiles bundleID={bundleID} />
       {pages.isPending ? (
         <Loading label="Loading tools…" />
       ) : pages.isError ? (
