@@ -63,7 +63,7 @@ function buildCard(tool: ToolFile, args: Record<string, unknown>, runCard: RunOu
   if (title) card.title = title;
   if (typeof runCard?.html === 'string') card.html = runCard.html;
   if (typeof runCard?.text === 'string') card.text = runCard.text;
-  return Object.keys(card).length ? card : undefined;
+  return card;
 }
 
 /**
@@ -137,7 +137,11 @@ export function postProcess(p: PostProcessInput): InvokeResult {
     if (capped.originalBytes !== undefined) result.truncated = { originalBytes: capped.originalBytes };
   }
   const card = buildCard(p.tool, p.args, out.card);
-  if (card) result.card = capCard(redactor.deep(card), p.maxOutputBytes);
+  // A tool whose run gives no card body (an http tool) still shows a card: its value, as text.
+  if (card && card.html === undefined && card.text === undefined && result.value !== undefined && !error) {
+    card.text = typeof result.value === 'string' ? result.value : (JSON.stringify(result.value, null, 2) ?? '');
+  }
+  if (card && Object.keys(card).length) result.card = capCard(redactor.deep(card), p.maxOutputBytes);
   if (out.http) result.http = sanitiseExchange(out.http, redactor, p.maxOutputBytes);
   if (error) result.error = sanitiseError(error, redactor);
   else result.ok = true;
