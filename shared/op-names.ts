@@ -11,6 +11,7 @@ export const OP_NAMES = [
   'bundles.patch',
   'bundles.delete',
   'bundles.restore',
+  'bundles.purge',
   'tools.list',
   'tools.get',
   'tools.put',

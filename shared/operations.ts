@@ -137,6 +137,11 @@ export const operations = {
     input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   }),
+  'bundles.purge': op<{ purged: true; toolCount: number }>()({
+    summary: 'Delete a bundle in the Trash for good, with its tools',
+    input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT', 'BUILTIN_READONLY'],
+  }),
   'tools.list': op<Page<ToolView>>()({
     summary: 'List tools, filtered by tags (any of) and bundles',
     input: Type.Object(

@@ -41,6 +41,7 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'bundles.patch': { method: 'PATCH', path: '/tools/bundles/:bundleID', params: ['bundleID'], body: 'patch' },
   'bundles.delete': { method: 'DELETE', path: '/tools/bundles/:bundleID', params: ['bundleID'] },
   'bundles.restore': { method: 'POST', path: '/tools/bundles/:bundleID/restore', params: ['bundleID'] },
+  'bundles.purge': { method: 'POST', path: '/tools/bundles/:bundleID/purge', params: ['bundleID'] },
   'tools.list': { method: 'GET', path: '/tools/tools', query: ['tags', 'bundleIDs', 'includeDisabled', 'recommendedPageSize', 'pageSize', 'pageToken'] },
   'tools.search': { method: 'GET', path: '/tools/tools/search', query: ['q', 'includeDisabled', 'pageSize', 'pageToken'] },
   'tools.get': { method: 'GET', path: TOOL, params: TOOL_PARAMS },

@@ -16,6 +16,7 @@ import { DataPaths } from './data-paths.js';
 import { Store } from './store/store.js';
 import type { AgentAccessStatus } from '../../shared/types.js';
 import { ApprovalStore } from './agents/approvals.js';
+import { purgeBundle } from './store/purge.js';
 import { AgentConnections } from './agents/connections.js';
 import { BundleService } from './store/bundles.js';
 import { ToolService } from './store/tools.js';
@@ -179,6 +180,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));
   const services = {
+    trash: { purge: (bundleID: string) => purgeBundle(store, tools, bundleID) },
     approvals,
     agents,
     bundles,

@@ -92,4 +92,31 @@ describe.runIf(chromiumAvailable())('sign-in without a token', () => {
     await expect.poll(() => page.getByTestId('problems-badge').textContent()).toMatch(/1 problem/);
     await screenshot(page, 'broken-file');
   }, 60_000);
+
+  it('shows what a deleted bundle holds, deletes it for good after a confirmation, and empties the Trash', async () => {
+    for (const slug of ['old-stuff', 'older-stuff']) {
+      const bundleID = slug === 'old-stuff' ? '01a20000-0000-7000-8000-0000000000a1' : '01a20000-0000-7000-8000-0000000000a2';
+      await api(host, 'bundles.put', { bundleID, bundle: { slug, displayName: slug } });
+      await api(host, 'tools.put', {
+        bundleID,
+        slug: 'thing',
+        version: 'v1',
+        tool: { type: 'function', displayName: 'Thing', impl: { function: 'core.uuid' }, argSchema: { type: 'object' } },
+      });
+      await api(host, 'bundles.delete', { bundleID });
+    }
+    await page.goto(`${host.url}/#/trash`);
+    const card = page.getByTestId('trash-old-stuff');
+    await card.waitFor();
+    await card.getByText('What is inside').click();
+    await expect.poll(() => page.getByTestId('trash-tools-old-stuff').textContent()).toContain('thing@v1');
+    await screenshot(page, 'trash');
+    await page.getByTestId('purge-old-stuff').click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete for good' }).click();
+    await card.waitFor({ state: 'detached' });
+    await page.getByTestId('empty-trash').click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Empty Trash' }).click();
+    await page.getByText('Trash is empty').waitFor();
+    expect((await api(host, 'bundles.list', { deleted: 'only' })).items).toEqual([]);
+  }, 60_000);
 });

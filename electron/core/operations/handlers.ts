@@ -15,6 +15,7 @@ export function createHandlers(s: Services): Handlers {
     'bundles.patch': (i) => s.bundles.patch(i.bundleID, i.patch.isEnabled),
     'bundles.delete': (i) => s.bundles.softDelete(i.bundleID),
     'bundles.restore': (i) => s.bundles.restore(i.bundleID),
+    'bundles.purge': (i) => s.trash.purge(i.bundleID),
     'tools.list': (i) => s.tools.list(i),
     'tools.get': (i) => s.tools.get(ref(i)),
     'tools.put': (i) => s.tools.create(ref(i), i.tool),

@@ -29,6 +29,7 @@ import type { OnConflict } from '../transfer/apply.js';
 import type { OpenApiOptions } from '../transfer/foreign/openapi.js';
 
 export interface Services {
+  trash: { purge(bundleID: string): Promise<{ purged: true; toolCount: number }> };
   agents: Pick<AgentConnections, 'list'>;
   approvals: Pick<ApprovalStore, 'list' | 'decide'>;
   bundles: {

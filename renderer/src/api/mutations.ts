@@ -92,6 +92,24 @@ export function useRestoreBundle() {
   });
 }
 
+/** Deletes Trash bundles for good (one, or all of them for "Empty Trash"). */
+export function usePurgeBundles() {
+  const qc = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: async (bundles: { bundleID: string; name: string }[]) => {
+      for (const b of bundles) await call('bundles.purge', { bundleID: b.bundleID });
+      return bundles;
+    },
+    onSuccess: (bs) => toast.show('success', bs.length === 1 ? `Deleted ${bs[0]!.name} for good` : `Emptied the Trash (${bs.length} bundles)`),
+    onError: (e) => toast.show('error', `Could not delete: ${errorMessage(e)}`),
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: keys.bundles });
+      void qc.invalidateQueries({ queryKey: keys.tools });
+    },
+  });
+}
+
 export function useDeleteTool() {
   const qc = useQueryClient();
   const toast = useToast();
