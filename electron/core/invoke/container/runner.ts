@@ -239,7 +239,7 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
       const code = exit.StatusCode ?? -1;
       if (code !== 0) {
         const tail = stderrTail(stderr.bytes());
-        if (await oomKilled(container, code)) {
+        if (await oomKilled(engineDocker, container, code)) {
           throw toolFailure(
             'out-of-memory',
             `The container ran out of memory (limit ${describeMemory(impl)}) and was killed; raise impl.sandbox.memory if the tool needs more.`,
@@ -354,9 +354,9 @@ function containerImpl(tool: ToolFile): ContainerImpl {
  * Whether the kernel's OOM killer struck. The engine learns of it by an event that can trail
  * the exit by a few milliseconds (more under load), so a SIGKILL exit (137) is asked about a few times.
  */
-async function oomKilled(container: Dockerode.Container, exitCode: number): Promise<boolean> {
-  // Backing off to about 2.5 s in all: on a busy machine (cgroup v1) the flag trails longer.
-  const waits = exitCode === 137 ? [0, 40, 80, 160, 320, 400, 500, 500, 500] : [0];
+async function oomKilled(docker: Dockerode, container: Dockerode.Container, exitCode: number): Promise<boolean> {
+  // Backing off to about a second: the flag trails the exit a little.
+  const waits = exitCode === 137 ? [0, 40, 80, 160, 320, 400] : [0];
   for (const wait of waits) {
     if (wait > 0) await delay(wait);
     const state = await container.inspect().then(
@@ -365,7 +365,35 @@ async function oomKilled(container: Dockerode.Container, exitCode: number): Prom
     );
     if (state?.OOMKilled) return true;
   }
-  return false;
+  // With cgroup v1, when the task's exit is handled before its OOM event, the state never says
+  // so (moby's known race); the engine's event log still holds the "oom" event of the container.
+  return exitCode === 137 && (await oomEvent(docker, container.id));
+}
+
+async function oomEvent(docker: Dockerode, id: string): Promise<boolean> {
+  const since = Math.floor(Date.now() / 1000) - 3600;
+  const until = Math.floor(Date.now() / 1000) + 1;
+  try {
+    const stream = (await docker.getEvents({ since, until, filters: { container: [id], event: ['oom'] } })) as NodeJS.ReadableStream;
+    return await new Promise<boolean>((resolve) => {
+      let text = '';
+      const timer = setTimeout(() => {
+        (stream as { destroy?: () => void }).destroy?.();
+        resolve(text.includes('"oom"'));
+      }, 3000);
+      stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      stream.on('end', () => {
+        clearTimeout(timer);
+        resolve(text.includes('"oom"'));
+      });
+      stream.on('error', () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+    });
+  } catch {
+    return false;
+  }
 }
 
 function describeMemory(impl: ContainerImpl): string {
