@@ -244,6 +244,9 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     const panel = page.getByTestId('result-panel');
     await expect.poll(() => panel.locator('.result-meta').textContent(), { timeout: 20_000 }).toMatch(/ok/);
     expect(await page.getByTestId('result-value').textContent()).toContain('14');
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.url });
+    await page.getByTestId('copy-result').click();
+    await expect.poll(async () => JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as unknown).toMatchObject({ value: 14 });
     const frameEl = page.getByTestId('result-card-iframe');
     expect(await frameEl.getAttribute('sandbox')).toBe('');
     expect(await page.getByTestId('result-card').locator('.card-title-text').textContent()).toBe('2*(3+4)');
