@@ -271,6 +271,19 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     await expect.poll(() => page.getByTestId('result-error').textContent(), { timeout: 20_000 }).toMatch(/INVALID_ARGS/);
     await screenshot(page, '09b-tester-json-error');
     await page.getByTestId('mode-form').click();
+
+    // A run's details expand; two picked runs are compared line by line.
+    const history = page.getByTestId('history-panel');
+    await history.getByTestId('history-details').first().locator('summary').click();
+    expect(await history.getByTestId('history-details').first().textContent()).toMatch(/Arguments.*expression/s);
+    const picks = history.getByTestId('history-pick');
+    await picks.nth(0).check();
+    await picks.nth(1).check();
+    const compare = page.getByTestId('history-compare');
+    await compare.waitFor();
+    expect(await compare.textContent()).toMatch(/identical|differ/);
+    expect(await compare.textContent()).toContain('2*(3+4)');
+    await screenshot(page, '09c-history-compare');
   });
 
   it('refuses editing a built-in: read-only view with only the enable switch', async () => {
