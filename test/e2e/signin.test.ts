@@ -119,4 +119,26 @@ describe.runIf(chromiumAvailable())('sign-in without a token', () => {
     await page.getByText('Trash is empty').waitFor();
     expect((await api(host, 'bundles.list', { deleted: 'only' })).items).toEqual([]);
   }, 60_000);
+
+  it('offers the servers an OpenAPI document lists, and the preview follows the one picked', async () => {
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'Two Servers', version: '1.0.0' },
+      servers: [
+        { url: 'https://api.two.example/v1', description: 'production' },
+        { url: 'https://sandbox.two.example/v1', description: 'sandbox' },
+      ],
+      paths: { '/ping': { get: { operationId: 'ping', responses: { '200': { description: 'ok' } } } } },
+    };
+    await page.goto(`${host.url}/#/tools`);
+    await page.getByTestId('import-file-input').setInputFiles({ name: 'two.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+    const dialog = page.getByTestId('openapi-dialog');
+    await dialog.waitFor();
+    await expect.poll(() => page.getByTestId('openapi-hosts').textContent()).toContain('api.two.example');
+    await page.getByTestId('openapi-servers').selectOption('https://sandbox.two.example/v1');
+    await page.getByTestId('openapi-preview').click();
+    await expect.poll(() => page.getByTestId('openapi-hosts').textContent()).toContain('sandbox.two.example');
+    await screenshot(page, 'openapi-servers');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  }, 60_000);
 });

@@ -150,6 +150,11 @@ export function OpenApiDialog({
   };
   const ops = outline?.operations ?? [];
   const report = preview.ok ? preview.report : undefined;
+  // The document's own servers (from the first preview that listed them), to pick one from.
+  const [servers, setServers] = useState(report?.servers ?? []);
+  useEffect(() => {
+    if (report?.servers?.length) setServers(report.servers);
+  }, [report?.servers]);
   return (
     <Modal open onClose={() => onDone(null)} title="Import an OpenAPI document" className="modal-wide" testId="openapi-dialog">
       <form className="report" onSubmit={submit} noValidate>
@@ -192,6 +197,34 @@ export function OpenApiDialog({
               ))}
             </ul>
           </details>
+        )}
+        {servers.length > 1 && (
+          <div className="field">
+            <label htmlFor={`${urlId}-servers`} className="field-label">
+              Server
+            </label>
+            <select
+              id={`${urlId}-servers`}
+              className="input mono"
+              value={servers.some((sv) => sv.url === serverUrl) ? serverUrl : ''}
+              onChange={(e) => {
+                setServerUrl(e.target.value);
+                setShowUrl(true);
+              }}
+              data-testid="openapi-servers"
+            >
+              <option value="">{servers[0]!.url} (the document’s first)</option>
+              {servers.slice(1).map((sv) => (
+                <option key={sv.url} value={sv.url}>
+                  {sv.url}
+                  {sv.description ? ` — ${sv.description}` : ''}
+                </option>
+              ))}
+            </select>
+            <div className="field-hint">
+              The document lists {servers.length} servers; server variables are filled with their defaults (edit the URL to change them).
+            </div>
+          </div>
         )}
         {showUrl ? (
           <div className={`field${urlProblem ? ' has-error' : ''}`}>
