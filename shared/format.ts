@@ -13,3 +13,8 @@ export function formatBytes(n: number): string {
 export function plural(n: number, word: string, pluralWord = `${word}s`): string {
   return `${n} ${n === 1 ? word : pluralWord}`;
 }
+
+/** A tool's value as people and models read it: a string as it is, anything else as pretty JSON. */
+export function valueText(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? 'null');
+}

@@ -17,6 +17,7 @@ import { stderrLogger } from '../core/log.js';
 import type { ErrorCode, ApiError } from '../../shared/errors.js';
 import type { OpInput, OpName, OpOutput } from '../../shared/operations.js';
 import type { InvokeResult, ToolView } from '../../shared/types.js';
+import { valueText } from '../../shared/format.js';
 import { resolveToolRef, bundleByRef } from './tool-ref.js';
 import { printJson, progressBar, table } from './output.js';
 
@@ -185,7 +186,7 @@ export function parseArgs(argSchema: unknown, json: string | undefined, pairs: s
 
 function printResult(result: InvokeResult): void {
   if (result.ok) {
-    process.stdout.write((typeof result.value === 'string' ? result.value : JSON.stringify(result.value, null, 2)) + '\n');
+    process.stdout.write(valueText(result.value) + '\n');
   } else {
     process.stderr.write(`toolwright: ${result.error?.code ?? 'ERROR'}: ${result.error?.message ?? 'the tool failed'}\n`);
   }

@@ -13,7 +13,7 @@ import type { Approval, ApprovalDecision } from '../../../shared/types.js';
 import { CoreError, notFound } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
-import { parseJsonText } from '../fs/json-text.js';
+import { readJsonPath } from '../fs/json-text.js';
 import { canonicalJson } from '../../../shared/canonical.js';
 import { delay } from '../util/abort.js';
 
@@ -53,15 +53,8 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
   }
 
   private async read(approvalID: string): Promise<ApprovalFile | undefined> {
-    let text: string;
-    try {
-      text = await fsp.readFile(this.file(approvalID), 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw e;
-    }
-    const parsed = parseJsonText(text);
-    return parsed.ok ? (parsed.value as ApprovalFile) : undefined;
+    const read = await readJsonPath(this.file(approvalID));
+    return read.kind === 'ok' ? (read.value as ApprovalFile) : undefined;
   }
 
   private async write(file: ApprovalFile): Promise<void> {

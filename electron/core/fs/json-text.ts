@@ -70,10 +70,8 @@ export async function leavesRoot(root: string, path: string): Promise<boolean> {
 
 export type JsonFileRead = { kind: 'missing' } | { kind: 'ok'; value: unknown } | { kind: 'bad'; reason: string };
 
-/** Reads a JSON file of the data folder: missing, parsed, or bad with a content-free reason. */
-export async function readJsonIn(root: string, path: string): Promise<JsonFileRead> {
-  if (await leavesRoot(root, path))
-    return { kind: 'bad', reason: 'is a symbolic link to outside the data folder; it is not read. Replace it with a real file' };
+/** Reads a JSON file: missing, parsed, or bad with a content-free reason. */
+export async function readJsonPath(path: string): Promise<JsonFileRead> {
   let text: string;
   try {
     text = await fsp.readFile(path, 'utf8');
@@ -85,4 +83,11 @@ export async function readJsonIn(root: string, path: string): Promise<JsonFileRe
   }
   const parsed = parseJsonText(text);
   return parsed.ok ? { kind: 'ok', value: parsed.value } : { kind: 'bad', reason: parsed.reason };
+}
+
+/** Reads a JSON file of the data folder, never through a symbolic link that leads out of `root`. */
+export async function readJsonIn(root: string, path: string): Promise<JsonFileRead> {
+  if (await leavesRoot(root, path))
+    return { kind: 'bad', reason: 'is a symbolic link to outside the data folder; it is not read. Replace it with a real file' };
+  return readJsonPath(path);
 }

@@ -12,6 +12,7 @@ import { fillCardTitle, isSecretName } from '../../../shared/template.js';
 import type { HttpExchange, InvokeResult } from '../../../shared/types.js';
 import { capIssues, toApiError } from '../errors.js';
 import { sanitizeCardHtml } from '../card/sanitize.js';
+import { valueText } from '../../../shared/format.js';
 import { REDACTED, maskCredentialHeaders, type SecretRedactor } from '../secrets/redact.js';
 import type { ToolValidators } from './schema-cache.js';
 import { modelIssues, summarise } from '../../../shared/json-schema/issues.js';
@@ -139,7 +140,7 @@ export function postProcess(p: PostProcessInput): InvokeResult {
   const card = buildCard(p.tool, p.args, out.card);
   // A tool whose run gives no card body (an http tool) still shows a card: its value, as text.
   if (card && card.html === undefined && card.text === undefined && result.value !== undefined && !error) {
-    card.text = typeof result.value === 'string' ? result.value : (JSON.stringify(result.value, null, 2) ?? '');
+    card.text = valueText(result.value);
   }
   if (card && Object.keys(card).length) result.card = capCard(redactor.deep(card), p.maxOutputBytes);
   if (out.http) result.http = sanitiseExchange(out.http, redactor, p.maxOutputBytes);

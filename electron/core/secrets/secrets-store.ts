@@ -24,7 +24,7 @@ import { fsyncDir, writeDurableTemp, writeFileAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import type { SecretsReader } from './types.js';
 import { AES, KEY_BYTES, aesGcmCipher, type SecretCipher } from './cipher.js';
-import { parseJsonText } from '../fs/json-text.js';
+import { readJsonPath } from '../fs/json-text.js';
 
 export { aesGcmCipher, type SecretCipher };
 
@@ -174,16 +174,9 @@ export class SecretsStore implements SecretsReader {
   }
 
   private async readFile(): Promise<FileState> {
-    let text: string;
-    try {
-      text = await fsp.readFile(this.opts.file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-      return { kind: 'bad', reason: `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
-    }
-    const parsed = parseJsonText(text);
-    if (!parsed.ok) return { kind: 'bad', reason: parsed.reason };
-    const json = parsed.value;
+    const read = await readJsonPath(this.opts.file);
+    if (read.kind !== 'ok') return read;
+    const json = read.value;
     const secrets = (json as { secrets?: unknown } | null)?.secrets;
     if (typeof secrets !== 'object' || secrets === null || Array.isArray(secrets)) {
       return { kind: 'bad', reason: 'has no "secrets" object' };

@@ -26,6 +26,7 @@ import type { ConnectionHandle } from '../../core/agents/connections.js';
 import { toApiError } from '../../core/errors.js';
 import type { InvokeResult } from '../../../shared/types.js';
 import type { StoreEvent } from '../../../shared/operations.js';
+import { valueText } from '../../../shared/format.js';
 
 export type McpCore = Pick<Core, 'store' | 'tools' | 'invocations' | 'config' | 'approvals' | 'agents' | 'events' | 'logger'>;
 
@@ -155,6 +156,24 @@ export function describeTool(t: AgentTool): Tool {
   return tool;
 }
 
+const progressSteps = new WeakMap<Extra, number>();
+
+/**
+ * Progress notifications for a request that asked for them (a progressToken), or undefined. One
+ * count per request, so progress only grows across the approval wait and the run, as MCP requires.
+ */
+function progressOf(extra: Extra): ((message: string) => void) | undefined {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  return (message) => {
+    const progress = (progressSteps.get(extra) ?? 0) + 1;
+    progressSteps.set(extra, progress);
+    void extra
+      .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message: message.slice(0, 500) } })
+      .catch(() => undefined);
+  };
+}
+
 function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
@@ -188,8 +207,7 @@ async function approve(
     return undefined;
   }
   const timeoutSeconds = core.config.get().approvalTimeoutSeconds;
-  const progressToken = extra._meta?.progressToken;
-  let step = 0;
+  const report = progressOf(extra);
   const { outcome } = await core.approvals.ask({
     tool: { bundleID: f.bundleID, toolID: f.toolID, bundleSlug: tool.bundle.slug, slug: f.slug, version: f.version, displayName: f.displayName },
     args: maskMarked(args, f.argSchema),
@@ -197,15 +215,7 @@ async function approve(
     timeoutMs: timeoutSeconds * 1000,
     signal: extra.signal,
     // Progress keeps clients' request timeouts from ending a call that waits for a person.
-    onWait: (leftMs) => {
-      if (progressToken === undefined) return;
-      void extra
-        .sendNotification({
-          method: 'notifications/progress',
-          params: { progressToken, progress: ++step, message: `waiting for approval in Toolwright (${Math.ceil(leftMs / 1000)} s left)` },
-        })
-        .catch(() => undefined);
-    },
+    ...(report ? { onWait: (leftMs: number) => report(`waiting for approval in Toolwright (${Math.ceil(leftMs / 1000)} s left)`) } : {}),
   });
   if (outcome === 'approve') return undefined;
   if (outcome === 'expired') return `Nobody approved ${what} within ${timeoutSeconds} s, so it counts as denied; it did not run.`;
@@ -231,8 +241,7 @@ async function callTool(
   const invocationID = randomUUID();
   const onAbort = () => core.invocations.cancel(invocationID);
   extra.signal.addEventListener('abort', onAbort, { once: true });
-  const progressToken = extra._meta?.progressToken;
-  let step = 0;
+  const report = progressOf(extra);
   let result: InvokeResult;
   try {
     result = await core.invocations.invoke(ref, {
@@ -240,14 +249,7 @@ async function callTool(
       confirm: f.safety === 'privileged',
       invocationID,
       caller,
-      ...(progressToken !== undefined
-        ? {
-            onProgress: (line: string) =>
-              void extra
-                .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++step, message: line.slice(0, 500) } })
-                .catch(() => undefined),
-          }
-        : {}),
+      ...(report ? { onProgress: report } : {}),
     });
   } catch (e) {
     // Gates (kill switch, switches, rate limit, arguments) refuse before a run: a result the model can read.
@@ -261,8 +263,7 @@ async function callTool(
 
 export function toCallResult(tool: AgentTool, r: InvokeResult): CallToolResult {
   if (!r.ok) return errorResult(r.error?.message ?? 'the tool failed');
-  const text = typeof r.value === 'string' ? r.value : (JSON.stringify(r.value, null, 2) ?? 'null');
-  const content: CallToolResult['content'] = [{ type: 'text', text }];
+  const content: CallToolResult['content'] = [{ type: 'text', text: valueText(r.value) }];
   if (r.card?.html) {
     content.push({ type: 'resource', resource: { uri: `toolwright://invocations/${r.invocationID}/card`, mimeType: 'text/html', text: r.card.html } });
   }

@@ -6,8 +6,7 @@
 import { useState } from 'react';
 import { useAgentConnections, useBundles, useConfig, useSystemInfo } from '../api/queries.js';
 import { token, transportKind } from '../api/client.js';
-import { copyText } from '../transfer/download.js';
-import { useToast } from '../components/Toasts.js';
+import { useCopy } from '../app/useCopy.js';
 import { ErrorState, Loading, Badge, Empty } from '../components/States.js';
 import { relativeTime, absoluteTime } from '../app/format.js';
 import type { McpLaunch } from '../../../shared/types.js';
@@ -44,7 +43,7 @@ export function AgentsScreen() {
   const config = useConfig();
   const bundles = useBundles('exclude');
   const connections = useAgentConnections();
-  const toast = useToast();
+  const copy = useCopy();
   const [client, setClient] = useState<Client>('claude');
   const [reveal, setReveal] = useState(false);
   if (system.isPending) return <Loading label="Loading…" />;
@@ -104,7 +103,7 @@ export function AgentsScreen() {
             <button
               type="button"
               className="btn btn-primary"
-              onClick={async () => toast.show((await copyText(snippet(client, info.mcp, httpUrl, bearer))) ? 'success' : 'error', 'Configuration copied')}
+              onClick={() => void copy(snippet(client, info.mcp, httpUrl, bearer), 'Configuration copied')}
               data-testid="agent-copy"
             >
               Copy

@@ -8,6 +8,7 @@ import { useConfirm } from '../components/Dialog.js';
 import { Switch } from '../components/Switch.js';
 import { ErrorState, Loading, Badge } from '../components/States.js';
 import { Field } from '../editor/Field.js';
+import { useCopy } from '../app/useCopy.js';
 import { checkHostPattern, normalizeHostPattern } from '../../../shared/hosts.js';
 import type { Config } from '../../../shared/schemas.js';
 
@@ -39,7 +40,7 @@ function useConfigPatch() {
 function AgentAccessSettings({ value }: { value: Config['agentAccess'] }) {
   const patch = useConfigPatch();
   const system = useSystemInfo();
-  const toast = useToast();
+  const copy = useCopy();
   const [port, setPort] = useState(String(value.port));
   const [reveal, setReveal] = useState(false);
   const portNumber = Number(port);
@@ -112,16 +113,7 @@ function AgentAccessSettings({ value }: { value: Config['agentAccess'] }) {
               <button type="button" className="btn btn-small" onClick={() => setReveal((r) => !r)} aria-pressed={reveal}>
                 {reveal ? 'Hide' : 'Show'}
               </button>
-              <button
-                type="button"
-                className="btn btn-small"
-                onClick={() =>
-                  navigator.clipboard
-                    .writeText(status.token ?? '')
-                    .then(() => toast.show('success', 'Token copied'))
-                    .catch(() => toast.show('error', 'Could not copy: clipboard not available'))
-                }
-              >
+              <button type="button" className="btn btn-small" onClick={() => void copy(status.token ?? '', 'Token copied')}>
                 Copy
               </button>
             </dd>
@@ -235,7 +227,7 @@ export function SettingsScreen() {
   const problems = useProblems();
   const patch = useConfigPatch();
   const confirm = useConfirm();
-  const toast = useToast();
+  const copy = useCopy();
   if (config.isPending) return <Loading />;
   if (config.isError) return <ErrorState error={config.error} retry={() => void config.refetch()} />;
   const c = config.data;
@@ -312,16 +304,7 @@ export function SettingsScreen() {
                 <code className="mono break" data-testid="data-dir">
                   {system.data.dataDir}
                 </code>
-                <button
-                  type="button"
-                  className="btn btn-small"
-                  onClick={() =>
-                    navigator.clipboard
-                      .writeText(system.data.dataDir)
-                      .then(() => toast.show('success', 'Path copied'))
-                      .catch(() => toast.show('error', 'Could not copy: clipboard not available'))
-                  }
-                >
+                <button type="button" className="btn btn-small" onClick={() => void copy(system.data.dataDir, 'Path copied')}>
                   Copy
                 </button>
               </dd>

@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { useHistory, toolRefOf } from '../api/queries.js';
 import { lineDiff } from './lineDiff.js';
+import { valueText } from '../../../shared/format.js';
 import { Badge } from '../components/States.js';
 import { absoluteTime, duration, relativeTime } from '../app/format.js';
 import { errorMessage } from '../api/client.js';
@@ -101,7 +102,7 @@ export function HistoryPanel({
 }
 
 function pretty(v: unknown): string {
-  return v === undefined ? '—' : typeof v === 'string' ? v : (JSON.stringify(v, null, 2) ?? '');
+  return v === undefined ? '—' : valueText(v);
 }
 
 /** Two runs side by side: arguments and result (or error), the older first, differing lines marked. */

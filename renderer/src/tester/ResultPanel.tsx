@@ -1,8 +1,8 @@
 /** The outcome of a run: status, duration, value tree, HTTP exchange and the card. */
 import { JsonTree } from '../components/JsonTree.js';
 import { CardFrame } from '../card/CardFrame.js';
-import { copyText } from '../transfer/download.js';
-import { useToast } from '../components/Toasts.js';
+import { useCopy } from '../app/useCopy.js';
+import { valueText } from '../../../shared/format.js';
 import { curlOf } from './curl.js';
 import { Badge } from '../components/States.js';
 import { duration } from '../app/format.js';
@@ -79,12 +79,7 @@ export function ResultPanel({ tool, outcome, running }: { tool: ToolView; outcom
   const args = (outcome?.args && typeof outcome.args === 'object' ? outcome.args : {}) as Record<string, unknown>;
   const card = result?.card;
   const showCard = !!card && (!!card.html || !!card.text);
-  const toast = useToast();
-  const copy = async (text: string, done: string) => {
-    const copied = await copyText(text);
-    toast.show(copied ? 'success' : 'error', copied ? done : 'Could not copy: the clipboard is not available');
-  };
-  const toText = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v, null, 2) ?? ''));
+  const copy = useCopy();
   return (
     <section className="panel result" aria-labelledby="result-title" aria-busy={running} data-testid="result-panel">
       <div className="panel-head">
@@ -96,7 +91,7 @@ export function ResultPanel({ tool, outcome, running }: { tool: ToolView; outcom
             <Badge tone={ok ? 'ok' : 'danger'}>{ok ? 'ok' : error?.code === 'CANCELLED' ? 'cancelled' : 'error'}</Badge>
             {result && <span className="muted">{duration(result.durationMs)}</span>}
             {result && ok && (
-              <button type="button" className="btn btn-small" onClick={() => void copy(toText(result.value), 'Result copied')} data-testid="copy-result">
+              <button type="button" className="btn btn-small" onClick={() => void copy(valueText(result.value), 'Result copied')} data-testid="copy-result">
                 Copy result
               </button>
             )}

@@ -9,11 +9,9 @@ import type { Store } from '../../store/store.js';
 import type { ToolService } from '../../store/tools.js';
 import type { OpenAiFunction } from '../../../../shared/types.js';
 import { notFound } from '../../errors.js';
-import { agentTools, asciiName, parametersOf } from '../../agents/agent-tools.js';
+import { agentTools, parametersOf } from '../../agents/agent-tools.js';
 
 export type { OpenAiFunction };
-
-export { asciiName as functionName };
 
 export function openAiFunctions(store: Store, tools: ToolService, bundleIDs?: string[]): OpenAiFunction[] {
   const wanted = bundleIDs?.length ? new Set(bundleIDs.map((b) => b.toLowerCase())) : undefined;
