@@ -52,7 +52,27 @@ export interface InvokeResult {
   card?: { title?: string; html?: string; text?: string };
   http?: HttpExchange;
   truncated?: { originalBytes: number };
+  /** A pipeline's steps, in the order they ran. */
+  steps?: PipelineStepRecord[];
 }
+
+/** One step of a pipeline run, as the tester shows it live and history keeps it. */
+export interface PipelineStepRecord {
+  id: string;
+  tool: { bundleID: string; slug: string; version: string };
+  status: 'running' | 'ok' | 'error' | 'cancelled' | 'skipped';
+  args?: unknown;
+  value?: unknown;
+  error?: ApiError;
+  startedAt?: string;
+  durationMs?: number;
+}
+
+/** What a run reports while it goes: output as it arrives, pipeline steps as they start and end. */
+export type InvokeStreamEvent = { type: 'chunk'; text: string } | { type: 'step'; step: PipelineStepRecord };
+
+/** What started a run: absent when a person or an agent asked. */
+export type InvokeTrigger = 'schedule';
 
 export interface HistoryEntry {
   invocationID: string;
@@ -62,6 +82,10 @@ export interface HistoryEntry {
   status: 'ok' | 'error' | 'cancelled';
   /** Who asked: "mcp:<client name>", "cli", or absent for the app and REST. */
   caller?: string;
+  trigger?: InvokeTrigger;
+  /** The schedule that fired the run, with trigger "schedule". */
+  scheduleID?: string;
+  steps?: PipelineStepRecord[];
   args: unknown;
   result?: unknown;
   error?: ApiError;

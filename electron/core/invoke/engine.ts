@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { BundleFile, Config, ToolFile } from '../../../shared/schemas.js';
-import type { Availability, HistoryEntry, InvokeResult } from '../../../shared/types.js';
+import type { Availability, HistoryEntry, InvokeResult, InvokeStreamEvent, InvokeTrigger } from '../../../shared/types.js';
 import { CoreError, cancelledError, capIssues } from '../errors.js';
 import { depthExceeded, MAX_ARGS_DEPTH } from '../../../shared/limits.js';
 import { raceAbort } from '../util/abort.js';
@@ -53,6 +53,10 @@ export interface InvokeInput {
   caller?: string;
   /** Progress lines of the run (e.g. docker build output), for the UI. */
   onProgress?: (line: string) => void;
+  /** Output and pipeline steps as they happen (streaming); the answer still comes at the end. */
+  onEvent?: (event: InvokeStreamEvent) => void;
+  trigger?: InvokeTrigger;
+  scheduleID?: string;
 }
 
 const INVOCATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -116,6 +120,7 @@ export class InvocationEngine {
         secrets: this.deps.secrets,
         signal: controller.signal,
         ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+        ...(input.onEvent ? { emit: input.onEvent } : {}),
       });
       output = await raceAbort(run, controller.signal, () => cancelledError());
     } catch (e) {
@@ -136,7 +141,7 @@ export class InvocationEngine {
       error: cancelled ? cancelledError() : failure,
     });
     result.durationMs = Math.round((performance.now() - t0) * 100) / 100;
-    this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor), input.caller);
+    this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor), input);
     return result;
   }
 
@@ -231,7 +236,7 @@ export class InvocationEngine {
   }
 
   /** Metrics and history, off the answer's path: neither is awaited, neither can fail the call. */
-  private record(file: ToolFile, startedAt: Date, result: InvokeResult, cancelled: boolean, args: unknown, caller?: string): void {
+  private record(file: ToolFile, startedAt: Date, result: InvokeResult, cancelled: boolean, args: unknown, input: InvokeInput): void {
     try {
       this.deps.metrics.record(file.toolID, result.ok, startedAt);
     } catch (e) {
@@ -244,11 +249,14 @@ export class InvocationEngine {
         startedAt: startedAt.toISOString(),
         durationMs: result.durationMs,
         status: result.ok ? 'ok' : cancelled ? 'cancelled' : 'error',
-        ...(caller ? { caller } : {}),
+        ...(input.caller ? { caller: input.caller } : {}),
+        ...(input.trigger ? { trigger: input.trigger } : {}),
+        ...(input.scheduleID ? { scheduleID: input.scheduleID } : {}),
         args,
       };
       if (result.value !== undefined) entry.result = result.value;
       if (result.error) entry.error = result.error;
+      if (result.steps) entry.steps = result.steps;
       this.deps.history.append(file.toolID, entry).catch((e: unknown) => this.deps.onBackgroundError?.('history', e));
     } catch (e) {
       this.deps.onBackgroundError?.('history', e);

@@ -144,6 +144,7 @@ export function postProcess(p: PostProcessInput): InvokeResult {
   }
   if (card && Object.keys(card).length) result.card = capCard(redactor.deep(card), p.maxOutputBytes);
   if (out.http) result.http = sanitiseExchange(out.http, redactor, p.maxOutputBytes);
+  if (out.steps) result.steps = redactor.deep(out.steps);
   if (error) result.error = sanitiseError(error, redactor);
   else result.ok = true;
   return result;

@@ -4,7 +4,7 @@
  * the config and a secrets reader, and an AbortSignal for cancellation and timeouts.
  */
 import type { Config, ToolFile } from '../../../shared/schemas.js';
-import type { Availability, HttpExchange } from '../../../shared/types.js';
+import type { Availability, HttpExchange, InvokeStreamEvent, PipelineStepRecord } from '../../../shared/types.js';
 import type { SecretsReader } from '../secrets/types.js';
 
 export interface RunContext {
@@ -18,6 +18,8 @@ export interface RunContext {
   signal: AbortSignal;
   /** Progress lines (e.g. docker build output) for the UI; optional. */
   onProgress?: (line: string) => void;
+  /** Output as it arrives and pipeline steps as they go, for a caller that streams; optional. */
+  emit?: (event: InvokeStreamEvent) => void;
 }
 
 export interface RunOutput {
@@ -25,6 +27,8 @@ export interface RunOutput {
   value: unknown;
   card?: { title?: string; html?: string; text?: string };
   http?: HttpExchange;
+  /** A pipeline's steps, in the order they ran. */
+  steps?: PipelineStepRecord[];
 }
 
 export interface Runner {
