@@ -29,6 +29,25 @@ export const OAuth2ClientCredentialsAuth = Type.Object(
 export const HttpAuth = Type.Union([HmacAuth, OAuth2ClientCredentialsAuth]);
 export type HttpAuth = Static<typeof HttpAuth>;
 
+/**
+ * How an argument that is an array or an object is written into the URL, a header or a form
+ * body, by OpenAPI's parameter `style` and `explode` (OpenAPI 3.1, "Style Values"). Without an
+ * entry an array in a `key=${arg}` pair is sent as one pair per item (form, explode) and any
+ * other array or object as JSON text.
+ */
+export const ParamStyle = Type.Union([
+  Type.Literal('form'),
+  Type.Literal('spaceDelimited'),
+  Type.Literal('pipeDelimited'),
+  Type.Literal('deepObject'),
+  Type.Literal('simple'),
+  Type.Literal('label'),
+  Type.Literal('matrix'),
+]);
+export type ParamStyle = Static<typeof ParamStyle>;
+export const ParamSerialization = Type.Object({ style: ParamStyle, explode: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export type ParamSerialization = Static<typeof ParamSerialization>;
+
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
@@ -53,6 +72,8 @@ export const HttpImpl = Type.Object(
     errorMode: Type.Optional(Type.Union([Type.Literal('fail'), Type.Literal('empty')])),
     maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
     auth: Type.Optional(HttpAuth),
+    /** Per argument name: how an array or object value is serialised (OpenAPI style/explode). */
+    serialization: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 256 }), ParamSerialization, { maxProperties: 1000 })),
   },
   { additionalProperties: false },
 );

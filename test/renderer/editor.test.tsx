@@ -96,6 +96,7 @@ describe('draft conversion', () => {
       successCodes: [200, 201],
       maxRetries: 2,
       auth: { type: 'hmac', secret: 'SIGN_KEY', algorithm: 'sha512' },
+      serialization: { city: { style: 'pipeDelimited', explode: false } },
     },
     card: { enabled: true, title: 'Weather in {{city}}', accentColor: '#4a90d4', backgroundColor: 'rgba(74,144,212,0.10)' },
     limits: { maxCallsPerMinute: 30 },
@@ -118,6 +119,12 @@ describe('draft conversion', () => {
       limits: { maxCallsPerMinute: 30 },
     });
     expect(input.impl).toEqual({ ...tool.impl, responseEncoding: 'json', errorMode: 'fail' });
+  });
+
+  it('flags an argument style whose argument is gone', () => {
+    const d = draftFromTool({ ...tool, argSchema: { type: 'object', properties: { town: { type: 'string' } } } });
+    expect(localIssues(d).get('impl.serialization')).toMatch(/city is no longer an argument/);
+    expect(localIssues(draftFromTool(tool)).get('impl.serialization')).toBeUndefined();
   });
 
   it('omits safety when left automatic and normalises slugs to NFC', () => {

@@ -53,6 +53,13 @@ function checkHttp(impl: HttpImpl, argSchema: unknown, config: Config): FieldIss
       });
     }
   }
+  for (const name of Object.keys(impl.serialization ?? {})) {
+    if (args.has(name)) continue;
+    issues.push({
+      field: `impl.serialization.${quoteKey(name)}`,
+      message: `'${quoteKey(name, 64)}' is not an argSchema property; serialization styles apply to arguments only, so remove the entry or add the property`,
+    });
+  }
   if (impl.auth?.type === 'oauth2ClientCredentials') checkHost(impl.auth.tokenUrl, 'impl.auth.tokenUrl', config, issues);
   if (impl.extractExpr !== undefined) {
     // The runner's own compiler, so what saves is exactly what runs (JSONPath without filters

@@ -19,7 +19,9 @@
  */
 import { findPlaceholders, isSecretName } from '../../../../shared/template.js';
 import type { HttpImpl, ToolFile } from '../../../../shared/schemas.js';
+import type { ParamSerialization } from '../../../../shared/tool-types/http.js';
 import { CoreError } from '../../errors.js';
+import { serializePairs, serializeSegment } from './styles.js';
 import type { SecretsReader } from '../../secrets/types.js';
 
 export interface BuiltRequest {
@@ -53,7 +55,13 @@ class Resolver {
     private readonly args: Record<string, unknown>,
     private readonly argNames: Set<string>,
     private readonly secrets: SecretsReader,
+    private readonly serialization: NonNullable<HttpImpl['serialization']> = {},
   ) {}
+
+  /** How an argument is serialised (impl.serialization); undefined for secrets and unstyled arguments. */
+  styleOf(name: string, source: Source): ParamSerialization | undefined {
+    return source.kind === 'arg' && Object.hasOwn(this.serialization, name) ? this.serialization[name] : undefined;
+  }
 
   resolve(name: string, field: string): Source {
     if (this.argNames.has(name)) return { kind: 'arg', value: Object.hasOwn(this.args, name) ? this.args[name] : undefined };
@@ -81,7 +89,10 @@ function asText(source: Source): string {
   return String(v);
 }
 
-/** Expands `${…}` in one template, writing each value through `encode`. */
+/**
+ * Expands `${…}` in one template, writing each value through `encode`; an argument with an
+ * impl.serialization entry is written by its style (simple, label, matrix), each part encoded.
+ */
 function expand(
   template: string,
   resolver: Resolver,
@@ -94,7 +105,9 @@ function expand(
   for (const p of findPlaceholders(template)) {
     const source = resolver.resolve(p.name, field);
     if (source.kind === 'secret') usedSecret = true;
-    out += template.slice(last, p.start) + encode(asText(source), source, p.name);
+    const style = resolver.styleOf(p.name, source);
+    const text = style ? serializeSegment(p.name, source.value, style, (t) => encode(t, source, p.name)) : encode(asText(source), source, p.name);
+    out += template.slice(last, p.start) + text;
     last = p.end;
   }
   return { text: out + template.slice(last), usedSecret };
@@ -121,7 +134,8 @@ const WHOLE_PLACEHOLDER = /^\$\{\s*([^}\s]+)\s*\}$/;
 /**
  * `key=value` pairs (a query string, a form body), expanded pair by pair: a pair whose value is
  * one argument's placeholder is left out when the call does not give that argument (an
- * optional `?limit=` is not sent empty), and repeated per item when the argument is an array
+ * optional `?limit=` is not sent empty), written by the argument's impl.serialization style
+ * when it has one (styles.ts), and otherwise repeated per item when the argument is an array
  * (OpenAPI's default style=form, explode=true: `ids=1&ids=2`). Everything else expands as text.
  */
 function expandPairs(template: string, resolver: Resolver, field: string): string {
@@ -134,6 +148,11 @@ function expandPairs(template: string, resolver: Resolver, field: string): strin
       if (source.kind === 'arg') {
         const key = expand(pair.slice(0, eq), resolver, field, (t) => encodeURIComponent(t)).text;
         if (source.value === undefined || source.value === null) continue;
+        const style = resolver.styleOf(whole[1]!, source);
+        if (style) {
+          out.push(...serializePairs(key, source.value, style, encodeURIComponent));
+          continue;
+        }
         if (Array.isArray(source.value)) {
           for (const item of source.value) out.push(`${key}=${encodeURIComponent(asText({ kind: 'arg', value: item }))}`);
           continue;
@@ -279,7 +298,7 @@ function expandBody(impl: HttpImpl, headers: Record<string, string>, resolver: R
 }
 
 export function buildRequest(impl: HttpImpl, tool: Pick<ToolFile, 'argSchema'>, args: Record<string, unknown>, secrets: SecretsReader): BuiltRequest {
-  const resolver = new Resolver(args, argNamesOf(tool), secrets);
+  const resolver = new Resolver(args, argNamesOf(tool), secrets, impl.serialization ?? {});
   const url = expandUrl(impl, resolver);
   const { headers, secretHeaders } = expandHeaders(impl, resolver);
   const body = expandBody(impl, headers, resolver);

@@ -3,6 +3,8 @@
  *
  * - path parameters → `${arg}` in the URL path (required); query parameters → `name=${arg}`
  *   in the query string; header parameters → headers; cookie parameters are left out (noted);
+ *   array and object parameters keep their schema, and their style/explode goes to
+ *   impl.serialization (query arrays in the default form/explode need none);
  * - a JSON request body → one argument `body` with the body's schema, sent as `${body}` (the
  *   http runner writes a bare placeholder as a JSON value); a form body → one argument per field;
  * - security: apiKey (header, query, cookie) and http bearer/basic → a header or query
@@ -16,6 +18,7 @@
  *   confirms. A relative server URL needs `serverUrl`.
  */
 import type { Config, HttpImpl } from '../../../../shared/schemas.js';
+import type { ParamSerialization, ParamStyle } from '../../../../shared/tool-types/http.js';
 import type { ImportReport } from '../../../../shared/types.js';
 import { CoreError, invalid } from '../../errors.js';
 import type { TransferLimits } from '../limits.js';
@@ -49,6 +52,22 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 const IGNORED_HEADER_PARAMS = new Set(['accept', 'content-type', 'authorization']);
 
 class SkipOperation extends Error {}
+
+const STYLES_BY_PLACE: Record<string, readonly ParamStyle[]> = {
+  query: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'],
+  path: ['simple', 'label', 'matrix'],
+  header: ['simple'],
+};
+
+/** A parameter's style and explode with OpenAPI's defaults; a style its place does not allow is refused. */
+function paramStyle(p: Json, where: string): ParamSerialization | undefined {
+  const allowed = STYLES_BY_PLACE[where];
+  if (!allowed) return undefined;
+  const style = (str(p['style']) ?? allowed[0]!) as ParamStyle;
+  if (!allowed.includes(style))
+    throw new SkipOperation(`its ${where} parameter '${String(p['name'])}' has style '${style}', which OpenAPI does not define for ${where} parameters`);
+  return { style, explode: typeof p['explode'] === 'boolean' ? p['explode'] : style === 'form' || style === 'deepObject' };
+}
 
 /** Inlines local $refs of one document. */
 class Refs {
@@ -239,6 +258,7 @@ function operationTool(
   const query: string[] = [];
   const impl: HttpImpl = { method: method.toUpperCase() as HttpImpl['method'], urlTemplate: '' };
   const headers: Record<string, string> = {};
+  const serialization: NonNullable<HttpImpl['serialization']> = {};
 
   const byKey = new Map<string, Json>();
   for (const raw of [...common, ...((op['parameters'] as unknown[]) ?? [])]) {
@@ -258,27 +278,12 @@ function operationTool(
     const schema = { ...ctxSchema(refs.inline(p['schema'] ?? obj(obj(p['content'])?.['application/json'])?.['schema'] ?? {}), doc) };
     if (typeof p['description'] === 'string' && schema['description'] === undefined) schema['description'] = p['description'];
     const kind = schema['type'];
-    const style = str(p['style']) ?? (where === 'query' ? 'form' : 'simple');
-    const explode = typeof p['explode'] === 'boolean' ? p['explode'] : style === 'form';
-    // Query arrays in OpenAPI's default style (form, explode) stay arrays: the http runner sends
-    // one pair per item (ids=1&ids=2). Other serialisations become one text value, described.
-    const exploded = where === 'query' && kind === 'array' && style === 'form' && explode;
-    if ((kind === 'array' || kind === 'object') && !exploded) {
-      const of = obj(schema['items'])?.['type'];
-      const separator = style === 'spaceDelimited' ? 'space' : style === 'pipeDelimited' ? '|' : 'comma';
-      const how =
-        kind === 'object'
-          ? style === 'deepObject'
-            ? 'JSON text (deepObject is not expanded)'
-            : 'comma-separated key,value pairs'
-          : `${separator}-separated values`;
-      Object.assign(schema, {
-        type: 'string',
-        description: `${str(schema['description']) ?? name}: ${how}${typeof of === 'string' ? ` (each a ${of})` : ''}`,
-      });
-      delete schema['items'];
-      delete schema['properties'];
-      notes.push(`${kind} parameter '${name}' (${style}${explode ? ', explode' : ''}) is sent as one value: ${how}`);
+    const style = paramStyle(p, where);
+    // Arrays and objects stay typed; the http runner writes them by the parameter's style and
+    // explode (impl.serialization). Query arrays in the default form/explode need no entry.
+    if (style && (kind === 'array' || kind === 'object' || style.style === 'label' || style.style === 'matrix')) {
+      const plainQueryArray = where === 'query' && kind === 'array' && style.style === 'form' && style.explode;
+      if (!plainQueryArray) serialization[arg] = style;
     }
     properties[arg] = schema;
     if (p['required'] === true || where === 'path') required.push(arg);
@@ -323,6 +328,7 @@ function operationTool(
     }
   }
   if (Object.keys(headers).length) impl.headers = headers;
+  if (Object.keys(serialization).length) impl.serialization = serialization;
   applySecurity(op, doc, refs, impl, query, base, notes);
   impl.urlTemplate = `${base}${urlPath}${query.length ? `?${query.join('&')}` : ''}`;
 

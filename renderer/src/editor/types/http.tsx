@@ -7,7 +7,7 @@ import { Field } from '../Field.js';
 import { TemplateInput } from '../TemplateInput.js';
 import { isHostAllowed, templateHost } from '../../../../shared/hosts.js';
 import { headerNameProblem, headerValueProblem } from '../../../../shared/schema-primitives.js';
-import { HTTP_METHODS as METHODS } from '../../../../shared/tool-types/http.js';
+import { HTTP_METHODS as METHODS, type ParamSerialization } from '../../../../shared/tool-types/http.js';
 import { findPlaceholders, isSecretName } from '../../../../shared/template.js';
 import { compact, intIssue, optInt, optStr, str, type EditorTypeModule, type ImplEditorProps, type SetIssue } from './editor-type.js';
 
@@ -42,6 +42,8 @@ export interface HttpDraft {
   oauthClientSecretSecret: string;
   oauthScope: string;
   oauthAudience: string;
+  /** OpenAPI styles of array and object arguments (impl.serialization), kept as imported. */
+  serialization: Record<string, ParamSerialization>;
 }
 
 let headerKey = 1;
@@ -70,6 +72,7 @@ function emptyHttp(): HttpDraft {
     oauthClientSecretSecret: '',
     oauthScope: '',
     oauthAudience: '',
+    serialization: {},
   };
 }
 
@@ -98,6 +101,7 @@ function httpFromImpl(impl: Record<string, unknown>): HttpDraft {
     oauthClientSecretSecret: str(auth?.['clientSecretSecret']),
     oauthScope: str(auth?.['scope']),
     oauthAudience: str(auth?.['audience']),
+    serialization: { ...((impl['serialization'] ?? {}) as Record<string, ParamSerialization>) },
   };
 }
 
@@ -140,6 +144,7 @@ function httpToImpl(h: HttpDraft): Record<string, unknown> {
     errorMode: h.errorMode,
     maxRetries: optInt(h.maxRetries),
     auth,
+    serialization: Object.keys(h.serialization).length ? h.serialization : undefined,
   });
 }
 
@@ -176,6 +181,8 @@ function checkHttp(h: HttpDraft, { argNames }: { argNames: readonly string[] }, 
   set('impl.maxRetries', intIssue(h.maxRetries, 0, 10));
   if (h.extractExpr.trim() && !/^\$/.test(h.extractExpr.trim()) && !/^\/.*\/[dgimsuyv]*$/s.test(h.extractExpr.trim()))
     set('impl.extractExpr', 'use a JSONPath starting with $ or a /regex/');
+  const strays = Object.keys(h.serialization).filter((name) => !argNames.includes(name));
+  if (strays.length) set('impl.serialization', `${strays.join(', ')} ${strays.length === 1 ? 'is' : 'are'} no longer an argument: remove the style below`);
   if (h.authType === 'hmac' && !isSecretName(h.hmacSecret.trim())) set('impl.auth', 'HMAC needs the name of a secret (UPPER_SNAKE_CASE)');
   if (h.authType === 'oauth2ClientCredentials') {
     if (!/^https?:\/\//.test(h.oauthTokenUrl.trim())) set('impl.auth', 'token URL must start with https://');
@@ -224,6 +231,48 @@ function AllowedHostStatus({ url, readOnly }: { url: string; readOnly?: boolean 
             </button>
           )}
         </>
+      )}
+    </div>
+  );
+}
+
+/** Arguments written by an OpenAPI style (set by the OpenAPI import); each can be dropped to send the value plainly. */
+function ParamStyles({
+  value,
+  onChange,
+  error,
+}: {
+  value: Record<string, ParamSerialization>;
+  onChange(v: Record<string, ParamSerialization>): void;
+  error?: string | undefined;
+}) {
+  const entries = Object.entries(value);
+  if (!entries.length) return null;
+  return (
+    <div className="field" data-testid="param-styles">
+      <span className="field-label" id="param-styles-label">
+        Argument styles <span className="muted">(OpenAPI style and explode, from the import)</span>
+      </span>
+      <ul className="chip-list" aria-labelledby="param-styles-label">
+        {entries.map(([name, s]) => (
+          <li key={name} className="chip">
+            <code>{name}</code> {s.style}
+            {s.explode ? ', explode' : ''}
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label={`Send ${name} without its style`}
+              onClick={() => onChange(Object.fromEntries(entries.filter(([n]) => n !== name)))}
+            >
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
       )}
     </div>
   );
@@ -300,6 +349,7 @@ function HttpImplEditor({ value, onChange, ctx, errors, readOnly }: ImplEditorPr
         </div>
         {errors.get('impl.headers') && <div className="field-error">{errors.get('impl.headers')}</div>}
       </div>
+      <ParamStyles value={h.serialization} onChange={(serialization) => onChange({ serialization })} error={errors.get('impl.serialization')} />
       {h.method !== 'GET' && h.method !== 'HEAD' && (
         <div className="field">
           <label className="field-label" htmlFor="http-body">
@@ -502,6 +552,7 @@ export const httpEditorType: EditorTypeModule<'http', HttpDraft> = {
     'impl.errorMode',
     'impl.maxRetries',
     'impl.auth',
+    'impl.serialization',
   ],
   Editor: HttpImplEditor,
 };

@@ -15,14 +15,14 @@ let core: Core;
 let server: Server;
 let port: number;
 let dataDir: string;
-const seen: { method: string; url: string; body: string }[] = [];
+const seen: { method: string; url: string; body: string; headers: Record<string, string | string[] | undefined> }[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      seen.push({ method: req.method!, url: req.url!, body });
+      seen.push({ method: req.method!, url: req.url!, body, headers: req.headers });
       res.setHeader('content-type', 'application/json');
       // The API's own answer breaks its declared format (a relative URI in a format: uri field).
       res.end(JSON.stringify({ id: 7, name: null, link: '/things/7', count: 3 }));
@@ -69,6 +69,10 @@ const openapi30 = {
           { name: 'start', in: 'query', schema: { type: 'integer' } },
           { name: 'tag', in: 'query', schema: { type: 'array', items: { type: 'string' } } },
           { name: 'ids', in: 'query', style: 'form', explode: false, schema: { type: 'array', items: { type: 'integer' } } },
+          { name: 'pick', in: 'query', style: 'pipeDelimited', schema: { type: 'array', items: { type: 'string' } } },
+          { name: 'near', in: 'query', style: 'spaceDelimited', schema: { type: 'array', items: { type: 'number' } } },
+          { name: 'filter', in: 'query', style: 'deepObject', schema: { type: 'object', properties: { status: { type: 'string' } } } },
+          { name: 'X-Fields', in: 'header', schema: { type: 'array', items: { type: 'string' } } },
         ],
         responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } } },
       },
@@ -148,13 +152,26 @@ describe('OpenAPI 3.0 as vendors write it', () => {
     expect(bad.ok).toBe(false); // exclusiveMinimum 0: 0 is refused, as the API says
   });
 
-  it('leaves optional query parameters out when not given, explodes arrays, and treats output formats as annotations', async () => {
-    const { bundleID } = await importDoc(openapi30);
+  it('leaves optional query parameters out when not given, serialises arrays and objects by style and explode, and treats output formats as annotations', async () => {
+    const { bundleID, report } = await importDoc(openapi30);
+    expect((report.warnings ?? []).filter((w) => /sent as one value/.test(w))).toEqual([]);
     const listed = await invoke(bundleID, 'list-things', '1.2.0', {});
     expect(listed.ok, JSON.stringify(listed)).toBe(true); // the relative "link" does not fail format: uri
     expect(seen.at(-1)!.url).toBe('/v1/things');
-    await invoke(bundleID, 'list-things', '1.2.0', { limit: 5, tag: ['a', 'b c'], ids: '1,2' });
-    expect(seen.at(-1)!.url).toBe('/v1/things?limit=5&tag=a&tag=b%20c&ids=1%2C2');
+    const tool = (await core.dispatch('tools.get', { bundleID, slug: 'list-things', version: '1.2.0' })) as { ok: true; data: { argSchema: any } };
+    expect(tool.data.argSchema.properties.ids.type).toBe('array');
+    expect(tool.data.argSchema.properties.filter.type).toBe('object');
+    await invoke(bundleID, 'list-things', '1.2.0', {
+      limit: 5,
+      tag: ['a', 'b c'],
+      ids: [1, 2],
+      pick: ['x', 'y'],
+      near: [1.5, 2],
+      filter: { status: 'open' },
+      'X-Fields': ['id', 'name'],
+    });
+    expect(seen.at(-1)!.url).toBe('/v1/things?limit=5&tag=a&tag=b%20c&ids=1,2&pick=x|y&near=1.5%202&filter[status]=open');
+    expect(seen.at(-1)!.headers['x-fields']).toBe('id,name');
   });
 });
 
