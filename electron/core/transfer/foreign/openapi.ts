@@ -94,12 +94,18 @@ class Refs {
 
   /** The node with every $ref inside it replaced by its target. */
   inline(node: unknown, stack: string[] = []): unknown {
-    if (++this.nodes > MAX_SCHEMA_NODES) throw new SkipOperation(`its schemas expand to more than ${MAX_SCHEMA_NODES} nodes once references are inlined`);
+    this.nodes++;
     if (Array.isArray(node)) return node.map((n) => this.inline(n, stack));
     const o = obj(node);
     if (!o) return node;
     const ref = str(o['$ref']);
     if (ref !== undefined) {
+      // Past the budget no reference is expanded any more (each further one is a constant
+      // stand-in), so the operation stays importable and its schema stays bounded.
+      if (this.nodes > MAX_SCHEMA_NODES) {
+        this.notes.push(`its schemas pass ${MAX_SCHEMA_NODES} nodes once references are inlined; further references were left unchecked (any value)`);
+        return { description: `${ref.split('/').pop()} (not expanded: the schema is too large)` };
+      }
       if (stack.includes(ref)) {
         this.notes.push(`the recursive schema ${ref} was cut at its second level`);
         return { description: `recursive: ${ref.split('/').pop()}` };
@@ -190,7 +196,10 @@ function applySecurity(op: Json, doc: Json, refs: Refs, impl: HttpImpl, query: s
   const schemes = obj(obj(doc['components'])?.['securitySchemes']) ?? {};
   for (const [key, scopes] of Object.entries(first)) {
     const scheme = refs.deref(schemes[key]);
-    if (!scheme) throw new SkipOperation(`its security scheme '${key}' is not defined`);
+    if (!scheme) {
+      notes.push(`its security scheme '${key}' is not defined in the document; add the credentials it needs as a header by hand`);
+      continue;
+    }
     const secret = secretName(key);
     const type = str(scheme['type']);
     const headers = (impl.headers ??= {});
@@ -291,7 +300,15 @@ function operationTool(
     else if (where === 'query') query.push(`${encodeURIComponent(name)}=\${${arg}}`);
     else if (where === 'header') headers[name] = `\${${arg}}`;
   }
-  if (/\{[^}]*\}/.test(urlPath.replace(/\$\{[^}]*\}/g, ''))) throw new SkipOperation('its path has a {parameter} that no parameter describes');
+  // A {parameter} of the path that no parameter describes (a common slip in real documents)
+  // becomes a required text argument, so the operation stays callable.
+  urlPath = urlPath.replace(/(?<!\$)\{([^{}]+)\}/g, (_m, name: string) => {
+    const arg = argName(name, 'path', taken);
+    properties[arg] = { type: 'string', description: `path parameter ${name} (not described by the document)` };
+    required.push(arg);
+    notes.push(`path parameter '${name}' is not described; it became the required text argument '${arg}'`);
+    return `\${${arg}}`;
+  });
 
   const body = refs.deref(op['requestBody']);
   if (body) {

@@ -263,3 +263,48 @@ describe('security schemes', () => {
     expect(me.ok && me.data.availability).toEqual({ ok: false, reason: 'secret USER_AUTH_ACCESS_TOKEN is not set' });
   });
 });
+
+describe('slips of real documents keep their operations', () => {
+  it('an undescribed path parameter, an undefined security scheme and a schema that explodes once inlined', async () => {
+    // Each level refers to the next twice: inlined fully it would have 2^18 nodes.
+    const schemas: Record<string, unknown> = { L18: { type: 'string' } };
+    for (let i = 17; i >= 0; i--)
+      schemas[`L${i}`] = { type: 'object', properties: { a: { $ref: `#/components/schemas/L${i + 1}` }, b: { $ref: `#/components/schemas/L${i + 1}` } } };
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'Slips', version: '2' },
+      paths: {
+        '/orgs/{org}/repos/{repo}': {
+          parameters: [{ name: 'org', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { operationId: 'getRepo', security: [{ missingScheme: [] }], responses: { '200': { description: 'ok' } } },
+        },
+        '/deep': {
+          post: {
+            operationId: 'postDeep',
+            requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/L0' } } } },
+            responses: { '204': { description: 'ok' } },
+          },
+        },
+      },
+      components: { schemas },
+    };
+    const { report, bundleID } = await importDoc(doc);
+    expect(report.items?.map((i) => i.status)).toEqual(['imported', 'imported']);
+    expect(report.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/GET \/orgs\/\{org\}\/repos\/\{repo\}: path parameter 'repo' is not described; it became the required text argument 'repo'/),
+        expect.stringMatching(/security scheme 'missingScheme' is not defined/),
+        expect.stringMatching(/POST \/deep: its schemas pass 20000 nodes/),
+      ]),
+    );
+    const got = await invoke(bundleID, 'get-repo', '2', { org: 'acme', repo: 'rocket ship' });
+    expect(got.ok, JSON.stringify(got)).toBe(true);
+    expect(seen.at(-1)!.url).toBe('/v1/orgs/acme/repos/rocket%20ship');
+    const missing = await core.dispatch('tools.invoke', { bundleID, slug: 'get-repo', version: '2', args: { org: 'acme' } });
+    expect(missing.ok).toBe(false);
+    const deep = (await core.dispatch('tools.get', { bundleID, slug: 'post-deep', version: '2' })) as { ok: true; data: { argSchema: unknown } };
+    expect(JSON.stringify(deep.data.argSchema).length).toBeLessThan(5 * 1024 * 1024);
+    const posted = await invoke(bundleID, 'post-deep', '2', { body: { a: { a: { b: {} } } } });
+    expect(posted.ok, JSON.stringify(posted)).toBe(true);
+  });
+});
