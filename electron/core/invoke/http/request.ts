@@ -22,13 +22,17 @@ import type { HttpImpl, ToolFile } from '../../../../shared/schemas.js';
 import type { ParamSerialization } from '../../../../shared/tool-types/http.js';
 import { CoreError } from '../../errors.js';
 import { serializePairs, serializeSegment } from './styles.js';
+import { buildMultipart, type MultipartValue } from './multipart.js';
 import type { SecretsReader } from '../../secrets/types.js';
 
 export interface BuiltRequest {
   method: string;
   url: URL;
   headers: Record<string, string>;
+  /** The body as text (for a multipart body: with file bytes shown as their count), as the exchange shows and HMAC signs it. */
   body: string | undefined;
+  /** What goes on the wire when it is not `body` itself (a multipart body with files). */
+  bytes?: Uint8Array;
   /** Lower-cased names of headers whose value came (partly) from a secret: dropped on a cross-origin redirect. */
   secretHeaders: Set<string>;
 }
@@ -207,6 +211,36 @@ function expandHeaders(impl: HttpImpl, resolver: Resolver): { headers: Record<st
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 const FORM_CONTENT_TYPE = /^application\/x-www-form-urlencoded\b/i;
+const MULTIPART_CONTENT_TYPE = /^multipart\/form-data\b/i;
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A multipart/form-data body from a form-like template (`name=${arg}&…`): multipart.ts. */
+function expandMultipart(template: string, resolver: Resolver, properties: Record<string, unknown>): ReturnType<typeof buildMultipart> {
+  const fields: { name: string; part: MultipartValue }[] = [];
+  for (const pair of template.split('&')) {
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    const name = safeDecode(expand(eq < 0 ? pair : pair.slice(0, eq), resolver, 'impl.bodyTemplate', (t) => t).text);
+    const valueTemplate = eq < 0 ? '' : pair.slice(eq + 1);
+    const whole = WHOLE_PLACEHOLDER.exec(valueTemplate);
+    const source = whole ? resolver.resolve(whole[1]!, 'impl.bodyTemplate') : undefined;
+    if (source?.kind === 'arg') {
+      const schema = properties[whole![1]!];
+      fields.push({
+        name,
+        part: { value: source.value, argName: whole![1]!, schema: typeof schema === 'object' && schema ? (schema as Record<string, unknown>) : undefined },
+      });
+    } else fields.push({ name, part: { value: safeDecode(expand(valueTemplate, resolver, 'impl.bodyTemplate', (t) => encodeURIComponent(t)).text) } });
+  }
+  return buildMultipart(fields);
+}
 
 /** For each placeholder of a JSON template: does it sit inside a string literal? */
 function placeholderContexts(template: string): { start: number; end: number; name: string; inString: boolean }[] {
@@ -279,9 +313,14 @@ function expandJsonBody(template: string, resolver: Resolver): string {
   return out;
 }
 
-function expandBody(impl: HttpImpl, headers: Record<string, string>, resolver: Resolver): string | undefined {
+function expandBody(
+  impl: HttpImpl,
+  headers: Record<string, string>,
+  resolver: Resolver,
+  properties: Record<string, unknown>,
+): { text: string | undefined; bytes?: Uint8Array } {
   const template = impl.bodyTemplate;
-  if (template === undefined) return undefined;
+  if (template === undefined) return { text: undefined };
   if (impl.method === 'HEAD') {
     throw new CoreError('INVALID_INPUT', 'impl.bodyTemplate cannot be used with method HEAD', {
       issues: [{ field: 'impl.bodyTemplate', message: 'not allowed with HEAD' }],
@@ -290,19 +329,25 @@ function expandBody(impl: HttpImpl, headers: Record<string, string>, resolver: R
   const contentType = headers['content-type'];
   if (contentType === undefined ? looksLikeJson(template) : JSON_CONTENT_TYPE.test(contentType)) {
     headers['content-type'] ??= 'application/json';
-    return expandJsonBody(template, resolver);
+    return { text: expandJsonBody(template, resolver) };
   }
-  if (contentType !== undefined && FORM_CONTENT_TYPE.test(contentType)) return expandPairs(template, resolver, 'impl.bodyTemplate');
+  if (contentType !== undefined && FORM_CONTENT_TYPE.test(contentType)) return { text: expandPairs(template, resolver, 'impl.bodyTemplate') };
+  if (contentType !== undefined && MULTIPART_CONTENT_TYPE.test(contentType)) {
+    const multipart = expandMultipart(template, resolver, properties);
+    headers['content-type'] = multipart.contentType;
+    return { text: multipart.text, bytes: multipart.bytes };
+  }
   headers['content-type'] ??= 'text/plain; charset=utf-8';
-  return expand(template, resolver, 'impl.bodyTemplate', (t) => t).text;
+  return { text: expand(template, resolver, 'impl.bodyTemplate', (t) => t).text };
 }
 
 export function buildRequest(impl: HttpImpl, tool: Pick<ToolFile, 'argSchema'>, args: Record<string, unknown>, secrets: SecretsReader): BuiltRequest {
   const resolver = new Resolver(args, argNamesOf(tool), secrets, impl.serialization ?? {});
   const url = expandUrl(impl, resolver);
   const { headers, secretHeaders } = expandHeaders(impl, resolver);
-  const body = expandBody(impl, headers, resolver);
-  return { method: impl.method, url, headers, body, secretHeaders };
+  const properties = (tool.argSchema as { properties?: Record<string, unknown> } | null)?.properties ?? {};
+  const body = expandBody(impl, headers, resolver, typeof properties === 'object' && properties ? properties : {});
+  return { method: impl.method, url, headers, body: body.text, ...(body.bytes ? { bytes: body.bytes } : {}), secretHeaders };
 }
 
 /** Every `${name}` of the impl that must be a secret (not an argument), with its field. */

@@ -143,6 +143,7 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
   /** One attempt: the request and its redirect hops. Returns the final answer. */
   async function attempt(call: Call, built: BuiltRequest): Promise<SendResult & { url: URL }> {
     let { method, url, body } = built;
+    let wire: string | Uint8Array | undefined = built.bytes ?? body;
     const headers = { ...built.headers };
     let withCredentials = true;
     for (let hop = 0; ; hop++) {
@@ -155,7 +156,7 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
       call.exchange.request = body === undefined ? { method, url: url.href, headers: sent } : { method, url: url.href, headers: sent, body: clip(body).text };
       delete call.exchange.response;
       const res = await transport.send(
-        { method, url, headers: sent, body, signal: call.signal, maxBytes, allowPrivateNetwork: call.policy.allowPrivateNetwork },
+        { method, url, headers: sent, body: wire, signal: call.signal, maxBytes, allowPrivateNetwork: call.policy.allowPrivateNetwork },
         (status) => !isFollowable(call, status),
       );
       const location = res.headers['location'];
@@ -185,6 +186,7 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
       if ((res.status === 303 && method !== 'HEAD') || ((res.status === 301 || res.status === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;
+        wire = undefined;
         delete headers['content-type'];
       }
       if (next.origin !== url.origin) {

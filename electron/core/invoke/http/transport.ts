@@ -17,7 +17,7 @@ export interface SendInput {
   method: string;
   url: URL;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | Uint8Array | undefined;
   signal: AbortSignal;
   maxBytes: number;
   /** Permissive agents skip the connect-time address guard (config.allowPrivateNetwork). */

@@ -189,6 +189,18 @@ function argName(raw: string, where: string, taken: Set<string>): string {
   return name;
 }
 
+/** A multipart field that carries a file (format binary/byte, or a media type) is given as base64 text. */
+function asFileArgument(schema: unknown): unknown {
+  const s = obj(schema);
+  if (!s) return schema;
+  if (s['type'] === 'array') return { ...s, items: asFileArgument(s['items']) };
+  const isFile = s['format'] === 'binary' || s['format'] === 'byte' || typeof s['contentMediaType'] === 'string';
+  if (!isFile) return s;
+  const { format: _format, ...rest } = s;
+  const what = str(s['description']);
+  return { ...rest, type: 'string', contentEncoding: 'base64', description: `${what ? `${what} ` : ''}(the file's content, base64)` };
+}
+
 function applySecurity(op: Json, doc: Json, refs: Refs, impl: HttpImpl, query: string[], base: string, notes: string[]): void {
   const requirements = (op['security'] ?? doc['security']) as unknown;
   const first = obj(Array.isArray(requirements) ? requirements[0] : undefined);
@@ -315,7 +327,7 @@ function operationTool(
     const content = obj(body['content']) ?? {};
     const types = Object.keys(content);
     const json = types.find((t) => /^application\/(.+\+)?json\b/i.test(t));
-    const form = types.find((t) => /^application\/x-www-form-urlencoded\b/i.test(t));
+    const form = types.find((t) => /^application\/x-www-form-urlencoded\b/i.test(t)) ?? types.find((t) => /^multipart\/form-data\b/i.test(t));
     if (json) {
       const arg = argName('body', 'body', taken);
       properties[arg] = ctxSchema(refs.inline(obj(content[json])?.['schema'] ?? {}), doc);
@@ -326,17 +338,18 @@ function operationTool(
       const schema = ctxSchema(refs.inline(obj(content[form])?.['schema'] ?? {}), doc);
       const fields = Object.entries(obj(schema['properties']) ?? {});
       const pairs: string[] = [];
+      const multipart = /^multipart\//i.test(form);
       for (const [field, s] of fields) {
         const arg = argName(field, 'form', taken);
-        properties[arg] = s;
+        properties[arg] = multipart ? asFileArgument(s) : s;
         pairs.push(`${encodeURIComponent(field)}=\${${arg}}`);
         if (Array.isArray(schema['required']) && schema['required'].includes(field)) required.push(arg);
       }
       impl.bodyTemplate = pairs.join('&');
-      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      headers['Content-Type'] = multipart ? 'multipart/form-data' : 'application/x-www-form-urlencoded';
     } else if (types.length) {
       const type = types[0]!;
-      if (/^multipart\//i.test(type)) throw new SkipOperation(`its request body is ${type}, which http tools cannot send`);
+      if (/^multipart\//i.test(type)) throw new SkipOperation(`its request body is ${type}, which http tools cannot send (multipart/form-data they can)`);
       const arg = argName('body', 'body', taken);
       properties[arg] = { type: 'string', description: `the request body (${type})` };
       if (body['required'] === true) required.push(arg);

@@ -15,14 +15,15 @@ let core: Core;
 let server: Server;
 let port: number;
 let dataDir: string;
-const seen: { method: string; url: string; body: string; headers: Record<string, string | string[] | undefined> }[] = [];
+const seen: { method: string; url: string; body: string; raw: Buffer; headers: Record<string, string | string[] | undefined> }[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      seen.push({ method: req.method!, url: req.url!, body, headers: req.headers });
+      const raw = Buffer.concat(chunks);
+      seen.push({ method: req.method!, url: req.url!, body: raw.toString(), raw, headers: req.headers });
       res.setHeader('content-type', 'application/json');
       // The API's own answer breaks its declared format (a relative URI in a format: uri field).
       res.end(JSON.stringify({ id: 7, name: null, link: '/things/7', count: 3 }));
@@ -306,5 +307,57 @@ describe('slips of real documents keep their operations', () => {
     expect(JSON.stringify(deep.data.argSchema).length).toBeLessThan(5 * 1024 * 1024);
     const posted = await invoke(bundleID, 'post-deep', '2', { body: { a: { a: { b: {} } } } });
     expect(posted.ok, JSON.stringify(posted)).toBe(true);
+  });
+});
+
+describe('multipart/form-data bodies', () => {
+  it('imports an upload operation and sends the file bytes, text fields and repeated fields as parts', async () => {
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'Files', version: '1' },
+      paths: {
+        '/files': {
+          post: {
+            operationId: 'uploadFile',
+            requestBody: {
+              required: true,
+              content: {
+                'multipart/form-data': {
+                  schema: {
+                    type: 'object',
+                    required: ['file', 'purpose'],
+                    properties: {
+                      file: { type: 'string', format: 'binary', description: 'The file.' },
+                      purpose: { type: 'string', enum: ['assistants', 'batch'] },
+                      labels: { type: 'array', items: { type: 'string' } },
+                    },
+                  },
+                },
+              },
+            },
+            responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } },
+          },
+        },
+      },
+    };
+    const { report, bundleID } = await importDoc(doc);
+    expect(report.items).toEqual([{ origin: 'POST /files', status: 'imported', slug: 'upload-file', version: '1' }]);
+    const tool = (await core.dispatch('tools.get', { bundleID, slug: 'upload-file', version: '1' })) as { ok: true; data: { argSchema: any } };
+    expect(tool.data.argSchema.properties.file).toMatchObject({ type: 'string', contentEncoding: 'base64' });
+    const bytes = Buffer.from([0xff, 0x00, 0x10, 0x80, 0x41]);
+    const sent = await invoke(bundleID, 'upload-file', '1', { file: bytes.toString('base64'), purpose: 'batch', labels: ['a "quoted" one', 'b'] });
+    expect(sent.ok, JSON.stringify(sent)).toBe(true);
+    const last = seen.at(-1)!;
+    expect(last.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await new Response(last.raw, { headers: { 'content-type': String(last.headers['content-type']) } }).formData();
+    const file = form.get('file') as File;
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(bytes);
+    expect(form.get('purpose')).toBe('batch');
+    expect(form.getAll('labels')).toEqual(['a "quoted" one', 'b']);
+    // The exchange shows the file as its size, never its bytes.
+    expect(sent.http?.request.body).toContain('[5 bytes]');
+    const bad = await invoke(bundleID, 'upload-file', '1', { file: 'not base64!', purpose: 'batch' });
+    expect(bad.ok).toBe(false);
+    expect(bad.error).toMatchObject({ code: 'INVALID_ARGS', message: expect.stringMatching(/argument 'file' must be the file's content as base64/) as string });
   });
 });
