@@ -4,11 +4,13 @@ import { resolve } from 'node:path';
 
 // npm runs scripts from the project root; the config file itself is bundled to a temp location.
 const root = process.cwd();
+// TOOLWRIGHT_OUT_DIR: where the build goes (out/ by default); the build test builds elsewhere.
+const out = process.env['TOOLWRIGHT_OUT_DIR'] ? resolve(process.env['TOOLWRIGHT_OUT_DIR']) : resolve(root, 'out');
 
 export default defineConfig({
   main: {
     build: {
-      outDir: resolve(root, 'out/main'),
+      outDir: resolve(out, 'main'),
       // Native and dynamic-require packages stay external and load from node_modules.
       externalizeDeps: true,
       rollupOptions: { input: { index: resolve(root, 'electron/main.ts') } },
@@ -16,7 +18,7 @@ export default defineConfig({
   },
   preload: {
     build: {
-      outDir: resolve(root, 'out/preload'),
+      outDir: resolve(out, 'preload'),
       // Sandboxed preloads cannot load ESM or node_modules: one self-contained CommonJS file.
       externalizeDeps: false,
       rollupOptions: {
@@ -30,7 +32,7 @@ export default defineConfig({
     root: resolve(root, 'renderer'),
     plugins: [react()],
     build: {
-      outDir: resolve(root, 'out/renderer'),
+      outDir: resolve(out, 'renderer'),
       rollupOptions: { input: resolve(root, 'renderer/index.html') },
     },
   },

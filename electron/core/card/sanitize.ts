@@ -7,13 +7,15 @@
 import { createRequire } from 'node:module';
 import { cardSanitizer, type Purifier } from '../../../shared/card/sanitize.js';
 
-const require = createRequire(import.meta.url);
+// Not named `require`: electron-vite adds CommonJS shims to a bundle that mentions it, placing them
+// after the last text its regex takes for an import, which can be inside a string (test/electron/build.test.ts).
+const load = createRequire(import.meta.url);
 let sanitize: ((html: string) => string) | undefined;
 
 export function sanitizeCardHtml(html: string): string {
   if (!sanitize) {
-    const { JSDOM } = require('jsdom') as typeof import('jsdom');
-    const createDOMPurify = require('dompurify') as typeof import('dompurify').default;
+    const { JSDOM } = load('jsdom') as typeof import('jsdom');
+    const createDOMPurify = load('dompurify') as typeof import('dompurify').default;
     const { window } = new JSDOM('');
     sanitize = cardSanitizer(createDOMPurify(window as unknown as Window & typeof globalThis) as unknown as Purifier);
   }

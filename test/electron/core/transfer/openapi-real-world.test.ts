@@ -349,7 +349,7 @@ describe('multipart/form-data bodies', () => {
     expect(sent.ok, JSON.stringify(sent)).toBe(true);
     const last = seen.at(-1)!;
     expect(last.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
-    const form = await new Response(last.raw, { headers: { 'content-type': String(last.headers['content-type']) } }).formData();
+    const form = await new Response(new Uint8Array(last.raw), { headers: { 'content-type': String(last.headers['content-type']) } }).formData();
     const file = form.get('file') as File;
     expect(Buffer.from(await file.arrayBuffer())).toEqual(bytes);
     expect(form.get('purpose')).toBe('batch');

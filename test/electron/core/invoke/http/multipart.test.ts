@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildMultipart } from '../../../../../electron/core/invoke/http/multipart.js';
 
 async function parse(body: ReturnType<typeof buildMultipart>) {
-  return new Response(body.bytes, { headers: { 'content-type': body.contentType } }).formData();
+  return new Response(new Uint8Array(body.bytes), { headers: { 'content-type': body.contentType } }).formData();
 }
 
 describe('multipart bodies', () => {
