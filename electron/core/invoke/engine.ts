@@ -12,7 +12,7 @@ import type { BundleFile, Config, ToolFile } from '../../../shared/schemas.js';
 import type { Availability, HistoryEntry, InvokeResult, InvokeStreamEvent, InvokeTrigger } from '../../../shared/types.js';
 import { CoreError, cancelledError, capIssues } from '../errors.js';
 import { depthExceeded, MAX_ARGS_DEPTH } from '../../../shared/limits.js';
-import { raceAbort } from '../util/abort.js';
+import { delay, raceAbort } from '../util/abort.js';
 import type { HistoryStore } from './history.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { RedactorCache } from '../secrets/redact.js';
@@ -72,6 +72,8 @@ export interface InvokeInput {
 }
 
 const INVOCATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Longest a cancelled run's answer waits for its runner to clean up. */
+const CANCEL_GRACE_MS = 3000;
 
 export class InvocationEngine {
   private readonly runners = new Map<string, Runner>();
@@ -128,6 +130,7 @@ export class InvocationEngine {
       : undefined;
     let output: RunOutput | undefined;
     let failure: unknown;
+    let running: Promise<RunOutput> | undefined;
     try {
       this.started(input, invocationID);
       const run = runner.run({
@@ -141,9 +144,14 @@ export class InvocationEngine {
         ...(input.onProgress ? { onProgress: input.onProgress } : {}),
         ...(gate ? { emit: gate.emit } : {}),
       });
+      running = run;
       output = await raceAbort(run, controller.signal, () => cancelledError());
     } catch (e) {
       failure = e;
+      // A stopped run answers once its runner has cleaned up (container removed, request
+      // aborted), so "cancelled" means nothing is left running; a runner that ignores its
+      // signal holds the answer back by CANCEL_GRACE_MS at most.
+      if (controller.signal.aborted && running) await Promise.race([running.catch(() => undefined), delay(CANCEL_GRACE_MS)]);
     } finally {
       this.inflight.delete(invocationID);
       unregister();

@@ -14,6 +14,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { CoreError } from '../../../../../electron/core/errors.js';
 import { createContainerRunner, type ContainerRunner } from '../../../../../electron/core/invoke/container/runner.js';
 import { LABEL_DEADLINE, LABEL_INVOCATION, LABEL_MANAGED, LABEL_OWNER, LABEL_TOOL } from '../../../../../electron/core/invoke/container/labels.js';
+import { ownerLabel } from '../../../../../electron/core/invoke/container/orphans.js';
 import type { ContainerImpl } from '../../../../../shared/schemas.js';
 import {
   containerTool,
@@ -150,8 +151,8 @@ describe.skipIf(!dockerOn)('container runner on a real dockerd (requires Docker)
 
   afterEach(async () => {
     if (setupError) return;
-    // Every test, whatever it did, must leave no container of ours behind.
-    expect(await leftoverContainers()).toEqual([]);
+    // Every test, whatever it did, must leave no container of ours behind (other test files may run containers meanwhile).
+    expect(await leftoverContainers(`${LABEL_OWNER}=${ownerLabel()}`)).toEqual([]);
   });
 
   afterAll(async () => {
@@ -433,7 +434,8 @@ describe.skipIf(!dockerOn)('container runner on a real dockerd (requires Docker)
       const result = await runner.sweepOrphans();
       expect(result.failed).toEqual([]);
       expect(result.removed.sort()).toEqual([deadOwner.id, pastDeadline.id].sort());
-      const remaining = await leftoverContainers();
+      const made = new Set([deadOwner, pastDeadline, liveOwner, otherHost].map((c) => c.id));
+      const remaining = (await leftoverContainers()).filter((id) => made.has(id));
       expect(remaining.sort()).toEqual([liveOwner.id, otherHost.id].sort());
     } finally {
       for (const c of [deadOwner, pastDeadline, liveOwner, otherHost]) await c.remove({ force: true }).catch(() => undefined);
@@ -441,6 +443,6 @@ describe.skipIf(!dockerOn)('container runner on a real dockerd (requires Docker)
   });
 
   it('leaves no container behind after all of the above', async () => {
-    expect(await dockerCli(['ps', '-a', '--quiet', '--filter', `label=${LABEL_MANAGED}=true`])).toBe('');
+    expect(await dockerCli(['ps', '-a', '--quiet', '--filter', `label=${LABEL_MANAGED}=true`, '--filter', `label=${LABEL_OWNER}=${ownerLabel()}`])).toBe('');
   });
 });
