@@ -14,7 +14,7 @@ import { promises as fsp, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { pidAlive, tempPathFor } from '../fs/atomic.js';
 import { parseJsonText } from '../fs/json-text.js';
-import { delay } from '../util/abort.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const CANCEL_FILE = /^([A-Za-z0-9_-]{1,64})\.cancel$/;
@@ -101,8 +101,14 @@ export class RunningInvocations implements RunRegistry {
     await writeWhole(this.cancelFile(invocationID), JSON.stringify({ requestedAt: new Date().toISOString(), pid: process.pid }));
     const deadline = Date.now() + ACK_WAIT_MS;
     while (Date.now() < deadline) {
-      await delay(ACK_POLL_MS);
+      // A timer that keeps the process alive: a CLI asking must not exit before the answer.
+      await sleep(ACK_POLL_MS);
       if (!(await exists(this.cancelFile(invocationID)))) return true;
+      if (!(await exists(this.entryFile(invocationID)))) {
+        // The run ended meanwhile: nothing left to stop, and no request left lying around.
+        await rmQuiet(this.cancelFile(invocationID));
+        return true;
+      }
     }
     // The owner is alive but slow to answer; its poll will still find the request.
     return true;
@@ -137,7 +143,7 @@ export class RunningInvocations implements RunRegistry {
       const parsed = text === undefined ? undefined : parseJsonText(text);
       const entry = parsed?.ok ? (parsed.value as RunningEntry) : undefined;
       if (entry && typeof entry.pid === 'number') return entry;
-      await delay(10);
+      await sleep(10);
     }
     return undefined;
   }
