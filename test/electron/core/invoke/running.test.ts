@@ -30,7 +30,7 @@ describe('RunningInvocations', () => {
     const asker = new RunningInvocations(dir);
     let cancelled = 0;
     const end = owner.register(entry('run-1'), () => cancelled++);
-    await until(async () => (await readdir(dir).catch(() => [])).includes('run-1.json'));
+    await until(async () => (await readdir(dir).catch(() => [] as string[])).includes('run-1.json'));
     expect(await asker.requestCancel('run-1')).toBe(true);
     expect(cancelled).toBe(1);
     expect(await readdir(dir)).toEqual(['run-1.json']);
