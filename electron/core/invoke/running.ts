@@ -8,7 +8,9 @@
  * `<invocationID>.cancel` beside it; the owner sees it (fs.watch on the folder, with a poll as a
  * safety net), cancels the run and removes the request, which is the acknowledgement the asker
  * waits for. Both are written whole (temp file, then rename) and never fsynced: they describe
- * live processes only, and a file whose process is gone is stale and swept.
+ * live processes only, and a file whose process is gone is stale and swept. A run is written
+ * down once it has gone on for REGISTER_AFTER_MS: the many calls that end sooner (a function,
+ * a quick API) never touch the disk, and nobody could have stopped them by hand anyway.
  */
 import { promises as fsp, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +25,8 @@ const POLL_MS = 500;
 /** How long an asker waits for the owner's acknowledgement. */
 const ACK_WAIT_MS = 3000;
 const ACK_POLL_MS = 20;
+/** A run is registered on disk once it has gone on this long. */
+export const REGISTER_AFTER_MS = 100;
 
 export interface RunningEntry {
   invocationID: string;
@@ -42,7 +46,9 @@ export interface RunRegistry {
 
 interface Local {
   cancel: () => void;
-  written: Promise<void>;
+  /** Until the run is written down. */
+  timer?: NodeJS.Timeout;
+  written?: Promise<void>;
 }
 
 export class RunningInvocations implements RunRegistry {
@@ -71,18 +77,24 @@ export class RunningInvocations implements RunRegistry {
 
   register(entry: Omit<RunningEntry, 'pid'>, cancel: () => void): () => void {
     const id = entry.invocationID;
-    const full: RunningEntry = { ...entry, pid: process.pid };
-    // Off the run's path: the answer of a quick tool never waits for the disk.
-    const written = this.ensureDir()
-      .then(() => writeWhole(this.entryFile(id), JSON.stringify(full)))
-      .catch((e: unknown) => this.onError('registering a running invocation', e));
-    this.local.set(id, { cancel, written });
-    this.watchRequests();
+    const run: Local = { cancel };
+    run.timer = setTimeout(() => {
+      run.timer = undefined;
+      if (this.local.get(id) !== run || this.closed) return;
+      const full: RunningEntry = { ...entry, pid: process.pid };
+      run.written = this.ensureDir()
+        .then(() => writeWhole(this.entryFile(id), JSON.stringify(full)))
+        .catch((e: unknown) => this.onError('registering a running invocation', e));
+      this.watchRequests();
+    }, REGISTER_AFTER_MS);
+    run.timer.unref();
+    this.local.set(id, run);
     return () => {
-      if (this.local.get(id)?.written !== written) return;
+      if (this.local.get(id) !== run) return;
       this.local.delete(id);
-      if (this.local.size === 0) this.stopWatching();
-      void written.then(() => Promise.all([rmQuiet(this.entryFile(id)), rmQuiet(this.cancelFile(id))]));
+      clearTimeout(run.timer);
+      if (![...this.local.values()].some((r) => r.written)) this.stopWatching();
+      void run.written?.then(() => Promise.all([rmQuiet(this.entryFile(id)), rmQuiet(this.cancelFile(id))]));
     };
   }
 
@@ -175,7 +187,7 @@ export class RunningInvocations implements RunRegistry {
   }
 
   private async checkAll(): Promise<void> {
-    for (const id of [...this.local.keys()]) await this.check(id);
+    for (const [id, run] of [...this.local]) if (run.written) await this.check(id);
   }
 
   private async check(id: string): Promise<void> {

@@ -193,7 +193,7 @@ async function approve(
     timeoutMs: timeoutSeconds * 1000,
     signal: extra.signal,
     // Progress keeps clients' request timeouts from ending a call that waits for a person.
-    ...(report ? { onWait: (leftMs: number) => report(`waiting for approval in Toolwright (${Math.ceil(leftMs / 1000)} s left)`) } : {}),
+    ...(report ? { onWait: (leftMs: number) => void report(`waiting for approval in Toolwright (${Math.ceil(leftMs / 1000)} s left)`) } : {}),
   });
   if (outcome === 'approve') return undefined;
   if (outcome === 'expired') return `Nobody approved ${what} within ${timeoutSeconds} s, so it counts as denied; it did not run.`;
@@ -229,7 +229,7 @@ async function callTool(
       confirm: f.safety === 'privileged',
       invocationID,
       caller,
-      ...(report ? { onProgress: report } : {}),
+      ...(report ? { onProgress: (line: string) => void report(line) } : {}),
       ...(output ? { onEvent: output.onEvent } : {}),
     });
   } catch (e) {
@@ -237,7 +237,7 @@ async function callTool(
     return errorResult(toApiError(e, { unexpected: 'the call failed' }).message);
   } finally {
     extra.signal.removeEventListener('abort', onAbort);
-    output?.flush();
+    await output?.flush();
   }
   log(result.ok ? 'info' : 'warning', `${tool.name}: ${result.ok ? 'ok' : result.error?.code} in ${result.durationMs} ms`, extra.sessionId);
   return toCallResult(tool, result);

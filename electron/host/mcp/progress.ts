@@ -14,34 +14,47 @@ export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 const STATUS_CHARS = 500;
 export const OUTPUT_MESSAGE_CHARS = 4000;
 const GATHER_MS = 50;
+/**
+ * SDK clients handle a notification a microtask after a response that came in the same read, by
+ * which time the request's progress handler is gone (modelcontextprotocol/typescript-sdk#2580):
+ * a short pause between the last output and the result keeps them in separate reads.
+ */
+const SETTLE_MS = 20;
 
 const progressSteps = new WeakMap<Extra, number>();
 
-/** Sends one progress notification with a message, or undefined when the request asked for none. */
-export function progressOf(extra: Extra): ((message: string, limit?: number) => void) | undefined {
+export type Report = (message: string, limit?: number) => Promise<void>;
+
+/** Sends one progress notification with a message (settles once sent), or undefined when the request asked for none. */
+export function progressOf(extra: Extra): Report | undefined {
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return undefined;
   return (message, limit = STATUS_CHARS) => {
     const progress = (progressSteps.get(extra) ?? 0) + 1;
     progressSteps.set(extra, progress);
-    void extra
+    return extra
       .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message: message.slice(0, limit) } })
       .catch(() => undefined);
   };
 }
 
-/** Output chunks → progress messages of at most OUTPUT_MESSAGE_CHARS each, in order; flush() sends what waits. */
-export function outputProgress(report: (message: string, limit?: number) => void): { onEvent: (e: InvokeStreamEvent) => void; flush: () => void } {
+/**
+ * Output chunks → progress messages of at most OUTPUT_MESSAGE_CHARS each, in order. flush()
+ * sends what waits and settles once every message went out: the result must not overtake
+ * them, or the client, done with the request, would drop them.
+ */
+export function outputProgress(report: Report): { onEvent: (e: InvokeStreamEvent) => void; flush: () => Promise<void> } {
   let pending = '';
   let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
+  const sent: Promise<void>[] = [];
+  const send = () => {
     clearTimeout(timer);
     timer = undefined;
     while (pending) {
       let end = Math.min(pending.length, OUTPUT_MESSAGE_CHARS);
       const last = pending.charCodeAt(end - 1);
       if (end < pending.length && last >= 0xd800 && last <= 0xdbff) end--; // keep a surrogate pair whole
-      report(pending.slice(0, end), OUTPUT_MESSAGE_CHARS);
+      sent.push(report(pending.slice(0, end), OUTPUT_MESSAGE_CHARS));
       pending = pending.slice(end);
     }
   };
@@ -49,8 +62,13 @@ export function outputProgress(report: (message: string, limit?: number) => void
     onEvent(event) {
       if (event.type !== 'chunk') return;
       pending += event.text;
-      timer ??= setTimeout(flush, GATHER_MS);
+      timer ??= setTimeout(send, GATHER_MS);
     },
-    flush,
+    async flush() {
+      send();
+      if (sent.length === 0) return;
+      await Promise.all(sent.splice(0));
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    },
   };
 }

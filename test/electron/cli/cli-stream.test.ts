@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost, type TestHost } from '../../helpers/host.js';
@@ -114,8 +115,10 @@ describe('toolwright run, streamed and stopped', () => {
   it('a run of the CLI is cancelled through the host: POST /tools/invocations/{id}/cancel', async () => {
     const invocationID = `cli-${uuidv7()}`;
     const child = tw(['--json', 'run', 'live/forever', '--invocation-id', invocationID]);
-    // --json prints only the answer; the run is going once the upstream was asked.
-    for (let i = 0; i < 400 && open.size === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    // --json prints only the answer; the run is going once the upstream was asked, and
+    // cancellable from elsewhere once the CLI registered it under <data>/invocations/.
+    const registered = join(h.dataDir, 'invocations', `${invocationID}.json`);
+    for (let i = 0; i < 400 && (open.size === 0 || !existsSync(registered)); i++) await new Promise((r) => setTimeout(r, 25));
     expect(open.size).toBe(1);
     const cancel = await h.api('POST', `/tools/invocations/${invocationID}/cancel`);
     expect(cancel.body).toEqual({ cancelled: true });
