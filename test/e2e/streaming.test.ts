@@ -104,6 +104,9 @@ describe.runIf(chromiumAvailable())('the tester streams a run live and stops it'
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'streaming-live-dark');
     await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 900, height: 820 });
+    await screenshot(page, 'streaming-live-900');
+    await page.setViewportSize({ width: 1280, height: 820 });
 
     await page.getByTestId('stop').click();
     const panel = page.getByTestId('result-panel');
