@@ -30,6 +30,11 @@ beforeAll(async () => {
     res.write('half of it');
     setTimeout(() => res.destroy(), 20);
   });
+  server.route('/endless', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const timer = setInterval(() => res.write('data: tick\n\n'), 30);
+    res.on('close', () => clearInterval(timer));
+  });
   server.route('/failing', (_req, res) => {
     res.writeHead(503, { 'content-type': 'text/plain' });
     res.end('service unavailable body');
@@ -65,6 +70,12 @@ describe('http runner, streamed', () => {
     await expect(s.run).rejects.toMatchObject({ code: 'UPSTREAM_ERROR' });
     expect(server.hits('/broken') - before).toBe(1);
     expect(s.text()).toBe('half of it');
+  });
+
+  it('bounds the whole stream by timeoutMs: an endless upstream ends in TIMEOUT after its events streamed', async () => {
+    const s = streamedRun('/endless', { timeoutMs: 400 });
+    await expect(s.run).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(s.text()).toMatch(/^(tick\n)+$/);
   });
 
   it('streams only a successful answer: error bodies and retried attempts are no output', async () => {
