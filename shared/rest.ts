@@ -23,6 +23,8 @@ export interface RestRoute {
   binary?: boolean;
   /** The response body is `data[unwrap]`; `data.created` true answers 201 instead of 200. */
   unwrap?: string;
+  /** `?stream=true` answers text/event-stream: one event per InvokeStreamEvent (named by its type), then `result`. */
+  stream?: boolean;
 }
 
 const TOOL = '/tools/bundles/:bundleID/tools/:slug/version/:version';
@@ -50,7 +52,7 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'tools.update': { method: 'PUT', path: TOOL, params: TOOL_PARAMS, body: 'tool' },
   'tools.patch': { method: 'PATCH', path: TOOL, params: TOOL_PARAMS, body: 'patch' },
   'tools.delete': { method: 'DELETE', path: TOOL, params: TOOL_PARAMS, status: 204 },
-  'tools.invoke': { method: 'POST', path: `${TOOL}/invoke`, params: TOOL_PARAMS, body: '*' },
+  'tools.invoke': { method: 'POST', path: `${TOOL}/invoke`, params: TOOL_PARAMS, body: '*', stream: true },
   'tools.history': { method: 'GET', path: `${TOOL}/history`, params: TOOL_PARAMS, query: ['limit'] },
   'tools.cancel': { method: 'POST', path: '/tools/invocations/:invocationID/cancel', params: ['invocationID'] },
   'config.get': { method: 'GET', path: '/tools/config' },
@@ -65,6 +67,11 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'functions.list': { method: 'GET', path: '/tools/functions' },
   'system.info': { method: 'GET', path: '/tools/system' },
 };
+
+/** The query parameter that turns a streaming route's answer into server-sent events. */
+export const STREAM_QUERY = 'stream';
+/** The last event of a streamed invoke: its data is the usual invoke answer. */
+export const RESULT_EVENT = 'result';
 
 /** Server-sent events of the store (StoreEvent JSON per `data:` line). */
 export const EVENTS_PATH = '/tools/events';

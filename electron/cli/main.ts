@@ -4,7 +4,8 @@
  * contract, so it works beside a running app and answers in the REST shapes with `--json`.
  * commander parses the arguments (a maintained parser with help, usage errors and subcommands).
  *
- * Exit codes: 0 ok, 1 the tool failed, 2 bad usage or input, 3 refused by a gate.
+ * Exit codes: 0 ok, 1 the tool failed, 2 bad usage or input, 3 refused by a gate; a run stopped
+ * by Ctrl-C (or SIGTERM) ends with 130 (143), the shell's code for a command interrupted so.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { createWriteStream } from 'node:fs';
@@ -12,6 +13,8 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
+import { randomUUID } from 'node:crypto';
+import { constants as osConstants } from 'node:os';
 import { createCore, defaultDataDir, type Core } from '../core/app-core.js';
 import { stderrLogger } from '../core/log.js';
 import type { ErrorCode, ApiError } from '../../shared/errors.js';
@@ -20,6 +23,7 @@ import type { InvokeResult, ToolView } from '../../shared/types.js';
 import { valueText } from '../../shared/format.js';
 import { resolveToolRef, bundleByRef } from './tool-ref.js';
 import { printJson, progressBar, table } from './output.js';
+import { StreamPrinter, stopOnSignal } from './run-live.js';
 
 const VERSION = '0.1.0';
 
@@ -184,7 +188,7 @@ export function parseArgs(argSchema: unknown, json: string | undefined, pairs: s
   return args;
 }
 
-function printResult(result: InvokeResult): void {
+export function printResult(result: InvokeResult): void {
   if (result.ok) {
     process.stdout.write(valueText(result.value) + '\n');
   } else {
@@ -299,7 +303,10 @@ export function buildProgram(): Command {
     .option('--args <json>', 'the arguments as one JSON object')
     .option('--arg <name=value>', 'one argument, typed by the argSchema (repeatable)', collect, [])
     .option('-y, --yes', 'confirm a privileged tool without asking')
-    .action(async (ref: string, o: { args?: string; arg: string[]; yes?: boolean }) => {
+    .option('--stream', 'print the output as it arrives (the default when stdout is a terminal; --json never streams)')
+    .option('--no-stream', 'print only the result, at the end')
+    .option('--invocation-id <id>', "the run's ID, to cancel it from elsewhere (POST /tools/invocations/{id}/cancel, toolwright cancel)")
+    .action(async (ref: string, o: { args?: string; arg: string[]; yes?: boolean; stream?: boolean; invocationId?: string }) => {
       const c = await core(program, { docker: true });
       const rec = resolveToolRef(c.store, ref);
       const stdin = o.args === undefined && o.arg.length === 0 && !process.stdin.isTTY ? await readStdin() : undefined;
@@ -312,16 +319,45 @@ export function buildProgram(): Command {
         confirm = /^y(es)?$/i.test((await prompt(`${rec.file.displayName || rec.file.slug} is privileged. Run it? [y/N] `)).trim());
         if (!confirm) throw new CliFailure({ code: 'CONFIRMATION_REQUIRED', message: 'not confirmed; nothing ran' });
       }
+      const streaming = !json() && (o.stream ?? process.stdout.isTTY === true);
+      const live = streaming ? new StreamPrinter() : undefined;
+      const invocationID = o.invocationId ?? randomUUID();
+      const stop = stopOnSignal(() => void c.invocations.cancel(invocationID));
       let result: InvokeResult;
       try {
-        result = await c.invocations.invoke({ bundleID: rec.file.bundleID, slug: rec.file.slug, version: rec.file.version }, { args, confirm, caller: 'cli' });
+        result = await c.invocations.invoke(
+          { bundleID: rec.file.bundleID, slug: rec.file.slug, version: rec.file.version },
+          {
+            args,
+            confirm,
+            caller: 'cli',
+            invocationID,
+            // A signal that came while the call was being admitted stops it as soon as it starts.
+            onStart: () => stop.signal && void c.invocations.cancel(invocationID),
+            ...(live ? { onEvent: live.onEvent } : {}),
+          },
+        );
       } catch (e) {
         const { toApiError } = await import('../core/errors.js');
         throw new CliFailure(toApiError(e, { unexpected: 'the call failed' }));
+      } finally {
+        stop.dispose();
       }
       if (json()) printJson(result);
+      else if (live) live.result(result, printResult);
       else printResult(result);
-      process.exitCode = result.ok ? 0 : exitCodeFor(result.error?.code);
+      process.exitCode = stop.signal ? 128 + osConstants.signals[stop.signal] : result.ok ? 0 : exitCodeFor(result.error?.code);
+    });
+
+  program
+    .command('cancel <invocationID>')
+    .description("stop a run in progress, wherever it runs (this CLI elsewhere, the app, the host, an agent's MCP server)")
+    .action(async (invocationID: string) => {
+      const c = await core(program);
+      const { cancelled } = await call(c, 'tools.cancel', { invocationID });
+      if (json()) printJson({ cancelled });
+      else process.stdout.write(cancelled ? `cancelled ${invocationID}\n` : `no run ${invocationID} is in progress\n`);
+      if (!cancelled) process.exitCode = 2;
     });
 
   for (const [name, isEnabled] of [

@@ -29,6 +29,7 @@ import type { FunctionRegistry } from './functions/registry.js';
 import { InvocationEngine } from './invoke/engine.js';
 import { InvocationService } from './invoke/invocation-service.js';
 import { HistoryStore } from './invoke/history.js';
+import { RunningInvocations } from './invoke/running.js';
 import type { Runner } from './invoke/types.js';
 import { TOOL_TYPE_MODULES, toolTypeModule } from './tool-types/registry.js';
 import type { RunnerServices } from './tool-types/tool-type.js';
@@ -123,7 +124,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const runnerServices: RunnerServices = { secrets, functions, log: logger, config: () => config.get(), ...opts.runners };
   const runners: Runner[] = Object.values(TOOL_TYPE_MODULES).map((m) => m.createRunner(runnerServices));
   for (const r of runners) if (r.close) owned.add(() => r.close!());
+  const running = new RunningInvocations(paths.invocationsDir, (what, e) => logger.error(what, e));
+  await running.sweep();
+  owned.add(() => running.close());
   const engine = new InvocationEngine({
+    running,
     runners,
     config: () => config.get(),
     secrets,
@@ -143,7 +148,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   });
   const search = new SearchService(store, tools);
   owned.add(search.dispose);
-  const invocations = new InvocationService(store, engine, history);
+  const invocations = new InvocationService(store, engine, history, running);
   const transfer = new TransferService({ store, bundles, tools, config, paths });
   await transfer.recover();
 

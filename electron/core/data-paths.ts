@@ -30,6 +30,10 @@ export class DataPaths {
   get approvalsDir(): string {
     return join(this.dataDir, 'approvals');
   }
+  /** Runs in progress and cancel requests, across processes (invoke/running.ts). */
+  get invocationsDir(): string {
+    return join(this.dataDir, 'invocations');
+  }
   get historyDir(): string {
     return join(this.dataDir, 'history');
   }

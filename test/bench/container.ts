@@ -16,7 +16,7 @@ import { containerTool, dockerAvailable, ensureProbeImage, runContext } from '..
 const execFileAsync = promisify(execFile);
 
 /** The runner's default sandbox as CLI flags, so the baseline does the same work. */
-const SANDBOX_FLAGS = [
+export const SANDBOX_FLAGS = [
   '--network',
   'none',
   '--memory',

@@ -5,7 +5,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { adoptTokenFromUrl, ApiCallError, call, readEventStream, transportKind } from '../../renderer/src/api/client.js';
+import { adoptTokenFromUrl, ApiCallError, call, invokeStream, readEventStream, transportKind } from '../../renderer/src/api/client.js';
+import { applyEvent } from '../../renderer/src/tester/useLiveRun.js';
+import type { InvokeStreamEvent } from '../../shared/types.js';
 import { createInvalidator, keysForEvent } from '../../renderer/src/api/events.js';
 import { OP_NAMES, opFunctionName, type StoreEvent } from '../../shared/operations.js';
 import type { Envelope } from '../../shared/errors.js';
@@ -91,6 +93,78 @@ describe('client', () => {
       (d) => got.push(d),
     );
     expect(got.map((d) => JSON.parse(d))).toEqual([{ type: 'config.changed' }, { type: 'secrets.changed' }, { type: 'problems.changed' }]);
+  });
+});
+
+describe('invokeStream', () => {
+  const ref = { bundleID: '0190a000-0000-7000-8000-00000000c0e0', slug: 'calc', version: 'v1', invocationID: 'run-1' };
+
+  it('over REST: asks for ?stream=true, hands chunk and step events over as they come, resolves with the result event', async () => {
+    const fetchMock = vi.fn(
+      async () =>
+        new Response(
+          streamOf([
+            'event: chunk\ndata: {"text":"one\\n"}\n\n',
+            'event: step\ndata: {"step":{"id":"a","status":"running"}}\n\n: keep-alive\n\n',
+            'event: chunk\ndata: {"text":"two"}\n\nevent: result\ndata: {"ok":true,"invocationID":"run-1","value":2,"durationMs":3}\n\n',
+          ]),
+          { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' } },
+        ),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    try {
+      const events: InvokeStreamEvent[] = [];
+      const result = await invokeStream({ ...ref, args: { expression: '1+1' } }, (e) => events.push(e));
+      expect(result).toEqual({ ok: true, invocationID: 'run-1', value: 2, durationMs: 3 });
+      expect(events).toEqual([
+        { type: 'chunk', text: 'one\n' },
+        { type: 'step', step: { id: 'a', status: 'running' } },
+        { type: 'chunk', text: 'two' },
+      ]);
+      const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+      expect(url).toBe(`/tools/bundles/${ref.bundleID}/tools/calc/version/v1/invoke?stream=true`);
+      expect(JSON.parse(init.body as string)).toEqual({ args: { expression: '1+1' }, invocationID: 'run-1' });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('over REST: a refusal before the run throws the contract error, as call() does', async () => {
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ error: { code: 'INVALID_ARGS', message: 'bad' } }), { status: 400 }));
+    try {
+      await expect(invokeStream({ ...ref, args: {} }, () => undefined)).rejects.toMatchObject({ code: 'INVALID_ARGS' });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('over IPC: the preload function that streams, with events for this run', async () => {
+    const seen: unknown[] = [];
+    window.toolwright = {
+      onEvent: () => () => undefined,
+      toolsInvokeStream: async (input: unknown, onEvent: (e: InvokeStreamEvent) => void) => {
+        seen.push(input);
+        onEvent({ type: 'chunk', text: 'hi' });
+        return { ok: true, data: { ok: true, invocationID: 'run-1', durationMs: 1 } };
+      },
+    } as NonNullable<typeof window.toolwright>;
+    const events: InvokeStreamEvent[] = [];
+    expect(await invokeStream({ ...ref, args: {} }, (e) => events.push(e))).toMatchObject({ ok: true });
+    expect(events).toEqual([{ type: 'chunk', text: 'hi' }]);
+    expect(seen).toEqual([{ ...ref, args: {} }]);
+  });
+
+  it('keeps the live view: output joined, each step at its latest state in the order they started', () => {
+    const step = (id: string, status: 'running' | 'ok') => ({ id, tool: { bundleID: 'b', slug: id, version: 'v1' }, status });
+    const live = [
+      { type: 'chunk', text: 'a' },
+      { type: 'step', step: step('s1', 'running') },
+      { type: 'step', step: step('s2', 'running') },
+      { type: 'step', step: step('s1', 'ok') },
+      { type: 'chunk', text: 'b' },
+    ].reduce((acc, e) => applyEvent(acc, e as InvokeStreamEvent), { output: '', steps: [] as never[] } as Parameters<typeof applyEvent>[0]);
+    expect(live.output).toBe('ab');
+    expect(live.steps.map((s) => `${s.id}:${s.status}`)).toEqual(['s1:ok', 's2:running']);
   });
 });
 

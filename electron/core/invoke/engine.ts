@@ -12,7 +12,7 @@ import type { BundleFile, Config, ToolFile } from '../../../shared/schemas.js';
 import type { Availability, HistoryEntry, InvokeResult, InvokeStreamEvent, InvokeTrigger } from '../../../shared/types.js';
 import { CoreError, cancelledError, capIssues } from '../errors.js';
 import { depthExceeded, MAX_ARGS_DEPTH } from '../../../shared/limits.js';
-import { raceAbort } from '../util/abort.js';
+import { delay, raceAbort } from '../util/abort.js';
 import type { HistoryStore } from './history.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { RedactorCache } from '../secrets/redact.js';
@@ -21,6 +21,8 @@ import { modelIssues, summarise } from '../../../shared/json-schema/issues.js';
 import { historyArgs, postProcess } from './post-process.js';
 import type { RunOutput, Runner } from './types.js';
 import type { SecretsReader } from '../secrets/types.js';
+import { StreamGate } from './stream-gate.js';
+import type { RunRegistry } from './running.js';
 
 export interface EngineTool {
   file: ToolFile;
@@ -43,6 +45,8 @@ export interface EngineDeps {
   requiredSecrets?: (tool: ToolFile) => string[];
   /** Where failures of background work (history writes, metrics) are reported; never thrown. */
   onBackgroundError?: (what: string, error: unknown) => void;
+  /** Runs in progress across processes, so another process can cancel one (running.ts). */
+  running?: RunRegistry;
 }
 
 export interface InvokeInput {
@@ -53,13 +57,23 @@ export interface InvokeInput {
   caller?: string;
   /** Progress lines of the run (e.g. docker build output), for the UI. */
   onProgress?: (line: string) => void;
-  /** Output and pipeline steps as they happen (streaming); the answer still comes at the end. */
+  /**
+   * Output and pipeline steps as they happen (streaming); the answer still comes at the end.
+   * Chunks are redacted and stop at maxOutputBytes, like the answer (stream-gate.ts).
+   */
   onEvent?: (event: InvokeStreamEvent) => void;
+  /**
+   * Called once the call passed every gate, just before the run starts: from here on the answer
+   * is an InvokeResult, never a refusal. A streaming transport starts its stream here.
+   */
+  onStart?: (invocationID: string) => void;
   trigger?: InvokeTrigger;
   scheduleID?: string;
 }
 
 const INVOCATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Longest a cancelled run's answer waits for its runner to clean up. */
+const CANCEL_GRACE_MS = 3000;
 
 export class InvocationEngine {
   private readonly runners = new Map<string, Runner>();
@@ -106,11 +120,19 @@ export class InvocationEngine {
 
     const controller = new AbortController();
     this.inflight.set(invocationID, controller);
+    const unregister = this.register(file, invocationID, input.caller);
     const startedAt = this.clock();
     const t0 = performance.now();
+    const redactor = this.redactors.for(this.deps.secrets.values());
+    const maxOutputBytes = file.limits?.maxOutputBytes ?? config.limits.maxOutputBytes;
+    const gate = input.onEvent
+      ? new StreamGate(input.onEvent, redactor, maxOutputBytes, (e) => this.deps.onBackgroundError?.('a stream listener', e))
+      : undefined;
     let output: RunOutput | undefined;
     let failure: unknown;
+    let running: Promise<RunOutput> | undefined;
     try {
+      this.started(input, invocationID);
       const run = runner.run({
         invocationID,
         tool: file,
@@ -120,29 +142,64 @@ export class InvocationEngine {
         secrets: this.deps.secrets,
         signal: controller.signal,
         ...(input.onProgress ? { onProgress: input.onProgress } : {}),
-        ...(input.onEvent ? { emit: input.onEvent } : {}),
+        ...(gate ? { emit: gate.emit } : {}),
       });
+      running = run;
       output = await raceAbort(run, controller.signal, () => cancelledError());
     } catch (e) {
       failure = e;
+      // A stopped run answers once its runner has cleaned up (container removed, request
+      // aborted), so "cancelled" means nothing is left running; a runner that ignores its
+      // signal holds the answer back by CANCEL_GRACE_MS at most.
+      if (controller.signal.aborted && running) await Promise.race([running.catch(() => undefined), delay(CANCEL_GRACE_MS)]);
     } finally {
       this.inflight.delete(invocationID);
+      unregister();
+      gate?.finish();
     }
     const cancelled = controller.signal.aborted;
-    const redactor = this.redactors.for(this.deps.secrets.values());
     const result = postProcess({
       invocationID,
       tool: file,
       args,
       validators,
       redactor,
-      maxOutputBytes: file.limits?.maxOutputBytes ?? config.limits.maxOutputBytes,
+      maxOutputBytes,
       output: cancelled ? undefined : output,
       error: cancelled ? cancelledError() : failure,
     });
     result.durationMs = Math.round((performance.now() - t0) * 100) / 100;
     this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor), input);
     return result;
+  }
+
+  private started(input: InvokeInput, invocationID: string): void {
+    try {
+      input.onStart?.(invocationID);
+    } catch (e) {
+      this.deps.onBackgroundError?.('a start listener', e);
+    }
+  }
+
+  private register(file: ToolFile, invocationID: string, caller: string | undefined): () => void {
+    if (!this.deps.running) return () => undefined;
+    try {
+      return this.deps.running.register(
+        {
+          invocationID,
+          toolID: file.toolID,
+          bundleID: file.bundleID,
+          slug: file.slug,
+          version: file.version,
+          ...(caller ? { caller } : {}),
+          startedAt: this.clock().toISOString(),
+        },
+        () => this.cancel(invocationID),
+      );
+    } catch (e) {
+      this.deps.onBackgroundError?.('registering a running invocation', e);
+      return () => undefined;
+    }
   }
 
   /** The gates, in order. Throws the refusal; returns what the run needs. */

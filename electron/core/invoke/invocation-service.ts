@@ -1,18 +1,21 @@
 /**
  * Runs, cancels and lists the runs of a tool named by <bundle, slug, version>: the store finds
- * the tool, the engine runs it, the history remembers it.
+ * the tool, the engine runs it, the history remembers it; a run of another process is cancelled
+ * through the registry of running invocations.
  */
 import type { HistoryEntry, InvokeResult } from '../../../shared/types.js';
 import type { Store } from '../store/store.js';
 import type { ToolRef } from '../store/tools.js';
 import type { InvocationEngine, InvokeInput } from './engine.js';
 import type { HistoryStore } from './history.js';
+import type { RunningInvocations } from './running.js';
 
 export class InvocationService {
   constructor(
     private readonly store: Store,
     private readonly engine: InvocationEngine,
     private readonly history: HistoryStore,
+    private readonly running?: Pick<RunningInvocations, 'requestCancel'>,
   ) {}
 
   async invoke(ref: ToolRef, input: InvokeInput): Promise<InvokeResult> {
@@ -20,8 +23,10 @@ export class InvocationService {
     return this.engine.invoke(rec, this.store.bundle(ref.bundleID).file, input);
   }
 
-  cancel(invocationID: string): { cancelled: boolean } {
-    return { cancelled: this.engine.cancel(invocationID) };
+  /** Cancels a run of this process at once, or asks the process that runs it (running.ts). */
+  async cancel(invocationID: string): Promise<{ cancelled: boolean }> {
+    if (this.engine.cancel(invocationID)) return { cancelled: true };
+    return { cancelled: (await this.running?.requestCancel(invocationID)) ?? false };
   }
 
   async recent(ref: ToolRef, limit?: number): Promise<{ items: HistoryEntry[] }> {

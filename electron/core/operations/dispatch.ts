@@ -9,9 +9,19 @@ import { capIssues, summariseIssues, toApiError } from '../errors.js';
 import { depthExceeded, MAX_INPUT_DEPTH } from '../../../shared/limits.js';
 import { validatorFor } from '../validation.js';
 import { apiIssues } from '../../../shared/json-schema/issues.js';
+import type { InvokeStreamEvent } from '../../../shared/types.js';
 
 export interface CallContext {
   transport: 'ipc' | 'rest' | 'test' | 'cli';
+  /** tools.invoke only: a transport that streams the run (REST SSE, IPC events) listens here. */
+  stream?: InvokeStreamHooks;
+}
+
+export interface InvokeStreamHooks {
+  /** The call passed every gate and runs now (a refusal comes before, as the envelope's error). */
+  onStart?: (invocationID: string) => void;
+  /** Output chunks and pipeline steps, redacted and capped by the engine. */
+  onEvent?: (event: InvokeStreamEvent) => void;
 }
 
 export type Handler<N extends OpName> = (input: OpInput<N>, ctx: CallContext) => Promise<OpOutput<N>> | OpOutput<N>;

@@ -51,7 +51,7 @@ export interface Services {
   search: { search(input: OpInput<'tools.search'>): Page<SearchHit> };
   invocations: {
     invoke(ref: ToolRef, input: InvokeInput): Promise<InvokeResult>;
-    cancel(invocationID: string): { cancelled: boolean };
+    cancel(invocationID: string): Promise<{ cancelled: boolean }>;
     recent(ref: ToolRef, limit?: number): Promise<{ items: HistoryEntry[] }>;
   };
   config: { get(): Config; patch(patch: Partial<Config>): Promise<Config> };

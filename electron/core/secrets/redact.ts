@@ -35,10 +35,12 @@ export function secretWireForms(values: readonly string[]): string[] {
 
 export class SecretRedactor {
   private readonly pattern: RegExp | undefined;
+  private readonly variants: readonly string[];
 
   private constructor(variants: string[]) {
     // Longest first, so a secret that contains another is replaced whole.
     const sorted = [...new Set(variants)].sort((a, b) => b.length - a.length);
+    this.variants = sorted;
     this.pattern = sorted.length ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined;
   }
 
@@ -62,6 +64,39 @@ export class SecretRedactor {
     if (!this.pattern || s.length === 0) return s;
     this.pattern.lastIndex = 0;
     return s.replace(this.pattern, REDACTED);
+  }
+
+  /**
+   * Redaction of text that arrives in pieces (streamed output): what each piece releases is
+   * redacted, and text that may be the start of a secret completed by a later piece is held
+   * back until it is decided. The concatenation of everything released equals text() of the
+   * whole, so a secret split across two pieces is caught as if it came in one.
+   */
+  streaming(): StreamingRedaction {
+    return new StreamingRedaction(this);
+  }
+
+  /**
+   * Where text may be cut so that what comes before is final: before any secret (in any form)
+   * that the text ends in the middle of, and never inside a complete one.
+   */
+  safeCut(text: string): number {
+    if (!this.pattern) return text.length;
+    let cut = text.length;
+    for (const v of this.variants) {
+      for (let k = Math.min(v.length - 1, text.length); k > 0 && text.length - k < cut; k--) {
+        if (text.endsWith(v.slice(0, k))) {
+          cut = text.length - k;
+          break;
+        }
+      }
+    }
+    this.pattern.lastIndex = 0;
+    for (let m = this.pattern.exec(text); m; m = this.pattern.exec(text)) {
+      if (m.index >= cut) break;
+      if (m.index + m[0].length > cut) return m.index;
+    }
+    return cut;
   }
 
   /** A copy of a JSON-like value with every string and key redacted. */
@@ -88,6 +123,28 @@ export class SecretRedactor {
     } finally {
       seen.delete(value);
     }
+  }
+}
+
+/** One stream's redaction state; see SecretRedactor.streaming(). */
+export class StreamingRedaction {
+  private pending = '';
+
+  constructor(private readonly redactor: SecretRedactor) {}
+
+  /** Takes the next piece; returns the redacted text that is now final (maybe ''). */
+  push(piece: string): string {
+    const text = this.pending + piece;
+    const cut = this.redactor.safeCut(text);
+    this.pending = text.slice(cut);
+    return this.redactor.text(text.slice(0, cut));
+  }
+
+  /** The stream ended: whatever was held back, redacted. */
+  end(): string {
+    const rest = this.redactor.text(this.pending);
+    this.pending = '';
+    return rest;
   }
 }
 

@@ -81,7 +81,9 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, options: WatchO
   const bundles: FSWatcher = watch(paths.bundlesDir, { ignoreInitial: true, ignored: skipHidden, depth: 3 });
   const top: FSWatcher = watch(paths.dataDir, {
     ignoreInitial: true,
-    ignored: (p: string) => skipHidden(p) || p === paths.bundlesDir || p === paths.historyDir || p.startsWith(paths.historyDir + sep),
+    // history/ and invocations/ change on every run and concern no reader here.
+    ignored: (p: string) =>
+      skipHidden(p) || p === paths.bundlesDir || [paths.historyDir, paths.invocationsDir].some((dir) => p === dir || p.startsWith(dir + sep)),
     depth: 1,
   });
   for (const w of [bundles, top]) {

@@ -14,11 +14,8 @@ import {
   SetLevelRequestSchema,
   type LoggingLevel,
   type CallToolResult,
-  type ServerNotification,
-  type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Core } from '../../core/app-core.js';
 import { agentTools, announcedOutputSchema, parametersOf, safetyAnnotations, type AgentTool } from '../../core/agents/agent-tools.js';
 import { maskMarked } from '../../core/invoke/post-process.js';
@@ -27,6 +24,7 @@ import { toApiError } from '../../core/errors.js';
 import type { InvokeResult } from '../../../shared/types.js';
 import type { StoreEvent } from '../../../shared/operations.js';
 import { valueText } from '../../../shared/format.js';
+import { outputProgress, progressOf, type Extra } from './progress.js';
 
 export type McpCore = Pick<Core, 'store' | 'tools' | 'invocations' | 'config' | 'approvals' | 'agents' | 'events' | 'logger'>;
 
@@ -42,8 +40,6 @@ const META = 'dev.toolwright';
 const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 /** Changes arrive in bursts (an import, a bundle switch): one notification per burst. */
 const LIST_CHANGED_DEBOUNCE_MS = 50;
-
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 export interface McpConnection {
   server: Server;
@@ -156,24 +152,6 @@ export function describeTool(t: AgentTool): Tool {
   return tool;
 }
 
-const progressSteps = new WeakMap<Extra, number>();
-
-/**
- * Progress notifications for a request that asked for them (a progressToken), or undefined. One
- * count per request, so progress only grows across the approval wait and the run, as MCP requires.
- */
-function progressOf(extra: Extra): ((message: string) => void) | undefined {
-  const progressToken = extra._meta?.progressToken;
-  if (progressToken === undefined) return undefined;
-  return (message) => {
-    const progress = (progressSteps.get(extra) ?? 0) + 1;
-    progressSteps.set(extra, progress);
-    void extra
-      .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message: message.slice(0, 500) } })
-      .catch(() => undefined);
-  };
-}
-
 function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
@@ -215,7 +193,7 @@ async function approve(
     timeoutMs: timeoutSeconds * 1000,
     signal: extra.signal,
     // Progress keeps clients' request timeouts from ending a call that waits for a person.
-    ...(report ? { onWait: (leftMs: number) => report(`waiting for approval in Toolwright (${Math.ceil(leftMs / 1000)} s left)`) } : {}),
+    ...(report ? { onWait: (leftMs: number) => void report(`waiting for approval in Toolwright (${Math.ceil(leftMs / 1000)} s left)`) } : {}),
   });
   if (outcome === 'approve') return undefined;
   if (outcome === 'expired') return `Nobody approved ${what} within ${timeoutSeconds} s, so it counts as denied; it did not run.`;
@@ -239,9 +217,11 @@ async function callTool(
     if (refusal) return errorResult(refusal);
   }
   const invocationID = randomUUID();
-  const onAbort = () => core.invocations.cancel(invocationID);
+  const onAbort = () => void core.invocations.cancel(invocationID);
   extra.signal.addEventListener('abort', onAbort, { once: true });
   const report = progressOf(extra);
+  // The tool's output as it arrives, as the text of progress notifications.
+  const output = report && outputProgress(report);
   let result: InvokeResult;
   try {
     result = await core.invocations.invoke(ref, {
@@ -249,13 +229,15 @@ async function callTool(
       confirm: f.safety === 'privileged',
       invocationID,
       caller,
-      ...(report ? { onProgress: report } : {}),
+      ...(report ? { onProgress: (line: string) => void report(line) } : {}),
+      ...(output ? { onEvent: output.onEvent } : {}),
     });
   } catch (e) {
     // Gates (kill switch, switches, rate limit, arguments) refuse before a run: a result the model can read.
     return errorResult(toApiError(e, { unexpected: 'the call failed' }).message);
   } finally {
     extra.signal.removeEventListener('abort', onAbort);
+    await output?.flush();
   }
   log(result.ok ? 'info' : 'warning', `${tool.name}: ${result.ok ? 'ok' : result.error?.code} in ${result.durationMs} ms`, extra.sessionId);
   return toCallResult(tool, result);

@@ -1,16 +1,21 @@
 /**
  * The routes of the operations contract, registered from the shared table (shared/rest.ts): each
  * turns the request into the operation's input and calls the one dispatcher, so validation and
- * error codes are those of IPC. tools.update shares tools.put's PUT, chosen by If-Match.
+ * error codes are those of IPC. tools.update shares tools.put's PUT, chosen by If-Match; a route
+ * marked `stream` answers server-sent events with `?stream=true` (invoke-stream.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { REST_ROUTES, type RestRoute } from '../../../shared/rest.js';
+import { REST_ROUTES, STREAM_QUERY, type RestRoute } from '../../../shared/rest.js';
 import type { OpName } from '../../../shared/operations.js';
 import type { TransportCore } from '../../core/operations/transport.js';
 import { sendError } from './errors.js';
-import { BODY_NOT_OBJECT, inputFor } from './request-input.js';
+import { BODY_NOT_OBJECT, inputFor, streamRequested } from './request-input.js';
+import { invokeStreams } from './invoke-stream.js';
 
 export async function contractRoutes(app: FastifyInstance, opts: { core: TransportCore }): Promise<void> {
+  const streams = invokeStreams(opts.core);
+  app.addHook('preClose', () => streams.cancelAll());
+
   const run = async (name: OpName, input: unknown, route: RestRoute, reply: FastifyReply) => {
     if (input === BODY_NOT_OBJECT) return sendError(reply, { code: 'INVALID_INPUT', message: 'the request body must be a JSON object' });
     const env = await opts.core.dispatch(name, input, { transport: 'rest' });
@@ -33,6 +38,18 @@ export async function contractRoutes(app: FastifyInstance, opts: { core: Transpo
           const tag = String(req.headers['if-match']).trim().replace(/^W\//, '').replace(/^"|"$/g, '');
           const input = inputFor(REST_ROUTES['tools.update'], req);
           return run('tools.update', input === BODY_NOT_OBJECT ? input : { ...input, ifModifiedAt: tag }, REST_ROUTES['tools.update'], reply);
+        }
+        if (route.stream) {
+          const stream = streamRequested(req.query as Record<string, unknown>);
+          if (stream === 'invalid') {
+            return sendError(reply, {
+              code: 'INVALID_INPUT',
+              message: `${STREAM_QUERY} must be true or false`,
+              details: { issues: [{ field: STREAM_QUERY, message: 'must be true or false' }] },
+            });
+          }
+          const input = inputFor(route, req);
+          if (stream && input !== BODY_NOT_OBJECT) return streams.handle(input, reply);
         }
         return run(name, inputFor(route, req), route, reply);
       },

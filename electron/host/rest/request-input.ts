@@ -1,6 +1,6 @@
 /** Turns an HTTP request into an operation's input, as the shared route table says. */
 import type { FastifyRequest } from 'fastify';
-import { LIST_QUERY_KEYS, BOOLEAN_QUERY_KEYS, INTEGER_QUERY_KEYS, type RestRoute } from '../../../shared/rest.js';
+import { LIST_QUERY_KEYS, BOOLEAN_QUERY_KEYS, INTEGER_QUERY_KEYS, STREAM_QUERY, type RestRoute } from '../../../shared/rest.js';
 
 export function coerceQuery(route: RestRoute, query: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -24,6 +24,17 @@ export function coerceQuery(route: RestRoute, query: Record<string, unknown>): R
     else out[key] = v;
   }
   return out;
+}
+
+/** Whether `?stream` asks for server-sent events (booleans as every query boolean is read). */
+export function streamRequested(query: Record<string, unknown>): boolean | 'invalid' {
+  let v = query[STREAM_QUERY];
+  if (v === undefined) return false;
+  if (Array.isArray(v)) v = v[v.length - 1];
+  const b = String(v).trim().toLowerCase();
+  if (b === '' || b === 'true' || b === '1' || b === 'yes') return true;
+  if (b === 'false' || b === '0' || b === 'no') return false;
+  return 'invalid';
 }
 
 export const BODY_NOT_OBJECT = Symbol('body is not a JSON object');

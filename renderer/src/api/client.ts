@@ -5,7 +5,9 @@
  * host printed in the page URL's fragment.
  */
 import type { OpInput, OpName, OpOutput, StoreEvent } from '../../../shared/operations.js';
-import { buildRestRequest, EVENTS_PATH, REST_ROUTES } from '../../../shared/rest.js';
+import { buildRestRequest, EVENTS_PATH, REST_ROUTES, RESULT_EVENT, STREAM_QUERY } from '../../../shared/rest.js';
+import { createParser } from 'eventsource-parser';
+import type { InvokeResult, InvokeStreamEvent } from '../../../shared/types.js';
 // op-names.ts, not operations.ts: the latter's TypeBox schemas are main's business (~50 KB).
 import { opFunctionName } from '../../../shared/op-names.js';
 import { isApiError, type ApiError, type Envelope, type FieldIssue } from '../../../shared/errors.js';
@@ -37,9 +39,12 @@ export function errorCode(e: unknown): string | undefined {
 }
 
 type PreloadFn = (input: unknown) => Promise<Envelope<unknown>>;
+type PreloadStreamFn = (input: unknown, onEvent: (e: InvokeStreamEvent) => void) => Promise<Envelope<unknown>>;
 export interface PreloadApi {
   onEvent(cb: (e: StoreEvent) => void): () => void;
-  [fn: string]: PreloadFn | ((cb: (e: StoreEvent) => void) => () => void);
+  /** tools.invoke with its events sent back while it runs (electron/preload.ts). */
+  toolsInvokeStream?: PreloadStreamFn;
+  [fn: string]: PreloadFn | PreloadStreamFn | ((cb: (e: StoreEvent) => void) => () => void) | undefined;
 }
 
 declare global {
@@ -164,28 +169,63 @@ export function call<N extends OpName>(name: N, input: OpInput<N>): Promise<OpOu
   return transportKind() === 'ipc' ? callIpc(name, input) : callRest(name, input);
 }
 
-/** Parses a server-sent-event stream into the JSON of each event's data lines. */
-export async function readEventStream(body: ReadableStream<Uint8Array>, onData: (data: string) => void): Promise<void> {
+/**
+ * Parses a server-sent-event stream (eventsource-parser, as the core does for http upstreams):
+ * each event's data, with its name when it has one.
+ */
+export async function readEventStream(body: ReadableStream<Uint8Array>, onData: (data: string, event?: string) => void): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
-  let dataLines: string[] = [];
+  const parser = createParser({ onEvent: (e) => onData(e.data, e.event) });
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let nl: number;
-    while ((nl = buffer.search(/\r?\n/)) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + (buffer[nl] === '\r' ? 2 : 1));
-      if (line === '') {
-        if (dataLines.length) onData(dataLines.join('\n'));
-        dataLines = [];
-      } else if (line.startsWith('data:')) {
-        dataLines.push(line.slice(5).replace(/^ /, ''));
-      }
-    }
+    parser.feed(decoder.decode(value, { stream: true }));
   }
+}
+
+export type InvokeInput = OpInput<'tools.invoke'> & { invocationID: string };
+
+/**
+ * Runs a tool with its output streamed: onEvent gets each chunk (and pipeline step) as it
+ * happens, the promise the usual invoke answer. A refusal before the run throws ApiCallError,
+ * as call('tools.invoke') does. Desktop: the preload's streamed invoke; browser: REST with
+ * `?stream=true`, read as server-sent events. Stop it with call('tools.cancel', {invocationID}).
+ */
+export async function invokeStream(input: InvokeInput, onEvent: (e: InvokeStreamEvent) => void): Promise<InvokeResult> {
+  if (transportKind() === 'ipc') {
+    const fn = window.toolwright!.toolsInvokeStream;
+    if (typeof fn !== 'function') return callIpc('tools.invoke', input);
+    const envelope = await fn(input, onEvent);
+    if (envelope.ok) return envelope.data as InvokeResult;
+    throw new ApiCallError(envelope.error);
+  }
+  const req = buildRestRequest('tools.invoke', input);
+  let res: Response;
+  try {
+    res = await fetch(`${req.url}${req.url.includes('?') ? '&' : '?'}${STREAM_QUERY}=true`, {
+      method: req.method,
+      headers: { ...req.headers, ...authHeaders(), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+      body: JSON.stringify(req.body),
+    });
+  } catch (e) {
+    throw new ApiCallError({ code: 'INTERNAL', message: `Cannot reach the Toolwright host: ${errorMessage(e)}` });
+  }
+  if (!res.ok) throw new ApiCallError(await readError(res));
+  if (!res.body || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) return (await res.json()) as InvokeResult;
+  let result: InvokeResult | undefined;
+  await readEventStream(res.body, (data, event) => {
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = JSON.parse(data) as Record<string, unknown>;
+    } catch {
+      return; // not ours
+    }
+    if (event === RESULT_EVENT) result = parsed as unknown as InvokeResult;
+    else if (event) onEvent({ type: event, ...parsed } as InvokeStreamEvent);
+  });
+  if (!result) throw new ApiCallError({ code: 'INTERNAL', message: 'The connection to the Toolwright host ended before the run did.' });
+  return result;
 }
 
 /**

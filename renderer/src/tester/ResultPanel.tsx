@@ -1,4 +1,4 @@
-/** The outcome of a run: status, duration, value tree, HTTP exchange and the card. */
+/** The outcome of a run: its output live while it runs; then status, duration, value tree, HTTP exchange and the card. */
 import { JsonTree } from '../components/JsonTree.js';
 import { CardFrame } from '../card/CardFrame.js';
 import { useCopy } from '../app/useCopy.js';
@@ -9,6 +9,7 @@ import { duration } from '../app/format.js';
 import { fillCardTitle } from '../../../shared/template.js';
 import type { ToolView, HttpExchange } from '../../../shared/types.js';
 import type { RunOutcome } from './Tester.js';
+import { LiveOutput, outputBytes } from './LiveOutput.js';
 
 function Headers({ headers }: { headers: Record<string, string> }) {
   const entries = Object.entries(headers);
@@ -72,7 +73,7 @@ function Exchange({ http }: { http: HttpExchange }) {
   );
 }
 
-export function ResultPanel({ tool, outcome, running }: { tool: ToolView; outcome: RunOutcome | null; running: boolean }) {
+export function ResultPanel({ tool, outcome, running, output = '' }: { tool: ToolView; outcome: RunOutcome | null; running: boolean; output?: string }) {
   const result = outcome?.result;
   const error = result?.error ?? outcome?.error;
   const ok = result?.ok === true;
@@ -110,7 +111,7 @@ export function ResultPanel({ tool, outcome, running }: { tool: ToolView; outcom
       </div>
       <div className="panel-body">
         {!outcome && !running && <p className="muted">Run the tool to see its result here.</p>}
-        {running && !outcome && <p className="muted">Running…</p>}
+        {running && !outcome && <LiveOutput output={output} running />}
         {outcome && !ok && error && (
           <div className="result-error" role="alert" data-testid="result-error">
             <code>{error.code}</code> {error.message}
@@ -142,6 +143,14 @@ export function ResultPanel({ tool, outcome, running }: { tool: ToolView; outcom
           </div>
         )}
         {result?.http && <Exchange http={result.http} />}
+        {outcome && output && (
+          <details className="exchange" data-testid="streamed-output">
+            <summary>
+              Output as it streamed <span className="muted">· {outputBytes(output)}</span>
+            </summary>
+            <LiveOutput output={output} running={false} testId="streamed-output-log" label="Output as it streamed" />
+          </details>
+        )}
       </div>
     </section>
   );

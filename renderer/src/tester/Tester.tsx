@@ -1,6 +1,7 @@
 /**
  * The live tester: arguments as a generated form (rjsf) or raw JSON, validated before every run;
- * Run/Stop with an invocation ID the core can cancel; a confirmation for privileged tools; the
+ * Run/Stop with an invocation ID the core can cancel (tools.cancel, wherever the run is); the
+ * output growing live while it runs (streamed invoke); a confirmation for privileged tools; the
  * result, its HTTP exchange and its card; and the tool's recent invocations, each re-runnable.
  *
  * Values are taken at the moment of running from the form's own submit (rjsf validates the
@@ -11,14 +12,15 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import Form from '@rjsf/core';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiCallError, call } from '../api/client.js';
+import { ApiCallError, call, invokeStream } from '../api/client.js';
 import { keys, toolRefOf } from '../api/queries.js';
 import { useConfirm } from '../components/Dialog.js';
 import { JsonEditor } from '../editor/JsonEditor.js';
 import { cspSafeValidator, validateArgs } from './schemaValidator.js';
 import { ResultPanel } from './ResultPanel.js';
 import { HistoryPanel } from './HistoryPanel.js';
-import type { ToolView, InvokeResult, HistoryEntry } from '../../../shared/types.js';
+import { useLiveRun } from './useLiveRun.js';
+import type { ToolView, InvokeResult, HistoryEntry, InvokeStreamEvent } from '../../../shared/types.js';
 import type { ApiError } from '../../../shared/errors.js';
 
 const UI_SCHEMA: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
@@ -43,7 +45,13 @@ function newInvocationID(): string {
   return crypto.randomUUID();
 }
 
-export function Tester({ tool }: { tool: ToolView }) {
+export function Tester({
+  tool,
+  onEvent,
+}: {
+  tool: ToolView;
+  /** Every event of a run as it streams (pipeline steps…). */ onEvent?: (event: InvokeStreamEvent) => void;
+}) {
   const qc = useQueryClient();
   const confirm = useConfirm();
   const schema = useMemo(() => formSchemaOf(tool.argSchema), [tool.argSchema]);
@@ -54,6 +62,7 @@ export function Tester({ tool }: { tool: ToolView }) {
   const [running, setRunning] = useState<{ invocationID: string; stopping: boolean } | null>(null);
   const [outcome, setOutcome] = useState<RunOutcome | null>(null);
   const formRef = useRef<Form>(null);
+  const { live, push, reset } = useLiveRun(onEvent);
   const runRef = useRef<(args: unknown) => Promise<void>>(null);
   const disabledReason = !tool.isEnabled
     ? 'This tool is switched off.'
@@ -86,13 +95,15 @@ export function Tester({ tool }: { tool: ToolView }) {
       });
       if (!confirmed) return;
     }
-    const invocationID = newInvocationID();
+    let invocationID = newInvocationID();
     setRunning({ invocationID, stopping: false });
+    setOutcome(null);
+    reset();
     const started = performance.now();
     try {
       let result: InvokeResult;
       try {
-        result = await call('tools.invoke', { ...toolRefOf(tool), args, invocationID, ...(confirmed ? { confirm: true } : {}) });
+        result = await invokeStream({ ...toolRefOf(tool), args, invocationID, ...(confirmed ? { confirm: true } : {}) }, push);
       } catch (e) {
         // The core may require a confirmation the tool's label did not announce (e.g. a privileged function).
         if (e instanceof ApiCallError && e.code === 'CONFIRMATION_REQUIRED' && !confirmed) {
@@ -101,7 +112,9 @@ export function Tester({ tool }: { tool: ToolView }) {
             setOutcome({ args, error: e.error });
             return;
           }
-          result = await call('tools.invoke', { ...toolRefOf(tool), args, invocationID: newInvocationID(), confirm: true });
+          invocationID = newInvocationID();
+          setRunning({ invocationID, stopping: false });
+          result = await invokeStream({ ...toolRefOf(tool), args, invocationID, confirm: true }, push);
         } else throw e;
       }
       setOutcome({ args, result });
@@ -246,7 +259,7 @@ export function Tester({ tool }: { tool: ToolView }) {
         </div>
       </section>
       <div className="tester-side">
-        <ResultPanel tool={tool} outcome={outcome} running={!!running} />
+        <ResultPanel tool={tool} outcome={outcome} running={!!running} output={live.output} />
         <HistoryPanel tool={tool} onLoad={(e) => loadArgs(e, false)} onRerun={(e) => loadArgs(e, true)} busy={!!running || !!disabledReason} />
       </div>
     </div>

@@ -6,9 +6,22 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rm } from 'node:fs/promises';
 import { createCore, type Core } from '../../../electron/core/app-core.js';
-import { registerIpc, trustedOrigins, opChannel, EVENT_CHANNEL, forwardEvents, type IpcEventLike } from '../../../electron/host/ipc.js';
+import {
+  registerIpc,
+  trustedOrigins,
+  opChannel,
+  EVENT_CHANNEL,
+  INVOKE_EVENT_CHANNEL,
+  INVOKE_STREAM_CHANNEL,
+  forwardEvents,
+  type IpcEventLike,
+  type IpcSenderLike,
+} from '../../../electron/host/ipc.js';
+import { INVOKE_STREAM_FUNCTION } from '../../../electron/host/ipc-channels.js';
 import { OP_NAMES, opFunctionName } from '../../../shared/operations.js';
 import { tempDir } from '../../helpers/store.js';
+import { startLoopbackServer } from '../../helpers/loopback-http.js';
+import { v7 as uuidv7 } from 'uuid';
 
 const exposed: Record<string, unknown> = {};
 const invoked: { channel: string; input: unknown }[] = [];
@@ -45,7 +58,7 @@ afterAll(async () => {
 describe('IPC wrapper', () => {
   it('registers one channel per operation and answers envelopes from the real core', async () => {
     const unregister = registerIpc(fakeIpcMain, core, trustedOrigins(['app://toolwright']));
-    expect([...handlers.keys()].sort()).toEqual(OP_NAMES.map(opChannel).sort());
+    expect([...handlers.keys()].sort()).toEqual([...OP_NAMES.map(opChannel), INVOKE_STREAM_CHANNEL].sort());
     const list = (await handlers.get(opChannel('bundles.list'))!(topFrame('app://toolwright/index.html'), {})) as { ok: boolean; data: { items: unknown[] } };
     expect(list.ok).toBe(true);
     expect(list.data.items.length).toBeGreaterThan(0);
@@ -75,6 +88,59 @@ describe('IPC wrapper', () => {
     expect(extra).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
   });
 
+  it('streams a run back to the window that asked, under its invocation ID, and cancels it when the window goes away', async () => {
+    registerIpc(fakeIpcMain, core, trustedOrigins(['app://toolwright']));
+    const sent: unknown[][] = [];
+    const destroyed: (() => void)[] = [];
+    const sender: IpcSenderLike = {
+      send: (...args) => void sent.push(args),
+      isDestroyed: () => false,
+      once: (_e, fn) => destroyed.push(fn),
+      removeListener: (_e, fn) => destroyed.splice(destroyed.indexOf(fn), 1),
+    };
+    const stream = (input: unknown) => handlers.get(INVOKE_STREAM_CHANNEL)!({ ...topFrame('app://toolwright/'), sender }, input);
+    const ref = { bundleID: '0190a000-0000-7000-8000-00000000c0e0', slug: 'calc', version: 'v1' };
+    const ok = (await stream({ ...ref, args: { expression: '1+1' }, invocationID: 'ipc-run-1' })) as { ok: boolean; data: { invocationID: string } };
+    expect(ok).toMatchObject({ ok: true, data: { ok: true, invocationID: 'ipc-run-1' } });
+    expect(destroyed).toHaveLength(0);
+    expect(await stream({ ...ref, args: { expression: '1+1' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await stream({ ...ref, args: {}, invocationID: 'ipc-run-2' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGS' } });
+    expect(await handlers.get(INVOKE_STREAM_CHANNEL)!(topFrame('https://evil.example/'), { ...ref, invocationID: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN' },
+    });
+    expect(sent.every((args) => args[0] === INVOKE_EVENT_CHANNEL)).toBe(true);
+
+    // A tool that streams and never ends on its own: its events come back tagged, and closing the window stops it.
+    const upstream = await startLoopbackServer();
+    let upstreamClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (upstreamClosed = resolve));
+    upstream.route('/drip', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('first piece\n');
+      res.on('close', upstreamClosed);
+    });
+    try {
+      await core.config.patch({ allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true });
+      const bundleID = uuidv7();
+      await core.bundles.put(bundleID, { slug: 'ipc-stream' });
+      await core.tools.create(
+        { bundleID, slug: 'drip', version: 'v1' },
+        { type: 'http', impl: { method: 'GET', urlTemplate: upstream.url('/drip'), responseEncoding: 'text', timeoutMs: 30_000 } },
+      );
+      sent.length = 0;
+      const running = stream({ bundleID, slug: 'drip', version: 'v1', invocationID: 'ipc-run-3' });
+      for (let i = 0; i < 200 && sent.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(sent[0]).toEqual([INVOKE_EVENT_CHANNEL, 'ipc-run-3', { type: 'chunk', text: 'first piece\n' }]);
+      expect(destroyed).toHaveLength(1);
+      destroyed[0]!();
+      expect(await running).toMatchObject({ ok: true, data: { ok: false, error: { code: 'CANCELLED' } } });
+      await closed;
+    } finally {
+      await upstream.close();
+    }
+  });
+
   it('forwards store events to the window', async () => {
     const sent: unknown[] = [];
     const stop = forwardEvents(core, (channel, e) => sent.push([channel, e]));
@@ -94,7 +160,7 @@ describe('preload', () => {
     expect(new Set(fnNames).size).toBe(OP_NAMES.length);
     for (const n of fnNames) expect(typeof api[n]).toBe('function');
     expect(typeof api['onEvent']).toBe('function');
-    expect(Object.keys(api).sort()).toEqual([...fnNames, 'onEvent', 'platform'].sort());
+    expect(Object.keys(api).sort()).toEqual([...fnNames, INVOKE_STREAM_FUNCTION, 'onEvent', 'platform'].sort());
     expect(Object.values(api).some((v) => typeof v === 'object' && v !== null && 'invoke' in v)).toBe(false);
     await (api['bundlesList'] as (i: unknown) => Promise<unknown>)({ pageSize: 5 });
     expect(invoked.at(-1)).toEqual({ channel: opChannel('bundles.list'), input: { pageSize: 5 } });

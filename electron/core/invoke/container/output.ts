@@ -1,7 +1,10 @@
 /**
- * What a tool container says: stdout and stderr, each kept up to a cap, and the contract
- * that stdout is exactly one JSON object `{text?, html?, title?, error?}`.
+ * What a tool container says: stdout and stderr, each kept up to a cap; stdout line by line as
+ * it comes (streamed to a caller that listens); and the contract that the answer is the last
+ * stdout line that is a JSON object `{text?, html?, title?, error?}` (or all of stdout, when it
+ * is one JSON object spread over several lines).
  */
+import { StringDecoder } from 'node:string_decoder';
 import { Writable } from 'node:stream';
 import type { ErrorCode } from '../../../../shared/errors.js';
 import { CoreError } from '../../errors.js';
@@ -31,7 +34,10 @@ export function toolFailure(kind: FailureKind, message: string, details: Record<
   return new CoreError(FAILURE_CODES[kind], message, { kind, ...details });
 }
 
-/** Keeps the first `cap` bytes written to it; calls onOverflow once when more arrives. */
+/**
+ * Keeps the first `cap` bytes written to it; calls onOverflow once when more arrives. What it
+ * keeps also goes to onData as it comes (the stream of a run).
+ */
 export class CappedSink extends Writable {
   private readonly chunks: Buffer[] = [];
   private kept = 0;
@@ -41,6 +47,7 @@ export class CappedSink extends Writable {
   constructor(
     private readonly cap: number,
     private readonly onOverflow: () => void,
+    private readonly onData?: (piece: Buffer) => void,
   ) {
     super();
   }
@@ -51,6 +58,7 @@ export class CappedSink extends Writable {
       const piece = chunk.subarray(0, this.cap - this.kept);
       this.chunks.push(piece);
       this.kept += piece.length;
+      this.onData?.(piece);
     }
     if (this.seen > this.cap && !this.overflowed) {
       this.overflowed = true;
@@ -61,6 +69,40 @@ export class CappedSink extends Writable {
 
   bytes(): Buffer {
     return Buffer.concat(this.chunks, this.kept);
+  }
+}
+
+/** A line longer than this goes out in pieces rather than waiting for its end. */
+export const MAX_LINE_CHARS = 16 * 1024;
+
+/**
+ * Bytes in, whole lines out (each with its line break), decoded as UTF-8 without splitting a
+ * character across two lines; what is left at the end comes out by end().
+ */
+export class LineSplitter {
+  private readonly decoder = new StringDecoder('utf8');
+  private pending = '';
+
+  constructor(private readonly onLine: (text: string) => void) {}
+
+  write(bytes: Buffer): void {
+    this.pending += this.decoder.write(bytes);
+    let nl = this.pending.indexOf('\n');
+    while (nl >= 0) {
+      this.onLine(this.pending.slice(0, nl + 1));
+      this.pending = this.pending.slice(nl + 1);
+      nl = this.pending.indexOf('\n');
+    }
+    if (this.pending.length > MAX_LINE_CHARS) {
+      this.onLine(this.pending);
+      this.pending = '';
+    }
+  }
+
+  end(): void {
+    const rest = this.pending + this.decoder.end();
+    this.pending = '';
+    if (rest) this.onLine(rest);
   }
 }
 
@@ -79,7 +121,8 @@ function snippet(text: string): string {
   return clean.length > SNIPPET_CHARS ? `${clean.slice(0, SNIPPET_CHARS)}…` : clean;
 }
 
-const CONTRACT = 'A container tool must print exactly one JSON object {"text"?, "html"?, "title"?, "error"?} on stdout.';
+const CONTRACT =
+  'A container tool prints its answer as one JSON object {"text"?, "html"?, "title"?, "error"?} on the last line of stdout; lines before it are progress.';
 
 export interface ToolReply {
   text?: string;
@@ -89,16 +132,54 @@ export interface ToolReply {
   [key: string]: unknown;
 }
 
-/** Parses stdout by the contract; throws a CoreError that says what was wrong. */
+type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
+
+function parseJson(text: string): Parsed {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The last line of text that is a JSON object. */
+function lastObjectLine(text: string): Record<string, unknown> | undefined {
+  let end = text.length;
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end).trim();
+    if (line.startsWith('{') && line.endsWith('}')) {
+      const parsed = parseJson(line);
+      if (parsed.ok && isObject(parsed.value)) return parsed.value;
+    }
+    end = start - 1;
+  }
+  return undefined;
+}
+
+/**
+ * Parses stdout by the contract: all of it when it is one JSON object (pretty-printed replies
+ * keep working), else its last line that is a JSON object. Throws a CoreError that says what
+ * was wrong.
+ */
 export function parseReply(stdout: Buffer): ToolReply {
   const text = stdout.toString('utf8').trim();
   if (!text) throw toolFailure('bad-output', `The container printed nothing on stdout. ${CONTRACT}`);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    const message = (error as Error).message;
-    const extra = /after JSON at position (\d+)/.exec(message);
+  const whole = parseJson(text);
+  const reply = whole.ok && isObject(whole.value) ? whole.value : lastObjectLine(text);
+  if (!reply) {
+    if (whole.ok) {
+      const value = whole.value;
+      throw toolFailure(
+        'bad-output',
+        `The container printed ${Array.isArray(value) ? 'an array' : `a ${value === null ? 'null' : typeof value}`}, not an object. ${CONTRACT}`,
+      );
+    }
+    const extra = /after JSON at position (\d+)/.exec(whole.message);
     if (extra && text.startsWith('{')) {
       throw toolFailure(
         'bad-output',
@@ -106,15 +187,11 @@ export function parseReply(stdout: Buffer): ToolReply {
       );
     }
     // V8 quotes the input in its message: clean and clip it like any other container output.
-    throw toolFailure('bad-output', `The container's stdout is not JSON (${snippet(message)}); it starts with: ${snippet(text)}. ${CONTRACT}`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw toolFailure(
       'bad-output',
-      `The container printed ${Array.isArray(value) ? 'an array' : `a ${value === null ? 'null' : typeof value}`}, not an object. ${CONTRACT}`,
+      `The container's stdout is not JSON, nor has it a line that is a JSON object (${snippet(whole.message)}); it starts with: ${snippet(text)}. ${CONTRACT}`,
     );
   }
-  const reply = value as Record<string, unknown>;
   for (const field of ['text', 'html', 'title'] as const) {
     if (reply[field] !== undefined && reply[field] !== null && typeof reply[field] !== 'string') {
       throw toolFailure('bad-output', `The container's "${field}" is ${typeof reply[field]}, it must be a string. ${CONTRACT}`);

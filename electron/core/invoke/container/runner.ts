@@ -1,6 +1,7 @@
 /**
  * The container runner: one sandboxed, short-lived container per invocation. The tool's image
- * gets the payload as its single CMD argument and answers with one JSON object on stdout.
+ * gets the payload as its single CMD argument and answers with a JSON object on the last line
+ * of stdout; every stdout line goes to ctx.emit as it comes (streaming).
  * Whatever happens (success, error, timeout, cancellation, output flood, a failed engine call),
  * the container is force-removed before run() settles; if the engine refuses for the moment,
  * removal goes on in the background, and its labels let sweepOrphans find it after a crash.
@@ -17,7 +18,7 @@ import { DockerStatus, isConnectionError, type DockerStatusSnapshot } from './do
 import { ImageProvider, type ResolvedImage } from './images.js';
 import { LABEL_DEADLINE, LABEL_INVOCATION, LABEL_MANAGED, LABEL_OWNER, LABEL_TOOL } from './labels.js';
 import { ownerLabel, sweepOrphans, type SweepResult } from './orphans.js';
-import { CappedSink, OUTPUT_CAP_BYTES, parseReply, replyToOutput, stderrTail, toolFailure } from './output.js';
+import { CappedSink, LineSplitter, OUTPUT_CAP_BYTES, parseReply, replyToOutput, stderrTail, toolFailure } from './output.js';
 import { FALLBACK_USER, hostConfig, timeoutMs } from './sandbox.js';
 import { abortError, delay, raceAbort, throwIfAborted } from '../../util/abort.js';
 import { encodePayload } from './payload.js';
@@ -126,7 +127,7 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
     }
     live.set(container.id, container);
     try {
-      return await execute(engine.docker, container, signal, limitMs, impl);
+      return await execute(engine.docker, container, ctx, limitMs, impl);
     } finally {
       await removeContainer(container);
       live.delete(container.id);
@@ -177,13 +178,10 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
     });
   }
 
-  async function execute(
-    engineDocker: Dockerode,
-    container: Dockerode.Container,
-    signal: AbortSignal,
-    limitMs: number,
-    impl: ContainerImpl,
-  ): Promise<RunOutput> {
+  async function execute(engineDocker: Dockerode, container: Dockerode.Container, ctx: RunContext, limitMs: number, impl: ContainerImpl): Promise<RunOutput> {
+    const { signal, emit } = ctx;
+    // stdout line by line to a caller that streams; the answer is still parsed at the end.
+    const lines = emit ? new LineSplitter((text) => emit({ type: 'chunk', text })) : undefined;
     let stopReason: StopReason | null = null;
     const stop = (reason: StopReason) => {
       if (stopReason) return;
@@ -196,7 +194,7 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
     let stream: NodeJS.ReadableStream | undefined;
     try {
       stream = await raceAbort(container.attach({ stream: true, stdout: true, stderr: true, logs: false }), signal);
-      const stdout = new CappedSink(cap, () => stop('stdout-cap'));
+      const stdout = new CappedSink(cap, () => stop('stdout-cap'), lines && ((piece) => lines.write(piece)));
       const stderr = new CappedSink(cap, () => stop('stderr-cap'));
       const drained = new Promise<void>((resolve) => {
         stream!.on('end', resolve);
@@ -220,6 +218,7 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
       ])) as { StatusCode?: number };
       clearTimeout(timer);
       await Promise.race([drained, delay(STREAM_DRAIN_MS)]);
+      lines?.end();
 
       const reason = stopReason as StopReason | null;
       if (reason === 'cancelled') throw abortError(signal);

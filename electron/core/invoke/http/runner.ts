@@ -7,7 +7,9 @@
  * (retry.ts), then parse and extract the value (response.ts, extract.ts).
  *
  * timeoutMs (default 10 s) bounds the whole call, token request, redirects, retries and
- * waits included: an agent calling a tool gets an answer within it.
+ * waits included: an agent calling a tool gets an answer within it. A caller that streams
+ * (ctx.emit) gets a successful answer's body as it arrives (body-stream.ts); once some of it
+ * went out, a failure is no longer retried.
  *
  * Error codes: FORBIDDEN (refused destination), TIMEOUT, CANCELLED, TOOL_UNAVAILABLE (a
  * secret is not set), INVALID_ARGS / INVALID_INPUT (an argument or the impl cannot make a
@@ -30,7 +32,8 @@ import { compileExtractExpr, type Extractor } from './extract.js';
 import { argNamesOf, buildRequest, httpSecretNames, secretPlaceholders, type BuiltRequest } from './request.js';
 import { clip, emptyValue, excerpt, newExchange, parseValue } from './response.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, realSleep, retryDelay, type RetryOptions, type Sleep } from './retry.js';
-import { Transport, type SendResult } from './transport.js';
+import { Transport, type BodySink, type SendResult } from './transport.js';
+import { bodyStream } from './body-stream.js';
 
 export interface HttpRunnerOptions {
   /** Response size cap, streamed; default 5 MB. */
@@ -71,6 +74,8 @@ interface Call {
   isSuccess: (status: number) => boolean;
   /** The OAuth token sent with the latest request, to invalidate on a 401. */
   token?: { req: TokenRequest; value: string };
+  /** Some of the body went to the caller already: a failure now is not retried (it would stream twice). */
+  streamed?: boolean;
 }
 
 export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
@@ -156,7 +161,16 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
       call.exchange.request = body === undefined ? { method, url: url.href, headers: sent } : { method, url: url.href, headers: sent, body: clip(body).text };
       delete call.exchange.response;
       const res = await transport.send(
-        { method, url, headers: sent, body: wire, signal: call.signal, maxBytes, allowPrivateNetwork: call.policy.allowPrivateNetwork },
+        {
+          method,
+          url,
+          headers: sent,
+          body: wire,
+          signal: call.signal,
+          maxBytes,
+          allowPrivateNetwork: call.policy.allowPrivateNetwork,
+          ...(call.ctx.emit ? { streamBody: (status, headers) => (call.isSuccess(status) ? streamTo(call, headers) : undefined) } : {}),
+        },
         (status) => !isFollowable(call, status),
       );
       const location = res.headers['location'];
@@ -201,6 +215,29 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
     }
   }
 
+  /**
+   * A successful answer's body, as it arrives, to the caller that streams. OAuth tokens are no
+   * stored secrets (the engine redacts those), so they are taken out here.
+   */
+  function streamTo(call: Call, headers: Record<string, string>): BodySink {
+    const emit = call.ctx.emit!;
+    const held = tokens.tokensHeld();
+    const tokenRedaction = held.length ? SecretRedactor.of(held).streaming() : undefined;
+    const send = (text: string) => {
+      if (!text) return;
+      call.streamed = true;
+      emit({ type: 'chunk', text });
+    };
+    const body = bodyStream(headers, (text) => send(tokenRedaction ? tokenRedaction.push(text) : text));
+    return {
+      write: (bytes) => body.write(bytes),
+      end() {
+        body.end();
+        if (tokenRedaction) send(tokenRedaction.end());
+      },
+    };
+  }
+
   function isFollowable(call: Call, status: number): boolean {
     return REDIRECT_STATUSES.has(status) && !call.isSuccess(status);
   }
@@ -238,7 +275,7 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
         if (core) throw core;
         failure = new CoreError('UPSTREAM_ERROR', `could not reach ${host}: ${describeNetworkError(e)}${attemptsNote(call)}`, { host, reason: 'network' });
       }
-      if (retries >= maxRetries) throw failure;
+      if (retries >= maxRetries || call.streamed) throw failure;
       const wait = retryDelay(retries, retryAfter, opts.retry ?? {}, random);
       if (Date.now() + wait >= call.deadline) {
         throw new CoreError(failure.code, `${failure.message} (not retried: waiting ${Math.ceil(wait / 1000)} s would pass timeoutMs)`, failure.details);

@@ -22,6 +22,14 @@ export interface SendInput {
   maxBytes: number;
   /** Permissive agents skip the connect-time address guard (config.allowPrivateNetwork). */
   allowPrivateNetwork: boolean;
+  /** Given the answer's status and headers, where the body's bytes go as they arrive (streaming), or nowhere. */
+  streamBody?: (status: number, headers: Record<string, string>) => BodySink | undefined;
+}
+
+export interface BodySink {
+  write(bytes: Buffer): void;
+  /** The body is complete. */
+  end(): void;
 }
 
 export interface SendResult {
@@ -66,6 +74,7 @@ export class Transport {
       res.body.destroy();
       throw tooLarge(input.url.hostname, input.maxBytes, declared);
     }
+    const sink = input.streamBody?.(res.statusCode, headers);
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of res.body) {
@@ -75,7 +84,9 @@ export class Transport {
         throw tooLarge(input.url.hostname, input.maxBytes);
       }
       chunks.push(chunk as Buffer);
+      sink?.write(chunk as Buffer);
     }
+    sink?.end();
     return { status: res.statusCode, headers, body: Buffer.concat(chunks, size) };
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CoreError } from '../../../../../electron/core/errors.js';
-import { CappedSink, parseReply, replyToOutput, stderrTail } from '../../../../../electron/core/invoke/container/output.js';
+import { CappedSink, LineSplitter, MAX_LINE_CHARS, parseReply, replyToOutput, stderrTail } from '../../../../../electron/core/invoke/container/output.js';
 
 function parseError(stdout: string | Buffer): CoreError {
   try {
@@ -22,7 +22,6 @@ describe('parseReply', () => {
     ['   \n', /printed nothing/],
     ['not json', /stdout is not JSON.*starts with: not json/],
     ['{"a":1}{"b":2}', /more than one JSON value \(extra output from byte 7: \{"b":2\}\)/],
-    ['{"a":1}\n{"b":2}\n', /more than one JSON value/],
     ['[1,2]', /an array, not an object/],
     ['"text"', /a string, not an object/],
     ['null', /a null, not an object/],
@@ -35,7 +34,16 @@ describe('parseReply', () => {
     expect(error.code).toBe('INVALID_OUTPUT');
     expect(error.details?.kind).toBe('bad-output');
     expect(error.message).toMatch(message);
-    expect(error.message).toContain('exactly one JSON object');
+    expect(error.message).toContain('one JSON object {"text"?, "html"?, "title"?, "error"?} on the last line of stdout');
+  });
+
+  it('takes the last stdout line that is a JSON object; lines before it are progress', () => {
+    expect(parseReply(Buffer.from('{"a":1}\n{"b":2}\n'))).toEqual({ b: 2 });
+    expect(parseReply(Buffer.from('working…\n50%\n{"text":"done"}\n'))).toEqual({ text: 'done' });
+    expect(parseReply(Buffer.from('{"text":"answer"}\nbye\n[1]\n'))).toEqual({ text: 'answer' });
+    // One object pretty-printed over several lines is still one answer.
+    expect(parseReply(Buffer.from('{\n  "text": "pretty"\n}\n'))).toEqual({ text: 'pretty' });
+    expect(() => parseReply(Buffer.from('progress\n{"text":7}\n'))).toThrow(/"text" is number/);
   });
 
   it('keeps terminal escapes and control characters out of its messages, and clips long snippets', () => {
@@ -73,6 +81,27 @@ describe('CappedSink', () => {
     expect(overflows).toBe(1);
     expect(sink.overflowed).toBe(true);
     expect(sink.bytes().toString()).toBe('1234567890');
+  });
+});
+
+describe('LineSplitter', () => {
+  it('gives whole lines, never half a UTF-8 character, and the rest at the end', () => {
+    const lines: string[] = [];
+    const split = new LineSplitter((l) => lines.push(l));
+    const bytes = Buffer.from('première ligne\r\nzwei €\nend');
+    for (let i = 0; i < bytes.length; i++) split.write(bytes.subarray(i, i + 1));
+    split.end();
+    expect(lines).toEqual(['première ligne\r\n', 'zwei €\n', 'end']);
+  });
+
+  it('lets a very long line out in pieces instead of holding it', () => {
+    const lines: string[] = [];
+    const split = new LineSplitter((l) => lines.push(l));
+    split.write(Buffer.from('x'.repeat(MAX_LINE_CHARS + 10)));
+    expect(lines).toHaveLength(1);
+    split.write(Buffer.from('y\n'));
+    split.end();
+    expect(lines.join('')).toBe('x'.repeat(MAX_LINE_CHARS + 10) + 'y\n');
   });
 });
 

@@ -14,6 +14,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { CoreError } from '../../../../../electron/core/errors.js';
 import { createContainerRunner, type ContainerRunner } from '../../../../../electron/core/invoke/container/runner.js';
 import { LABEL_DEADLINE, LABEL_INVOCATION, LABEL_MANAGED, LABEL_OWNER, LABEL_TOOL } from '../../../../../electron/core/invoke/container/labels.js';
+import { ownerLabel } from '../../../../../electron/core/invoke/container/orphans.js';
 import type { ContainerImpl } from '../../../../../shared/schemas.js';
 import {
   containerTool,
@@ -150,8 +151,8 @@ describe.skipIf(!dockerOn)('container runner on a real dockerd (requires Docker)
 
   afterEach(async () => {
     if (setupError) return;
-    // Every test, whatever it did, must leave no container of ours behind.
-    expect(await leftoverContainers()).toEqual([]);
+    // Every test, whatever it did, must leave no container of ours behind (other test files may run containers meanwhile).
+    expect(await leftoverContainers(`${LABEL_OWNER}=${ownerLabel()}`)).toEqual([]);
   });
 
   afterAll(async () => {
@@ -255,9 +256,52 @@ describe.skipIf(!dockerOn)('container runner on a real dockerd (requires Docker)
     expect(error.message).toContain(`more than 100 KB to ${stream}`);
   });
 
+  it('answers with the last stdout line that is a JSON object', async () => {
+    const output = await runner.run(runContext(probe(), { mode: 'several' }));
+    expect(output.value).toEqual({ text: 'two' });
+  });
+
+  it('streams stdout line by line while the container runs; the last JSON line is still the answer', async () => {
+    const seen: { text: string; settled: boolean }[] = [];
+    let settled = false;
+    const pending = runner.run(runContext(probe(), { mode: 'stream' }, { emit: (e) => e.type === 'chunk' && seen.push({ text: e.text, settled }) }));
+    const output = await pending.finally(() => (settled = true));
+    expect(seen.map((s) => s.text)).toEqual(['step 1 of 3\n', 'step 2 of 3\n', 'step 3 of 3\n', '{"text":"streamed"}\n']);
+    // Each line arrived before the run ended, not all at once afterwards.
+    expect(seen.every((s) => !s.settled)).toBe(true);
+    expect(output.value).toEqual({ text: 'streamed' });
+  });
+
+  it('cancelled mid-stream: output stops and the container is gone', async () => {
+    const controller = new AbortController();
+    const ticks: string[] = [];
+    let reached!: () => void;
+    const third = new Promise<void>((resolve) => (reached = resolve));
+    const ctx = runContext(
+      probe({ timeoutSeconds: 60 }),
+      { mode: 'ticker' },
+      {
+        signal: controller.signal,
+        emit: (e) => {
+          if (e.type !== 'chunk') return;
+          ticks.push(e.text);
+          if (ticks.length === 3) reached();
+        },
+      },
+    );
+    const pending = runner.run(ctx);
+    await third;
+    controller.abort();
+    expect((await failure(pending)).code).toBe('CANCELLED');
+    const after = ticks.length;
+    expect(await dockerCli(['ps', '-a', '--quiet', '--filter', `label=${LABEL_INVOCATION}=${ctx.invocationID}`])).toBe('');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ticks.length).toBe(after);
+    expect(ticks[0]).toBe('tick 1\n');
+  });
+
   it.each([
     ['garbage', /stdout is not JSON.*this is not json/],
-    ['several', /more than one JSON value/],
     ['array', /printed an array, not an object/],
     ['bad-field', /"title" is object, it must be a string/],
     ['silent', /printed nothing on stdout/],
@@ -390,7 +434,8 @@ describe.skipIf(!dockerOn)('container runner on a real dockerd (requires Docker)
       const result = await runner.sweepOrphans();
       expect(result.failed).toEqual([]);
       expect(result.removed.sort()).toEqual([deadOwner.id, pastDeadline.id].sort());
-      const remaining = await leftoverContainers();
+      const made = new Set([deadOwner, pastDeadline, liveOwner, otherHost].map((c) => c.id));
+      const remaining = (await leftoverContainers()).filter((id) => made.has(id));
       expect(remaining.sort()).toEqual([liveOwner.id, otherHost.id].sort());
     } finally {
       for (const c of [deadOwner, pastDeadline, liveOwner, otherHost]) await c.remove({ force: true }).catch(() => undefined);
@@ -398,6 +443,6 @@ describe.skipIf(!dockerOn)('container runner on a real dockerd (requires Docker)
   });
 
   it('leaves no container behind after all of the above', async () => {
-    expect(await dockerCli(['ps', '-a', '--quiet', '--filter', `label=${LABEL_MANAGED}=true`])).toBe('');
+    expect(await dockerCli(['ps', '-a', '--quiet', '--filter', `label=${LABEL_MANAGED}=true`, '--filter', `label=${LABEL_OWNER}=${ownerLabel()}`])).toBe('');
   });
 });

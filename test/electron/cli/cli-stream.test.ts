@@ -1,0 +1,153 @@
+/**
+ * Streaming and cancelling across processes, with real ones: `toolwright run --stream` prints
+ * output as it arrives (the upstream holds its second half until the CLI printed the first),
+ * Ctrl-C cancels cleanly (exit 130, the upstream request closed), a CLI run is cancelled
+ * through the host's REST endpoint, and a host run through `toolwright cancel`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { v7 as uuidv7 } from 'uuid';
+import { startHost, type TestHost } from '../../helpers/host.js';
+import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-http.js';
+import { chunkText, postSse } from '../../helpers/sse.js';
+
+const BIN = join(import.meta.dirname, '../../../bin/toolwright.js');
+
+let h: TestHost;
+let upstream: LoopbackServer;
+let bundleID: string;
+const open = new Set<ServerResponse>();
+let releaseSecond: () => void = () => undefined;
+
+interface Child {
+  proc: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves once stdout contains text. */
+  printed(text: string): Promise<void>;
+  exit: Promise<number | null>;
+}
+
+function tw(args: string[]): Child {
+  const proc = spawn(process.execPath, [BIN, '--data-dir', h.dataDir, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  proc.stdin.end();
+  let stdout = '';
+  let stderr = '';
+  const waiters: { text: string; resolve: () => void }[] = [];
+  proc.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+    for (const w of waiters.filter((x) => stdout.includes(x.text))) w.resolve();
+  });
+  proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return {
+    proc,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    printed: (text) => (stdout.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve }))),
+    exit: new Promise((resolve) => proc.on('close', (code) => resolve(code))),
+  };
+}
+
+async function closedWithin(count: number, ms = 5000): Promise<void> {
+  for (let waited = 0; [...open].length > count && waited < ms; waited += 25) await new Promise((r) => setTimeout(r, 25));
+}
+
+beforeAll(async () => {
+  h = await startHost();
+  upstream = await startLoopbackServer();
+  upstream.route('/halves', async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.write('first line\n');
+    await new Promise<void>((resolve) => (releaseSecond = resolve));
+    res.end('second line\n');
+  });
+  upstream.route('/forever', (_req, res) => {
+    open.add(res);
+    res.on('close', () => open.delete(res));
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.write('tick\n');
+    const timer = setInterval(() => res.write('tick\n'), 100);
+    res.on('close', () => clearInterval(timer));
+  });
+  await h.api('PATCH', '/tools/config', { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true });
+  bundleID = uuidv7();
+  await h.api('PUT', `/tools/bundles/${bundleID}`, { slug: 'live' });
+  for (const slug of ['halves', 'forever']) {
+    const put = await h.api('PUT', `/tools/bundles/${bundleID}/tools/${slug}/version/v1`, {
+      type: 'http',
+      impl: { method: 'GET', urlTemplate: upstream.url(`/${slug}`), responseEncoding: 'text', timeoutMs: 60_000 },
+    });
+    expect(put.status).toBe(201);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await upstream?.close();
+  await h?.close();
+});
+
+describe('toolwright run, streamed and stopped', () => {
+  it('--stream prints the output as it arrives; the value is not printed twice', async () => {
+    const child = tw(['run', 'live/halves', '--stream']);
+    await child.printed('first line\n');
+    expect(child.stdout()).not.toContain('second line');
+    releaseSecond();
+    expect(await child.exit).toBe(0);
+    expect(child.stdout()).toBe('first line\nsecond line\n');
+  });
+
+  it('Ctrl-C cancels the run cleanly: exit 130, the upstream request closed, history says cancelled', async () => {
+    const child = tw(['run', 'live/forever', '--stream']);
+    await child.printed('tick\n');
+    child.proc.kill('SIGINT');
+    expect(await child.exit).toBe(130);
+    expect(child.stderr()).toContain('stopping the run');
+    expect(child.stderr()).toContain('CANCELLED');
+    await closedWithin(0);
+    expect(open.size).toBe(0);
+    const history = await h.api('GET', `/tools/bundles/${bundleID}/tools/forever/version/v1/history`);
+    expect(history.body.items[0]).toMatchObject({ status: 'cancelled', caller: 'cli' });
+  });
+
+  it('a run of the CLI is cancelled through the host: POST /tools/invocations/{id}/cancel', async () => {
+    const invocationID = `cli-${uuidv7()}`;
+    const child = tw(['--json', 'run', 'live/forever', '--invocation-id', invocationID]);
+    // --json prints only the answer; the run is going once the upstream was asked, and
+    // cancellable from elsewhere once the CLI registered it under <data>/invocations/.
+    const registered = join(h.dataDir, 'invocations', `${invocationID}.json`);
+    for (let i = 0; i < 400 && (open.size === 0 || !existsSync(registered)); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(open.size).toBe(1);
+    const cancel = await h.api('POST', `/tools/invocations/${invocationID}/cancel`);
+    expect(cancel.body).toEqual({ cancelled: true });
+    expect(await child.exit).toBe(1);
+    expect(JSON.parse(child.stdout())).toMatchObject({ ok: false, invocationID, error: { code: 'CANCELLED' } });
+    await closedWithin(0);
+    expect(open.size).toBe(0);
+    expect((await h.api('POST', `/tools/invocations/${invocationID}/cancel`)).body).toEqual({ cancelled: false });
+  });
+
+  it('a run of the host is cancelled by another process: toolwright cancel', async () => {
+    const invocationID = `host-${uuidv7()}`;
+    let canceller: Child | undefined;
+    const answer = await postSse(
+      `${h.url}/tools/bundles/${bundleID}/tools/forever/version/v1/invoke?stream=true`,
+      h.token,
+      { invocationID },
+      {
+        onEvent: (e) => {
+          if (e.event === 'chunk' && !canceller) canceller = tw(['cancel', invocationID]);
+        },
+      },
+    );
+    expect(await canceller!.exit).toBe(0);
+    expect(canceller!.stdout()).toBe(`cancelled ${invocationID}\n`);
+    expect(chunkText(answer.events)).toMatch(/^(tick\n)+$/);
+    expect(answer.events.at(-1)).toMatchObject({ event: 'result', data: { ok: false, error: { code: 'CANCELLED' } } });
+    const none = tw(['cancel', 'no-such-run']);
+    expect(await none.exit).toBe(2);
+    expect(none.stdout()).toContain('no run no-such-run is in progress');
+  });
+});
