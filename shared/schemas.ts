@@ -12,6 +12,7 @@ export { Uuid, Timestamp, SlugString, SecretName, CssColor, JsonSchemaValue, Saf
 export { FunctionImpl } from './tool-types/function.js';
 export { HttpImpl, HttpAuth, HmacAuth, OAuth2ClientCredentialsAuth } from './tool-types/http.js';
 export { ContainerImpl, Sandbox } from './tool-types/container.js';
+export { PipelineImpl, PipelineStep, StepToolRef } from './tool-types/pipeline.js';
 export { IMPL_SCHEMAS, TOOL_TYPES, ToolTypeSchema, normalizeToolType, type ToolType, type Impl } from './tool-types/catalog.js';
 
 export const SCHEMA_VERSION = '1';

@@ -20,7 +20,12 @@ export interface ToolMetrics {
 
 export type BundleView = BundleFile & { toolCount: number };
 
-export type ToolView = ToolFile & { availability: Availability; metrics: ToolMetrics };
+export type ToolView = ToolFile & {
+  availability: Availability;
+  metrics: ToolMetrics;
+  /** Set when a run needs more care than `safety` says: a pipeline whose step became more dangerous since it was saved. */
+  effectiveSafety?: ToolFile['safety'];
+};
 
 export interface Problem {
   /** Absolute path of the file that could not be read. */
@@ -139,6 +144,18 @@ export interface ImportReport {
   warnings?: string[];
   /** True when nothing was written: the report says what an import would do. */
   dryRun?: boolean;
+  /** Each imported pipeline: how many of its steps were re-linked to tools here, and the steps whose tool is not here. */
+  pipelines?: PipelineLinkReport[];
+}
+
+/** How an imported pipeline's steps found their tools (ImportReport.pipelines). */
+export interface PipelineLinkReport {
+  bundleID: string;
+  slug: string;
+  version: string;
+  /** Steps now pointing at another bundle ID than the archive said (a copy, or found by bundle slug). */
+  relinked: number;
+  missing: { step: string; tool: string; reason: string }[];
 }
 
 /** A tool as an OpenAI function-calling definition (tools.openaiFunctions). */

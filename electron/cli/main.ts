@@ -312,7 +312,7 @@ export function buildProgram(): Command {
       const stdin = o.args === undefined && o.arg.length === 0 && !process.stdin.isTTY ? await readStdin() : undefined;
       const args = parseArgs(rec.file.argSchema, o.args, o.arg, stdin);
       let confirm = o.yes === true;
-      if (rec.file.safety === 'privileged' && !confirm) {
+      if (c.tools.safetyOf(rec) === 'privileged' && !confirm) {
         if (!process.stdin.isTTY || stdin !== undefined) {
           throw new CliFailure({ code: 'CONFIRMATION_REQUIRED', message: `${ref} is privileged: run it again with --yes to confirm` });
         }

@@ -31,6 +31,7 @@ import { InvocationService } from './invoke/invocation-service.js';
 import { HistoryStore } from './invoke/history.js';
 import { RunningInvocations } from './invoke/running.js';
 import type { Runner } from './invoke/types.js';
+import { EngineSteps } from './invoke/pipeline/engine-steps.js';
 import { TOOL_TYPE_MODULES, toolTypeModule } from './tool-types/registry.js';
 import type { RunnerServices } from './tool-types/tool-type.js';
 import { prepareTool } from './tool-types/prepare.js';
@@ -121,7 +122,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   });
   const functions = createFunctionRegistry();
 
-  const runnerServices: RunnerServices = { secrets, functions, log: logger, config: () => config.get(), ...opts.runners };
+  // Pipelines run their steps through the engine, which is built from the runners: their runner
+  // gets a thunk, called only when a pipeline runs or is asked about, by which time `steps` exists.
+  const runnerServices: RunnerServices = { secrets, functions, log: logger, config: () => config.get(), steps: () => steps, ...opts.runners };
   const runners: Runner[] = Object.values(TOOL_TYPE_MODULES).map((m) => m.createRunner(runnerServices));
   for (const r of runners) if (r.close) owned.add(() => r.close!());
   const running = new RunningInvocations(paths.invocationsDir, (what, e) => logger.error(what, e));
@@ -138,11 +141,13 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...(opts.clock ? { clock: opts.clock } : {}),
     onBackgroundError: (what, e) => logger.error(what, e),
   });
+  const steps = new EngineSteps(store.state, engine);
 
   const bundles = new BundleService(store);
   const tools = new ToolService(store, {
     prepare: prepareTool,
     availability: (rec) => engine.availability(rec),
+    safety: (rec) => engine.safetyOf(rec).safety,
     metrics: (id) => metrics.get(id),
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
   });

@@ -8,11 +8,13 @@ import { Type, type Static } from '@sinclair/typebox';
 import { FunctionImpl } from './function.js';
 import { HttpImpl } from './http.js';
 import { ContainerImpl } from './container.js';
+import { PipelineImpl } from './pipeline.js';
 
 export const IMPL_SCHEMAS = {
   function: FunctionImpl,
   http: HttpImpl,
   container: ContainerImpl,
+  pipeline: PipelineImpl,
 } as const;
 
 export type ToolType = keyof typeof IMPL_SCHEMAS;

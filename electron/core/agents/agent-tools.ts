@@ -31,6 +31,8 @@ export interface AgentTool {
   name: string;
   file: ToolFile;
   bundle: BundleFile;
+  /** The safety a run has now (a pipeline: at least its most dangerous step's), for annotations and approvals. */
+  safety: Safety;
 }
 
 export interface AgentScope {
@@ -76,7 +78,7 @@ export function agentTools(store: Store, tools: ToolService, scope: AgentScope =
       name = unique.slice(0, MAX_TOOL_NAME - suffix.length) + suffix;
     }
     used.add(name);
-    return { name, file: r.file, bundle: bundleOf(r) };
+    return { name, file: r.file, bundle: bundleOf(r), safety: tools.safetyOf(r) };
   });
 }
 

@@ -8,18 +8,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { BundleFile, Config, ToolFile } from '../../../shared/schemas.js';
-import type { Availability, HistoryEntry, InvokeResult, InvokeStreamEvent, InvokeTrigger } from '../../../shared/types.js';
+import type { BundleFile, Config, Safety, ToolFile } from '../../../shared/schemas.js';
+import type { Availability, HistoryEntry, InvokeResult, InvokeStreamEvent, InvokeTrigger, PipelineStepRecord } from '../../../shared/types.js';
 import { CoreError, cancelledError, capIssues } from '../errors.js';
+import { moreDangerous } from '../../../shared/pipeline.js';
 import { depthExceeded, MAX_ARGS_DEPTH } from '../../../shared/limits.js';
-import { delay, raceAbort } from '../util/abort.js';
+import { abortError, delay, raceAbort } from '../util/abort.js';
 import type { HistoryStore } from './history.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { RedactorCache } from '../secrets/redact.js';
 import { ToolSchemaCache, type ToolValidators } from './schema-cache.js';
 import { modelIssues, summarise } from '../../../shared/json-schema/issues.js';
 import { historyArgs, postProcess } from './post-process.js';
-import type { RunOutput, Runner } from './types.js';
+import type { PartialOutput, RunOutput, Runner } from './types.js';
 import type { SecretsReader } from '../secrets/types.js';
 import { StreamGate } from './stream-gate.js';
 import type { RunRegistry } from './running.js';
@@ -69,6 +70,30 @@ export interface InvokeInput {
   onStart?: (invocationID: string) => void;
   trigger?: InvokeTrigger;
   scheduleID?: string;
+  /**
+   * The caller's own way to stop the run (a pipeline stopping its running step): aborting it
+   * cancels the run as cancel(invocationID) does, and a CoreError reason (TIMEOUT) is the
+   * run's error.
+   */
+  signal?: AbortSignal;
+}
+
+/** Links a caller's signal to a run's controller; returns the unlink. */
+function follow(signal: AbortSignal | undefined, controller: AbortController): () => void {
+  if (!signal) return () => undefined;
+  if (signal.aborted) {
+    controller.abort(signal.reason);
+    return () => undefined;
+  }
+  const onAbort = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
+}
+
+/** The steps of a run that was stopped: the one still running was cancelled. */
+function stoppedSteps(partial: PartialOutput | undefined): PartialOutput | undefined {
+  if (!partial?.steps) return partial;
+  return { steps: partial.steps.map((s): PipelineStepRecord => (s.status === 'running' ? { ...s, status: 'cancelled' } : { ...s })) };
 }
 
 const INVOCATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -102,6 +127,24 @@ export class InvocationEngine {
     }
   }
 
+  /**
+   * The safety a run has now: the file's, or more when its runner says so (a pipeline whose step
+   * became more dangerous since it was saved), with why. A runner that cannot tell counts as privileged.
+   */
+  safetyOf(tool: EngineTool): { safety: Safety; because?: string } {
+    const file = tool.file;
+    const runner = this.runners.get(file.type);
+    if (!runner?.safety) return { safety: file.safety };
+    let own: { safety: Safety; because?: string };
+    try {
+      own = runner.safety(file);
+    } catch (e) {
+      own = { safety: 'privileged', because: `its safety could not be worked out (${e instanceof Error ? e.message : String(e)})` };
+    }
+    const safety = moreDangerous(file.safety, own.safety);
+    return safety === file.safety ? { safety } : { safety, ...(own.because ? { because: own.because } : {}) };
+  }
+
   running(): string[] {
     return [...this.inflight.keys()];
   }
@@ -121,6 +164,7 @@ export class InvocationEngine {
     const controller = new AbortController();
     this.inflight.set(invocationID, controller);
     const unregister = this.register(file, invocationID, input.caller);
+    const unfollow = follow(input.signal, controller);
     const startedAt = this.clock();
     const t0 = performance.now();
     const redactor = this.redactors.for(this.deps.secrets.values());
@@ -129,6 +173,7 @@ export class InvocationEngine {
       ? new StreamGate(input.onEvent, redactor, maxOutputBytes, (e) => this.deps.onBackgroundError?.('a stream listener', e))
       : undefined;
     let output: RunOutput | undefined;
+    let partial: PartialOutput | undefined;
     let failure: unknown;
     let running: Promise<RunOutput> | undefined;
     try {
@@ -141,11 +186,15 @@ export class InvocationEngine {
         config,
         secrets: this.deps.secrets,
         signal: controller.signal,
+        confirmed: input.confirm === true,
+        keepPartial: (p) => {
+          partial = p;
+        },
         ...(input.onProgress ? { onProgress: input.onProgress } : {}),
         ...(gate ? { emit: gate.emit } : {}),
       });
       running = run;
-      output = await raceAbort(run, controller.signal, () => cancelledError());
+      output = await raceAbort(run, controller.signal);
     } catch (e) {
       failure = e;
       // A stopped run answers once its runner has cleaned up (container removed, request
@@ -155,9 +204,11 @@ export class InvocationEngine {
     } finally {
       this.inflight.delete(invocationID);
       unregister();
+      unfollow();
       gate?.finish();
     }
-    const cancelled = controller.signal.aborted;
+    const stopped = controller.signal.aborted ? abortError(controller.signal) : undefined;
+    const cancelled = stopped?.code === 'CANCELLED';
     const result = postProcess({
       invocationID,
       tool: file,
@@ -165,8 +216,9 @@ export class InvocationEngine {
       validators,
       redactor,
       maxOutputBytes,
-      output: cancelled ? undefined : output,
-      error: cancelled ? cancelledError() : failure,
+      output: stopped ? undefined : output,
+      error: stopped ?? failure,
+      partial: stopped ? stoppedSteps(partial) : partial,
     });
     result.durationMs = Math.round((performance.now() - t0) * 100) / 100;
     this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor), input);
@@ -230,11 +282,12 @@ export class InvocationEngine {
         reason: availability.reason,
       });
     }
-    if (file.safety === 'privileged' && input.confirm !== true) {
+    const { safety, because } = this.safetyOf(tool);
+    if (safety === 'privileged' && input.confirm !== true) {
       throw new CoreError(
         'CONFIRMATION_REQUIRED',
-        `tool ${file.slug} ${file.version} is privileged: ask the user to confirm, then call again with confirm: true`,
-        { toolID: file.toolID, safety: file.safety },
+        `tool ${file.slug} ${file.version} is privileged${because ? ` (${because})` : ''}: ask the user to confirm, then call again with confirm: true`,
+        { toolID: file.toolID, safety },
       );
     }
     const limit = file.limits?.maxCallsPerMinute ?? config.limits.maxCallsPerMinute;

@@ -12,7 +12,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import type { HistoryEntry } from '../../../shared/types.js';
+import type { HistoryEntry, PipelineStepRecord } from '../../../shared/types.js';
 import type { ApiError } from '../../../shared/errors.js';
 import { CoreError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic.js';
@@ -192,6 +192,17 @@ export class HistoryStore {
       }
       out.error = error;
     }
+    if (entry.steps) out.steps = entry.steps.map((step) => this.boundStep(step));
+    return out;
+  }
+
+  /** A pipeline's step keeps an eighth of an entry's budget for its arguments and for its value. */
+  private boundStep(step: PipelineStepRecord): PipelineStepRecord {
+    const budget = Math.max(256, Math.floor(this.maxFieldBytes / 8));
+    const out: PipelineStepRecord = { ...step };
+    if (step.args !== undefined) out.args = capJsonValue(step.args, budget).value;
+    if (step.value !== undefined) out.value = capJsonValue(step.value, budget).value;
+    if (step.error) out.error = { code: step.error.code, message: capText(step.error.message, MAX_ERROR_MESSAGE_BYTES).value };
     return out;
   }
 

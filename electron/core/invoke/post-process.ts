@@ -17,7 +17,7 @@ import { REDACTED, maskCredentialHeaders, type SecretRedactor } from '../secrets
 import type { ToolValidators } from './schema-cache.js';
 import { modelIssues, summarise } from '../../../shared/json-schema/issues.js';
 import { capJsonValue, capText, utf8Bytes, utf8Prefix } from './truncate.js';
-import type { RunOutput } from './types.js';
+import type { PartialOutput, RunOutput } from './types.js';
 import type { SecretsReader } from '../secrets/types.js';
 
 /** Card HTML is for the UI, not a model's context: it may exceed maxOutputBytes up to this. */
@@ -100,6 +100,8 @@ export interface PostProcessInput {
   /** The run's output, or undefined when it threw or was cancelled. */
   output: RunOutput | undefined;
   error: unknown;
+  /** What a run that did not finish had produced (a pipeline's steps so far). */
+  partial?: PartialOutput;
 }
 
 /** The InvokeResult of a finished run; durationMs is left for the caller to set. */
@@ -108,6 +110,7 @@ export function postProcess(p: PostProcessInput): InvokeResult {
   const result: InvokeResult = { ok: false, invocationID: p.invocationID, durationMs: 0 };
   if (!p.output) {
     result.error = sanitiseError(toApiError(p.error ?? new Error('the tool produced no output'), { unexpected: 'the tool failed' }), redactor);
+    if (p.partial?.steps) result.steps = redactor.deep(p.partial.steps);
     return result;
   }
   const out = p.output;

@@ -3,7 +3,7 @@
  * no knowledge of the store or transports: they get a resolved tool, validated arguments,
  * the config and a secrets reader, and an AbortSignal for cancellation and timeouts.
  */
-import type { Config, ToolFile } from '../../../shared/schemas.js';
+import type { Config, Safety, ToolFile } from '../../../shared/schemas.js';
 import type { Availability, HttpExchange, InvokeStreamEvent, PipelineStepRecord } from '../../../shared/types.js';
 import type { SecretsReader } from '../secrets/types.js';
 
@@ -20,7 +20,17 @@ export interface RunContext {
   onProgress?: (line: string) => void;
   /** Output as it arrives and pipeline steps as they go, for a caller that streams; optional. */
   emit?: (event: InvokeStreamEvent) => void;
+  /** The caller confirmed a privileged run (a pipeline runs its steps confirmed). */
+  confirmed?: boolean;
+  /**
+   * Keeps what the run has produced so far (a pipeline's steps): a run that fails or is cancelled
+   * still answers, and is recorded, with it. The latest call wins.
+   */
+  keepPartial?: (partial: PartialOutput) => void;
 }
+
+/** What a run that did not finish has to show (RunContext.keepPartial). */
+export type PartialOutput = Pick<RunOutput, 'steps'>;
 
 export interface RunOutput {
   /** The tool's value, validated afterwards against outputSchema by the engine. */
@@ -36,6 +46,11 @@ export interface Runner {
   run(ctx: RunContext): Promise<RunOutput>;
   /** Whether this tool can run here; must not throw and must be cheap (cache slow probes). */
   availability(tool: ToolFile, toolDir: string, secrets: SecretsReader): Availability;
+  /**
+   * The safety a run of this tool has now, when it can exceed what the file says (a pipeline: its
+   * most dangerous step's, as the steps' tools are now), and why. Must not throw; cheap.
+   */
+  safety?(tool: ToolFile): { safety: Safety; because?: string };
   /** Work to do once the core is up (probe an engine, sweep leftovers). Awaited at start; a failure is logged, never fatal. */
   start?(): Promise<void>;
   /** What the runner depends on and whether it is there now, for system.info (e.g. `docker`). Never probes. */

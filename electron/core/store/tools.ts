@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { canonicalJson } from '../../../shared/canonical.js';
-import { TOOL_KEY_ORDER, type Config, type ToolFile } from '../../../shared/schemas.js';
+import { TOOL_KEY_ORDER, type Config, type Safety, type ToolFile } from '../../../shared/schemas.js';
 import type { OpInput, ToolInput } from '../../../shared/operations.js';
 import type { Availability, Page, ToolMetrics, ToolView } from '../../../shared/types.js';
 import { checkSlug } from '../../../shared/slug.js';
@@ -14,6 +14,7 @@ import type { ToolRecord } from './loader.js';
 import { checkPair } from './pair.js';
 import { pageOf, queryFingerprint } from './paging.js';
 import { DEFAULT_PAGE_SIZE } from './bundles.js';
+import { catalogOf, type ToolCatalog } from './catalog.js';
 
 export interface ToolRef {
   bundleID: string;
@@ -31,6 +32,8 @@ export interface PrepareContext {
   config: Config;
   /** The tool being replaced, for update: keeps toolID and createdAt. */
   existing?: ToolFile;
+  /** The other tools, read-only, for checks that look at them (a pipeline's steps). */
+  catalog?: ToolCatalog;
 }
 
 /** Turns a client's input into the file to write, or throws INVALID_INPUT (tool-types/prepare.ts). */
@@ -40,6 +43,8 @@ export interface ToolServiceDeps {
   /** Builds the file to write from a client's input, applying the rules of the tool's type. */
   prepare: PrepareTool;
   availability(rec: ToolRecord): Availability;
+  /** The safety a run of the tool has now, when it may exceed the file's (a pipeline: its most dangerous step's). */
+  safety?(rec: ToolRecord): Safety;
   metrics(toolID: string): ToolMetrics;
   /** Data kept apart from tool.json (usage counters, history) that goes with a deleted tool. */
   onDeleted?(toolID: string): Promise<void>;
@@ -52,7 +57,15 @@ export class ToolService {
   ) {}
 
   view(rec: ToolRecord): ToolView {
-    return { ...rec.file, availability: this.deps.availability(rec), metrics: this.deps.metrics(rec.file.toolID) };
+    const view: ToolView = { ...rec.file, availability: this.deps.availability(rec), metrics: this.deps.metrics(rec.file.toolID) };
+    const safety = this.safetyOf(rec);
+    if (safety !== rec.file.safety) view.effectiveSafety = safety;
+    return view;
+  }
+
+  /** The safety a run has now: the file's, or more (a pipeline whose step became more dangerous since it was saved). */
+  safetyOf(rec: ToolRecord): Safety {
+    return this.deps.safety?.(rec) ?? rec.file.safety;
   }
 
   /** Visible unless disabled, or in a disabled or soft-deleted bundle. */
@@ -144,7 +157,13 @@ export class ToolService {
     const { bundleID } = ref;
     return this.store.withBundleLock(bundleID, async () => {
       await this.store.writableBundle(bundleID, 'add tools to it');
-      const file = this.deps.prepare(input, { bundleID, ...pair, now: this.store.now(), config: this.store.config.get() });
+      const file = this.deps.prepare(input, {
+        bundleID,
+        ...pair,
+        now: this.store.now(),
+        config: this.store.config.get(),
+        catalog: catalogOf(this.store.state),
+      });
       await this.ensurePairFree(bundleID, pair.slug, pair.version);
       const toolsDir = this.store.paths.toolsDir(bundleID);
       await fsp.mkdir(toolsDir, { recursive: true });
@@ -185,7 +204,14 @@ export class ToolService {
           modifiedAt: disk.modifiedAt,
         });
       }
-      const file = this.deps.prepare(input, { bundleID, ...target, now: this.store.now(), config: this.store.config.get(), existing: disk });
+      const file = this.deps.prepare(input, {
+        bundleID,
+        ...target,
+        now: this.store.now(),
+        config: this.store.config.get(),
+        existing: disk,
+        catalog: catalogOf(this.store.state),
+      });
       const renamed = target.slug !== disk.slug || target.version !== disk.version;
       if (renamed) {
         await this.ensurePairFree(bundleID, target.slug, target.version, disk.toolID);

@@ -15,6 +15,7 @@ import { invalid } from '../errors.js';
 import { depthExceeded, MAX_SCHEMA_DEPTH } from '../../../shared/limits.js';
 import { checkAgainst, makeUserAjv } from '../validation.js';
 import { toolTypeModule } from './registry.js';
+import { moreDangerous } from '../../../shared/pipeline.js';
 
 const userAjv = makeUserAjv();
 
@@ -79,8 +80,18 @@ export function prepareTool(input: ToolInput, ctx: PrepareContext): ToolFile {
   if (typeof argSchema === 'object' && argSchema !== null && 'type' in argSchema && argSchema['type'] !== 'object') {
     issues.push({ field: 'argSchema', message: 'must describe an object ("type": "object"), because arguments are passed by name' });
   }
-  if (implIssues.length === 0) issues.push(...module.check(impl as never, { argSchema, config: ctx.config }));
+  const checkContext = {
+    argSchema,
+    config: ctx.config,
+    bundleID: ctx.bundleID,
+    slug: ctx.slug,
+    version: ctx.version,
+    ...(ctx.catalog ? { tools: ctx.catalog } : {}),
+  };
+  if (implIssues.length === 0) issues.push(...module.check(impl as never, checkContext));
   if (issues.length) throw invalid(issues);
+  const declared = input.safety ?? module.defaultSafety(impl as never);
+  const floor = module.safetyFloor?.(impl as never, checkContext);
 
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -94,7 +105,7 @@ export function prepareTool(input: ToolInput, ctx: PrepareContext): ToolFile {
     isEnabled: input.isEnabled ?? ctx.existing?.isEnabled ?? true,
     isBuiltIn: false,
     tags: normalizeTags(input.tags),
-    safety: input.safety ?? module.defaultSafety(impl as never),
+    safety: floor ? moreDangerous(declared, floor) : declared,
     argSchema,
     outputSchema,
     impl: impl as ToolFile['impl'],

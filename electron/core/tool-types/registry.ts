@@ -9,11 +9,13 @@ import type { ToolTypeModule } from './tool-type.js';
 import { functionType } from './function.js';
 import { httpType } from './http.js';
 import { containerType } from './container.js';
+import { pipelineType } from './pipeline.js';
 
 export const TOOL_TYPE_MODULES: { readonly [T in ToolType]: ToolTypeModule<T> } = {
   function: functionType,
   http: httpType,
   container: containerType,
+  pipeline: pipelineType,
 };
 
 export function toolTypeModule(type: ToolType): ToolTypeModule {

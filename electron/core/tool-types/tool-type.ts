@@ -14,11 +14,22 @@ import type { FunctionRegistry } from '../functions/registry.js';
 import type { Runner } from '../invoke/types.js';
 import type { HttpRunnerOptions } from '../invoke/http/runner.js';
 import type { ContainerRunnerOptions } from '../invoke/container/runner.js';
+import type { StepInvoker } from '../invoke/pipeline/step-invoker.js';
+import type { ToolCatalog } from '../store/catalog.js';
 
 export interface SaveCheckContext {
   /** The tool's argSchema as it will be saved (placeholders may name its properties). */
   argSchema: unknown;
   config: Config;
+  /** Where the tool is saved, under which name (a pipeline's steps name tools of its own bundle; a cycle comes back to this name). */
+  bundleID: string;
+  slug: string;
+  version: string;
+  /**
+   * The store as it is, read-only, for checks that look at other tools. Absent when a tool is
+   * checked apart from any store: an import checks references itself, once it has re-linked them.
+   */
+  tools?: ToolCatalog;
 }
 
 /** What the composition root offers runner factories; each type takes what it needs. */
@@ -30,6 +41,13 @@ export interface RunnerServices {
   config?: () => Config;
   http?: HttpRunnerOptions;
   container?: ContainerRunnerOptions;
+  /**
+   * How a pipeline runs its steps: through the engine, every gate included. A thunk, because the
+   * engine is built from the runners: the composition root hands over a function that returns
+   * the invoker it builds once the engine exists, and a runner calls it only when it runs or is
+   * asked about a tool, never while the core is being put together.
+   */
+  steps?: () => StepInvoker;
 }
 
 export interface ToolTypeModule<T extends ToolType = ToolType> {
@@ -38,6 +56,11 @@ export interface ToolTypeModule<T extends ToolType = ToolType> {
   readonly implSchema: TSchema;
   /** Safety when the tool does not say: what a run of this impl can do at most. */
   defaultSafety(impl: ImplOf<T>): Safety;
+  /**
+   * The least safety a tool of this impl may be saved with (a pipeline: its most dangerous
+   * step's); a lower or missing safety is raised to it. Absent: no floor.
+   */
+  safetyFloor?(impl: ImplOf<T>, ctx: SaveCheckContext): Safety;
   /** Checks a save runs once the impl matches its schema; each issue names its field and the fix. */
   check(impl: ImplOf<T>, ctx: SaveCheckContext): FieldIssue[];
   /** App-scoped secrets a tool of this impl needs; a tool naming one that is not set is unavailable. */

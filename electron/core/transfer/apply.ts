@@ -9,6 +9,8 @@ import { CoreError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { ImportStage, type PlanEntry } from './stage.js';
 import type { BundleDraft, Validated } from './validate.js';
+import { relinkPipelines } from './pipeline-links.js';
+import { catalogOf } from '../store/catalog.js';
 
 export type OnConflict = 'skip' | 'replace' | 'copy';
 
@@ -45,8 +47,10 @@ export function copyOf(draft: BundleDraft, now: string): BundleDraft {
 export async function applyImport(store: Store, validated: Validated, opts: ApplyOptions): Promise<ImportReport> {
   const report: ImportReport = { created: [], replaced: [], skipped: [], toolCount: 0 };
   const plan: PlanEntry[] = [];
-  const writes: BundleDraft[] = [];
+  let writes: BundleDraft[] = [];
   const now = store.now();
+  /** Each archive bundle ID → the ID it has here after the import, for re-linking pipelines. */
+  const finalIDs = new Map<string, string>();
 
   for (const draft of validated.bundles) {
     const id = draft.file.bundleID;
@@ -59,6 +63,7 @@ export async function applyImport(store: Store, validated: Validated, opts: Appl
       // A folder without bundle.json (left empty by someone) is filled in place rather than replaced.
       plan.push({ bundleID: id, mode: folder ? 'swap' : 'create' });
       writes.push(draft);
+      finalIDs.set(id, id);
       report.created.push({ bundleID: id, slug });
       continue;
     }
@@ -68,6 +73,7 @@ export async function applyImport(store: Store, validated: Validated, opts: Appl
         : `bundle ${id} already exists here`
       : `tool ${clash!.file.slug} ${clash!.file.version} of bundle ${clash!.file.bundleID} already has one of its tool IDs`;
     if (opts.onConflict === 'skip') {
+      finalIDs.set(id, id);
       report.skipped.push({ bundleID: id, slug, reason: why });
     } else if (opts.onConflict === 'replace') {
       if (builtin)
@@ -77,17 +83,22 @@ export async function applyImport(store: Store, validated: Validated, opts: Appl
       if (clash) throw new CoreError('CONFLICT', `cannot import bundle '${slug}': ${why}; import it as a copy instead`, { bundleID: id });
       plan.push({ bundleID: id, mode: 'swap' });
       writes.push(draft);
+      finalIDs.set(id, id);
       report.replaced.push({ bundleID: id, slug });
     } else {
       const copy = copyOf(draft, now);
       plan.push({ bundleID: copy.file.bundleID, mode: 'create' });
       writes.push(copy);
+      finalIDs.set(id, copy.file.bundleID);
       report.created.push({ bundleID: copy.file.bundleID, slug, fromBundleID: id });
     }
   }
+  const linked = relinkPipelines(writes, finalIDs, catalogOf(store.state));
+  writes = linked.drafts;
+  if (linked.reports.length) report.pipelines = linked.reports;
   report.toolCount = writes.reduce((n, b) => n + b.tools.length, 0);
   if (validated.hostsToAllow.length) report.hostsToAllow = validated.hostsToAllow;
-  const warnings = [...(opts.warnings ?? []), ...validated.warnings];
+  const warnings = [...(opts.warnings ?? []), ...validated.warnings, ...linked.warnings];
   if (warnings.length) report.warnings = warnings;
   if (opts.dryRun) return { ...report, dryRun: true };
   if (!writes.length) return report;

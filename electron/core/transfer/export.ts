@@ -26,6 +26,7 @@ import type { Store } from '../store/store.js';
 import { bundleJsonPath, pathProblem, toolFilePath, toolJsonPath, TOOL_JSON } from './layout.js';
 import { type TransferLimits } from './limits.js';
 import { formatBytes } from '../../../shared/format.js';
+import { exportClosure, withBundleHints } from './pipeline-links.js';
 
 /** 2000-01-01 00:00 in whatever zone runs this: the DOS date/time fields come out the same everywhere. */
 const FIXED_MTIME = new Date(2000, 0, 1, 0, 0, 0);
@@ -98,11 +99,19 @@ export async function collectExport(store: Store, bundleIDs: string[], limits: T
     const rec = store.state.bundles.get(id);
     if (!rec) throw notFound(`bundle ${id}`);
     slugs.push(rec.file.slug);
+  }
+  // Pipelines travel with the bundles they call into, and name them by slug too (pipeline-links.ts).
+  const bundleOf = (bundleID: string) => store.state.bundles.get(bundleID)?.file;
+  for (const id of exportClosure(store, ids)) {
+    if (!ids.includes(id) && !store.isBuiltinBundle(id)) await store.syncBundle(id);
+    const rec = store.state.bundles.get(id);
+    if (!rec) throw notFound(`bundle ${id}`);
     entries.push({ path: bundleJsonPath(id), executable: false, size: 0, data: json({ ...rec.file, isBuiltIn: false }, BUNDLE_KEY_ORDER) });
     for (const toolID of store.state.toolIDsOf(id)) {
       const tool = store.state.tools.get(toolID);
       if (!tool) continue;
-      entries.push({ path: toolJsonPath(id, toolID), executable: false, size: 0, data: json({ ...tool.file, isBuiltIn: false }, TOOL_KEY_ORDER) });
+      const file = withBundleHints({ ...tool.file, isBuiltIn: false }, bundleOf);
+      entries.push({ path: toolJsonPath(id, toolID), executable: false, size: 0, data: json(file, TOOL_KEY_ORDER) });
       for (const f of await toolFolderFiles(tool.dir, limits)) {
         entries.push({ path: toolFilePath(id, toolID, f.rel), executable: f.executable, size: f.size, source: f.abs });
       }

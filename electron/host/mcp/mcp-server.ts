@@ -67,7 +67,7 @@ export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): Mcp
   // Computed once per change of the store or config, not per request: 10,000 tools list in a few ms.
   let cached: AgentTool[] | undefined;
   const visible = (): AgentTool[] => (cached ??= core.config.get().toolsEnabled ? agentTools(core.store, core.tools, scope()) : []);
-  const signature = (tools: AgentTool[]) => tools.map((t) => `${t.name}\u0000${t.file.toolID}\u0000${t.file.modifiedAt}`).join('\n');
+  const signature = (tools: AgentTool[]) => tools.map((t) => `${t.name}\u0000${t.file.toolID}\u0000${t.file.modifiedAt}\u0000${t.safety}`).join('\n');
 
   let lastSignature = signature(visible());
   let timer: NodeJS.Timeout | undefined;
@@ -139,7 +139,7 @@ export function describeTool(t: AgentTool): Tool {
     title: f.displayName || f.slug,
     description: f.description || f.displayName || f.slug,
     inputSchema: parametersOf(f.argSchema) as Tool['inputSchema'],
-    annotations: { title: f.displayName || f.slug, ...safetyAnnotations(f.safety) },
+    annotations: { title: f.displayName || f.slug, ...safetyAnnotations(t.safety) },
     _meta: {
       [`${META}/bundleID`]: f.bundleID,
       [`${META}/toolID`]: f.toolID,
@@ -212,7 +212,7 @@ async function callTool(
   const f = tool.file;
   const caller = `mcp:${server.getClientVersion()?.name ?? 'unknown'}`;
   const ref = { bundleID: f.bundleID, slug: f.slug, version: f.version };
-  if (f.safety === 'privileged') {
+  if (tool.safety === 'privileged') {
     const refusal = await approve(core, server, tool, rawArgs, caller, extra);
     if (refusal) return errorResult(refusal);
   }
@@ -226,7 +226,7 @@ async function callTool(
   try {
     result = await core.invocations.invoke(ref, {
       args: rawArgs,
-      confirm: f.safety === 'privileged',
+      confirm: tool.safety === 'privileged',
       invocationID,
       caller,
       ...(report ? { onProgress: (line: string) => void report(line) } : {}),

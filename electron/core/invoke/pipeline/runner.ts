@@ -1,0 +1,271 @@
+/**
+ * The runner of `pipeline` tools: each step calls an existing tool through the engine (every
+ * gate: kill switch, switches, availability, rate limit, argument validation, history with the
+ * caller `pipeline:<slug>`), its arguments filled from the pipeline's input and the values of
+ * earlier steps (shared/pipeline.ts). The result is `output` filled in, or the last step's value.
+ *
+ * - A failing step stops the pipeline with an error naming it; the steps after it are recorded
+ *   as skipped. The steps so far reach the answer and the history whatever ends the run
+ *   (RunContext.keepPartial), and go out as `step` events as they start and end.
+ * - A stop (the engine's signal) cancels the running step, through its own engine call, and
+ *   the rest never start; one timer (impl.timeoutSeconds) bounds the whole run the same way.
+ * - Availability and safety look through the steps to the tools they call, as those are now:
+ *   a pipeline is unavailable when a step's tool is missing or cannot run, and as dangerous as
+ *   its most dangerous step. A pipeline reaching itself through its steps is caught both while
+ *   those are worked out and, for runs, by the chain of pipelines running (AsyncLocalStorage).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
+import type { Safety, ToolFile } from '../../../../shared/schemas.js';
+import type { ApiError } from '../../../../shared/errors.js';
+import type { Availability, InvokeResult, PipelineStepRecord } from '../../../../shared/types.js';
+import {
+  PIPELINE_DEFAULT_TIMEOUT_SECONDS,
+  PIPELINE_MAX_DEPTH,
+  PipelineImpl,
+  type PipelineStep,
+  type StepToolRef,
+} from '../../../../shared/tool-types/pipeline.js';
+import { fillTemplate, SAFETY_LEVELS, stepToolLabel, TemplateError, type TemplateScope } from '../../../../shared/pipeline.js';
+import { apiIssues } from '../../../../shared/json-schema/issues.js';
+import { CoreError, summariseIssues, toApiError } from '../../errors.js';
+import { abortError } from '../../util/abort.js';
+import { validatorFor } from '../../validation.js';
+import { maskMarked } from '../post-process.js';
+import type { RunContext, RunOutput, Runner } from '../types.js';
+import type { StepInvoker, StepTarget } from './step-invoker.js';
+
+const SAFETY_WORDS: Record<Safety, string> = { readOnly: 'read-only', sideEffecting: 'side-effecting', privileged: 'privileged' };
+
+function implOf(tool: ToolFile): PipelineImpl | { problem: string } {
+  const valid = validatorFor(PipelineImpl);
+  if (valid(tool.impl)) return tool.impl as PipelineImpl;
+  return { problem: `its impl is not a valid pipeline (${summariseIssues(apiIssues(valid.errors, 'impl').slice(0, 3))}); fix tool.json` };
+}
+
+function named(tool: ToolFile): string {
+  return `pipeline ${tool.slug} ${tool.version}`;
+}
+
+/** The steps of one run, as the tester shows them live and the history keeps them. */
+class Timeline {
+  readonly records: PipelineStepRecord[] = [];
+  private readonly started = new Map<PipelineStepRecord, number>();
+
+  constructor(
+    private readonly steps: readonly PipelineStep[],
+    private readonly ownBundleID: string,
+    private readonly ctx: RunContext,
+  ) {}
+
+  start(step: PipelineStep, tool: PipelineStepRecord['tool'], args: unknown): PipelineStepRecord {
+    const record: PipelineStepRecord = { id: step.id, tool, status: 'running', startedAt: new Date().toISOString() };
+    if (args !== undefined) record.args = args;
+    this.records.push(record);
+    this.started.set(record, performance.now());
+    this.publish(record);
+    return record;
+  }
+
+  /** Ends a running step; a step already ended (by a stop) stays as it is. */
+  finish(record: PipelineStepRecord, status: PipelineStepRecord['status'], patch: { value?: unknown; error?: ApiError }): void {
+    if (record.status !== 'running') return;
+    record.status = status;
+    record.durationMs = Math.round((performance.now() - (this.started.get(record) ?? performance.now())) * 100) / 100;
+    if (patch.value !== undefined) record.value = patch.value;
+    if (patch.error) record.error = patch.error;
+    this.publish(record);
+  }
+
+  running(): PipelineStepRecord | undefined {
+    return this.records.find((r) => r.status === 'running');
+  }
+
+  /** The steps that never started. */
+  skipRest(): void {
+    for (let i = this.records.length; i < this.steps.length; i++) {
+      const step = this.steps[i]!;
+      const record: PipelineStepRecord = { id: step.id, tool: refOf(step.tool, this.ownBundleID), status: 'skipped' };
+      this.records.push(record);
+      this.publish(record);
+    }
+  }
+
+  private publish(record: PipelineStepRecord): void {
+    this.ctx.emit?.({ type: 'step', step: { ...record } });
+    this.ctx.keepPartial?.({ steps: this.records });
+  }
+}
+
+function refOf(ref: StepToolRef, ownBundleID: string): PipelineStepRecord['tool'] {
+  return { bundleID: (ref.bundleID ?? ownBundleID).toLowerCase(), slug: ref.slug, version: ref.version };
+}
+
+/** `steps` is the composition root's late-bound invoker (RunnerServices.steps); without it pipelines are unavailable. */
+export function createPipelineRunner(steps?: () => StepInvoker): Runner {
+  /** Pipelines whose availability or safety is being worked out right now (both are synchronous). */
+  const evaluating = new Set<string>();
+  /** The pipelines a run is inside of, outermost first. */
+  const chain = new AsyncLocalStorage<readonly ToolFile[]>();
+
+  function within<T>(tool: ToolFile, onCycle: () => T, work: () => T): T {
+    if (evaluating.has(tool.toolID)) return onCycle();
+    evaluating.add(tool.toolID);
+    try {
+      return work();
+    } finally {
+      evaluating.delete(tool.toolID);
+    }
+  }
+
+  function availability(tool: ToolFile): Availability {
+    const impl = implOf(tool);
+    if ('problem' in impl) return { ok: false, reason: impl.problem };
+    if (!steps) return { ok: false, reason: 'pipelines cannot run in this process (no step invoker)' };
+    return within(
+      tool,
+      () => ({ ok: false, reason: `${named(tool)} calls itself through its steps` }),
+      () => {
+        const invoker = steps();
+        for (const step of impl.steps) {
+          const found = invoker.find(step.tool, tool.bundleID);
+          if ('missing' in found) return { ok: false, reason: `step "${step.id}": ${found.missing}` };
+          const a = invoker.availability(found);
+          if (!a.ok) return { ok: false, reason: `step "${step.id}" (${stepToolLabel(step.tool, found.bundle.slug)}): ${a.reason ?? 'unavailable'}` };
+        }
+        return { ok: true };
+      },
+    );
+  }
+
+  function safety(tool: ToolFile): { safety: Safety; because?: string } {
+    const impl = implOf(tool);
+    if ('problem' in impl || !steps) return { safety: tool.safety };
+    return within(
+      tool,
+      () => ({ safety: tool.safety }),
+      () => {
+        const invoker = steps();
+        let worst: { safety: Safety; because?: string } = { safety: 'readOnly' };
+        for (const step of impl.steps) {
+          const found = invoker.find(step.tool, tool.bundleID);
+          if ('missing' in found) continue;
+          const s = invoker.safety(found).safety;
+          if (SAFETY_LEVELS.indexOf(s) > SAFETY_LEVELS.indexOf(worst.safety)) {
+            worst = { safety: s, because: `its step "${step.id}" (${stepToolLabel(step.tool, found.bundle.slug)}) is ${SAFETY_WORDS[s]}` };
+          }
+        }
+        return worst;
+      },
+    );
+  }
+
+  async function run(ctx: RunContext): Promise<RunOutput> {
+    const tool = ctx.tool;
+    const impl = implOf(tool);
+    if ('problem' in impl) throw new CoreError('TOOL_UNAVAILABLE', `${named(tool)} cannot run: ${impl.problem}`);
+    if (!steps) throw new CoreError('TOOL_UNAVAILABLE', `${named(tool)} cannot run: pipelines cannot run in this process (no step invoker)`);
+    const invoker = steps();
+    const outer = chain.getStore() ?? [];
+    const path = [...outer, tool].map((t) => t.slug).join(' → ');
+    if (outer.some((t) => t.toolID === tool.toolID)) {
+      throw new CoreError('TOOL_UNAVAILABLE', `${named(tool)} calls itself (${path}); a pipeline cannot call itself, directly or through others`);
+    }
+    if (outer.length + 1 > PIPELINE_MAX_DEPTH) {
+      throw new CoreError('TOOL_UNAVAILABLE', `pipelines nest deeper than ${PIPELINE_MAX_DEPTH} levels (${path}); flatten them`);
+    }
+    const inside = [...outer, tool];
+
+    const seconds = impl.timeoutSeconds ?? PIPELINE_DEFAULT_TIMEOUT_SECONDS;
+    const timer = new AbortController();
+    const timeout = setTimeout(
+      () => timer.abort(new CoreError('TIMEOUT', `${named(tool)} ran longer than its ${seconds} s (impl.timeoutSeconds)`)),
+      seconds * 1000,
+    );
+    timeout.unref();
+    const signal = AbortSignal.any([ctx.signal, timer.signal]);
+    const timeline = new Timeline(impl.steps, tool.bundleID, ctx);
+    // Registered before the first await, so before the engine's own listener: by the time the
+    // engine answers a stop, the running step reads cancelled and the rest skipped.
+    const onStop = () => {
+      const running = timeline.running();
+      if (running) timeline.finish(running, 'cancelled', { error: toApiError(abortError(ctx.signal)) });
+      timeline.skipRest();
+    };
+    ctx.signal.addEventListener('abort', onStop, { once: true });
+
+    /** What the pipeline fails with when a step failed: the step's error, naming the step. */
+    const failure = (step: PipelineStep, label: string, error: ApiError): CoreError => {
+      timeline.skipRest();
+      if (ctx.signal.aborted) return abortError(ctx.signal);
+      return new CoreError(error.code, `step "${step.id}" (${label}) failed: ${error.message}`, { step: step.id, tool: label });
+    };
+
+    try {
+      const scope: TemplateScope = { input: ctx.args, steps: {} };
+      let last: unknown;
+      for (const step of impl.steps) {
+        if (signal.aborted) {
+          timeline.skipRest();
+          throw abortError(signal);
+        }
+        const found = invoker.find(step.tool, tool.bundleID);
+        if ('missing' in found) {
+          const record = timeline.start(step, refOf(step.tool, tool.bundleID), undefined);
+          const error: ApiError = { code: 'TOOL_UNAVAILABLE', message: found.missing };
+          timeline.finish(record, 'error', { error });
+          throw failure(step, stepToolLabel(step.tool, step.tool.bundleSlug), error);
+        }
+        const target: StepTarget = found;
+        const label = stepToolLabel(step.tool, target.bundle.slug);
+        const stepTool = { bundleID: target.bundle.bundleID, slug: target.tool.file.slug, version: target.tool.file.version };
+        let args: unknown;
+        try {
+          args = fillTemplate(step.args ?? {}, scope);
+        } catch (e) {
+          if (!(e instanceof TemplateError)) throw e;
+          const record = timeline.start(step, stepTool, undefined);
+          const error: ApiError = { code: 'INVALID_ARGS', message: `its arguments cannot be filled: ${e.message}` };
+          timeline.finish(record, 'error', { error });
+          throw failure(step, label, error);
+        }
+        const record = timeline.start(step, stepTool, maskMarked(args, target.tool.file.argSchema));
+        let result: InvokeResult;
+        try {
+          result = await chain.run(inside, () => invoker.invoke(target, { args, confirm: ctx.confirmed === true, caller: `pipeline:${tool.slug}`, signal }));
+        } catch (e) {
+          // A refusal before the step ran (a gate, its arguments): the pipeline fails with it.
+          result = { ok: false, invocationID: '', durationMs: 0, error: toApiError(e, { unexpected: 'the step failed' }) };
+        }
+        if (!result.ok) {
+          const error = result.error ?? { code: 'INTERNAL', message: 'the step failed without saying why' };
+          timeline.finish(record, error.code === 'CANCELLED' ? 'cancelled' : 'error', { error });
+          throw failure(step, label, error);
+        }
+        timeline.finish(record, 'ok', { value: result.value });
+        scope.steps[step.id] = { value: result.value };
+        last = result.value;
+      }
+      let value: unknown = last;
+      if (impl.output !== undefined) {
+        try {
+          value = fillTemplate(impl.output, scope);
+        } catch (e) {
+          if (!(e instanceof TemplateError)) throw e;
+          throw new CoreError('INVALID_OUTPUT', `${named(tool)}'s output cannot be filled: ${e.message}; fix impl.output`);
+        }
+      }
+      return { value, steps: timeline.records };
+    } finally {
+      clearTimeout(timeout);
+      ctx.signal.removeEventListener('abort', onStop);
+    }
+  }
+
+  return {
+    type: 'pipeline',
+    availability: (tool) => availability(tool),
+    safety,
+    run,
+  };
+}

@@ -1,0 +1,21 @@
+/** `pipeline` tools: steps that each call an existing tool, through the engine's gates. */
+import { PipelineImpl } from '../../../shared/tool-types/pipeline.js';
+import { checkPipelineStructure, schemaPropertyNames } from '../../../shared/pipeline.js';
+import { createPipelineRunner } from '../invoke/pipeline/runner.js';
+import { checkPipelineReferences, stepsSafety } from './pipeline-refs.js';
+import type { ToolTypeModule } from './tool-type.js';
+
+export const pipelineType: ToolTypeModule<'pipeline'> = {
+  type: 'pipeline',
+  implSchema: PipelineImpl,
+  // Raised at save to the most dangerous step's (safetyFloor), and at run time by the runner.
+  defaultSafety: () => 'readOnly',
+  safetyFloor: (impl, ctx) => (ctx.tools ? stepsSafety(impl, ctx.bundleID, ctx.tools) : 'readOnly'),
+  check(impl, ctx) {
+    const issues = checkPipelineStructure(impl, schemaPropertyNames(ctx.argSchema));
+    if (ctx.tools) issues.push(...checkPipelineReferences(impl, ctx, ctx.tools));
+    return issues;
+  },
+  secretNames: () => [],
+  createRunner: ({ steps }) => createPipelineRunner(steps),
+};

@@ -1,0 +1,55 @@
+/**
+ * impl of a `pipeline` tool: steps that each call an existing tool, with arguments filled from
+ * the pipeline's input and earlier steps' values (template semantics: shared/pipeline.ts).
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { SlugString, Uuid } from '../schema-primitives.js';
+
+/** A step ID: a letter, then letters, digits, `_` or `-`; it names the step in `${steps.<id>.value}`. */
+export const STEP_ID_PATTERN = '^[A-Za-z][A-Za-z0-9_-]{0,63}$';
+export const PIPELINE_MAX_STEPS = 50;
+/** The whole run, every step included, unless impl.timeoutSeconds says otherwise. */
+export const PIPELINE_DEFAULT_TIMEOUT_SECONDS = 60;
+export const PIPELINE_MAX_TIMEOUT_SECONDS = 900;
+/** Pipelines calling pipelines: at most this many levels, the outermost included. */
+export const PIPELINE_MAX_DEPTH = 8;
+
+/**
+ * The tool a step calls: its slug and version, in the pipeline's own bundle unless `bundleID`
+ * names another. `bundleSlug` is a hint an export writes beside a `bundleID`, so an import on
+ * another machine can re-link the step when that ID is not there.
+ */
+export const StepToolRef = Type.Object(
+  {
+    bundleID: Type.Optional(Uuid),
+    bundleSlug: Type.Optional(SlugString),
+    slug: SlugString,
+    version: SlugString,
+  },
+  { additionalProperties: false },
+);
+export type StepToolRef = Static<typeof StepToolRef>;
+
+/** A template: a string with `${…}` placeholders, or JSON whose strings are templates; other values are literal. */
+const Template = Type.Unknown();
+
+export const PipelineStep = Type.Object(
+  {
+    id: Type.String({ pattern: STEP_ID_PATTERN }),
+    tool: StepToolRef,
+    args: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 128 }), Template, { maxProperties: 128 })),
+  },
+  { additionalProperties: false },
+);
+export type PipelineStep = Static<typeof PipelineStep>;
+
+export const PipelineImpl = Type.Object(
+  {
+    steps: Type.Array(PipelineStep, { minItems: 1, maxItems: PIPELINE_MAX_STEPS }),
+    /** The result, filled in; left out, the result is the last step's value. */
+    output: Type.Optional(Template),
+    timeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: PIPELINE_MAX_TIMEOUT_SECONDS })),
+  },
+  { additionalProperties: false },
+);
+export type PipelineImpl = Static<typeof PipelineImpl>;
