@@ -76,6 +76,8 @@ export interface InvokeInput {
    * run's error.
    */
   signal?: AbortSignal;
+  /** False when the caller shows no card (a pipeline's step): the answer has none, and none is built. */
+  card?: boolean;
 }
 
 /** Links a caller's signal to a run's controller; returns the unlink. */
@@ -219,6 +221,7 @@ export class InvocationEngine {
       output: stopped ? undefined : output,
       error: stopped ?? failure,
       partial: stopped ? stoppedSteps(partial) : partial,
+      ...(input.card === false ? { card: false } : {}),
     });
     result.durationMs = Math.round((performance.now() - t0) * 100) / 100;
     this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor), input);

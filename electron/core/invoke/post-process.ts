@@ -102,6 +102,8 @@ export interface PostProcessInput {
   error: unknown;
   /** What a run that did not finish had produced (a pipeline's steps so far). */
   partial?: PartialOutput;
+  /** False when the caller shows no card (a pipeline's step): none is built or sanitised. */
+  card?: boolean;
 }
 
 /** The InvokeResult of a finished run; durationMs is left for the caller to set. */
@@ -140,7 +142,7 @@ export function postProcess(p: PostProcessInput): InvokeResult {
     result.value = capped.value;
     if (capped.originalBytes !== undefined) result.truncated = { originalBytes: capped.originalBytes };
   }
-  const card = buildCard(p.tool, p.args, out.card);
+  const card = p.card === false ? undefined : buildCard(p.tool, p.args, out.card);
   // A tool whose run gives no card body (an http tool) still shows a card: its value, as text.
   if (card && card.html === undefined && card.text === undefined && result.value !== undefined && !error) {
     card.text = valueText(result.value);

@@ -232,7 +232,9 @@ export function createPipelineRunner(steps?: () => StepInvoker): Runner {
         const record = timeline.start(step, stepTool, maskMarked(args, target.tool.file.argSchema));
         let result: InvokeResult;
         try {
-          result = await chain.run(inside, () => invoker.invoke(target, { args, confirm: ctx.confirmed === true, caller: `pipeline:${tool.slug}`, signal }));
+          result = await chain.run(inside, () =>
+            invoker.invoke(target, { args, confirm: ctx.confirmed === true, caller: `pipeline:${tool.slug}`, signal, card: false }),
+          );
         } catch (e) {
           // A refusal before the step ran (a gate, its arguments): the pipeline fails with it.
           result = { ok: false, invocationID: '', durationMs: 0, error: toApiError(e, { unexpected: 'the step failed' }) };

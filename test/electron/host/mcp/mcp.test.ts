@@ -199,6 +199,43 @@ describe('MCP over stdio (a separate process, as agents start it)', () => {
   }, 30_000);
 });
 
+describe('MCP and pipelines', () => {
+  it('lists a pipeline like any tool, with the safety of its most dangerous step, and calls it through its steps', async () => {
+    const put = await h.api('PUT', `/tools/bundles/${bundleID}/tools/sweep/version/v1`, {
+      type: 'pipeline',
+      displayName: 'Sweep',
+      description: 'A forecast, then a wipe',
+      argSchema: { type: 'object', properties: {} },
+      impl: {
+        steps: [
+          { id: 'f', tool: { slug: 'forecast', version: 'v1' } },
+          { id: 'w', tool: { slug: 'wipe', version: 'v1' } },
+        ],
+        output: { forecast: '${steps.f.value.uuids[0]}', wiped: '${steps.w.value.uuids[0]}' },
+      },
+    });
+    expect(put.status).toBe(201);
+    expect(put.body.safety).toBe('privileged');
+    const client = await stdioClient([], { elicitation: {} });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { confirm: true } }));
+    try {
+      const sweep = (await client.listTools()).tools.find((t) => t.name === 'sweep')!;
+      expect(sweep).toMatchObject({ title: 'Sweep', annotations: { readOnlyHint: false, destructiveHint: true } });
+      const r = (await client.callTool({ name: 'sweep', arguments: {} })) as CallToolResult;
+      expect(r.isError).toBeFalsy();
+      expect(JSON.parse(textOf(r))).toMatchObject({ forecast: expect.stringMatching(/^[0-9a-f-]{36}$/), wiped: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      await new Promise((res) => setTimeout(res, 300));
+      const steps = (await h.api('GET', `/tools/bundles/${bundleID}/tools/sweep/version/v1/history`)).body.items[0].steps;
+      expect(steps.map((s: { id: string; status: string }) => `${s.id}:${s.status}`)).toEqual(['f:ok', 'w:ok']);
+      const wiped = await h.api('GET', `/tools/bundles/${bundleID}/tools/wipe/version/v1/history`);
+      expect(wiped.body.items[0]).toMatchObject({ status: 'ok', caller: 'pipeline:sweep' });
+    } finally {
+      await client.close();
+      await h.api('DELETE', `/tools/bundles/${bundleID}/tools/sweep/version/v1`);
+    }
+  }, 30_000);
+});
+
 describe('MCP elicitation and scope', () => {
   it('asks the client (elicitation) for a privileged tool when it can, and honours accept and decline', async () => {
     let answer: 'accept' | 'decline' = 'accept';
