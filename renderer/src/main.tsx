@@ -9,6 +9,7 @@ import { ToastProvider } from './components/Toasts.js';
 import { ConfirmProvider } from './components/Dialog.js';
 import { TransferProvider } from './transfer/TransferProvider.js';
 import './styles.css';
+import './pipelines.css';
 
 performance.mark('tw:app-start');
 adoptTokenFromUrl();

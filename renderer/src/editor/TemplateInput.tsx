@@ -1,13 +1,21 @@
 /**
- * A text field for templates with `${name}` (http) or `{{name}}` (card title) placeholders,
- * highlighted in place: a backdrop renders the same text with marks, the transparent input on
- * top keeps native editing, selection and accessibility. Each placeholder is classified as an
- * argument, a secret (set or not yet set) or unknown, and problems are listed under the field.
+ * A text field for templates with `${name}` (http, pipelines) or `{{name}}` (card title)
+ * placeholders, highlighted in place: a backdrop renders the same text with marks, the
+ * transparent input on top keeps native editing, selection and accessibility. Each placeholder
+ * is classified (an argument, a secret set or not yet set, a pipeline step, or unknown) and
+ * problems are listed under the field. Given `suggestions`, typing `${` (or Ctrl+Space) offers
+ * them in a listbox: arrows move, Enter or Tab inserts, Escape closes.
  */
-import { useId, useRef, type UIEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent, type UIEvent } from 'react';
 import { findPlaceholders, isSecretName, type Placeholder } from '../../../shared/template.js';
 
-export type PlaceholderKind = 'arg' | 'secret' | 'secret-missing' | 'unknown';
+export type PlaceholderKind = 'arg' | 'step' | 'secret' | 'secret-missing' | 'unknown';
+
+/** How a field judges its placeholders when they are not the http rules (a pipeline's `${input.…}` and `${steps.…}`). */
+export interface PlaceholderRules {
+  classify(name: string): PlaceholderKind;
+  problems(template: string): PlaceholderProblem[];
+}
 
 export interface PlaceholderContext {
   args: readonly string[];
@@ -75,15 +83,41 @@ interface TemplateInputProps {
   readOnly?: boolean;
   serverError?: string;
   testId?: string;
+  rules?: PlaceholderRules;
+  /** Placeholder names offered while typing `${` (e.g. `input.city`, `steps.geo.value`). */
+  suggestions?: readonly string[];
 }
 
-function Highlighted({ text, ctx, syntax }: { text: string; ctx: PlaceholderContext; syntax: 'dollar' | 'mustache' }) {
+/** The `${…` being typed right before the caret, if any: where it starts and what is typed so far. */
+export function openPlaceholder(text: string, caret: number): { start: number; query: string } | undefined {
+  const m = /\$\{([^}\n]*)$/.exec(text.slice(0, caret));
+  return m ? { start: m.index, query: m[1]! } : undefined;
+}
+
+/** Suggestions matching what is typed: those starting with it first, then those containing it. */
+export function matchSuggestions(all: readonly string[], query: string, max = 12): string[] {
+  const q = query.trim().toLowerCase();
+  const starts = all.filter((s) => s.toLowerCase().startsWith(q));
+  const contains = all.filter((s) => !s.toLowerCase().startsWith(q) && s.toLowerCase().includes(q));
+  return [...starts, ...contains].slice(0, max);
+}
+
+/** The text with the open `${…` (and the rest of its name, up to a closing brace) replaced by `${choice}`; and where the caret goes. */
+export function insertSuggestion(text: string, caret: number, choice: string): { text: string; caret: number } {
+  const open = openPlaceholder(text, caret);
+  const start = open ? open.start : caret;
+  const tail = /^[^}\s]*\}?/.exec(text.slice(caret))![0];
+  const inserted = `\${${choice}}`;
+  return { text: text.slice(0, start) + inserted + text.slice(caret + (open ? tail.length : 0)), caret: start + inserted.length };
+}
+
+function Highlighted({ text, ctx, syntax, rules }: { text: string; ctx: PlaceholderContext; syntax: 'dollar' | 'mustache'; rules?: PlaceholderRules }) {
   const found = syntax === 'dollar' ? findPlaceholders(text) : findMustache(text);
   const parts: React.ReactNode[] = [];
   let at = 0;
   for (const p of found) {
     if (p.start > at) parts.push(text.slice(at, p.start));
-    const kind = classifyPlaceholder(p.name, ctx, syntax);
+    const kind = rules ? rules.classify(p.name) : classifyPlaceholder(p.name, ctx, syntax);
     parts.push(
       <mark key={p.start} className={`ph ph-${kind}`}>
         {text.slice(p.start, p.end)}
@@ -108,17 +142,70 @@ export function TemplateInput({
   readOnly,
   serverError,
   testId,
+  rules,
+  suggestions,
 }: TemplateInputProps) {
   const backdrop = useRef<HTMLDivElement>(null);
+  const field = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const autoId = useId();
   const inputId = id ?? autoId;
-  const problems = placeholderProblems(value, ctx, syntax);
+  const listId = `${inputId}-suggestions`;
+  const [menu, setMenu] = useState<{ items: string[]; active: number } | null>(null);
+  const problems = rules ? rules.problems(value) : placeholderProblems(value, ctx, syntax);
   const onScroll = (e: UIEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     if (!backdrop.current) return;
     backdrop.current.scrollTop = e.currentTarget.scrollTop;
     backdrop.current.scrollLeft = e.currentTarget.scrollLeft;
   };
+  /** Opens, narrows or closes the suggestions for the caret's place in `text`. */
+  const follow = (text: string, caret: number, force = false) => {
+    if (!suggestions?.length || readOnly) return;
+    const open = openPlaceholder(text, caret);
+    if (!open && !force) return setMenu(null);
+    const items = matchSuggestions(suggestions, open?.query ?? '');
+    setMenu(items.length ? { items, active: 0 } : null);
+  };
+  const accept = (choice: string) => {
+    const el = field.current;
+    const caret = el?.selectionStart ?? value.length;
+    const next = insertSuggestion(value, caret, choice);
+    onChange(next.text);
+    setMenu(null);
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(next.caret, next.caret);
+    });
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    if (e.key === ' ' && e.ctrlKey) {
+      e.preventDefault();
+      follow(value, e.currentTarget.selectionStart ?? value.length, true);
+      return;
+    }
+    if (!menu) return;
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const step = e.key === 'ArrowDown' ? 1 : -1;
+      setMenu({ ...menu, active: (menu.active + step + menu.items.length) % menu.items.length });
+    } else if (e.key === 'Enter' || e.key === 'Tab') {
+      e.preventDefault();
+      accept(menu.items[menu.active]!);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      setMenu(null);
+    }
+  };
   const hasError = !!serverError || problems.some((p) => p.severity === 'error');
+  const combobox = suggestions
+    ? {
+        role: 'combobox',
+        'aria-autocomplete': 'list' as const,
+        'aria-expanded': !!menu,
+        'aria-controls': listId,
+        ...(menu ? { 'aria-activedescendant': `${listId}-${menu.active}` } : {}),
+      }
+    : {};
   const common = {
     id: inputId,
     value,
@@ -130,17 +217,50 @@ export function TemplateInput({
     'aria-describedby': `${inputId}-problems`,
     'data-testid': testId,
     onScroll,
+    onKeyDown,
+    onBlur: () => setMenu(null),
+    onChange: (e: { target: { value: string; selectionStart: number | null } }) => {
+      onChange(e.target.value);
+      follow(e.target.value, e.target.selectionStart ?? e.target.value.length);
+    },
+    ...combobox,
   };
   return (
     <div className={`template-field${multiline ? ' is-multiline' : ''}${hasError ? ' has-error' : ''}`}>
       <div className="template-stack">
         <div ref={backdrop} className="template-backdrop" aria-hidden="true">
-          <Highlighted text={value} ctx={ctx} syntax={syntax} />
+          <Highlighted text={value} ctx={ctx} syntax={syntax} rules={rules} />
         </div>
         {multiline ? (
-          <textarea {...common} rows={rows} className="template-input" onChange={(e) => onChange(e.target.value)} />
+          <textarea {...common} ref={field} rows={rows} className="template-input" />
         ) : (
-          <input {...common} type="text" className="template-input" onChange={(e) => onChange(e.target.value)} />
+          <input {...common} ref={field} type="text" className="template-input" />
+        )}
+        {suggestions && (
+          <ul
+            id={listId}
+            role="listbox"
+            aria-label={`Placeholders for ${label}`}
+            className="template-suggest"
+            hidden={!menu}
+            data-testid={testId ? `${testId}-suggestions` : undefined}
+          >
+            {menu?.items.map((item, i) => (
+              <li
+                key={item}
+                id={`${listId}-${i}`}
+                role="option"
+                aria-selected={i === menu.active}
+                className={i === menu.active ? 'is-active' : undefined}
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  accept(item);
+                }}
+              >
+                <code>{`\${${item}}`}</code>
+              </li>
+            ))}
+          </ul>
         )}
       </div>
       <div id={`${inputId}-problems`} className="field-messages" data-testid={testId ? `${testId}-problems` : undefined}>

@@ -44,6 +44,7 @@ function ImplEditor<T extends ToolType>(props: {
   ctx: PlaceholderContext;
   errors: Errors;
   readOnly: boolean;
+  owner: { bundleID: string; toolID?: string };
 }) {
   const { type, impls, onImpls } = props;
   const Editor = EDITOR_TYPES[type].Editor;
@@ -57,6 +58,7 @@ function ImplEditor<T extends ToolType>(props: {
       ctx={props.ctx}
       errors={props.errors}
       readOnly={props.readOnly}
+      owner={props.owner}
     />
   );
 }
@@ -342,6 +344,7 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
         ctx={ctx}
         errors={errors}
         readOnly={readOnly}
+        owner={{ bundleID, ...(tool ? { toolID: tool.toolID } : {}) }}
       />
 
       <CardSettings

@@ -10,6 +10,7 @@ import { Badge } from '../components/States.js';
 import { absoluteTime, duration, relativeTime } from '../app/format.js';
 import { errorMessage } from '../api/client.js';
 import type { HistoryEntry, ToolView } from '../../../shared/types.js';
+import { PipelineTimeline } from './PipelineTimeline.js';
 
 export function HistoryPanel({
   tool,
@@ -90,6 +91,14 @@ export function HistoryPanel({
                   <dd>
                     <pre className="code-block">{e.error ? `${e.error.code}: ${e.error.message}` : pretty(e.result)}</pre>
                   </dd>
+                  {!!e.steps?.length && (
+                    <>
+                      <dt>Steps</dt>
+                      <dd>
+                        <PipelineTimeline steps={e.steps} testId="history-timeline" />
+                      </dd>
+                    </>
+                  )}
                 </dl>
               </details>
             </li>

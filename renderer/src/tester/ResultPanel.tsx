@@ -7,9 +7,10 @@ import { curlOf } from './curl.js';
 import { Badge } from '../components/States.js';
 import { duration } from '../app/format.js';
 import { fillCardTitle } from '../../../shared/template.js';
-import type { ToolView, HttpExchange } from '../../../shared/types.js';
+import type { ToolView, HttpExchange, PipelineStepRecord } from '../../../shared/types.js';
 import type { RunOutcome } from './Tester.js';
 import { LiveOutput, outputBytes } from './LiveOutput.js';
+import { PipelineTimeline } from './PipelineTimeline.js';
 
 function Headers({ headers }: { headers: Record<string, string> }) {
   const entries = Object.entries(headers);
@@ -73,7 +74,20 @@ function Exchange({ http }: { http: HttpExchange }) {
   );
 }
 
-export function ResultPanel({ tool, outcome, running, output = '' }: { tool: ToolView; outcome: RunOutcome | null; running: boolean; output?: string }) {
+export function ResultPanel({
+  tool,
+  outcome,
+  running,
+  output = '',
+  steps,
+}: {
+  tool: ToolView;
+  outcome: RunOutcome | null;
+  running: boolean;
+  output?: string;
+  /** A pipeline's steps as they go (from its `step` events), shown while it runs. */
+  steps?: readonly PipelineStepRecord[];
+}) {
   const result = outcome?.result;
   const error = result?.error ?? outcome?.error;
   const ok = result?.ok === true;
@@ -111,7 +125,8 @@ export function ResultPanel({ tool, outcome, running, output = '' }: { tool: Too
       </div>
       <div className="panel-body">
         {!outcome && !running && <p className="muted">Run the tool to see its result here.</p>}
-        {running && !outcome && <LiveOutput output={output} running />}
+        {running && !outcome && (!!output || !steps?.length) && <LiveOutput output={output} running />}
+        {running && !outcome && !!steps?.length && <PipelineTimeline steps={steps} live testId="pipeline-timeline-live" />}
         {outcome && !ok && error && (
           <div className="result-error" role="alert" data-testid="result-error">
             <code>{error.code}</code> {error.message}
@@ -126,6 +141,7 @@ export function ResultPanel({ tool, outcome, running, output = '' }: { tool: Too
             )}
           </div>
         )}
+        {!running && !!result?.steps?.length && <PipelineTimeline steps={result.steps} />}
         {showCard && (
           <CardFrame
             title={fillCardTitle(tool.card.title ?? '', args) || card.title || tool.displayName || tool.slug}
@@ -138,6 +154,7 @@ export function ResultPanel({ tool, outcome, running, output = '' }: { tool: Too
         )}
         {result && ok && (
           <div className="result-value" data-testid="result-value">
+            {!!result.steps?.length && <h3 className="report-heading">Output</h3>}
             {result.truncated && <p className="field-warning">Output truncated: it was {result.truncated.originalBytes.toLocaleString()} bytes.</p>}
             <JsonTree value={result.value} />
           </div>

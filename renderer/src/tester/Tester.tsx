@@ -63,6 +63,8 @@ export function Tester({
   const [outcome, setOutcome] = useState<RunOutcome | null>(null);
   const formRef = useRef<Form>(null);
   const { live, push, reset } = useLiveRun(onEvent);
+  // A pipeline runs as its most dangerous step, which may have changed since it was saved.
+  const safety = tool.effectiveSafety ?? tool.safety;
   const runRef = useRef<(args: unknown) => Promise<void>>(null);
   const disabledReason = !tool.isEnabled
     ? 'This tool is switched off.'
@@ -79,13 +81,21 @@ export function Tester({
     }
     setRawErrors([]);
     let confirmed = false;
-    if (tool.safety === 'privileged') {
+    if (safety === 'privileged') {
       confirmed = await confirm({
         title: `Run ${tool.displayName || tool.slug}?`,
         message: (
           <>
             <p>
-              This tool is marked <strong>privileged</strong>: it can change things outside Toolwright.
+              {tool.safety === 'privileged' ? (
+                <>
+                  This tool is marked <strong>privileged</strong>: it can change things outside Toolwright.
+                </>
+              ) : (
+                <>
+                  One of this pipeline&apos;s steps is <strong>privileged</strong>: it can change things outside Toolwright.
+                </>
+              )}
             </p>
             <pre className="confirm-args">{JSON.stringify(args, null, 2)}</pre>
           </>
@@ -250,7 +260,7 @@ export function Tester({
               <>
                 <span className="spinner spinner-inline" aria-hidden="true" /> Running…
               </>
-            ) : tool.safety === 'privileged' ? (
+            ) : safety === 'privileged' ? (
               'Run… (asks first)'
             ) : (
               'Run'
@@ -259,7 +269,7 @@ export function Tester({
         </div>
       </section>
       <div className="tester-side">
-        <ResultPanel tool={tool} outcome={outcome} running={!!running} output={live.output} />
+        <ResultPanel tool={tool} outcome={outcome} running={!!running} output={live.output} steps={live.steps} />
         <HistoryPanel tool={tool} onLoad={(e) => loadArgs(e, false)} onRerun={(e) => loadArgs(e, true)} busy={!!running || !!disabledReason} />
       </div>
     </div>

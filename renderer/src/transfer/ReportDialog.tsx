@@ -242,6 +242,35 @@ export function ReportDialog({ outcome, onClose }: { outcome: Outcome; onClose()
           )}
         />
         {r.items && r.items.length > 0 && <ItemsTable items={r.items} />}
+        <ReportSection
+          heading="Pipelines"
+          testId="report-pipelines"
+          items={r.pipelines ?? []}
+          row={(p) => (
+            <li key={`${p.bundleID}/${p.slug}/${p.version}`} className={p.missing.length ? 'report-pipeline has-missing' : 'report-pipeline'}>
+              <span className="mono">
+                {p.slug}@{p.version}
+              </span>{' '}
+              {p.missing.length === 0 ? (
+                <span className="muted">— every step found its tool{p.relinked ? ` (${plural(p.relinked, 'step')} re-linked)` : ''}</span>
+              ) : (
+                <>
+                  <span className="field-warning">
+                    — {plural(p.missing.length, 'step')} whose tool is not here; it stays unavailable until{' '}
+                    {p.missing.length === 1 ? 'it exists' : 'they exist'}:
+                  </span>
+                  <ul>
+                    {p.missing.map((m) => (
+                      <li key={m.step}>
+                        step <code>{m.step}</code> → <code>{m.tool}</code> <span className="muted">{m.reason}</span>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+            </li>
+          )}
+        />
         {r.hostsToAllow && r.hostsToAllow.length > 0 && !nothingLanded(r) && <HostsPrompt hosts={r.hostsToAllow} />}
         <Warnings items={[...(outcome.notes ?? []), ...(r.warnings ?? [])]} />
       </>

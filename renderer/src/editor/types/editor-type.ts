@@ -30,6 +30,8 @@ export interface ImplEditorProps<D> {
   ctx: PlaceholderContext;
   errors: Errors;
   readOnly?: boolean;
+  /** Where the tool lives (and which tool it is, once saved): a pipeline's steps name tools relative to its bundle, never itself. */
+  owner?: { bundleID: string; toolID?: string };
 }
 
 export interface EditorTypeModule<T extends ToolType, D> {

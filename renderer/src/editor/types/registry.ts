@@ -8,11 +8,13 @@ import type { EditorTypeModule } from './editor-type.js';
 import { httpEditorType } from './http.js';
 import { containerEditorType } from './container.js';
 import { functionEditorType } from './function.js';
+import { pipelineEditorType } from './pipeline.js';
 
 const MODULES = {
   http: httpEditorType,
   container: containerEditorType,
   function: functionEditorType,
+  pipeline: pipelineEditorType,
 };
 
 type DraftOf<M> = M extends EditorTypeModule<ToolType, infer D> ? D : never;

@@ -1,0 +1,78 @@
+/**
+ * A pipeline run, step by step: each step's tool, status, duration, the arguments it was given
+ * and its value or error. Fed by `result.steps` once a run ends, by a history entry, or live by
+ * the `step` events of a streamed run (useLiveRun keeps one record per step, the latest).
+ */
+import { useBundles } from '../api/queries.js';
+import { Badge } from '../components/States.js';
+import { JsonTree } from '../components/JsonTree.js';
+import { duration } from '../app/format.js';
+import type { PipelineStepRecord } from '../../../shared/types.js';
+
+const TONE: Record<PipelineStepRecord['status'], 'ok' | 'danger' | 'neutral' | 'info' | 'warn'> = {
+  running: 'info',
+  ok: 'ok',
+  error: 'danger',
+  cancelled: 'warn',
+  skipped: 'neutral',
+};
+
+export function PipelineTimeline({ steps, live, testId = 'pipeline-timeline' }: { steps: readonly PipelineStepRecord[]; live?: boolean; testId?: string }) {
+  const bundles = useBundles();
+  const slugOf = (bundleID: string) => bundles.data?.find((b) => b.bundleID === bundleID)?.slug;
+  const done = steps.filter((s) => s.status === 'ok').length;
+  return (
+    <div className="timeline-wrap" data-testid={testId}>
+      <h3 className="report-heading">
+        Steps · {done} of {steps.length} done{live ? ' so far' : ''}
+      </h3>
+      <ol className="timeline" aria-live={live ? 'polite' : undefined}>
+        {steps.map((s, i) => {
+          const bundle = slugOf(s.tool.bundleID);
+          return (
+            <li key={s.id} className={`timeline-step is-${s.status}`} data-testid={`timeline-step-${s.id}`} data-status={s.status}>
+              <span className="timeline-dot" aria-hidden="true">
+                {s.status === 'running' ? <span className="spinner spinner-inline" /> : i + 1}
+              </span>
+              <div className="timeline-main">
+                <div className="timeline-head">
+                  <strong className="mono">{s.id}</strong>
+                  <code className="muted timeline-tool">
+                    {bundle ? `${bundle}/` : ''}
+                    {s.tool.slug}@{s.tool.version}
+                  </code>
+                  <Badge tone={TONE[s.status]}>{s.status}</Badge>
+                  {s.durationMs !== undefined && <span className="muted">{duration(s.durationMs)}</span>}
+                </div>
+                {s.error && (
+                  <div className="timeline-error" role={live ? undefined : 'note'}>
+                    <code>{s.error.code}</code> {s.error.message}
+                  </div>
+                )}
+                {(s.args !== undefined || s.value !== undefined) && (
+                  <details className="timeline-details" open={s.status === 'error'}>
+                    <summary>{s.value !== undefined ? 'Arguments and value' : 'Arguments'}</summary>
+                    <div className="timeline-io">
+                      {s.args !== undefined && (
+                        <div>
+                          <h4>Arguments</h4>
+                          <JsonTree value={s.args} />
+                        </div>
+                      )}
+                      {s.value !== undefined && (
+                        <div>
+                          <h4>Value</h4>
+                          <JsonTree value={s.value} />
+                        </div>
+                      )}
+                    </div>
+                  </details>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}
