@@ -34,7 +34,6 @@ export class TemplateError extends Error {
 
 const STEP_ID = new RegExp(STEP_ID_PATTERN);
 const TOKEN = /([^.[\]\s]+)|\[(\d+)\]/y;
-const DOLLAR_PLACEHOLDER = /\$\{([^}]*)\}/g;
 
 /** "steps.geo.value.results[0].lat" → ["steps","geo","value","results","0","lat"]; undefined when malformed. */
 export function parsePath(expr: string): string[] | undefined {
@@ -85,12 +84,22 @@ export function valueAtPath(root: unknown, path: readonly string[]): unknown {
   return cur;
 }
 
-function lookup(expr: string, scope: TemplateScope): unknown {
+function reader(expr: string): (scope: TemplateScope) => unknown {
   const ref = parseRef(expr);
-  if (ref.kind === 'invalid') throw new TemplateError(ref.reason);
-  if (ref.kind === 'input') return valueAtPath(scope.input, [ref.name, ...ref.path]);
-  if (!Object.hasOwn(scope.steps, ref.id)) throw new TemplateError(`\${${expr.trim()}} reads step "${ref.id}", which has not run before this point`);
-  return valueAtPath(scope.steps[ref.id]!.value, ref.path);
+  if (ref.kind === 'invalid') {
+    return () => {
+      throw new TemplateError(ref.reason);
+    };
+  }
+  if (ref.kind === 'input') {
+    const path = [ref.name, ...ref.path];
+    return (scope) => valueAtPath(scope.input, path);
+  }
+  const shown = `\${${expr.trim()}}`;
+  return (scope) => {
+    if (!Object.hasOwn(scope.steps, ref.id)) throw new TemplateError(`${shown} reads step "${ref.id}", which has not run before this point`);
+    return valueAtPath(scope.steps[ref.id]!.value, ref.path);
+  };
 }
 
 /** How a value reads inside text: a string as it is, nothing as "", anything else as JSON. */
@@ -105,23 +114,45 @@ export function lonePlaceholder(template: string): string | undefined {
   return found.length === 1 && found[0]!.start === 0 && found[0]!.end === template.length ? found[0]!.name : undefined;
 }
 
+/** A template made ready to fill many times (a pipeline's steps run again and again). */
+export type CompiledTemplate = (scope: TemplateScope) => unknown;
+
+export function compileTemplate(template: unknown): CompiledTemplate {
+  if (typeof template === 'string') {
+    const found = findPlaceholders(template);
+    if (found.length === 0) return () => template;
+    if (found.length === 1 && found[0]!.start === 0 && found[0]!.end === template.length) return reader(found[0]!.name);
+    const parts: (string | CompiledTemplate)[] = [];
+    let at = 0;
+    for (const p of found) {
+      if (p.start > at) parts.push(template.slice(at, p.start));
+      parts.push(reader(p.name));
+      at = p.end;
+    }
+    if (at < template.length) parts.push(template.slice(at));
+    return (scope) => parts.map((part) => (typeof part === 'string' ? part : textOf(part(scope)))).join('');
+  }
+  if (Array.isArray(template)) {
+    const items = template.map(compileTemplate);
+    return (scope) => items.map((item) => item(scope) ?? null);
+  }
+  if (template !== null && typeof template === 'object') {
+    const entries = Object.entries(template).map(([k, t]) => [k, compileTemplate(t)] as const);
+    return (scope) => {
+      const out: Record<string, unknown> = {};
+      for (const [k, fill] of entries) {
+        const v = fill(scope);
+        if (v !== undefined) out[k] = v;
+      }
+      return out;
+    };
+  }
+  return () => template;
+}
+
 /** Fills a template (see the top of this file). Throws TemplateError for a placeholder that cannot be read. */
 export function fillTemplate(template: unknown, scope: TemplateScope): unknown {
-  if (typeof template === 'string') {
-    const lone = lonePlaceholder(template);
-    if (lone !== undefined) return lookup(lone, scope);
-    return template.replace(DOLLAR_PLACEHOLDER, (_m, raw: string) => textOf(lookup(raw, scope)));
-  }
-  if (Array.isArray(template)) return template.map((t) => fillTemplate(t, scope) ?? null);
-  if (template !== null && typeof template === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, t] of Object.entries(template)) {
-      const v = fillTemplate(t, scope);
-      if (v !== undefined) out[k] = v;
-    }
-    return out;
-  }
-  return template;
+  return compileTemplate(template)(scope);
 }
 
 /** Every placeholder inside a template, with the field it sits in (`impl.output.summary`, …). */

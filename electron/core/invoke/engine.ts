@@ -20,7 +20,7 @@ import { RedactorCache } from '../secrets/redact.js';
 import { ToolSchemaCache, type ToolValidators } from './schema-cache.js';
 import { modelIssues, summarise } from '../../../shared/json-schema/issues.js';
 import { historyArgs, postProcess } from './post-process.js';
-import type { PartialOutput, RunOutput, Runner } from './types.js';
+import type { ChainLink, PartialOutput, RunOutput, Runner } from './types.js';
 import type { SecretsReader } from '../secrets/types.js';
 import { StreamGate } from './stream-gate.js';
 import type { RunRegistry } from './running.js';
@@ -78,6 +78,8 @@ export interface InvokeInput {
   signal?: AbortSignal;
   /** False when the caller shows no card (a pipeline's step): the answer has none, and none is built. */
   card?: boolean;
+  /** The pipelines this call is a step of, outermost first; handed to the run. */
+  chain?: readonly ChainLink[];
 }
 
 /** Links a caller's signal to a run's controller; returns the unlink. */
@@ -194,6 +196,7 @@ export class InvocationEngine {
         },
         ...(input.onProgress ? { onProgress: input.onProgress } : {}),
         ...(gate ? { emit: gate.emit } : {}),
+        ...(input.chain ? { chain: input.chain } : {}),
       });
       running = run;
       output = await raceAbort(run, controller.signal);

@@ -192,7 +192,12 @@ export class HistoryStore {
       }
       out.error = error;
     }
-    if (entry.steps) out.steps = entry.steps.map((step) => this.boundStep(step));
+    if (entry.steps) {
+      // Most pipelines' steps are small: measured once together, within an entry's budget they
+      // stay whole; past it each step keeps an eighth of the budget for arguments and value.
+      const small = (JSON.stringify(entry.steps)?.length ?? 0) <= this.maxFieldBytes;
+      out.steps = small ? entry.steps : entry.steps.map((step) => this.boundStep(step));
+    }
     return out;
   }
 

@@ -27,6 +27,14 @@ export interface RunContext {
    * still answers, and is recorded, with it. The latest call wins.
    */
   keepPartial?: (partial: PartialOutput) => void;
+  /** The pipelines this run is a step of, outermost first (InvokeInput.chain). */
+  chain?: readonly ChainLink[];
+}
+
+/** A pipeline a call runs inside of: how a pipeline that reaches itself is caught at run time. */
+export interface ChainLink {
+  toolID: string;
+  slug: string;
 }
 
 /** What a run that did not finish has to show (RunContext.keepPartial). */

@@ -6,6 +6,11 @@ import type { StoreState } from '../../store/state.js';
 import type { InvocationEngine, InvokeInput } from '../engine.js';
 import type { StepInvoker, StepTarget } from './step-invoker.js';
 
+/** Slugs are stored NFC; most are ASCII, which needs no normalising. */
+function nfc(s: string): string {
+  return /^[\x20-\x7e]*$/.test(s) ? s : s.normalize('NFC');
+}
+
 export class EngineSteps implements StepInvoker {
   constructor(
     private readonly state: StoreState,
@@ -16,7 +21,7 @@ export class EngineSteps implements StepInvoker {
     const bundleID = (ref.bundleID ?? ownBundleID).toLowerCase();
     const bundle = this.state.bundles.get(bundleID);
     if (!bundle) return { missing: `bundle ${ref.bundleSlug ?? bundleID} does not exist here` };
-    const toolID = this.state.pairOwner(bundleID, ref.slug.normalize('NFC'), ref.version.normalize('NFC'));
+    const toolID = this.state.pairOwner(bundleID, nfc(ref.slug), nfc(ref.version));
     const rec = toolID ? this.state.tools.get(toolID) : undefined;
     if (!rec) return { missing: `there is no tool ${bundle.file.slug}/${ref.slug} ${ref.version}` };
     return { tool: rec, bundle: bundle.file };

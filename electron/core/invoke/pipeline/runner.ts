@@ -12,9 +12,9 @@
  * - Availability and safety look through the steps to the tools they call, as those are now:
  *   a pipeline is unavailable when a step's tool is missing or cannot run, and as dangerous as
  *   its most dangerous step. A pipeline reaching itself through its steps is caught both while
- *   those are worked out and, for runs, by the chain of pipelines running (AsyncLocalStorage).
+ *   those are worked out and, for runs, by the chain of pipelines a call runs inside of
+ *   (RunContext.chain, handed on to each step's call).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import type { Safety, ToolFile } from '../../../../shared/schemas.js';
 import type { ApiError } from '../../../../shared/errors.js';
@@ -26,7 +26,7 @@ import {
   type PipelineStep,
   type StepToolRef,
 } from '../../../../shared/tool-types/pipeline.js';
-import { fillTemplate, SAFETY_LEVELS, stepToolLabel, TemplateError, type TemplateScope } from '../../../../shared/pipeline.js';
+import { compileTemplate, SAFETY_LEVELS, stepToolLabel, TemplateError, type CompiledTemplate, type TemplateScope } from '../../../../shared/pipeline.js';
 import { apiIssues } from '../../../../shared/json-schema/issues.js';
 import { CoreError, summariseIssues, toApiError } from '../../errors.js';
 import { abortError } from '../../util/abort.js';
@@ -37,14 +37,40 @@ import type { StepInvoker, StepTarget } from './step-invoker.js';
 
 const SAFETY_WORDS: Record<Safety, string> = { readOnly: 'read-only', sideEffecting: 'side-effecting', privileged: 'privileged' };
 
+// A tool file in memory is replaced, never changed, when its tool.json changes: the verdict on
+// an impl object holds as long as the object lives.
+const verdicts = new WeakMap<object, PipelineImpl | { problem: string }>();
+
 function implOf(tool: ToolFile): PipelineImpl | { problem: string } {
+  const known = verdicts.get(tool.impl);
+  if (known) return known;
   const valid = validatorFor(PipelineImpl);
-  if (valid(tool.impl)) return tool.impl as PipelineImpl;
-  return { problem: `its impl is not a valid pipeline (${summariseIssues(apiIssues(valid.errors, 'impl').slice(0, 3))}); fix tool.json` };
+  const verdict = valid(tool.impl)
+    ? (tool.impl as PipelineImpl)
+    : { problem: `its impl is not a valid pipeline (${summariseIssues(apiIssues(valid.errors, 'impl').slice(0, 3))}); fix tool.json` };
+  verdicts.set(tool.impl, verdict);
+  return verdict;
+}
+
+// Templates compiled once per step and output object (immutable in memory, like the impl).
+const compiled = new WeakMap<object, CompiledTemplate>();
+
+function fill(owner: object, template: unknown, scope: TemplateScope): unknown {
+  let c = compiled.get(owner);
+  if (!c) compiled.set(owner, (c = compileTemplate(template)));
+  return c(scope);
 }
 
 function named(tool: ToolFile): string {
   return `pipeline ${tool.slug} ${tool.version}`;
+}
+
+/** Now as ISO 8601; steps that take microseconds start within one millisecond, and formatting is the slow part. */
+let isoAt = { ms: 0, text: '' };
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoAt.ms) isoAt = { ms, text: new Date(ms).toISOString() };
+  return isoAt.text;
 }
 
 /** The steps of one run, as the tester shows them live and the history keeps them. */
@@ -59,7 +85,7 @@ class Timeline {
   ) {}
 
   start(step: PipelineStep, tool: PipelineStepRecord['tool'], args: unknown): PipelineStepRecord {
-    const record: PipelineStepRecord = { id: step.id, tool, status: 'running', startedAt: new Date().toISOString() };
+    const record: PipelineStepRecord = { id: step.id, tool, status: 'running', startedAt: isoNow() };
     if (args !== undefined) record.args = args;
     this.records.push(record);
     this.started.set(record, performance.now());
@@ -92,7 +118,7 @@ class Timeline {
   }
 
   private publish(record: PipelineStepRecord): void {
-    this.ctx.emit?.({ type: 'step', step: { ...record } });
+    if (this.ctx.emit) this.ctx.emit({ type: 'step', step: { ...record } });
     this.ctx.keepPartial?.({ steps: this.records });
   }
 }
@@ -105,8 +131,6 @@ function refOf(ref: StepToolRef, ownBundleID: string): PipelineStepRecord['tool'
 export function createPipelineRunner(steps?: () => StepInvoker): Runner {
   /** Pipelines whose availability or safety is being worked out right now (both are synchronous). */
   const evaluating = new Set<string>();
-  /** The pipelines a run is inside of, outermost first. */
-  const chain = new AsyncLocalStorage<readonly ToolFile[]>();
 
   function within<T>(tool: ToolFile, onCycle: () => T, work: () => T): T {
     if (evaluating.has(tool.toolID)) return onCycle();
@@ -166,7 +190,7 @@ export function createPipelineRunner(steps?: () => StepInvoker): Runner {
     if ('problem' in impl) throw new CoreError('TOOL_UNAVAILABLE', `${named(tool)} cannot run: ${impl.problem}`);
     if (!steps) throw new CoreError('TOOL_UNAVAILABLE', `${named(tool)} cannot run: pipelines cannot run in this process (no step invoker)`);
     const invoker = steps();
-    const outer = chain.getStore() ?? [];
+    const outer = ctx.chain ?? [];
     const path = [...outer, tool].map((t) => t.slug).join(' → ');
     if (outer.some((t) => t.toolID === tool.toolID)) {
       throw new CoreError('TOOL_UNAVAILABLE', `${named(tool)} calls itself (${path}); a pipeline cannot call itself, directly or through others`);
@@ -174,16 +198,17 @@ export function createPipelineRunner(steps?: () => StepInvoker): Runner {
     if (outer.length + 1 > PIPELINE_MAX_DEPTH) {
       throw new CoreError('TOOL_UNAVAILABLE', `pipelines nest deeper than ${PIPELINE_MAX_DEPTH} levels (${path}); flatten them`);
     }
-    const inside = [...outer, tool];
+    const chain = [...outer, { toolID: tool.toolID, slug: tool.slug }];
 
+    // One signal for every step's call: the engine's stop or the pipeline's own timeout.
+    const stop = new AbortController();
+    const signal = stop.signal;
     const seconds = impl.timeoutSeconds ?? PIPELINE_DEFAULT_TIMEOUT_SECONDS;
-    const timer = new AbortController();
     const timeout = setTimeout(
-      () => timer.abort(new CoreError('TIMEOUT', `${named(tool)} ran longer than its ${seconds} s (impl.timeoutSeconds)`)),
+      () => stop.abort(new CoreError('TIMEOUT', `${named(tool)} ran longer than its ${seconds} s (impl.timeoutSeconds)`)),
       seconds * 1000,
     );
     timeout.unref();
-    const signal = AbortSignal.any([ctx.signal, timer.signal]);
     const timeline = new Timeline(impl.steps, tool.bundleID, ctx);
     // Registered before the first await, so before the engine's own listener: by the time the
     // engine answers a stop, the running step reads cancelled and the rest skipped.
@@ -191,8 +216,10 @@ export function createPipelineRunner(steps?: () => StepInvoker): Runner {
       const running = timeline.running();
       if (running) timeline.finish(running, 'cancelled', { error: toApiError(abortError(ctx.signal)) });
       timeline.skipRest();
+      stop.abort(ctx.signal.reason);
     };
-    ctx.signal.addEventListener('abort', onStop, { once: true });
+    if (ctx.signal.aborted) onStop();
+    else ctx.signal.addEventListener('abort', onStop, { once: true });
 
     /** What the pipeline fails with when a step failed: the step's error, naming the step. */
     const failure = (step: PipelineStep, label: string, error: ApiError): CoreError => {
@@ -221,7 +248,7 @@ export function createPipelineRunner(steps?: () => StepInvoker): Runner {
         const stepTool = { bundleID: target.bundle.bundleID, slug: target.tool.file.slug, version: target.tool.file.version };
         let args: unknown;
         try {
-          args = fillTemplate(step.args ?? {}, scope);
+          args = fill(step, step.args ?? {}, scope);
         } catch (e) {
           if (!(e instanceof TemplateError)) throw e;
           const record = timeline.start(step, stepTool, undefined);
@@ -232,9 +259,7 @@ export function createPipelineRunner(steps?: () => StepInvoker): Runner {
         const record = timeline.start(step, stepTool, maskMarked(args, target.tool.file.argSchema));
         let result: InvokeResult;
         try {
-          result = await chain.run(inside, () =>
-            invoker.invoke(target, { args, confirm: ctx.confirmed === true, caller: `pipeline:${tool.slug}`, signal, card: false }),
-          );
+          result = await invoker.invoke(target, { args, confirm: ctx.confirmed === true, caller: `pipeline:${tool.slug}`, signal, chain, card: false });
         } catch (e) {
           // A refusal before the step ran (a gate, its arguments): the pipeline fails with it.
           result = { ok: false, invocationID: '', durationMs: 0, error: toApiError(e, { unexpected: 'the step failed' }) };
@@ -251,7 +276,7 @@ export function createPipelineRunner(steps?: () => StepInvoker): Runner {
       let value: unknown = last;
       if (impl.output !== undefined) {
         try {
-          value = fillTemplate(impl.output, scope);
+          value = fill(impl, impl.output, scope);
         } catch (e) {
           if (!(e instanceof TemplateError)) throw e;
           throw new CoreError('INVALID_OUTPUT', `${named(tool)}'s output cannot be filled: ${e.message}; fix impl.output`);
