@@ -250,6 +250,9 @@ function renderEditor(initial: PipelineDraft, args: string[] = ['city']) {
   function Host() {
     const [value, setValue] = useState(initial);
     const Editor = pipelineEditorType.Editor;
+    // As the tool editor does: what the module checks locally reaches the fields as errors.
+    const errors = new Map<string, string>();
+    checkPipeline(value, { argNames: args }, (f, m) => m && !errors.has(f) && errors.set(f, m));
     return (
       <Editor
         value={value}
@@ -263,7 +266,7 @@ function renderEditor(initial: PipelineDraft, args: string[] = ['city']) {
         common={{ argSchemaText: '{}', outputSchemaText: '{}', safety: 'auto', description: '' }}
         onCommon={() => undefined}
         ctx={{ args }}
-        errors={new Map()}
+        errors={errors}
         owner={{ bundleID: OWN }}
       />
     );
@@ -308,6 +311,8 @@ describe('the step editor', () => {
     expect(ed.last().steps.map((s) => s.id)).toEqual(['wipe', 'geocode']);
     // Now the moved step reads a later one: flagged where it is typed.
     expect(screen.getByTestId('step-0-arg-lat-input-problems').textContent).toMatch(/runs after this one/);
+    // Said once, though both the field and the editor's checks find it.
+    expect(screen.getByTestId('step-0-arg-lat').textContent!.match(/runs after this one/g)).toHaveLength(1);
     fireEvent.click(screen.getByTestId('step-0-remove'));
     expect(ed.last().steps.map((s) => s.id)).toEqual(['geocode']);
   });

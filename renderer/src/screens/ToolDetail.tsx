@@ -51,7 +51,12 @@ export function ToolDetail({ toolRef }: { toolRef: ToolRef }) {
             {t.slug}@{t.version}
           </span>
           <Badge>{t.type}</Badge>
-          <Badge tone={SAFETY_TONE[t.safety]}>{SAFETY_LABEL[t.safety]}</Badge>
+          <Badge
+            tone={SAFETY_TONE[t.effectiveSafety ?? t.safety]}
+            title={t.effectiveSafety ? `Saved as ${SAFETY_LABEL[t.safety]}; one of its steps is ${SAFETY_LABEL[t.effectiveSafety]} now` : undefined}
+          >
+            {SAFETY_LABEL[t.effectiveSafety ?? t.safety]}
+          </Badge>
           {t.isBuiltIn && <Badge tone="info">built-in</Badge>}
           <div className="spacer" />
           <Switch

@@ -12,7 +12,7 @@ import { ToolPicker } from './ToolPicker.js';
 import { schemaPropertyNames, stepArgFit } from '../../../../shared/pipeline.js';
 import type { ToolView } from '../../../../shared/types.js';
 import type { Errors } from '../types/editor-type.js';
-import { argPreview, argType, pipelineRules, wantsJson, type StepArgDraft, type StepDraft } from './draft.js';
+import { argPreview, argType, pipelineRules, unlessShown, wantsJson, type StepArgDraft, type StepDraft } from './draft.js';
 
 export interface StepToolState {
   data?: ToolView;
@@ -191,7 +191,7 @@ export function StepCard(props: StepCardProps) {
               const arg = step.args[argName] ?? { text: '', json: wantsJson(schema) };
               const unknown = fit?.unknown.includes(argName);
               const missing = required.has(argName) && arg.text.trim() === '';
-              const fieldError = errors.get(`${at}.args.${argName}`);
+              const fieldError = unlessShown(errors.get(`${at}.args.${argName}`), rules, arg.text);
               const type = argType(schema);
               return (
                 <div className={`step-arg${missing || unknown ? ' has-error' : ''}`} key={argName} data-testid={`step-${index}-arg-${argName}`}>

@@ -101,7 +101,8 @@ export function checkPipeline(d: PipelineDraft, ctx: { argNames: readonly string
   d.steps.forEach((s, i) => {
     if (!s.tool) set(`impl.steps[${i}].tool`, 'pick the tool this step calls');
     for (const [name, arg] of Object.entries(s.args)) {
-      if (arg.json && arg.text.trim() && !findPlaceholders(arg.text).length && !parseJson(arg.text.trim()).ok) {
+      // A `${` not closed yet is a placeholder being typed, not a broken literal.
+      if (arg.json && arg.text.trim() && !arg.text.includes('${') && !parseJson(arg.text.trim()).ok) {
         set(`impl.steps[${i}].args.${name}`, 'is not a JSON value: write a number, true/false, [..] or {..}, or a ${…} placeholder');
       }
     }
@@ -142,6 +143,11 @@ export function placeholderSuggestions(inputNames: readonly string[], steps: rea
     for (const p of schemaPropertyNames(s.tool?.outputSchema)) out.push(`steps.${s.id}.value.${p}`);
   }
   return out;
+}
+
+/** A message for a template field unless the field's own rules already say it (the editor's checks and the field's share wording). */
+export function unlessShown(message: string | undefined, rules: PlaceholderRules, template: string): string | undefined {
+  return message && !rules.problems(template).some((p) => p.message === message) ? message : undefined;
 }
 
 /** The placeholder rules of one field: what it may read, with the shared wording of problems. */

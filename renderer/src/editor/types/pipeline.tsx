@@ -26,6 +26,7 @@ import {
   pipelineToImpl,
   placeholderSuggestions,
   stepIDFor,
+  unlessShown,
   wantsJson,
   type PipelineDraft,
   type StepArgDraft,
@@ -180,7 +181,7 @@ function PipelineImplEditor({ value, onChange, ctx, errors, readOnly, owner }: I
           rules={pipelineRules(ctx.args, stepIDs)}
           suggestions={placeholderSuggestions(ctx.args, infos)}
           readOnly={readOnly}
-          serverError={errors.get('impl.output')}
+          serverError={unlessShown(errors.get('impl.output'), pipelineRules(ctx.args, stepIDs), value.output)}
           placeholder={value.steps.length ? `empty: the value of the last step (\${steps.${value.steps[value.steps.length - 1]!.id || '…'}.value})` : ''}
           testId="pipeline-output"
         />

@@ -29,7 +29,7 @@ export function ToolRow({
       tabIndex={active ? 0 : -1}
       data-testid={`tool-row-${tool.slug}`}
       onClick={onOpen}
-      aria-label={`${tool.displayName || tool.slug}, ${tool.type}, ${SAFETY_LABEL[tool.safety]}`}
+      aria-label={`${tool.displayName || tool.slug}, ${tool.type}, ${SAFETY_LABEL[tool.effectiveSafety ?? tool.safety]}`}
     >
       <div role="cell" className="cell cell-name">
         <span className="tool-name">{tool.displayName || tool.slug}</span>
@@ -44,7 +44,7 @@ export function ToolRow({
         {tool.isBuiltIn && <Badge tone="info">built-in</Badge>}
       </div>
       <div role="cell" className="cell cell-safety">
-        <Badge tone={SAFETY_TONE[tool.safety]}>{SAFETY_LABEL[tool.safety]}</Badge>
+        <Badge tone={SAFETY_TONE[tool.effectiveSafety ?? tool.safety]}>{SAFETY_LABEL[tool.effectiveSafety ?? tool.safety]}</Badge>
       </div>
       <div role="cell" className="cell cell-avail">
         {avail.ok ? (
