@@ -278,7 +278,7 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
                 onChange={(e) => update('safety', e.target.value as ToolDraft['safety'])}
                 data-testid="tool-safety"
               >
-                <option value="auto">Automatic (from type)</option>
+                <option value="auto">{draft.type === 'pipeline' ? 'Automatic (its most dangerous step)' : 'Automatic (from type)'}</option>
                 <option value="readOnly">Read-only</option>
                 <option value="sideEffecting">Side effects</option>
                 <option value="privileged">Privileged</option>
