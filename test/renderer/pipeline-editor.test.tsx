@@ -370,7 +370,17 @@ describe('the run timeline', () => {
         return new Promise((r) => (finish = r));
       },
     } as never;
-    const pipeline = toolView('brief', { type: 'pipeline', argSchema: { type: 'object', properties: {} } });
+    const pipeline = toolView('brief', {
+      type: 'pipeline',
+      argSchema: { type: 'object', properties: {} },
+      impl: {
+        steps: [
+          { id: 'geo', tool: { slug: 'geocode', version: 'v1' } },
+          { id: 'w', tool: { bundleID: OTHER, slug: 'wipe', version: 'v1' } },
+          { id: 'last', tool: { slug: 'x', version: 'v1' } },
+        ],
+      },
+    });
     const qc = new QueryClient();
     render(
       <QueryClientProvider client={qc}>
@@ -388,8 +398,10 @@ describe('the run timeline', () => {
       send({ type: 'step', step: { ...steps[1]!, status: 'running' } });
       await new Promise((r) => setTimeout(r, 50)); // events are drawn once per frame
     });
-    await waitFor(() => expect(screen.getByTestId('pipeline-timeline-live').textContent).toMatch(/1 of 2 done so far/));
+    // The steps not started yet are announced from the pipeline's own definition.
+    await waitFor(() => expect(screen.getByTestId('pipeline-timeline-live').textContent).toMatch(/1 of 3 done so far/));
     expect(screen.getByTestId('timeline-step-w').getAttribute('data-status')).toBe('running');
+    expect(screen.getByTestId('timeline-step-last').getAttribute('data-status')).toBe('waiting');
     await act(async () => finish({ ok: true, data: { ok: true, invocationID: 'x', durationMs: 50, value: 1, steps: [steps[0]!] } }));
     await waitFor(() => expect(screen.getByTestId('pipeline-timeline').textContent).toMatch(/1 of 1 done/));
     expect(screen.queryByTestId('pipeline-timeline-live')).toBeNull();

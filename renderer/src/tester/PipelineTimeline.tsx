@@ -9,17 +9,44 @@ import { JsonTree } from '../components/JsonTree.js';
 import { duration } from '../app/format.js';
 import type { PipelineStepRecord } from '../../../shared/types.js';
 
-const TONE: Record<PipelineStepRecord['status'], 'ok' | 'danger' | 'neutral' | 'info' | 'warn'> = {
+/** A step as the timeline shows it: a record, or (live) one of the pipeline's steps that has not started yet. */
+type Shown = Omit<PipelineStepRecord, 'status'> & { status: PipelineStepRecord['status'] | 'waiting' };
+
+const TONE: Record<Shown['status'], 'ok' | 'danger' | 'neutral' | 'info' | 'warn'> = {
   running: 'info',
   ok: 'ok',
   error: 'danger',
   cancelled: 'warn',
   skipped: 'neutral',
+  waiting: 'neutral',
 };
 
-export function PipelineTimeline({ steps, live, testId = 'pipeline-timeline' }: { steps: readonly PipelineStepRecord[]; live?: boolean; testId?: string }) {
+/** The steps a pipeline's impl lists, as the live timeline announces them before they start. */
+export function plannedSteps(impl: unknown, ownBundleID: string): { id: string; tool: PipelineStepRecord['tool'] }[] {
+  const steps = (impl as { steps?: unknown } | undefined)?.steps;
+  if (!Array.isArray(steps)) return [];
+  return steps.flatMap((s: { id?: unknown; tool?: { bundleID?: string; slug?: string; version?: string } }) =>
+    typeof s?.id === 'string' && s.tool?.slug && s.tool.version
+      ? [{ id: s.id, tool: { bundleID: (s.tool.bundleID ?? ownBundleID).toLowerCase(), slug: s.tool.slug, version: s.tool.version } }]
+      : [],
+  );
+}
+
+export function PipelineTimeline({
+  steps: records,
+  planned,
+  live,
+  testId = 'pipeline-timeline',
+}: {
+  steps: readonly PipelineStepRecord[];
+  /** Live: every step of the pipeline, so those not started yet show as waiting. */
+  planned?: readonly { id: string; tool: PipelineStepRecord['tool'] }[];
+  live?: boolean;
+  testId?: string;
+}) {
   const bundles = useBundles();
   const slugOf = (bundleID: string) => bundles.data?.find((b) => b.bundleID === bundleID)?.slug;
+  const steps: Shown[] = [...records, ...(planned ?? []).filter((p) => !records.some((r) => r.id === p.id)).map((p) => ({ ...p, status: 'waiting' as const }))];
   const done = steps.filter((s) => s.status === 'ok').length;
   return (
     <div className="timeline-wrap" data-testid={testId}>

@@ -10,7 +10,7 @@ import { fillCardTitle } from '../../../shared/template.js';
 import type { ToolView, HttpExchange, PipelineStepRecord } from '../../../shared/types.js';
 import type { RunOutcome } from './Tester.js';
 import { LiveOutput, outputBytes } from './LiveOutput.js';
-import { PipelineTimeline } from './PipelineTimeline.js';
+import { PipelineTimeline, plannedSteps } from './PipelineTimeline.js';
 
 function Headers({ headers }: { headers: Record<string, string> }) {
   const entries = Object.entries(headers);
@@ -126,7 +126,9 @@ export function ResultPanel({
       <div className="panel-body">
         {!outcome && !running && <p className="muted">Run the tool to see its result here.</p>}
         {running && !outcome && (!!output || !steps?.length) && <LiveOutput output={output} running />}
-        {running && !outcome && !!steps?.length && <PipelineTimeline steps={steps} live testId="pipeline-timeline-live" />}
+        {running && !outcome && !!steps?.length && (
+          <PipelineTimeline steps={steps} planned={plannedSteps(tool.impl, tool.bundleID)} live testId="pipeline-timeline-live" />
+        )}
         {outcome && !ok && error && (
           <div className="result-error" role="alert" data-testid="result-error">
             <code>{error.code}</code> {error.message}

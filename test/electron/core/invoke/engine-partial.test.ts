@@ -12,6 +12,9 @@ import type { PipelineStepRecord } from '../../../../shared/types.js';
 let h: Harness;
 afterEach(() => h?.cleanup());
 
+/** A run that ends only when stopped, as a runner that honours its signal does. */
+const untilStopped = (signal: AbortSignal) => new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('stopped'))));
+
 const step = (id: string, status: PipelineStepRecord['status']): PipelineStepRecord => ({ id, status, tool: { bundleID: 'b', slug: id, version: 'v1' } });
 
 describe('the engine keeps what an unfinished run produced', () => {
@@ -33,7 +36,7 @@ describe('the engine keeps what an unfinished run produced', () => {
     h = await harness();
     h.runner.behaviour = (ctx) => {
       ctx.keepPartial?.({ steps: [step('a', 'ok'), step('b', 'running')] });
-      return new Promise(() => undefined); // never ends by itself
+      return untilStopped(ctx.signal);
     };
     const caller = new AbortController();
     const run = h.engine.invoke(engineTool(), bundleFile(), { args: { city: 'Oslo' }, signal: caller.signal });
@@ -46,7 +49,7 @@ describe('the engine keeps what an unfinished run produced', () => {
 
   it("ends a run with the caller's CoreError reason (a timeout), recorded as an error", async () => {
     h = await harness();
-    h.runner.behaviour = () => new Promise(() => undefined);
+    h.runner.behaviour = (ctx) => untilStopped(ctx.signal);
     const caller = new AbortController();
     const tool = engineTool();
     const run = h.engine.invoke(tool, bundleFile(), { args: { city: 'Oslo' }, signal: caller.signal });
