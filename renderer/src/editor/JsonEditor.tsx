@@ -160,6 +160,8 @@ export function JsonEditor({ value, onChange, label, check, readOnly, minLines =
         EditorView.contentAttributes.of({
           'aria-label': label,
           'aria-describedby': summaryId,
+          // A read-only editor is still read (and scrolled) from the keyboard.
+          ...(readOnly ? { tabindex: '0', 'aria-readonly': 'true' } : {}),
           ...(testId ? { 'data-testid': testId } : {}),
         }),
         ...(placeholder ? [cmPlaceholder(placeholder)] : []),

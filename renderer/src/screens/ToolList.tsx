@@ -103,7 +103,7 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
       e.preventDefault();
       const t = tools[active];
       if (t) go({ name: 'tool', ref: toolRefOf(t) });
-    } else if (e.key === ' ' && e.target === e.currentTarget) {
+    } else if (e.key === ' ') {
       // Space on a row only keeps the page from scrolling; switching a tool off takes its own switch.
       e.preventDefault();
     }
@@ -142,53 +142,55 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
           )}
         </Empty>
       ) : (
-        <div className="tool-table" role="table" aria-rowcount={expected ?? tools.length} aria-label="Tools" data-testid="tool-table">
-          <div role="rowgroup" className="tool-head">
-            <div role="row" className="tool-row tool-row-head">
-              <div role="columnheader" className="cell cell-name">
-                Tool
-              </div>
-              <div role="columnheader" className="cell cell-type">
-                Type
-              </div>
-              <div role="columnheader" className="cell cell-safety">
-                Safety
-              </div>
-              <div role="columnheader" className="cell cell-avail">
-                Availability
-              </div>
-              <div role="columnheader" className="cell cell-num">
-                Calls
-              </div>
-              <div role="columnheader" className="cell cell-when">
-                Last called
-              </div>
-              <div role="columnheader" className="cell cell-switch">
-                On
+        <div className="tool-table" data-testid="tool-table">
+          <div className="tool-grid" role="table" aria-rowcount={expected ?? tools.length} aria-label="Tools">
+            <div role="rowgroup" className="tool-head">
+              <div role="row" className="tool-row tool-row-head">
+                <div role="columnheader" className="cell cell-name">
+                  Tool
+                </div>
+                <div role="columnheader" className="cell cell-type">
+                  Type
+                </div>
+                <div role="columnheader" className="cell cell-safety">
+                  Safety
+                </div>
+                <div role="columnheader" className="cell cell-avail">
+                  Availability
+                </div>
+                <div role="columnheader" className="cell cell-num">
+                  Calls
+                </div>
+                <div role="columnheader" className="cell cell-when">
+                  Last called
+                </div>
+                <div role="columnheader" className="cell cell-switch">
+                  On
+                </div>
               </div>
             </div>
-          </div>
-          <div ref={scrollRef} className="tool-scroll" role="rowgroup" onKeyDown={onKeyDown} data-testid="tool-scroll">
-            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-              {items.map((vi) => {
-                const t = tools[vi.index]!;
-                const b = bundleMap.get(t.bundleID);
-                return (
-                  <div key={t.toolID} data-index={vi.index} className="vrow" style={{ transform: `translateY(${vi.start}px)`, height: ROW_HEIGHT }}>
-                    <ToolRow
-                      tool={t}
-                      bundleName={bundleID ? undefined : b?.displayName || b?.slug}
-                      bundleOff={b ? !b.isEnabled : false}
-                      active={vi.index === active}
-                      onOpen={() => {
-                        setActive(vi.index);
-                        go({ name: 'tool', ref: toolRefOf(t) });
-                      }}
-                      onToggle={(v) => toggle.mutate({ tool: t, isEnabled: v })}
-                    />
-                  </div>
-                );
-              })}
+            <div ref={scrollRef} className="tool-scroll" role="rowgroup" onKeyDown={onKeyDown} data-testid="tool-scroll">
+              <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+                {items.map((vi) => {
+                  const t = tools[vi.index]!;
+                  const b = bundleMap.get(t.bundleID);
+                  return (
+                    <div key={t.toolID} data-index={vi.index} className="vrow" style={{ transform: `translateY(${vi.start}px)`, height: ROW_HEIGHT }}>
+                      <ToolRow
+                        tool={t}
+                        bundleName={bundleID ? undefined : b?.displayName || b?.slug}
+                        bundleOff={b ? !b.isEnabled : false}
+                        active={vi.index === active}
+                        onOpen={() => {
+                          setActive(vi.index);
+                          go({ name: 'tool', ref: toolRefOf(t) });
+                        }}
+                        onToggle={(v) => toggle.mutate({ tool: t, isEnabled: v })}
+                      />
+                    </div>
+                  );
+                })}
+              </div>
             </div>
           </div>
           <div className="tool-foot muted" aria-live="polite">
