@@ -8,6 +8,8 @@ describe('hash routes', () => {
     { name: 'tools', bundleID: ref.bundleID },
     { name: 'tool', ref },
     { name: 'tool', ref, tab: 'history' },
+    { name: 'tool', ref, args: '{"city":"São Paulo?&=#","n":[1,2]}' },
+    { name: 'tool', ref, tab: 'tester', args: '{"q":"a+b c%"}' },
     { name: 'toolEdit', ref },
     { name: 'toolNew', bundleID: ref.bundleID },
     { name: 'bundleNew' },
@@ -21,6 +23,11 @@ describe('hash routes', () => {
   it.each(routes.map((r) => [hashOf(r), r] as const))('%s round-trips', (hash, route) => {
     expect(hash.startsWith('#/')).toBe(true);
     expect(routeOf(hash)).toEqual(route);
+  });
+  it('keeps the arguments out of the path: a tool link without them is the same tool', () => {
+    expect(routeOf(hashOf({ name: 'tool', ref, args: '{"a":1}' })).name).toBe('tool');
+    expect(hashOf({ name: 'tool', ref, args: '{"a":1}' })).toMatch(/\?args=%7B/);
+    expect(routeOf('#/tool/b/s/v?args=')).toEqual({ name: 'tool', ref: { bundleID: 'b', slug: 's', version: 'v' } });
   });
   it('reads anything unknown or malformed as the list of all tools', () => {
     for (const h of ['', '#', '#/nope', '#/tool/only-one', '#token=abc', '#/tool/%E0%A4%A/x/y']) expect(routeOf(h).name).toMatch(/tools|tool/);

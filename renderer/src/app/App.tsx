@@ -1,6 +1,7 @@
 /** The app frame: sidebar, top bar with the always-visible search, the current screen, the palette. */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useNav, type Route } from './nav.js';
+import { useFocusOnNavigate } from './useFocusOnNavigate.js';
 import { useLiveUpdates } from '../api/events.js';
 import { useConfig } from '../api/queries.js';
 import { Sidebar } from '../screens/Sidebar.js';
@@ -12,6 +13,7 @@ import { SecretsScreen } from '../screens/SecretsScreen.js';
 import { SettingsScreen } from '../screens/SettingsScreen.js';
 import { AgentsScreen } from '../screens/AgentsScreen.js';
 import { SearchCombo, SearchPalette } from '../search/Search.js';
+import { SearchScreen } from '../search/SearchScreen.js';
 import { DropOverlay, TransferStatus } from '../transfer/DropZone.js';
 import { ApprovalsPanel } from '../approvals/ApprovalsPanel.js';
 
@@ -25,7 +27,7 @@ function Screen({ route }: { route: Route }) {
     case 'tools':
       return <ToolList bundleID={route.bundleID} />;
     case 'tool':
-      return <ToolDetail key={`${route.ref.bundleID}/${route.ref.slug}/${route.ref.version}`} toolRef={route.ref} />;
+      return <ToolDetail key={`${route.ref.bundleID}/${route.ref.slug}/${route.ref.version}`} toolRef={route.ref} args={route.args} />;
     case 'toolEdit':
       return <ToolEditorScreen key={`${route.ref.bundleID}/${route.ref.slug}/${route.ref.version}`} toolRef={route.ref} />;
     case 'toolNew':
@@ -42,6 +44,8 @@ function Screen({ route }: { route: Route }) {
       return <SettingsScreen />;
     case 'agents':
       return <AgentsScreen />;
+    case 'search':
+      return <SearchScreen q={route.q} />;
     default:
       return <ToolList bundleID={null} />;
   }
@@ -52,7 +56,7 @@ function isTyping(el: EventTarget | null): boolean {
 }
 
 export function App() {
-  const { route, back, canGoBack, go } = useNav();
+  const { route, back, canGoBack, go, seq } = useNav();
   const live = useLiveUpdates();
   const config = useConfig();
   const [palette, setPalette] = useState(false);
@@ -77,14 +81,7 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [back, canGoBack]);
 
-  // Move focus to the new screen's heading so keyboard and reader users land where they went.
-  useEffect(() => {
-    const h = mainRef.current?.querySelector<HTMLElement>('h1');
-    if (h && !mainRef.current?.contains(document.activeElement)) {
-      h.tabIndex = -1;
-      h.focus({ preventScroll: true });
-    }
-  }, [route]);
+  useFocusOnNavigate(mainRef, seq);
 
   return (
     <div className="app">

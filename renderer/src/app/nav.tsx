@@ -9,7 +9,8 @@ import type { ToolRef } from '../api/queries.js';
 
 export type Route =
   | { name: 'tools'; bundleID: string | null }
-  | { name: 'tool'; ref: ToolRef; tab?: 'tester' | 'definition' | 'history' }
+  /** `args`: the tester's arguments as JSON text, so a link (or a reload) brings them back. */
+  | { name: 'tool'; ref: ToolRef; tab?: 'tester' | 'definition' | 'history'; args?: string }
   | { name: 'toolEdit'; ref: ToolRef }
   | { name: 'toolNew'; bundleID: string }
   | { name: 'bundleNew' }
@@ -23,10 +24,16 @@ export type Route =
 interface Nav {
   route: Route;
   go(route: Route): void;
-  /** Replaces the current entry (after a save that renamed a tool, for instance). */
-  replace(route: Route): void;
+  /**
+   * Replaces the current entry (after a save that renamed a tool, for instance). `quiet` keeps the
+   * address in step with the view (the tester's arguments, the search text) without counting as
+   * a navigation, so focus stays where the person is typing.
+   */
+  replace(route: Route, opts?: { quiet?: boolean }): void;
   back(): void;
   canGoBack: boolean;
+  /** Grows with every navigation (go, replace, Back, Forward); quiet replaces leave it. */
+  seq: number;
 }
 
 const NavContext = createContext<Nav | null>(null);
@@ -41,7 +48,7 @@ export function hashOf(route: Route): string {
     case 'tools':
       return route.bundleID ? `#/bundle/${e(route.bundleID)}` : '#/tools';
     case 'tool':
-      return `#/tool/${ref(route.ref)}${route.tab ? `/${route.tab}` : ''}`;
+      return `#/tool/${ref(route.ref)}${route.tab ? `/${route.tab}` : ''}${route.args ? `?args=${e(route.args)}` : ''}`;
     case 'toolEdit':
       return `#/tool/${ref(route.ref)}/edit`;
     case 'toolNew':
@@ -57,10 +64,19 @@ export function hashOf(route: Route): string {
   }
 }
 
+function argsOf(query: string): string | undefined {
+  if (!query) return undefined;
+  try {
+    return new URLSearchParams(query).get('args') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The route of a hash; anything unknown is the list of all tools. */
 export function routeOf(hash: string): Route {
-  const parts = hash
-    .replace(/^#\/?/, '')
+  const [path = '', query = ''] = hash.replace(/^#\/?/, '').split(/\?(.*)/s);
+  const parts = path
     .split('/')
     .filter((p, i) => p !== '' || i === 0)
     .map((p) => {
@@ -80,7 +96,12 @@ export function routeOf(hash: string): Route {
     case 'tool':
       if (!a || !b || !c) break;
       if (d === 'edit') return { name: 'toolEdit', ref: { bundleID: a, slug: b, version: c } };
-      return { name: 'tool', ref: { bundleID: a, slug: b, version: c }, ...(d && TABS.has(d) ? { tab: d as 'tester' } : {}) };
+      return {
+        name: 'tool',
+        ref: { bundleID: a, slug: b, version: c },
+        ...(d && TABS.has(d) ? { tab: d as 'tester' } : {}),
+        ...(argsOf(query) ? { args: argsOf(query)! } : {}),
+      };
     case 'new-bundle':
       return { name: 'bundleNew' };
     case 'search':
@@ -97,43 +118,49 @@ export function routeOf(hash: string): Route {
 interface Entry {
   route: Route;
   depth: number;
+  seq: number;
 }
 
-function currentEntry(initial?: Route): Entry {
+function currentEntry(seq: number, initial?: Route): Entry {
   const depth =
     typeof window !== 'undefined' && typeof (window.history.state as { depth?: unknown } | null)?.depth === 'number'
       ? (window.history.state as { depth: number }).depth
       : 0;
-  if (initial) return { route: initial, depth: 0 };
-  return { route: typeof window === 'undefined' ? { name: 'tools', bundleID: null } : routeOf(window.location.hash), depth };
+  if (initial) return { route: initial, depth: 0, seq };
+  return { route: typeof window === 'undefined' ? { name: 'tools', bundleID: null } : routeOf(window.location.hash), depth, seq };
 }
 
 export function NavProvider({ children, initial }: { children: ReactNode; initial?: Route }) {
-  const [entry, setEntry] = useState<Entry>(() => currentEntry(initial));
+  const [entry, setEntry] = useState<Entry>(() => currentEntry(0, initial));
+  // The current entry, read by go/replace outside React's updaters (which must stay pure).
+  const current = useRef(entry);
+  current.current = entry;
 
   useEffect(() => {
     // The first entry carries its depth, so Back from a reloaded deep link stays in the app.
     window.history.replaceState({ ...(window.history.state ?? {}), depth: entry.depth }, '', hashOf(entry.route));
-    const onPop = () => setEntry(currentEntry());
+    const onPop = () => {
+      const next = currentEntry(current.current.seq + 1);
+      current.current = next;
+      setEntry(next);
+    };
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
     // Only once: later entries are written by go/replace.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // The current entry, read by go/replace outside React's updaters (which must stay pure).
-  const current = useRef(entry);
-  current.current = entry;
   const go = useCallback((route: Route) => {
     const cur = current.current;
     if (hashOf(route) === hashOf(cur.route)) return;
-    const next = { route, depth: cur.depth + 1 };
+    const next = { route, depth: cur.depth + 1, seq: cur.seq + 1 };
     window.history.pushState({ depth: next.depth }, '', hashOf(route));
     current.current = next;
     setEntry(next);
   }, []);
-  const replace = useCallback((route: Route) => {
-    const next = { route, depth: current.current.depth };
+  const replace = useCallback((route: Route, opts?: { quiet?: boolean }) => {
+    const cur = current.current;
+    const next = { route, depth: cur.depth, seq: opts?.quiet ? cur.seq : cur.seq + 1 };
     window.history.replaceState({ depth: next.depth }, '', hashOf(route));
     current.current = next;
     setEntry(next);
@@ -141,7 +168,7 @@ export function NavProvider({ children, initial }: { children: ReactNode; initia
   const back = useCallback(() => {
     if (entry.depth > 0) window.history.back();
   }, [entry.depth]);
-  const value = useMemo<Nav>(() => ({ route: entry.route, go, replace, back, canGoBack: entry.depth > 0 }), [entry, go, replace, back]);
+  const value = useMemo<Nav>(() => ({ route: entry.route, go, replace, back, canGoBack: entry.depth > 0, seq: entry.seq }), [entry, go, replace, back]);
   return <NavContext.Provider value={value}>{children}</NavContext.Provider>;
 }
 

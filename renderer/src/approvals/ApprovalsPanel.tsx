@@ -2,9 +2,11 @@
  * Privileged calls from agents wait for a person's yes (DESIGN.md, "Agents"). This panel pops up
  * over whatever screen is open while any wait: the tool, its arguments and who asks, with the
  * time left before it counts as denied. It never takes focus from what the person is typing; it
- * announces itself to screen readers and its buttons are one Tab-stop group away (F6 jumps there).
+ * announces itself to screen readers and its buttons are one Tab-stop group away (F6 jumps there,
+ * Escape goes back; once answered, focus moves to the next request or back where it came from).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { focusScreen, restoreFocus } from '../components/focus.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call, errorMessage } from '../api/client.js';
 import { keys, useApprovals } from '../api/queries.js';
@@ -69,6 +71,25 @@ export function ApprovalsPanel() {
   const [now, setNow] = useState(() => Date.now());
   const regionRef = useRef<HTMLElement>(null);
   const items = (approvals.data ?? []).filter((a) => Date.parse(a.expiresAt) > now);
+  /** Where focus was before F6 took it into the panel. */
+  const returnTo = useRef<Element | null>(null);
+  const focusInside = useRef(false);
+  const leave = () => {
+    focusInside.current = false;
+    if (!restoreFocus(returnTo.current)) focusScreen();
+    returnTo.current = null;
+  };
+
+  // An answered request leaves the panel: focus goes on to the next one, or back where it came from.
+  const ids = items.map((a) => a.approvalID).join(' ');
+  useLayoutEffect(() => {
+    if (!focusInside.current) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const next = regionRef.current?.querySelector<HTMLElement>('[data-testid="approval-deny"]');
+    if (next) next.focus();
+    else leave();
+  }, [ids]);
 
   useEffect(() => {
     if (!items.length) return;
@@ -81,6 +102,7 @@ export function ApprovalsPanel() {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'F6' && items.length) {
         e.preventDefault();
+        if (!regionRef.current?.contains(document.activeElement)) returnTo.current = document.activeElement;
         regionRef.current?.querySelector<HTMLElement>('[data-testid="approval-deny"]')?.focus();
       }
     };
@@ -90,7 +112,23 @@ export function ApprovalsPanel() {
 
   if (!items.length) return null;
   return (
-    <section className="approvals" ref={regionRef} aria-label="Approvals" aria-live="assertive" data-testid="approvals-panel">
+    <section
+      className="approvals"
+      ref={regionRef}
+      aria-label="Approvals"
+      aria-live="assertive"
+      data-testid="approvals-panel"
+      onFocus={() => (focusInside.current = true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget)) focusInside.current = false;
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          leave();
+        }
+      }}
+    >
       <div className="approvals-title">
         {items.length === 1 ? 'An agent asks to run a privileged tool' : `${items.length} privileged calls wait for you`}
         <span className="muted"> · F6 to answer</span>

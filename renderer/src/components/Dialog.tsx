@@ -1,8 +1,11 @@
 /**
- * Modal dialogs on the native <dialog>: showModal() traps focus, makes the rest inert and
- * closes on Escape, so keyboard users get the right behaviour without a library.
+ * Modal dialogs on the native <dialog>: showModal() makes the rest of the page inert and closes
+ * on Escape. On top of it: Tab and Shift+Tab cycle inside the dialog (the browser would let Tab
+ * leave the page for its own UI), and focus goes back to the element that opened the dialog when
+ * it closes, also when the dialog is unmounted while open (a flow that moves on to its next step).
  */
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { focusScreen, restoreFocus, trapTab } from './focus.js';
 
 interface ModalProps {
   open: boolean;
@@ -15,16 +18,32 @@ interface ModalProps {
 
 export function Modal({ open, onClose, title, children, className, testId }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<Element | null>(null);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
     if (open && !d.open) {
+      opener.current = document.activeElement;
       d.showModal();
       // showModal() focuses the first focusable element; a dialog can name a better one.
       d.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     }
-    if (!open && d.open) d.close();
+    if (!open && d.open) {
+      d.close();
+      giveFocusBack(opener.current);
+    }
   }, [open]);
+  // Unmounted while open: the page is no longer inert once the dialog leaves the DOM.
+  useEffect(
+    () => () => {
+      if (ref.current?.open) {
+        ref.current.close();
+        const back = opener.current;
+        queueMicrotask(() => giveFocusBack(back));
+      }
+    },
+    [],
+  );
   return (
     <dialog
       ref={ref}
@@ -39,10 +58,17 @@ export function Modal({ open, onClose, title, children, className, testId }: Mod
       onMouseDown={(e) => {
         if (e.target === ref.current) onClose();
       }}
+      onKeyDown={(e) => ref.current && trapTab(e, ref.current)}
     >
       {open && children}
     </dialog>
   );
+}
+
+/** Back to the opener; when it is gone (its screen moved on), to the current screen's heading. */
+function giveFocusBack(opener: Element | null): void {
+  if (restoreFocus(opener) || document.querySelector('dialog[open]')) return;
+  if (document.activeElement === document.body || document.activeElement === null) focusScreen();
 }
 
 export interface ConfirmOptions {

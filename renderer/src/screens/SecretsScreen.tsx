@@ -1,5 +1,5 @@
 /** App-scoped secrets: names and masked values only; set, replace, delete. */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call, errorMessage } from '../api/client.js';
 import { keys, useSecrets } from '../api/queries.js';
@@ -94,6 +94,15 @@ export function SecretsScreen() {
   const toast = useToast();
   const confirm = useConfirm();
   const [editing, setEditing] = useState<string | null>(null);
+  // The form replaces the button that opened it; when it closes, focus goes back to that button.
+  const lastEditing = useRef<string | null>(null);
+  useEffect(() => {
+    const was = lastEditing.current;
+    lastEditing.current = editing;
+    if (editing !== null || was === null) return;
+    const opener = document.querySelector<HTMLElement>(was === '' ? '[data-testid="add-secret"]' : `[data-testid="replace-secret-${CSS.escape(was)}"]`);
+    opener?.focus();
+  }, [editing]);
   const del = useMutation({
     mutationFn: (name: string) => call('secrets.delete', { name }),
     onSuccess: (_r, name) => {
@@ -145,7 +154,7 @@ export function SecretsScreen() {
                     )}
                   </div>
                 </div>
-                <button type="button" className="btn" onClick={() => setEditing(s.name)}>
+                <button type="button" className="btn" onClick={() => setEditing(s.name)} data-testid={`replace-secret-${s.name}`}>
                   Replace
                 </button>
                 <button

@@ -10,10 +10,10 @@ import { Tester } from '../tester/Tester.js';
 import { SAFETY_LABEL, SAFETY_TONE, relativeTime, absoluteTime } from '../app/format.js';
 import { errorCode } from '../api/client.js';
 
-export function ToolDetail({ toolRef }: { toolRef: ToolRef }) {
+export function ToolDetail({ toolRef, args }: { toolRef: ToolRef; args?: string }) {
   const tool = useTool(toolRef);
   const bundles = useBundles('exclude');
-  const { go } = useNav();
+  const { go, replace, route } = useNav();
   const toggle = useToggleTool();
   const del = useDeleteTool();
   const confirm = useConfirm();
@@ -117,7 +117,14 @@ export function ToolDetail({ toolRef }: { toolRef: ToolRef }) {
         {bundle && !bundle.isEnabled && <p className="notice">The bundle {bundle.displayName || bundle.slug} is off, so this tool cannot run.</p>}
       </header>
       {/* Keyed by tool: another tool starts from its own defaults, not the last one's arguments. */}
-      <Tester key={t.toolID} tool={t} />
+      <Tester
+        key={t.toolID}
+        tool={t}
+        initialArgs={args}
+        onArgsChange={(next) => {
+          if (route.name === 'tool' && route.args !== next) replace({ ...route, args: next }, { quiet: true });
+        }}
+      />
       <details className="definition panel">
         <summary className="panel-title">Definition</summary>
         <div className="definition-grid">

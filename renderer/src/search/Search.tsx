@@ -11,6 +11,7 @@ import { keys, toolRefOf, useBundles } from '../api/queries.js';
 import { useNav } from '../app/nav.js';
 import { Badge } from '../components/States.js';
 import { Modal } from '../components/Dialog.js';
+import { focusScreen } from '../components/focus.js';
 import type { SearchHit } from '../../../shared/types.js';
 
 /** Lower-case without accents, per code point, with where each folded char came from. */
@@ -57,7 +58,7 @@ export function highlight(text: string, words: readonly string[] | undefined): R
 }
 
 /** A window of the description around its first match, so the match is visible. */
-function snippet(text: string, words: readonly string[] | undefined, max = 140): string {
+export function snippet(text: string, words: readonly string[] | undefined, max = 140): string {
   if (text.length <= max) return text;
   const lower = text.toLowerCase();
   const at = Math.min(...(words ?? []).map((w) => lower.indexOf(w.toLowerCase())).filter((i) => i >= 0), Infinity);
@@ -69,11 +70,11 @@ function snippet(text: string, words: readonly string[] | undefined, max = 140):
 /** Results shown at once; the list scrolls, and a longer query narrows it faster than paging would. */
 const PAGE_SIZE = 20;
 
-export function useSearch(q: string) {
+export function useSearch(q: string, pageSize = PAGE_SIZE) {
   const trimmed = q.trim();
   return useQuery({
-    queryKey: keys.search(trimmed),
-    queryFn: () => call('tools.search', { q: trimmed, includeDisabled: true, pageSize: PAGE_SIZE }),
+    queryKey: pageSize === PAGE_SIZE ? keys.search(trimmed) : [...keys.search(trimmed), pageSize],
+    queryFn: () => call('tools.search', { q: trimmed, includeDisabled: true, pageSize }),
     enabled: trimmed.length > 0,
     placeholderData: keepPreviousData,
     staleTime: 2000,
@@ -190,6 +191,19 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
     onOpened?.();
   };
 
+  // The last option opens the search page (its own address, more results).
+  const allResults = q.trim().length > 0 && search.isSuccess && !search.isPlaceholderData;
+  const optionCount = hits.length + (allResults ? 1 : 0);
+  const openAll = () => {
+    go({ name: 'search', q: q.trim() });
+    setOpen(false);
+    if (variant === 'bar') {
+      setQ('');
+      ref.current?.blur();
+    }
+    onOpened?.();
+  };
+
   const hitsRef = useRef(hits);
   hitsRef.current = hits;
   const openRef = useRef(openHit);
@@ -200,17 +214,26 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
     if (e.key === 'ArrowDown') {
       e.preventDefault();
       setOpen(true);
-      setActive((a) => Math.min(hits.length - 1, a + 1));
+      setActive((a) => Math.min(optionCount - 1, a + 1));
     } else if (e.key === 'ArrowUp') {
       e.preventDefault();
       setActive((a) => Math.max(0, a - 1));
     } else if (e.key === 'Enter') {
       e.preventDefault();
-      openHit(hits[active]);
-    } else if (e.key === 'Escape' && variant === 'bar') {
-      if (q) setQ('');
-      else ref.current?.blur();
-      setOpen(false);
+      if (active === hits.length && allResults) openAll();
+      else openHit(hits[active]);
+    } else if (e.key === 'Escape') {
+      // The first Escape clears the text; on an empty field it leaves search (the palette closes,
+      // the bar gives focus back to the screen).
+      if (q) {
+        e.preventDefault();
+        e.stopPropagation();
+        setQ('');
+      } else if (variant === 'bar') {
+        e.preventDefault();
+        setOpen(false);
+        if (!focusScreen()) ref.current?.blur();
+      }
     } else if (e.key === 'Home' && e.ctrlKey) {
       setActive(0);
     } else if (e.key === 'End' && e.ctrlKey) {
@@ -234,7 +257,7 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
         aria-expanded={showList}
         aria-controls={listId}
         aria-autocomplete="list"
-        aria-activedescendant={showList && hits[active] ? `${listId}-${active}` : undefined}
+        aria-activedescendant={showList && active < optionCount ? `${listId}-${active}` : undefined}
         value={q}
         autoFocus={autoFocus}
         data-testid={variant === 'bar' ? 'search-box' : 'palette-input'}
@@ -265,6 +288,20 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
                 onHover={setActive}
               />
             ))}
+            {allResults && (
+              <li
+                id={`${listId}-${hits.length}`}
+                role="option"
+                aria-selected={active === hits.length}
+                className={`hit hit-all${active === hits.length ? ' is-active' : ''}`}
+                onMouseDown={(e) => e.preventDefault()}
+                onMouseMove={() => setActive(hits.length)}
+                onClick={openAll}
+                data-testid="search-all-results"
+              >
+                {hits.length ? `All results for “${q.trim()}” on a page` : `Search page for “${q.trim()}”`} →
+              </li>
+            )}
           </ul>
         </div>
       )}

@@ -45,19 +45,39 @@ function newInvocationID(): string {
   return crypto.randomUUID();
 }
 
+/** Arguments given by the address (JSON text), when they parse to an object. */
+function parseInitialArgs(text: string | undefined): Record<string, unknown> | undefined {
+  if (!text) return undefined;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Longer arguments stay out of the address (links stay shareable, and browsers cap URLs). */
+const MAX_ARGS_IN_URL = 4000;
+
 export function Tester({
   tool,
   onEvent,
+  initialArgs,
+  onArgsChange,
 }: {
   tool: ToolView;
   /** Every event of a run as it streams (pipeline steps…). */ onEvent?: (event: InvokeStreamEvent) => void;
+  /** The arguments from the address (JSON text), to start from. */
+  initialArgs?: string;
+  /** Told the arguments (JSON text, or undefined when empty) shortly after they change, for the address. */
+  onArgsChange?(argsJson: string | undefined): void;
 }) {
   const qc = useQueryClient();
   const confirm = useConfirm();
   const schema = useMemo(() => formSchemaOf(tool.argSchema), [tool.argSchema]);
   const [mode, setMode] = useState<'form' | 'json'>(schema ? 'form' : 'json');
-  const [formData, setFormData] = useState<unknown>(undefined);
-  const [rawText, setRawText] = useState('{}');
+  const [formData, setFormData] = useState<unknown>(() => parseInitialArgs(initialArgs));
+  const [rawText, setRawText] = useState(() => JSON.stringify(parseInitialArgs(initialArgs) ?? {}, null, 2));
   const [rawErrors, setRawErrors] = useState<string[]>([]);
   const [running, setRunning] = useState<{ invocationID: string; stopping: boolean } | null>(null);
   const [outcome, setOutcome] = useState<RunOutcome | null>(null);
@@ -182,10 +202,35 @@ export function Tester({
   };
 
   const loadArgs = (entry: HistoryEntry, thenRun: boolean) => {
+    touched.current = true;
     setFormData(entry.args);
     setRawText(JSON.stringify(entry.args ?? {}, null, 2));
     if (thenRun) void run(entry.args);
   };
+
+  // The address follows the arguments (debounced), so a reload or a shared link brings them back.
+  // Only what the person typed or loaded goes there, not the defaults the form fills in by itself.
+  const argsNow = mode === 'form' ? formData : rawText;
+  const onArgsChangeRef = useRef(onArgsChange);
+  onArgsChangeRef.current = onArgsChange;
+  const touched = useRef(!!initialArgs);
+  useEffect(() => {
+    if (!touched.current) return;
+    const timer = setTimeout(() => {
+      let value: unknown = argsNow;
+      if (typeof argsNow === 'string') {
+        try {
+          value = JSON.parse(argsNow);
+        } catch {
+          return; // half-typed JSON: the address keeps the last arguments that parsed
+        }
+      }
+      const empty = value === undefined || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+      const text = empty ? undefined : JSON.stringify(value);
+      onArgsChangeRef.current?.(text && text.length <= MAX_ARGS_IN_URL ? text : undefined);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [argsNow]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -200,7 +245,7 @@ export function Tester({
 
   return (
     <div className="tester" data-testid="tester">
-      <section className="tester-args panel" aria-labelledby="args-title">
+      <section className="tester-args panel" aria-labelledby="args-title" onInput={() => (touched.current = true)} onChange={() => (touched.current = true)}>
         <div className="panel-head">
           <h2 id="args-title" className="panel-title">
             Arguments
