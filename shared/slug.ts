@@ -76,3 +76,17 @@ export function checkVersion(input: unknown): SlugCheck {
 export function toolKey(slug: string, version: string): string {
   return `${slug}\u0000${version}`;
 }
+
+/**
+ * The slug of an imported copy: `<slug>-copy`, then `-copy-2`, `-copy-3`… until it is free among
+ * `taken`, cut so it stays within MAX_SLUG_RUNES (whole code points). The copy of a bundle thus
+ * reads differently from its original everywhere slugs show (lists, agents' tool names).
+ */
+export function copySlug(slug: string, taken: ReadonlySet<string>): string {
+  for (let n = 1; ; n++) {
+    const suffix = n === 1 ? '-copy' : `-copy-${n}`;
+    const base = [...slug].slice(0, MAX_SLUG_RUNES - suffix.length).join('');
+    const candidate = `${base}${suffix}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}

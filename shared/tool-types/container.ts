@@ -2,6 +2,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SecretName } from '../schema-primitives.js';
 
+/** What a container tool gets when its impl leaves a limit out (the editor's placeholders show the same). */
+export const CONTAINER_DEFAULTS = { timeoutSeconds: 9, memory: '256m', cpus: 1 } as const;
+
 export const Sandbox = Type.Object(
   {
     /** Megabytes as a number, or a string with a unit: "256m", "1g". */

@@ -2,6 +2,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HEADER_NAME_PATTERN, HeaderName, SecretName } from '../schema-primitives.js';
 
+/** What an http tool gets when its impl leaves these out (the editor's placeholders show the same). */
+export const HTTP_DEFAULTS = { timeoutMs: 10_000, maxRetries: 2 } as const;
+
 export const HmacAuth = Type.Object(
   {
     type: Type.Literal('hmac'),

@@ -517,7 +517,7 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     await screenshot(page, '23-import-report');
     const bundles = (await api(host, 'bundles.list', { includeDisabled: true })).items;
     expect(bundles.length).toBe(before + 1);
-    const copy = bundles.find((b) => b.slug === 'travel' && b.bundleID !== travel)!;
+    const copy = bundles.find((b) => b.slug === 'travel-copy')!;
     expect(copy.toolCount).toBe(2);
     await page.getByTestId('report-created').getByRole('button', { name: 'Open' }).click();
     expect(await report.count()).toBe(0);

@@ -11,6 +11,7 @@ import { ImportStage, type PlanEntry } from './stage.js';
 import type { BundleDraft, Validated } from './validate.js';
 import { relinkPipelines } from './pipeline-links.js';
 import { catalogOf } from '../store/catalog.js';
+import { copySlug } from '../../../shared/slug.js';
 
 export type OnConflict = 'skip' | 'replace' | 'copy';
 
@@ -30,16 +31,18 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
- * The same bundle under new IDs: what "import as a copy" writes. Slugs stay (tools keep their
- * names for agents); the display name says it is a copy so the two can be told apart; it is a
- * new insertion, so timestamps are now.
+ * The same bundle under new IDs: what "import as a copy" writes. Its slug becomes `<slug>-copy`
+ * (free among `takenSlugs`) and its display name says "(copy)", so the two can be told apart in
+ * lists and in agents' tool names; tools keep their slugs. It is a new insertion, so timestamps
+ * are now.
  */
-export function copyOf(draft: BundleDraft, now: string): BundleDraft {
+export function copyOf(draft: BundleDraft, now: string, takenSlugs: ReadonlySet<string>): BundleDraft {
   const bundleID = uuidv7();
   const displayName = `${draft.file.displayName} (copy)`.slice(0, 200);
+  const slug = copySlug(draft.file.slug, takenSlugs);
   return {
     origin: draft.origin,
-    file: { ...draft.file, bundleID, displayName, createdAt: now, modifiedAt: now },
+    file: { ...draft.file, bundleID, slug, displayName, createdAt: now, modifiedAt: now },
     tools: draft.tools.map((t) => ({ ...t, file: { ...t.file, bundleID, toolID: uuidv7(), createdAt: now, modifiedAt: now } })),
   };
 }
@@ -51,6 +54,9 @@ export async function applyImport(store: Store, validated: Validated, opts: Appl
   const now = store.now();
   /** Each archive bundle ID → the ID it has here after the import, for re-linking pipelines. */
   const finalIDs = new Map<string, string>();
+  // Slugs of the bundles here and of the ones this import brings, so a copy's slug is free of both.
+  const takenSlugs = new Set<string>([...store.state.bundles.values()].map((b) => b.file.slug));
+  for (const d of validated.bundles) takenSlugs.add(d.file.slug);
 
   for (const draft of validated.bundles) {
     const id = draft.file.bundleID;
@@ -86,11 +92,12 @@ export async function applyImport(store: Store, validated: Validated, opts: Appl
       finalIDs.set(id, id);
       report.replaced.push({ bundleID: id, slug });
     } else {
-      const copy = copyOf(draft, now);
+      const copy = copyOf(draft, now, takenSlugs);
+      takenSlugs.add(copy.file.slug);
       plan.push({ bundleID: copy.file.bundleID, mode: 'create' });
       writes.push(copy);
       finalIDs.set(id, copy.file.bundleID);
-      report.created.push({ bundleID: copy.file.bundleID, slug, fromBundleID: id });
+      report.created.push({ bundleID: copy.file.bundleID, slug: copy.file.slug, fromBundleID: id });
     }
   }
   const linked = relinkPipelines(writes, finalIDs, catalogOf(store.state));

@@ -3,6 +3,7 @@ import { CardFrame } from '../card/CardFrame.js';
 import { Field } from './Field.js';
 import { TemplateInput, type PlaceholderContext } from './TemplateInput.js';
 import { fillCardTitle } from '../../../shared/template.js';
+import { parseColor, withPickedColor } from './color.js';
 import type { ToolDraft } from './draft.js';
 
 type Card = ToolDraft['card'];
@@ -17,20 +18,25 @@ export function exampleArgs(argSchemaText: string): Record<string, unknown> {
   }
 }
 
-const HEX6 = /^#[0-9a-fA-F]{6}$/;
-
+/** A colour field: the swatch shows the colour as written (alpha over a checkerboard) and opens the picker. */
 function ColorField({ label, value, onChange, error, testId }: { label: string; value: string; onChange(v: string): void; error?: string; testId?: string }) {
+  const parts = parseColor(value);
+  // Names and hsl() are shown as the browser reads them; the picker then starts from the default.
+  const shown = parts || (value.trim() && typeof CSS !== 'undefined' && CSS.supports('color', value.trim())) ? value.trim() : 'transparent';
   return (
     <Field label={label} className="w-mid" error={error}>
       {(id, d) => (
         <div className="color-field">
-          <input
-            type="color"
-            aria-label={`${label} picker`}
-            value={HEX6.test(value) ? value : '#4a90d4'}
-            onChange={(e) => onChange(e.target.value)}
-            className="color-swatch"
-          />
+          <span className="color-swatch" data-testid={testId ? `${testId}-swatch` : undefined}>
+            <span className="color-swatch-fill" style={{ background: shown }} />
+            <input
+              type="color"
+              aria-label={`${label} picker`}
+              value={parts?.hex ?? '#4a90d4'}
+              onChange={(e) => onChange(withPickedColor(value, e.target.value))}
+              className="color-swatch-input"
+            />
+          </span>
           <input
             id={id}
             aria-describedby={d}

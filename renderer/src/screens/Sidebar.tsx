@@ -7,6 +7,7 @@ import { Badge } from '../components/States.js';
 import { errorMessage } from '../api/client.js';
 import { useTransfer } from '../transfer/TransferProvider.js';
 import { ImportIcon } from '../transfer/DropZone.js';
+import { plural } from '../app/format.js';
 
 function isBundleActive(route: Route, bundleID: string): boolean {
   if (route.name === 'tools') return route.bundleID === bundleID;
@@ -92,7 +93,7 @@ export function Sidebar() {
               >
                 <span className="bundle-name">{b.displayName || b.slug}</span>
                 {b.isBuiltIn && <Badge tone="info">built-in</Badge>}
-                <span className="count" aria-label={`${b.toolCount} tools`}>
+                <span className="count" aria-label={plural(b.toolCount, 'tool')}>
                   {b.toolCount}
                 </span>
               </button>
@@ -137,7 +138,7 @@ export function Sidebar() {
           <span className="nav-label">Settings</span>
           {!!problems.data?.items.length && (
             <span className="count count-danger" title="Files that could not be read (Settings → Data)" data-testid="problems-badge">
-              {problems.data.items.length} problem{problems.data.items.length === 1 ? '' : 's'}
+              {plural(problems.data.items.length, 'problem')}
             </span>
           )}
         </button>

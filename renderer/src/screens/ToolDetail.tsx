@@ -7,7 +7,7 @@ import { Badge, ErrorState, Loading } from '../components/States.js';
 import { Switch } from '../components/Switch.js';
 import { JsonTree } from '../components/JsonTree.js';
 import { Tester } from '../tester/Tester.js';
-import { SAFETY_LABEL, SAFETY_TONE, relativeTime, absoluteTime } from '../app/format.js';
+import { SAFETY_LABEL, SAFETY_TONE, relativeTime, absoluteTime, plural } from '../app/format.js';
 import { errorCode } from '../api/client.js';
 
 export function ToolDetail({ toolRef, args }: { toolRef: ToolRef; args?: string }) {
@@ -58,45 +58,46 @@ export function ToolDetail({ toolRef, args }: { toolRef: ToolRef; args?: string 
             {SAFETY_LABEL[t.effectiveSafety ?? t.safety]}
           </Badge>
           {t.isBuiltIn && <Badge tone="info">built-in</Badge>}
-          <div className="spacer" />
-          <Switch
-            checked={t.isEnabled}
-            showLabel
-            label="Enabled"
-            text={t.isEnabled ? 'Enabled' : 'Disabled'}
-            onChange={(v) => toggle.mutate({ tool: t, isEnabled: v })}
-            testId="tool-enabled"
-          />
-          <button
-            type="button"
-            className="btn"
-            onClick={() => go({ name: 'toolEdit', ref: toolRefOf(t) })}
-            data-testid="edit-tool"
-            title={t.isBuiltIn ? 'Built-in tools are read-only' : undefined}
-          >
-            {t.isBuiltIn ? 'View definition' : 'Edit'}
-          </button>
-          {!t.isBuiltIn && (
+          <div className="page-actions">
+            <Switch
+              checked={t.isEnabled}
+              showLabel
+              label="Enabled"
+              text={t.isEnabled ? 'Enabled' : 'Disabled'}
+              onChange={(v) => toggle.mutate({ tool: t, isEnabled: v })}
+              testId="tool-enabled"
+            />
             <button
               type="button"
-              className="btn btn-danger-quiet"
-              data-testid="delete-tool"
-              onClick={async () => {
-                const ok = await confirm({
-                  title: `Delete ${name}?`,
-                  message: 'The tool is deleted for good; its history goes with it.',
-                  confirmLabel: 'Delete',
-                  danger: true,
-                });
-                if (ok) {
-                  del.mutate({ ...toolRefOf(t), name });
-                  go({ name: 'tools', bundleID: t.bundleID });
-                }
-              }}
+              className="btn"
+              onClick={() => go({ name: 'toolEdit', ref: toolRefOf(t) })}
+              data-testid="edit-tool"
+              title={t.isBuiltIn ? 'Built-in tools are read-only' : undefined}
             >
-              Delete
+              {t.isBuiltIn ? 'View definition' : 'Edit'}
             </button>
-          )}
+            {!t.isBuiltIn && (
+              <button
+                type="button"
+                className="btn btn-danger-quiet"
+                data-testid="delete-tool"
+                onClick={async () => {
+                  const ok = await confirm({
+                    title: `Delete ${name}?`,
+                    message: 'The tool is deleted for good; its history goes with it.',
+                    confirmLabel: 'Delete',
+                    danger: true,
+                  });
+                  if (ok) {
+                    del.mutate({ ...toolRefOf(t), name });
+                    go({ name: 'tools', bundleID: t.bundleID });
+                  }
+                }}
+              >
+                Delete
+              </button>
+            )}
+          </div>
         </div>
         {t.description && <p className="page-sub">{t.description}</p>}
         <p className="meta-line">
@@ -110,7 +111,7 @@ export function ToolDetail({ toolRef, args }: { toolRef: ToolRef; args?: string 
           )}
           <span className="muted">
             {' '}
-            · {t.metrics.callCount.toLocaleString()} calls · {t.metrics.errorCount.toLocaleString()} errors · last called{' '}
+            · {plural(t.metrics.callCount, 'call')} · {plural(t.metrics.errorCount, 'error')} · last called{' '}
             <span title={absoluteTime(t.metrics.lastCalledAt)}>{relativeTime(t.metrics.lastCalledAt)}</span>
           </span>
         </p>

@@ -20,6 +20,7 @@ import { checkArgSchema, checkJsonSchema } from '../editor/schemaChecks.js';
 import { EDITOR_TYPES, EDITOR_TYPE_LIST, type ImplDrafts } from '../editor/types/registry.js';
 import type { DraftCommon, Errors } from '../editor/types/editor-type.js';
 import { CardSettings } from '../editor/CardSettings.js';
+import { SaveConflict } from '../editor/SaveConflict.js';
 import { argNamesOf, draftFromTool, emptyDraft, localIssues, toToolInput, TOOL_FIELDS, type ToolDraft } from '../editor/draft.js';
 import type { PlaceholderContext } from '../editor/TemplateInput.js';
 import type { ToolView } from '../../../shared/types.js';
@@ -34,11 +35,25 @@ const FIELD_OF_DRAFT_KEY: Partial<Record<keyof ToolDraft, string>> = {
   maxOutputBytes: 'limits.maxOutputBytes',
 };
 
+/**
+ * Whether an impl issue may be shown before the first save attempt: only once the person changed
+ * the field it is about (`impl.urlTemplate` after typing in the URL, `impl.auth` after picking an
+ * authentication), so a new tool does not open full of complaints about fields not filled in yet.
+ * Issues about a group with no field of its own (`impl.sandbox`) show once any impl field changed.
+ */
+function implTouched(field: string, dirty: ReadonlySet<string>, implDraft: object): boolean {
+  if (!field.startsWith('impl.')) return false;
+  const touched = [...dirty].filter((d) => d.startsWith('impl.'));
+  if (touched.some((d) => d.startsWith(field) || field.startsWith(d))) return true;
+  const ownField = Object.keys(implDraft).some((k) => `impl.${k}`.startsWith(field));
+  return !ownField && touched.length > 0;
+}
+
 /** The form of the draft's type, from the registry; each type keeps its own draft. */
 function ImplEditor<T extends ToolType>(props: {
   type: T;
   impls: ImplDrafts;
-  onImpls(impls: ImplDrafts): void;
+  onImpls(impls: ImplDrafts, patch: Record<string, unknown>): void;
   common: DraftCommon;
   onCommon(patch: Partial<DraftCommon>): void;
   ctx: PlaceholderContext;
@@ -52,7 +67,7 @@ function ImplEditor<T extends ToolType>(props: {
   return (
     <Editor
       value={value}
-      onChange={(patch) => onImpls({ ...impls, [type]: { ...value, ...patch } })}
+      onChange={(patch) => onImpls({ ...impls, [type]: { ...value, ...patch } }, patch)}
       common={props.common}
       onCommon={props.onCommon}
       ctx={props.ctx}
@@ -88,18 +103,19 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
   const server = useMemo(() => issuesByField(serverError?.issues ?? [], TOOL_FIELDS), [serverError]);
   const errors = useMemo(() => {
     const m = new Map<string, string>();
-    for (const [f, msg] of local) if (attempted || dirty.has(f) || dirty.has(f.split('.')[0]!) || f.startsWith('impl') || f.startsWith('card')) m.set(f, msg);
+    for (const [f, msg] of local) if (attempted || dirty.has(f) || dirty.has(f.split('.')[0]!) || implTouched(f, dirty, draft.impls[draft.type])) m.set(f, msg);
     for (const [f, msg] of server) if (!m.has(f)) m.set(f, msg);
     return m;
-  }, [local, server, attempted, dirty]);
+  }, [local, server, attempted, dirty, draft.impls, draft.type]);
 
   const ctx: PlaceholderContext = useMemo(() => ({ args: argNamesOf(draft), secrets: secrets.data?.items.map((s) => s.name) }), [draft, secrets.data]);
 
   const save = useMutation({
-    mutationFn: () => {
+    // `over`: the newer version a person chose to overwrite after a conflict.
+    mutationFn: (over?: ToolView) => {
       const input = toToolInput(draft);
       return tool
-        ? call('tools.update', { ...toolRefOf(tool), tool: input, ifModifiedAt: tool.modifiedAt })
+        ? call('tools.update', { ...toolRefOf(tool), tool: input, ifModifiedAt: (over ?? tool).modifiedAt })
         : call('tools.put', { bundleID, slug: input.slug!, version: input.version!, tool: input });
     },
     onSuccess: (saved) => {
@@ -137,7 +153,7 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
       );
       return;
     }
-    save.mutate();
+    save.mutate(undefined);
   };
 
   useEffect(() => {
@@ -176,26 +192,29 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
           />
         </div>
       )}
-      {modifiedElsewhere ? (
-        <div className="form-alert" role="alert" tabIndex={-1} data-testid="form-alert">
-          <strong>This tool was changed elsewhere since you opened it.</strong> {serverError.message}
-          <div className="form-actions-inline">
-            <button
-              type="button"
-              className="btn"
-              onClick={async () => {
-                const fresh = await call('tools.get', toolRefOf(tool!));
-                qc.setQueryData(keys.tool(toolRefOf(fresh)), fresh);
-                setBase(fresh);
-                setDraft(draftFromTool(fresh));
-                setDirty(new Set());
-                setServerError(null);
-              }}
-            >
-              Load the latest version (discard my edits)
-            </button>
-          </div>
-        </div>
+      {modifiedElsewhere && tool ? (
+        <SaveConflict
+          base={tool}
+          draft={draft}
+          canSend={local.size === 0}
+          onMerged={(merged, fresh) => {
+            qc.setQueryData(keys.tool(toolRefOf(fresh)), fresh);
+            setBase(fresh);
+            setDraft(merged);
+            setDirty((d) => new Set(d).add('merged'));
+            setServerError(null);
+            toast.show('info', 'Merged with the version saved elsewhere: review, then Save');
+            requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="tool-save"]')?.focus());
+          }}
+          onOverwrite={(fresh) => save.mutate(fresh)}
+          onDiscard={(fresh) => {
+            qc.setQueryData(keys.tool(toolRefOf(fresh)), fresh);
+            setBase(fresh);
+            setDraft(draftFromTool(fresh));
+            setDirty(new Set());
+            setServerError(null);
+          }}
+        />
       ) : (
         <FormErrors error={serverError} shownFields={TOOL_FIELDS} />
       )}
@@ -331,7 +350,14 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
       <ImplEditor
         type={draft.type}
         impls={draft.impls}
-        onImpls={(impls) => update('impls', impls)}
+        onImpls={(impls, patch) => {
+          setDraft((d) => ({ ...d, impls }));
+          setDirty((set) => {
+            const next = new Set(set).add('impls');
+            for (const key of Object.keys(patch)) next.add(`impl.${key}`);
+            return next;
+          });
+        }}
         common={draft}
         onCommon={(patch) => {
           setDraft((d) => ({ ...d, ...patch }));

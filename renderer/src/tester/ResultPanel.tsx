@@ -5,7 +5,7 @@ import { useCopy } from '../app/useCopy.js';
 import { valueText } from '../../../shared/format.js';
 import { curlOf } from './curl.js';
 import { Badge } from '../components/States.js';
-import { duration } from '../app/format.js';
+import { duration, plural } from '../app/format.js';
 import { fillCardTitle } from '../../../shared/template.js';
 import type { ToolView, HttpExchange, PipelineStepRecord } from '../../../shared/types.js';
 import type { RunOutcome } from './Tester.js';
@@ -46,7 +46,7 @@ function Exchange({ http }: { http: HttpExchange }) {
       <summary>
         HTTP exchange · <span className="mono">{http.request.method}</span>{' '}
         {status !== undefined && <Badge tone={status < 400 ? 'ok' : 'danger'}>{status}</Badge>}
-        {http.attempts > 1 && <span className="muted"> · {http.attempts} attempts</span>}
+        {http.attempts > 1 && <span className="muted"> · {plural(http.attempts, 'attempt')}</span>}
       </summary>
       <div className="exchange-body">
         <h4>Request</h4>
@@ -157,7 +157,7 @@ export function ResultPanel({
         {result && ok && (
           <div className="result-value" data-testid="result-value">
             {!!result.steps?.length && <h3 className="report-heading">Output</h3>}
-            {result.truncated && <p className="field-warning">Output truncated: it was {result.truncated.originalBytes.toLocaleString()} bytes.</p>}
+            {result.truncated && <p className="field-warning">Output truncated: it was {plural(result.truncated.originalBytes, 'byte')}.</p>}
             <JsonTree value={result.value} />
           </div>
         )}

@@ -10,6 +10,7 @@ import type { ImportSource } from './sources.js';
 import type { OpenApiOutline } from './openapiOutline.js';
 import { needsServerUrl, replaceBlocker } from './outcome.js';
 import { ErrorDetails } from './ErrorDetails.js';
+import { copySlug } from '../../../shared/slug.js';
 
 export type OnConflict = 'skip' | 'replace' | 'copy';
 
@@ -32,6 +33,17 @@ export function ConflictDialog({
   const [choice, setChoice] = useState<OnConflict>('copy');
   const groupName = useId();
   const n = report.skipped.length;
+  // The slugs the copies will get (the core's rule), so the person sees them before choosing.
+  const copyNames = (() => {
+    const taken = new Set([...existing.values()].map((b) => b.slug));
+    for (const c of report.created) taken.add(c.slug);
+    for (const s of report.skipped) taken.add(s.slug);
+    return report.skipped.map((s) => {
+      const slug = copySlug(s.slug, taken);
+      taken.add(slug);
+      return slug;
+    });
+  })();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onDone(choice);
@@ -80,7 +92,11 @@ export function ConflictDialog({
         {report.created.length > 0 && <p className="muted small">Also in the archive, and new here: {report.created.map((c) => c.slug).join(', ')}.</p>}
         <fieldset className="choices">
           <legend className="field-label">What should happen to {n === 1 ? 'it' : 'them'}?</legend>
-          {option('copy', 'Import as a copy', 'New IDs for the imported bundles and tools; what is here stays as it is.')}
+          {option(
+            'copy',
+            'Import as a copy',
+            `New IDs for the imported ${n === 1 ? 'bundle' : 'bundles'} and tools, named ${copyNames.join(', ')} (rename after importing if you like); what is here stays as it is.`,
+          )}
           {option('replace', 'Replace', 'The archive’s version takes the place of what is here; its tools are overwritten.', blockers.length > 0)}
           {blockers.length > 0 && (
             <p className="choice-why" data-testid="replace-blocked">
@@ -222,7 +238,7 @@ export function OpenApiDialog({
               ))}
             </select>
             <div className="field-hint">
-              The document lists {servers.length} servers; server variables are filled with their defaults (edit the URL to change them).
+              The document lists {plural(servers.length, 'server')}; server variables are filled with their defaults (edit the URL to change them).
             </div>
           </div>
         )}

@@ -5,14 +5,15 @@
 import type Dockerode from 'dockerode';
 import type { ContainerImpl, Sandbox } from '../../../../shared/schemas.js';
 import { invalid } from '../../errors.js';
+import { CONTAINER_DEFAULTS } from '../../../../shared/tool-types/container.js';
 
 export const DEFAULT_MEMORY_BYTES = 256 * 1024 * 1024;
 /** Docker refuses less than 6 MB. */
 const MIN_MEMORY_BYTES = 6 * 1024 * 1024;
 const MAX_MEMORY_BYTES = 64 * 1024 * 1024 * 1024;
 export const DEFAULT_PIDS_LIMIT = 64;
-export const DEFAULT_CPUS = 1;
-export const DEFAULT_TIMEOUT_SECONDS = 9;
+export const DEFAULT_CPUS = CONTAINER_DEFAULTS.cpus;
+export const DEFAULT_TIMEOUT_SECONDS = CONTAINER_DEFAULTS.timeoutSeconds;
 /**
  * /tmp is always a small tmpfs (it counts against the memory cap). On a read-only root it is
  * noexec too, so a tool cannot drop and run new code in a sandbox whose image is otherwise

@@ -6,6 +6,7 @@
  * run past the call's deadline ends the call with the last error instead.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { HTTP_DEFAULTS } from '../../../../shared/tool-types/http.js';
 
 export interface RetryOptions {
   /** First backoff ceiling; default 200 ms. */
@@ -16,7 +17,7 @@ export interface RetryOptions {
   retryAfterCapMs?: number;
 }
 
-export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_MAX_RETRIES = HTTP_DEFAULTS.maxRetries;
 
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || (status >= 500 && status <= 599);

@@ -31,6 +31,7 @@ import { hmacHeaders, parseTokenResponse, requireSecret, TokenCache, tokenReques
 import { compileExtractExpr, type Extractor } from './extract.js';
 import { argNamesOf, buildRequest, httpSecretNames, secretPlaceholders, type BuiltRequest } from './request.js';
 import { clip, emptyValue, excerpt, newExchange, parseValue } from './response.js';
+import { HTTP_DEFAULTS } from '../../../../shared/tool-types/http.js';
 import { DEFAULT_MAX_RETRIES, isRetryableStatus, realSleep, retryDelay, type RetryOptions, type Sleep } from './retry.js';
 import { Transport, type BodySink, type SendResult } from './transport.js';
 import { bodyStream } from './body-stream.js';
@@ -57,7 +58,7 @@ export interface HttpRunner extends Runner {
   close(): Promise<void>;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_TIMEOUT_MS = HTTP_DEFAULTS.timeoutMs;
 export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 export const MAX_REDIRECTS = 5;
 const TOKEN_RESPONSE_LIMIT = 1024 * 1024;

@@ -1,5 +1,6 @@
 /** The editor module of `container` tools: an image or a build from the tool's folder, and the sandbox. */
 import { Field } from '../Field.js';
+import { CONTAINER_DEFAULTS } from '../../../../shared/tool-types/container.js';
 import { compact, numberIssue, optInt, str, type EditorTypeModule, type ImplEditorProps, type SetIssue } from './editor-type.js';
 
 export interface ContainerDraft {
@@ -82,11 +83,27 @@ function ContainerImplEditor({ value, onChange, errors, readOnly }: ImplEditorPr
       <div className="row wrap">
         <Field label="Memory" className="w-mid" hint="256 (MB) or 512m, 1g">
           {(id, d) => (
-            <input id={id} aria-describedby={d} className="input" value={c.memory} onChange={(e) => onChange({ memory: e.target.value })} placeholder="256m" />
+            <input
+              id={id}
+              aria-describedby={d}
+              className="input"
+              value={c.memory}
+              onChange={(e) => onChange({ memory: e.target.value })}
+              placeholder={CONTAINER_DEFAULTS.memory}
+            />
           )}
         </Field>
         <Field label="CPUs" className="w-narrow">
-          {(id) => <input id={id} className="input" inputMode="decimal" value={c.cpus} onChange={(e) => onChange({ cpus: e.target.value })} placeholder="1" />}
+          {(id) => (
+            <input
+              id={id}
+              className="input"
+              inputMode="decimal"
+              value={c.cpus}
+              onChange={(e) => onChange({ cpus: e.target.value })}
+              placeholder={String(CONTAINER_DEFAULTS.cpus)}
+            />
+          )}
         </Field>
         <Field label="Network" className="w-mid">
           {(id) => (
@@ -104,7 +121,7 @@ function ContainerImplEditor({ value, onChange, errors, readOnly }: ImplEditorPr
               inputMode="decimal"
               value={c.timeoutSeconds}
               onChange={(e) => onChange({ timeoutSeconds: e.target.value })}
-              placeholder="30"
+              placeholder={String(CONTAINER_DEFAULTS.timeoutSeconds)}
             />
           )}
         </Field>

@@ -7,7 +7,7 @@ import { Field } from '../Field.js';
 import { TemplateInput } from '../TemplateInput.js';
 import { isHostAllowed, templateHost } from '../../../../shared/hosts.js';
 import { headerNameProblem, headerValueProblem } from '../../../../shared/schema-primitives.js';
-import { HTTP_METHODS as METHODS, type ParamSerialization } from '../../../../shared/tool-types/http.js';
+import { HTTP_DEFAULTS, HTTP_METHODS as METHODS, type ParamSerialization } from '../../../../shared/tool-types/http.js';
 import { findPlaceholders, isSecretName } from '../../../../shared/template.js';
 import { compact, intIssue, optInt, optStr, str, type EditorTypeModule, type ImplEditorProps, type SetIssue } from './editor-type.js';
 
@@ -421,7 +421,7 @@ function HttpImplEditor({ value, onChange, ctx, errors, readOnly }: ImplEditorPr
               inputMode="numeric"
               value={h.timeoutMs}
               onChange={(e) => onChange({ timeoutMs: e.target.value })}
-              placeholder="10000"
+              placeholder={String(HTTP_DEFAULTS.timeoutMs)}
             />
           )}
         </Field>
@@ -434,7 +434,7 @@ function HttpImplEditor({ value, onChange, ctx, errors, readOnly }: ImplEditorPr
               inputMode="numeric"
               value={h.maxRetries}
               onChange={(e) => onChange({ maxRetries: e.target.value })}
-              placeholder="0"
+              placeholder={String(HTTP_DEFAULTS.maxRetries)}
             />
           )}
         </Field>

@@ -1,7 +1,7 @@
 /** One row of the tool list: name, bundle, safety, availability, last call, and the switch. */
 import { Switch } from '../../components/Switch.js';
 import { Badge } from '../../components/States.js';
-import { relativeTime, absoluteTime, SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
+import { relativeTime, absoluteTime, plural, SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
 import type { ToolView } from '../../../../shared/types.js';
 
 export const ROW_HEIGHT = 52;
@@ -56,7 +56,7 @@ export function ToolRow({
           </span>
         )}
       </div>
-      <div role="cell" className="cell cell-num" title={`${tool.metrics.errorCount} errors`}>
+      <div role="cell" className="cell cell-num" title={`${plural(tool.metrics.callCount, 'call')}, ${plural(tool.metrics.errorCount, 'error')}`}>
         {tool.metrics.callCount.toLocaleString()}
       </div>
       <div role="cell" className="cell cell-when" title={absoluteTime(tool.metrics.lastCalledAt)}>

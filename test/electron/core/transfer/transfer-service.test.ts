@@ -196,7 +196,7 @@ describe('import', () => {
     await target.tools.create({ bundleID: src.bundleID, slug: 'calc', version: 'v2' }, functionTool());
   });
 
-  it('conflicts: skip leaves the bundle, replace swaps it whole, copy makes new IDs and keeps slugs', async () => {
+  it('conflicts: skip leaves the bundle, replace swaps it whole, copy makes new IDs and a <slug>-copy slug', async () => {
     const target = await fresh();
     await target.transfer.importZip(zip, 'skip');
     const extra = await target.tools.create({ bundleID: src.bundleID, slug: 'local-only', version: 'v1' }, functionTool());
@@ -218,12 +218,14 @@ describe('import', () => {
     const copy = copied.created[0]!;
     expect(copy.fromBundleID).toBe(src.bundleID);
     expect(copy.bundleID).not.toBe(src.bundleID);
-    expect(copy.slug).toBe('météo');
+    expect(copy.slug).toBe('météo-copy');
+    expect(target.store.state.bundles.get(copy.bundleID)!.file.slug).toBe('météo-copy');
     const original = target.store.state.bundles.get(src.bundleID)!.file.displayName;
     expect(target.store.state.bundles.get(copy.bundleID)!.file.displayName).toBe(`${original} (copy)`);
     const copiedTools = target.store.state.toolIDsOf(copy.bundleID).map((id) => target.store.state.tools.get(id)!.file);
     expect(copiedTools.map((f) => f.slug).sort()).toEqual(['box', 'calc', 'prévision']);
     for (const f of copiedTools) expect(target.store.state.toolIDsOf(src.bundleID)).not.toContain(f.toolID);
+    expect((await target.transfer.importZip(zip, 'copy')).created[0]!.slug).toBe('météo-copy-2');
     expect((await target.reopen()).store.problems()).toEqual([]);
     expect(await listTree(join(target.dataDir, '.staging'))).toEqual([]);
   });
