@@ -21,6 +21,7 @@ import { EDITOR_TYPES, EDITOR_TYPE_LIST, type ImplDrafts } from '../editor/types
 import type { DraftCommon, Errors } from '../editor/types/editor-type.js';
 import { CardSettings } from '../editor/CardSettings.js';
 import { SaveConflict } from '../editor/SaveConflict.js';
+import { SchemaBuilder } from '../editor/SchemaBuilder.js';
 import { argNamesOf, draftFromTool, emptyDraft, localIssues, toToolInput, TOOL_FIELDS, type ToolDraft } from '../editor/draft.js';
 import type { PlaceholderContext } from '../editor/TemplateInput.js';
 import type { ToolView } from '../../../shared/types.js';
@@ -319,7 +320,11 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
         <legend>Arguments and output</legend>
         <div className="schema-grid">
           <div className="field">
-            <span className="field-label">Argument schema</span>
+            <span className="field-label">Arguments</span>
+            <SchemaBuilder text={draft.argSchemaText} onChange={(t) => update('argSchemaText', t)} readOnly={readOnly} />
+          </div>
+          <div className="field">
+            <span className="field-label">Argument schema (JSON)</span>
             <JsonEditor
               label="Argument schema (JSON Schema)"
               value={draft.argSchemaText}
@@ -331,19 +336,19 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
               testId="arg-schema"
             />
           </div>
-          <div className="field">
-            <span className="field-label">Output schema</span>
-            <JsonEditor
-              label="Output schema (JSON Schema)"
-              value={draft.outputSchemaText}
-              onChange={(t) => update('outputSchemaText', t)}
-              check={checkJsonSchema}
-              readOnly={readOnly}
-              minLines={8}
-              serverError={server.get('outputSchema')}
-              testId="output-schema"
-            />
-          </div>
+        </div>
+        <div className="field">
+          <span className="field-label">Output schema (JSON)</span>
+          <JsonEditor
+            label="Output schema (JSON Schema)"
+            value={draft.outputSchemaText}
+            onChange={(t) => update('outputSchemaText', t)}
+            check={checkJsonSchema}
+            readOnly={readOnly}
+            minLines={4}
+            serverError={server.get('outputSchema')}
+            testId="output-schema"
+          />
         </div>
       </fieldset>
 
