@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSlug, checkVersion, MAX_SLUG_RUNES } from '../../shared/slug.js';
+import { checkSlug, checkVersion, MAX_SLUG_RUNES, copySlug } from '../../shared/slug.js';
 
 describe('slug rules', () => {
   it.each([
@@ -75,5 +75,18 @@ describe('slug rules', () => {
     expect(checkSlug('1.2.3').ok).toBe(false);
     expect(checkVersion('1_2').ok).toBe(false);
     expect(checkVersion('1/2').message).toContain('version');
+  });
+});
+
+describe('copySlug', () => {
+  it('suggests <slug>-copy, then -copy-2…, free among the taken slugs, and itself a valid slug', () => {
+    expect(copySlug('travel', new Set(['travel']))).toBe('travel-copy');
+    expect(copySlug('travel', new Set(['travel', 'travel-copy', 'travel-copy-2']))).toBe('travel-copy-3');
+    const long = 'é'.repeat(64);
+    const copy = copySlug(long, new Set([long]));
+    expect([...copy]).toHaveLength(64);
+    expect(copy.endsWith('-copy')).toBe(true);
+    expect(checkSlug(copy).ok).toBe(true);
+    expect(checkSlug(copySlug('météo', new Set())).ok).toBe(true);
   });
 });

@@ -1,5 +1,7 @@
 /** One tool: its identity, state and actions, the live tester, and its definition. */
-import { useBundles, useTool, toolRefOf, type ToolRef } from '../api/queries.js';
+import { useBundles, useProblems, useTool, toolRefOf, type ToolRef } from '../api/queries.js';
+import { useCopy } from '../app/useCopy.js';
+import type { ToolView } from '../../../shared/types.js';
 import { useDeleteTool, useToggleTool } from '../api/mutations.js';
 import { useNav } from '../app/nav.js';
 import { useConfirm } from '../components/Dialog.js';
@@ -9,6 +11,70 @@ import { JsonTree } from '../components/JsonTree.js';
 import { Tester } from '../tester/Tester.js';
 import { SAFETY_LABEL, SAFETY_TONE, relativeTime, absoluteTime, plural } from '../app/format.js';
 import { errorCode } from '../api/client.js';
+
+/**
+ * A tool that cannot be read: when its tool.json is broken (a problem names its folder), the view
+ * stays, marked broken, with the file's path, the reason and how to fix it; it comes back by
+ * itself once the file is fixed. Otherwise it was deleted or renamed elsewhere.
+ */
+function MissingTool({ toolRef, lastKnown }: { toolRef: ToolRef; lastKnown: ToolView | undefined }) {
+  const problems = useProblems();
+  const { go } = useNav();
+  const copy = useCopy();
+  const inBundle = (problems.data?.items ?? []).filter((p) => p.kind === 'tool' && p.path.includes(toolRef.bundleID));
+  const own = lastKnown ? inBundle.filter((p) => p.path.includes(lastKnown.toolID)) : [];
+  const shown = own.length ? own : inBundle;
+  const name = lastKnown?.displayName || toolRef.slug;
+  if (!shown.length) {
+    return (
+      <ErrorState
+        error={new Error('This tool no longer exists (deleted or renamed elsewhere).')}
+        retry={() => go({ name: 'tools', bundleID: toolRef.bundleID })}
+      />
+    );
+  }
+  return (
+    <section className="page" aria-labelledby="tool-title" data-testid="tool-broken">
+      <header className="page-header">
+        <div className="page-title-row">
+          <h1 className="page-title" id="tool-title">
+            {name}
+          </h1>
+          <span className="mono muted">
+            {toolRef.slug}@{toolRef.version}
+          </span>
+          <Badge tone="danger">broken</Badge>
+        </div>
+      </header>
+      <div className="notice notice-danger broken-files" role="status">
+        <strong>
+          {own.length
+            ? 'Its tool.json could not be read, so the tool cannot be shown or run until the file is fixed:'
+            : `This tool was not found, and ${shown.length === 1 ? 'a file in its bundle' : `${shown.length} files in its bundle`} could not be read; it may be ${shown.length === 1 ? 'that one' : 'one of them'}:`}
+        </strong>
+        <ul>
+          {shown.map((p) => (
+            <li key={p.path}>
+              <code className="break" data-testid="broken-path">
+                {p.path}
+              </code>{' '}
+              — {p.reason}{' '}
+              <button type="button" className="btn btn-small" onClick={() => void copy(p.path, 'Path copied')} data-testid="copy-broken-path">
+                Copy path
+              </button>
+            </li>
+          ))}
+        </ul>
+        <p>Open the file in any editor and fix it: the tool is back here as soon as it is saved. Deleting the tool&apos;s folder removes it.</p>
+      </div>
+      <p>
+        <button type="button" className="link-btn" onClick={() => go({ name: 'tools', bundleID: toolRef.bundleID })}>
+          Back to the bundle
+        </button>
+      </p>
+    </section>
+  );
+}
 
 export function ToolDetail({ toolRef, args }: { toolRef: ToolRef; args?: string }) {
   const tool = useTool(toolRef);
@@ -21,10 +87,7 @@ export function ToolDetail({ toolRef, args }: { toolRef: ToolRef; args?: string 
   if (tool.isPending) return <Loading label="Loading tool…" />;
   if (tool.isError) {
     return errorCode(tool.error) === 'NOT_FOUND' ? (
-      <ErrorState
-        error={new Error('This tool no longer exists (deleted or renamed elsewhere).')}
-        retry={() => go({ name: 'tools', bundleID: toolRef.bundleID })}
-      />
+      <MissingTool toolRef={toolRef} lastKnown={tool.data} />
     ) : (
       <ErrorState error={tool.error} retry={() => void tool.refetch()} />
     );

@@ -12,6 +12,7 @@ import { useNav } from '../app/nav.js';
 import { Empty, ErrorState, Loading } from '../components/States.js';
 import { plural } from '../app/format.js';
 import { ROW_HEIGHT, ToolRow } from './tool-list/ToolRow.js';
+import { BrokenRow, brokenTools, withBroken } from './tool-list/BrokenRow.js';
 import { AllToolsHeader, BundleHeader } from './tool-list/ListHeaders.js';
 
 function markFirstPaint(): void {
@@ -29,8 +30,8 @@ function BrokenFiles({ bundleID }: { bundleID: string | null }) {
   return (
     <div className="notice notice-danger broken-files" role="status" data-testid="broken-files">
       <strong>
-        {items.length === 1 ? 'A file here could not be read' : `${items.length} files here could not be read`};{' '}
-        {items.length === 1 ? 'its tool is' : 'their tools are'} not listed until {items.length === 1 ? 'it is' : 'they are'} fixed:
+        {items.length === 1 ? 'A file here could not be read' : `${items.length} files here could not be read`}; a broken tool is marked in the list until its
+        file is fixed (open the file in any editor; the change shows here at once):
       </strong>
       <ul>
         {items.slice(0, 20).map((p) => (
@@ -55,10 +56,19 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
 
   const bundleMap = useMemo(() => new Map((bundles.data ?? []).map((b) => [b.bundleID, b])), [bundles.data]);
   const bundle = bundleID ? bundleMap.get(bundleID) : undefined;
+  const problems = useProblems();
   const tools = useMemo(() => pages.data?.pages.flatMap((p) => p.items) ?? [], [pages.data]);
+  // Broken tool files stay in the list where their tool was; while pages are still coming, those
+  // that would sort after the loaded tools wait for their page.
+  const rows = useMemo(() => {
+    const broken = brokenTools(problems.data?.items ?? [], bundleID);
+    if (!broken.length) return tools.map((tool) => ({ kind: 'tool' as const, tool }));
+    const last = tools[tools.length - 1]?.toolID;
+    return withBroken(tools, pages.hasNextPage && last ? broken.filter((b) => b.toolID < last) : broken);
+  }, [tools, problems.data, bundleID, pages.hasNextPage]);
 
   const virtualizer = useVirtualizer({
-    count: tools.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
@@ -80,7 +90,7 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
   useEffect(() => setActive(0), [bundleID]);
 
   const focusRow = (index: number) => {
-    const i = Math.max(0, Math.min(tools.length - 1, index));
+    const i = Math.max(0, Math.min(rows.length - 1, index));
     setActive(i);
     virtualizer.scrollToIndex(i, { align: 'auto' });
     requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`[data-index="${i}"] [role="row"]`)?.focus());
@@ -98,11 +108,11 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
       focusRow(0);
     } else if (e.key === 'End') {
       e.preventDefault();
-      focusRow(tools.length - 1);
+      focusRow(rows.length - 1);
     } else if (e.key === 'Enter') {
       e.preventDefault();
-      const t = tools[active];
-      if (t) go({ name: 'tool', ref: toolRefOf(t) });
+      const row = rows[active];
+      if (row?.kind === 'tool') go({ name: 'tool', ref: toolRefOf(row.tool) });
     } else if (e.key === ' ') {
       // Space on a row only keeps the page from scrolling; switching a tool off takes its own switch.
       e.preventDefault();
@@ -131,7 +141,7 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
         <Loading label="Loading tools…" />
       ) : pages.isError ? (
         <ErrorState error={pages.error} retry={() => void pages.refetch()} />
-      ) : tools.length === 0 ? (
+      ) : rows.length === 0 ? (
         <Empty title={bundle ? 'No tools in this bundle yet' : 'No tools yet'}>
           {bundle && !bundle.isBuiltIn && bundle.isEnabled ? (
             <button type="button" className="btn btn-primary" onClick={() => go({ name: 'toolNew', bundleID: bundle.bundleID })}>
@@ -172,7 +182,21 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
             <div ref={scrollRef} className="tool-scroll" role="rowgroup" onKeyDown={onKeyDown} data-testid="tool-scroll">
               <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
                 {items.map((vi) => {
-                  const t = tools[vi.index]!;
+                  const row = rows[vi.index]!;
+                  if (row.kind === 'broken') {
+                    const bb = bundleMap.get(row.bundleID);
+                    return (
+                      <div
+                        key={`broken-${row.toolID}`}
+                        data-index={vi.index}
+                        className="vrow"
+                        style={{ transform: `translateY(${vi.start}px)`, height: ROW_HEIGHT }}
+                      >
+                        <BrokenRow entry={row} active={vi.index === active} bundleName={bundleID ? undefined : bb?.displayName || bb?.slug} />
+                      </div>
+                    );
+                  }
+                  const t = row.tool;
                   const b = bundleMap.get(t.bundleID);
                   return (
                     <div key={t.toolID} data-index={vi.index} className="vrow" style={{ transform: `translateY(${vi.start}px)`, height: ROW_HEIGHT }}>

@@ -345,6 +345,8 @@ describe('the serve command', () => {
       });
     });
     expect(out).not.toContain('fixed-token');
+    // The link that opens the UI is printed all the same (without the token, which the sign-in page asks for).
+    await expect.poll(() => out, { timeout: 5000 }).toContain(`Open ${url}/ (sign in with the token from TOOLWRIGHT_TOKEN)`);
     const res = await fetch(`${url}/tools/bundles`, { headers: { authorization: 'Bearer fixed-token' } });
     expect(res.status).toBe(200);
     expect((await fetch(`${url}/tools/bundles`)).status).toBe(401);
