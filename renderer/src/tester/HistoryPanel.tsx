@@ -68,7 +68,7 @@ export function HistoryPanel({
                   className="btn btn-small"
                   onClick={() => onRerun(e)}
                   disabled={busy}
-                  aria-label={`Run again with the arguments of ${relativeTime(e.startedAt)}`}
+                  aria-label={`Re-run with the arguments of ${relativeTime(e.startedAt)}`}
                   data-testid="history-rerun"
                 >
                   Re-run
