@@ -3,8 +3,8 @@
  * the new view's first field or heading, so keyboard and screen-reader users land where they
  * went instead of on <body>. Screens load lazily and fetch their data, so the target may appear
  * a few frames later; it is looked for on each frame for a few seconds, and the search stops as
- * soon as the person puts focus somewhere themselves. A heading that is replaced while loading
- * (a placeholder header, then the real one) is followed.
+ * soon as the person acts (a click, a key) or puts focus somewhere themselves. A heading that is
+ * replaced while loading (a placeholder header, then the real one) is followed.
  */
 import { useEffect, type RefObject } from 'react';
 import { screenFocusTarget } from '../components/focus.js';
@@ -20,7 +20,12 @@ export function useFocusOnNavigate(mainRef: RefObject<HTMLElement | null>, seq: 
     let waitedForDialog = false;
     const started = performance.now();
     let frame = 0;
+    let acted = false;
+    const onAct = () => (acted = true);
+    window.addEventListener('pointerdown', onAct, true);
+    window.addEventListener('keydown', onAct, true);
     const tick = () => {
+      if (acted) return;
       const now = performance.now();
       if (now - started > LOOK_MS) return;
       if (document.querySelector('dialog[open]')) {
@@ -55,6 +60,10 @@ export function useFocusOnNavigate(mainRef: RefObject<HTMLElement | null>, seq: 
       frame = requestAnimationFrame(tick);
     };
     tick();
-    return () => cancelAnimationFrame(frame);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('pointerdown', onAct, true);
+      window.removeEventListener('keydown', onAct, true);
+    };
   }, [mainRef, seq]);
 }

@@ -6,7 +6,7 @@
  * Escape goes back; once answered, focus moves to the next request or back where it came from).
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { focusScreen, restoreFocus } from '../components/focus.js';
+import { focusOrigin, focusScreen, restoreFocus } from '../components/focus.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call, errorMessage } from '../api/client.js';
 import { keys, useApprovals } from '../api/queries.js';
@@ -102,7 +102,7 @@ export function ApprovalsPanel() {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'F6' && items.length) {
         e.preventDefault();
-        if (!regionRef.current?.contains(document.activeElement)) returnTo.current = document.activeElement;
+        if (!regionRef.current?.contains(document.activeElement)) returnTo.current = focusOrigin();
         regionRef.current?.querySelector<HTMLElement>('[data-testid="approval-deny"]')?.focus();
       }
     };
@@ -120,7 +120,9 @@ export function ApprovalsPanel() {
       data-testid="approvals-panel"
       onFocus={() => (focusInside.current = true)}
       onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget)) focusInside.current = false;
+        // Focus that moved to another element has left; focus that fell to <body> (a button
+        // disabled while answering) is still ours to put somewhere.
+        if (e.relatedTarget && !e.currentTarget.contains(e.relatedTarget)) focusInside.current = false;
       }}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {

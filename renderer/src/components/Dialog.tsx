@@ -5,7 +5,7 @@
  * it closes, also when the dialog is unmounted while open (a flow that moves on to its next step).
  */
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import { focusScreen, restoreFocus, trapTab } from './focus.js';
+import { focusOrigin, focusScreen, restoreFocus, trapTab } from './focus.js';
 
 interface ModalProps {
   open: boolean;
@@ -23,7 +23,7 @@ export function Modal({ open, onClose, title, children, className, testId }: Mod
     const d = ref.current;
     if (!d) return;
     if (open && !d.open) {
-      opener.current = document.activeElement;
+      opener.current = focusOrigin();
       d.showModal();
       // showModal() focuses the first focusable element; a dialog can name a better one.
       d.querySelector<HTMLElement>('[data-autofocus]')?.focus();
@@ -31,26 +31,33 @@ export function Modal({ open, onClose, title, children, className, testId }: Mod
     if (!open && d.open) {
       d.close();
       giveFocusBack(opener.current);
+      opener.current = null;
     }
   }, [open]);
-  // Unmounted while open: the page is no longer inert once the dialog leaves the DOM.
-  useEffect(
-    () => () => {
-      if (ref.current?.open) {
-        ref.current.close();
+  // Unmounted while open: the page is no longer inert once the dialog leaves the DOM. (React has
+  // cleared the ref by the time this runs, so the element is kept from the first effect.)
+  useEffect(() => {
+    const d = ref.current;
+    return () => {
+      if (d?.open) d.close();
+      if (d && opener.current) {
         const back = opener.current;
+        opener.current = null;
         queueMicrotask(() => giveFocusBack(back));
       }
-    },
-    [],
-  );
+    };
+  }, []);
   return (
     <dialog
       ref={ref}
       className={`modal ${className ?? ''}`}
       aria-label={title}
       data-testid={testId}
-      onClose={onClose}
+      onClose={() => {
+        // A close that was undone before its event arrived (React's StrictMode remounts effects
+        // in development: closed in the cleanup, shown again at once) is not the person closing.
+        if (!ref.current?.open) onClose();
+      }}
       onCancel={(e) => {
         e.preventDefault();
         onClose();

@@ -89,3 +89,21 @@ export function focusScreen(): boolean {
   target.focus({ preventScroll: true });
   return document.activeElement === target;
 }
+
+/**
+ * The element a person last focused, also after it lost focus without focus going anywhere (a
+ * button disabled while its action runs, a file picker that took focus away): the opener a dialog
+ * gives focus back to.
+ */
+let lastFocused: Element | null = null;
+if (typeof document !== 'undefined') {
+  document.addEventListener('focusin', (e) => {
+    if (e.target instanceof Element && !e.target.closest('dialog')) lastFocused = e.target;
+  });
+}
+
+/** What opened whatever is opening now: the focused element, or the last one focused when focus is on <body>. */
+export function focusOrigin(): Element | null {
+  const active = document.activeElement;
+  return active && active !== document.body ? active : lastFocused;
+}
