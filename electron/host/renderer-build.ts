@@ -36,9 +36,19 @@ export async function ensureRendererBuilt(projectRoot: string, outDir: string): 
   process.stderr.write('Building the renderer…\n');
   const { build, createLogger } = await import('vite');
   const logger = createLogger('warn');
-  await build({
-    configFile: join(projectRoot, 'renderer/vite.config.ts'),
-    logLevel: 'warn',
-    customLogger: { ...logger, info: (m) => process.stderr.write(m + '\n') },
-  });
+  // What the host serves is what people use: a production build, also when the host was started
+  // from a test runner that set NODE_ENV=test (Vite would then bundle React's development build).
+  const nodeEnv = process.env['NODE_ENV'];
+  process.env['NODE_ENV'] = 'production';
+  try {
+    await build({
+      configFile: join(projectRoot, 'renderer/vite.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+      customLogger: { ...logger, info: (m) => process.stderr.write(m + '\n') },
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env['NODE_ENV'];
+    else process.env['NODE_ENV'] = nodeEnv;
+  }
 }

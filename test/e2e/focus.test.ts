@@ -321,6 +321,23 @@ describe.skipIf(!chromiumAvailable())('focus, dialogs and addresses', () => {
     await expect.poll(() => page.getByTestId('availability-reason').count(), { timeout: 10_000 }).toBe(0);
   });
 
+  it('keeps one accessible name on the bundle and built-in switches, whatever their state', async () => {
+    await go(`#/bundle/${travel}`);
+    const sw = page.getByTestId('bundle-header-switch');
+    await sw.waitFor();
+    expect(await sw.getAttribute('aria-label')).toBe('Enabled');
+    await sw.click();
+    await expect.poll(() => sw.isChecked()).toBe(false);
+    expect(await sw.getAttribute('aria-label')).toBe('Enabled');
+    expect(await page.locator('.page-actions .switch-label').first().textContent()).toBe('Disabled');
+    await sw.click();
+    await expect.poll(async () => (await api(host, 'bundles.get', { bundleID: travel })).isEnabled).toBe(true);
+    await go(`#/tool/${CORE}/calc/v1/edit`);
+    const builtin = page.getByTestId('builtin-enable');
+    await builtin.waitFor();
+    expect(await builtin.getAttribute('aria-label')).toBe('Enabled');
+  });
+
   it('ran without page errors or CSP violations', () => {
     expect(problems.filter((p) => !/status of 4\d\d/.test(p))).toEqual([]);
   });

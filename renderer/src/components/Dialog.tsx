@@ -23,7 +23,10 @@ export function Modal({ open, onClose, title, children, className, testId }: Mod
     const d = ref.current;
     if (!d) return;
     if (open && !d.open) {
-      opener.current = focusOrigin();
+      // Shown again right after a cleanup (StrictMode's remount in development), focus is already
+      // inside: the opener recorded the first time stays.
+      const origin = focusOrigin();
+      if (origin && !d.contains(origin)) opener.current = origin;
       d.showModal();
       // showModal() focuses the first focusable element; a dialog can name a better one.
       d.querySelector<HTMLElement>('[data-autofocus]')?.focus();
@@ -40,11 +43,8 @@ export function Modal({ open, onClose, title, children, className, testId }: Mod
     const d = ref.current;
     return () => {
       if (d?.open) d.close();
-      if (d && opener.current) {
-        const back = opener.current;
-        opener.current = null;
-        queueMicrotask(() => giveFocusBack(back));
-      }
+      const back = opener.current;
+      if (d && back) queueMicrotask(() => giveFocusBack(back));
     };
   }, []);
   return (

@@ -187,7 +187,8 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
           <Switch
             checked={opened!.isEnabled}
             showLabel
-            label={opened!.isEnabled ? 'Enabled' : 'Disabled'}
+            label="Enabled"
+            text={opened!.isEnabled ? 'Enabled' : 'Disabled'}
             onChange={(v) => toggle.mutate({ tool: opened!, isEnabled: v })}
             testId="builtin-enable"
           />

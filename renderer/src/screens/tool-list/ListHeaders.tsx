@@ -25,7 +25,8 @@ export function BundleHeader({ bundle }: { bundle: BundleView }) {
           <Switch
             checked={bundle.isEnabled}
             showLabel
-            label={bundle.isEnabled ? 'Enabled' : 'Disabled'}
+            label="Enabled"
+            text={bundle.isEnabled ? 'Enabled' : 'Disabled'}
             onChange={(v) => toggle.mutate({ bundle, isEnabled: v })}
             testId="bundle-header-switch"
           />
