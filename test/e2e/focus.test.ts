@@ -100,6 +100,14 @@ describe.skipIf(!chromiumAvailable())('focus, dialogs and addresses', () => {
     await page.getByTestId('new-tool').click();
     await expect.poll(focused).toMatch(/^INPUT#tool-slug/);
     await page.getByRole('button', { name: 'Cancel' }).click();
+    // Also when the editor is already loaded and mounts at once, through its address.
+    await focusIsHeading('Travel');
+    await go(`#/bundle/${travel}/new-tool`);
+    await expect.poll(focused).toMatch(/^INPUT#tool-slug/);
+    await page.waitForTimeout(300);
+    expect(await focused()).toMatch(/^INPUT#tool-slug/);
+    await go('#/new-bundle');
+    await expect.poll(focused).toMatch(/^INPUT#bundle-slug/);
     // Settings from the sidebar; a reload keeps the view and focuses it too.
     await page.getByTestId('nav-settings').click();
     await focusIsHeading('Settings');

@@ -42,10 +42,16 @@ export function useFocusOnNavigate(mainRef: RefObject<HTMLElement | null>, seq: 
       }
       const active = document.activeElement;
       const stale = !active || active === document.body || active === from || !active.isConnected;
-      if (target && active === target) {
+      const wanted = screenFocusTarget(mainRef.current);
+      if (wanted && active === wanted && !target) {
+        // The view focused its own field as it mounted (autoFocus): that is where focus goes.
+        target = wanted;
+        focusedAt = now;
+        from = null;
+      } else if (target && active === target) {
         if (now - focusedAt > FOLLOW_MS) return;
       } else if (stale) {
-        const next = screenFocusTarget(mainRef.current);
+        const next = wanted;
         if (next) {
           next.focus({ preventScroll: true });
           if (document.activeElement === next) {

@@ -83,6 +83,7 @@ export function BundleEditor({ bundleID }: { bundleID?: string }) {
               className="input mono"
               value={slug}
               autoFocus
+              data-autofocus
               onChange={(e) => setSlug(e.target.value)}
               onBlur={() => setTouched(true)}
               data-testid="bundle-slug"

@@ -234,6 +234,7 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
                 value={draft.slug}
                 onChange={(e) => update('slug', e.target.value)}
                 autoFocus={!tool}
+                data-autofocus={!tool || undefined}
                 data-testid="tool-slug"
               />
             )}

@@ -84,7 +84,10 @@ export function BrokenRow({ entry, active, bundleName }: { entry: BrokenEntry; a
             copyPath();
           }}
         >
-          <span aria-hidden="true">⧉</span>
+          <svg width="15" height="15" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+            <rect x="5.5" y="5.5" width="8" height="8" rx="1.5" fill="none" stroke="currentColor" strokeWidth="1.4" />
+            <path d="M10.5 3.5v-.5A1.5 1.5 0 0 0 9 1.5H4A1.5 1.5 0 0 0 2.5 3v5A1.5 1.5 0 0 0 4 9.5h.5" fill="none" stroke="currentColor" strokeWidth="1.4" />
+          </svg>
         </button>
       </div>
     </div>
