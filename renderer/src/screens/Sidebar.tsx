@@ -109,13 +109,20 @@ export function Sidebar() {
       </ul>
 
       <div className="sidebar-bottom">
-        <button type="button" className={`nav-item${route.name === 'trash' ? ' is-active' : ''}`} onClick={() => go({ name: 'trash' })} data-testid="nav-trash">
+        <button
+          type="button"
+          className={`nav-item${route.name === 'trash' ? ' is-active' : ''}`}
+          aria-current={route.name === 'trash' ? 'page' : undefined}
+          onClick={() => go({ name: 'trash' })}
+          data-testid="nav-trash"
+        >
           <span className="nav-label">Trash</span>
           {!!trash.data?.length && <span className="count">{trash.data.length}</span>}
         </button>
         <button
           type="button"
           className={`nav-item${route.name === 'agents' ? ' is-active' : ''}`}
+          aria-current={route.name === 'agents' ? 'page' : undefined}
           onClick={() => go({ name: 'agents' })}
           data-testid="nav-agents"
         >
@@ -124,6 +131,7 @@ export function Sidebar() {
         <button
           type="button"
           className={`nav-item${route.name === 'secrets' ? ' is-active' : ''}`}
+          aria-current={route.name === 'secrets' ? 'page' : undefined}
           onClick={() => go({ name: 'secrets' })}
           data-testid="nav-secrets"
         >
@@ -132,6 +140,7 @@ export function Sidebar() {
         <button
           type="button"
           className={`nav-item${route.name === 'settings' ? ' is-active' : ''}`}
+          aria-current={route.name === 'settings' ? 'page' : undefined}
           onClick={() => go({ name: 'settings' })}
           data-testid="nav-settings"
         >
