@@ -129,14 +129,16 @@ describe.skipIf(!chromiumAvailable())('the editor and the details', () => {
     await page.getByTestId('sb-default-precision').press('Enter');
     await page.getByTestId('sb-enum-precision').fill('0, 2, 4');
     await page.getByTestId('sb-enum-precision').press('Tab');
-    await expect.poll(async () => JSON.parse(await editorText()) as unknown).toEqual({
-      type: 'object',
-      properties: {
-        expression: { type: 'string', minLength: 1 },
-        precision: { type: 'integer', description: 'Digits after the point', default: 2, enum: [0, 2, 4] },
-      },
-      required: ['expression', 'precision'],
-    });
+    await expect
+      .poll(async () => JSON.parse(await editorText()) as unknown)
+      .toEqual({
+        type: 'object',
+        properties: {
+          expression: { type: 'string', minLength: 1 },
+          precision: { type: 'integer', description: 'Digits after the point', default: 2, enum: [0, 2, 4] },
+        },
+        required: ['expression', 'precision'],
+      });
     // A nested object, one level down.
     await page.getByTestId('sb-add-arguments').click();
     await page.keyboard.type('options');
@@ -283,7 +285,9 @@ describe.skipIf(!chromiumAvailable())('the editor and the details', () => {
 
   it('suggests <slug>-copy for an imported copy, before choosing and after importing', async () => {
     await go('#/tools');
-    const zip = Buffer.from(await (await fetch(`${host.url}/tools/bundles/${travel}/export`, { headers: { Authorization: `Bearer ${host.token}` } })).arrayBuffer());
+    const zip = Buffer.from(
+      await (await fetch(`${host.url}/tools/bundles/${travel}/export`, { headers: { Authorization: `Bearer ${host.token}` } })).arrayBuffer(),
+    );
     await page.getByTestId('import-file-input').setInputFiles({ name: 'travel.zip', mimeType: 'application/zip', buffer: zip });
     await page.getByTestId('conflict-dialog').waitFor();
     expect(await page.getByTestId('conflict-dialog').textContent()).toMatch(/named travel-copy/);
