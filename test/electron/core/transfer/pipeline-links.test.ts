@@ -87,8 +87,9 @@ describe('importing a pipeline', () => {
   it('re-links steps to the copies when imported as a copy', async () => {
     const { zip } = await a.core.transfer.exportBundles([a.bundleID]);
     const report = await a.core.transfer.importZip(zip, 'copy');
-    const labCopy = report.created.find((c) => c.slug === 'lab')!.bundleID;
-    const mathsCopy = report.created.find((c) => c.slug === 'maths')!.bundleID;
+    // Copies get <slug>-copy; the steps follow them by ID.
+    const labCopy = report.created.find((c) => c.slug === 'lab-copy')!.bundleID;
+    const mathsCopy = report.created.find((c) => c.slug === 'maths-copy')!.bundleID;
     expect(labCopy).not.toBe(a.bundleID);
     expect(report.pipelines).toEqual([{ bundleID: labCopy, slug: 'calc', version: 'v1', relinked: 1, missing: [] }]);
     const copy = await a.core.tools.get(calcRef(labCopy));
