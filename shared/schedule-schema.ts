@@ -1,0 +1,65 @@
+/**
+ * The `schedules` of tool.json (DESIGN.md, "Schedules, pipelines, streaming"): as stored, and
+ * as a client may send them. Kept apart from the cron helpers (./schedules.ts) so the schemas
+ * that every screen imports do not pull a cron library along.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Timestamp, Uuid } from './schema-primitives.js';
+
+/** The most schedules one tool may hold. */
+export const MAX_SCHEDULES = 50;
+
+/** A person's explicit yes to run a privileged tool on a schedule, with nobody watching each run. */
+export const ScheduleApproval = Type.Object(
+  {
+    approvedAt: Timestamp,
+    approvedBy: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type ScheduleApproval = Static<typeof ScheduleApproval>;
+
+/** One schedule as tool.json stores it. `timezone` absent: the machine's zone. */
+export const Schedule = Type.Object(
+  {
+    scheduleID: Uuid,
+    cron: Type.String({ minLength: 1, maxLength: 200 }),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    args: Type.Object({}, { additionalProperties: true }),
+    isEnabled: Type.Boolean(),
+    approval: Type.Optional(ScheduleApproval),
+  },
+  { additionalProperties: false },
+);
+export type Schedule = Static<typeof Schedule>;
+
+/** The order a schedule's keys are written in. */
+export const SCHEDULE_KEY_ORDER = ['scheduleID', 'cron', 'timezone', 'args', 'isEnabled', 'approval'] as const;
+
+/**
+ * A schedule as a client sends it: a missing scheduleID is generated (UUIDv7), args default to
+ * {}, isEnabled to true, an empty or null timezone means the machine's. `approval: {}` records a
+ * yes given now; `approval: null` withdraws it.
+ */
+export const ScheduleInput = Type.Object(
+  {
+    scheduleID: Type.Optional(Uuid),
+    cron: Type.String({ maxLength: 200 }),
+    timezone: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+    args: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    isEnabled: Type.Optional(Type.Boolean()),
+    approval: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            approvedAt: Type.Optional(Type.String({ maxLength: 64 })),
+            approvedBy: Type.Optional(Type.String({ maxLength: 200 })),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ScheduleInput = Static<typeof ScheduleInput>;
