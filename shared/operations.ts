@@ -9,6 +9,7 @@ import type { ErrorCode } from './errors.js';
 import type { ListedOpName } from './op-names.js';
 import { Config, Safety, Uuid, Card, Limits, JsonSchemaValue, SecretName } from './schemas.js';
 import { ToolTypeInputSchema } from './tool-types/catalog.js';
+import { MAX_SCHEDULES, ScheduleInput } from './schedule-schema.js';
 import type {
   BundleView,
   ToolView,
@@ -60,6 +61,7 @@ export const ToolInput = Type.Object(
     impl: Type.Object({}, { additionalProperties: true }),
     card: Type.Optional(Card),
     limits: Type.Optional(Limits),
+    schedules: Type.Optional(Type.Array(ScheduleInput, { maxItems: MAX_SCHEDULES })),
     // read-only, checked for consistency or ignored
     slug: Type.Optional(Type.String()),
     version: Type.Optional(Type.String()),

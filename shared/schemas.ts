@@ -7,12 +7,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CssColor, JsonSchemaValue, Nullable, Safety, SlugString, Timestamp, Uuid } from './schema-primitives.js';
 import { ToolTypeSchema, type Impl } from './tool-types/catalog.js';
+import { MAX_SCHEDULES, Schedule } from './schedule-schema.js';
 
 export { Uuid, Timestamp, SlugString, SecretName, CssColor, JsonSchemaValue, Safety, HeaderName } from './schema-primitives.js';
 export { FunctionImpl } from './tool-types/function.js';
 export { HttpImpl, HttpAuth, HmacAuth, OAuth2ClientCredentialsAuth } from './tool-types/http.js';
 export { ContainerImpl, Sandbox } from './tool-types/container.js';
 export { PipelineImpl, PipelineStep, StepToolRef } from './tool-types/pipeline.js';
+export { Schedule, ScheduleInput, ScheduleApproval, MAX_SCHEDULES } from './schedule-schema.js';
 export { IMPL_SCHEMAS, TOOL_TYPES, ToolTypeSchema, normalizeToolType, type ToolType, type Impl } from './tool-types/catalog.js';
 
 export const SCHEMA_VERSION = '1';
@@ -57,6 +59,8 @@ const toolFields = {
   impl: Type.Object({}, { additionalProperties: true }),
   card: Card,
   limits: Limits,
+  /** Runs on a cron pattern (DESIGN.md, "Schedules"); absent when the tool has none. */
+  schedules: Type.Optional(Type.Array(Schedule, { maxItems: MAX_SCHEDULES })),
   createdAt: Timestamp,
   modifiedAt: Timestamp,
 };

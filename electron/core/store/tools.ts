@@ -34,6 +34,8 @@ export interface PrepareContext {
   existing?: ToolFile;
   /** The other tools, read-only, for checks that look at them (a pipeline's steps). */
   catalog?: ToolCatalog;
+  /** The tool that holds a scheduleID now: a schedule copied from another tool gets a new ID. */
+  scheduleOwner?: (scheduleID: string) => string | undefined;
 }
 
 /** Turns a client's input into the file to write, or throws INVALID_INPUT (tool-types/prepare.ts). */
@@ -55,6 +57,12 @@ export class ToolService {
     private readonly store: Store,
     private readonly deps: ToolServiceDeps,
   ) {}
+
+  /** The tool holding a scheduleID (scheduleIDs are unique across the data folder). */
+  readonly scheduleOwner = (scheduleID: string): string | undefined => {
+    for (const rec of this.store.state.tools.values()) if (rec.file.schedules?.some((s) => s.scheduleID === scheduleID)) return rec.file.toolID;
+    return undefined;
+  };
 
   view(rec: ToolRecord): ToolView {
     const view: ToolView = { ...rec.file, availability: this.deps.availability(rec), metrics: this.deps.metrics(rec.file.toolID) };
@@ -163,6 +171,7 @@ export class ToolService {
         now: this.store.now(),
         config: this.store.config.get(),
         catalog: catalogOf(this.store.state),
+        scheduleOwner: this.scheduleOwner,
       });
       await this.ensurePairFree(bundleID, pair.slug, pair.version);
       const toolsDir = this.store.paths.toolsDir(bundleID);
@@ -211,6 +220,7 @@ export class ToolService {
         config: this.store.config.get(),
         existing: disk,
         catalog: catalogOf(this.store.state),
+        scheduleOwner: this.scheduleOwner,
       });
       const renamed = target.slug !== disk.slug || target.version !== disk.version;
       if (renamed) {

@@ -16,6 +16,7 @@ import { depthExceeded, MAX_SCHEMA_DEPTH } from '../../../shared/limits.js';
 import { checkAgainst, makeUserAjv } from '../validation.js';
 import { toolTypeModule } from './registry.js';
 import { moreDangerous } from '../../../shared/pipeline.js';
+import { prepareSchedules } from './schedule-rules.js';
 
 const userAjv = makeUserAjv();
 
@@ -89,13 +90,25 @@ export function prepareTool(input: ToolInput, ctx: PrepareContext): ToolFile {
     ...(ctx.catalog ? { tools: ctx.catalog } : {}),
   };
   if (implIssues.length === 0) issues.push(...module.check(impl as never, checkContext));
+  const toolID = ctx.existing?.toolID ?? uuidv7();
+  // The final safety (a pipeline's is raised to its most dangerous step's): a schedule's approval depends on it.
+  const declared = input.safety ?? (implIssues.length === 0 ? module.defaultSafety(impl as never) : 'privileged');
+  const floor = implIssues.length === 0 ? module.safetyFloor?.(impl as never, checkContext) : undefined;
+  const safety = floor ? moreDangerous(declared, floor) : declared;
+  const schedules = prepareSchedules(input.schedules, {
+    safety,
+    argSchema,
+    now: ctx.now,
+    toolID,
+    ...(ctx.existing ? { existing: ctx.existing } : {}),
+    ...(ctx.scheduleOwner ? { scheduleOwner: ctx.scheduleOwner } : {}),
+  });
+  issues.push(...schedules.issues);
   if (issues.length) throw invalid(issues);
-  const declared = input.safety ?? module.defaultSafety(impl as never);
-  const floor = module.safetyFloor?.(impl as never, checkContext);
 
   return {
     schemaVersion: SCHEMA_VERSION,
-    toolID: ctx.existing?.toolID ?? uuidv7(),
+    toolID,
     bundleID: ctx.bundleID,
     slug: ctx.slug,
     version: ctx.version,
@@ -105,12 +118,13 @@ export function prepareTool(input: ToolInput, ctx: PrepareContext): ToolFile {
     isEnabled: input.isEnabled ?? ctx.existing?.isEnabled ?? true,
     isBuiltIn: false,
     tags: normalizeTags(input.tags),
-    safety: floor ? moreDangerous(declared, floor) : declared,
+    safety,
     argSchema,
     outputSchema,
     impl: impl as ToolFile['impl'],
     card: input.card ?? { enabled: true },
     limits: input.limits ?? {},
+    ...(schedules.schedules.length ? { schedules: schedules.schedules } : {}),
     createdAt: ctx.existing?.createdAt ?? ctx.now,
     modifiedAt: ctx.now,
   };

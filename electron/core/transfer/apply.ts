@@ -34,7 +34,7 @@ async function exists(path: string): Promise<boolean> {
  * The same bundle under new IDs: what "import as a copy" writes. Its slug becomes `<slug>-copy`
  * (free among `takenSlugs`) and its display name says "(copy)", so the two can be told apart in
  * lists and in agents' tool names; tools keep their slugs. It is a new insertion, so timestamps
- * are now.
+ * are now; its schedules get new IDs.
  */
 export function copyOf(draft: BundleDraft, now: string, takenSlugs: ReadonlySet<string>): BundleDraft {
   const bundleID = uuidv7();
@@ -43,7 +43,12 @@ export function copyOf(draft: BundleDraft, now: string, takenSlugs: ReadonlySet<
   return {
     origin: draft.origin,
     file: { ...draft.file, bundleID, slug, displayName, createdAt: now, modifiedAt: now },
-    tools: draft.tools.map((t) => ({ ...t, file: { ...t.file, bundleID, toolID: uuidv7(), createdAt: now, modifiedAt: now } })),
+    tools: draft.tools.map((t) => {
+      const file = { ...t.file, bundleID, toolID: uuidv7(), createdAt: now, modifiedAt: now };
+      // A copy's schedules are its own: new IDs, so the two never share a fire or an output.
+      if (file.schedules) file.schedules = file.schedules.map((s) => ({ ...s, scheduleID: uuidv7() }));
+      return { ...t, file };
+    }),
   };
 }
 

@@ -111,6 +111,15 @@ function asUserFile<T extends { isBuiltIn: boolean }>(file: T): T {
   return file.isBuiltIn ? { ...file, isBuiltIn: false } : file;
 }
 
+/**
+ * Imported schedules arrive switched off and without their approval: a tool from elsewhere
+ * starts running on its own only once someone here has looked at it and switched it on.
+ */
+export function schedulesSwitchedOff(file: ToolFile): ToolFile {
+  if (!file.schedules?.length) return file;
+  return { ...file, schedules: file.schedules.map(({ approval: _approval, ...s }) => ({ ...s, isEnabled: false })) };
+}
+
 /** Validates everything; throws INVALID_INPUT listing every problem found (up to 50). */
 export function validateBundles(raw: RawBundle[], config: Config): Validated {
   const issues: FieldIssue[] = [];
@@ -118,6 +127,7 @@ export function validateBundles(raw: RawBundle[], config: Config): Validated {
   const warnings: string[] = [];
   const toolOwners = new Map<string, string>();
   const bundles: BundleDraft[] = [];
+  const switchedOff: string[] = [];
 
   for (const rb of raw) {
     const parsed = parseBundle(rb.value, rb.origin, rb.bundleID);
@@ -133,7 +143,8 @@ export function validateBundles(raw: RawBundle[], config: Config): Validated {
         issues.push({ field: rt.origin, message: pt.problem.reason });
         continue;
       }
-      const file = asUserFile(pt.file!);
+      const file = schedulesSwitchedOff(asUserFile(pt.file!));
+      if (pt.file!.schedules?.some((sc) => sc.isEnabled)) switchedOff.push(`${file.slug} ${file.version}`);
       const rules = checkToolRules(file, config, rt.origin);
       issues.push(...rules.issues);
       for (const h of rules.hosts) hosts.add(h);
@@ -158,6 +169,11 @@ export function validateBundles(raw: RawBundle[], config: Config): Validated {
     const first = shown[0]!;
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
     throw invalid(shown, `The import was refused, nothing was written: ${first.field} ${first.message}${more}.`);
+  }
+  if (switchedOff.length) {
+    warnings.push(
+      `schedules arrive switched off: ${switchedOff.slice(0, 5).join(', ')}${switchedOff.length > 5 ? `, and ${switchedOff.length - 5} more` : ''} had some on; check them and switch them on in the Schedules screen`,
+    );
   }
   return { bundles, hostsToAllow: [...hosts].sort(), warnings };
 }

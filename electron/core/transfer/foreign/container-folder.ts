@@ -12,6 +12,7 @@
  *   constraints     {timeout_seconds?, max_output_bytes?, max_calls_per_minute?} → impl.timeoutSeconds, limits
  *   config_schema   a JSON Schema; properties marked secret (secret: true, x-secret: true,
  *                   writeOnly: true or format: "password") → impl.secrets (UPPER_SNAKE_CASE names)
+ *   trigger         a cron pattern or interval → a schedule, switched off (./chalie-trigger.ts)
  * Every file of the folder (manifest.json, Dockerfile, the runner, …) is kept as a build file.
  */
 import { promises as fsp } from 'node:fs';
@@ -26,6 +27,7 @@ import { type TransferLimits } from '../limits.js';
 import { formatBytes } from '../../../../shared/format.js';
 import type { FileSource } from '../validate.js';
 import { argSchemaOf, bytesSource, clip, newToolFile, secretName, slugify, versionOf } from './common.js';
+import { scheduleFromTrigger } from './chalie-trigger.js';
 
 /** One file of a dropped or uploaded folder; `path` is relative, '/'-separated. */
 export interface FolderFile {
@@ -181,8 +183,6 @@ export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: str
   const warnings: string[] = [];
   if (skipped.length) warnings.push(`left out of the tool folder: ${skipped.sort().join(', ')} (.env files may hold real credentials; caches are rebuilt)`);
   const trigger = pick(manifest, 'trigger', 'schedule');
-  if (trigger !== undefined)
-    warnings.push(`its trigger ${clip(JSON.stringify(trigger), 120)} was not turned into a schedule: Toolwright does not run tools on a schedule yet`);
   const name = typeof manifest['name'] === 'string' ? manifest['name'] : '';
   if (!name) issues.push({ field: 'manifest.json: name', message: 'is required' });
   const slug = slugify(name);
@@ -215,6 +215,8 @@ export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: str
   if (issues.length) throw invalid(issues);
 
   const outputSchema = obj(output?.['schema']) ?? returnsSchema(pick(manifest, 'returns', 'output_schema', 'outputSchema'));
+  const fromTrigger = trigger === undefined ? undefined : scheduleFromTrigger(trigger, args.schema);
+  if (fromTrigger) warnings.push(fromTrigger.note);
   const safety = manifest['safety'];
   const tags = Array.isArray(manifest['tags'])
     ? manifest['tags'].filter((t): t is string => typeof t === 'string' && t.length > 0 && t.length <= 64).slice(0, 64)
@@ -231,6 +233,7 @@ export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: str
       card: cardOf(output),
       limits,
       tags,
+      ...(fromTrigger?.schedule ? { schedules: [fromTrigger.schedule] } : {}),
       ...(outputSchema ? { outputSchema } : {}),
       ...(safety === 'readOnly' || safety === 'sideEffecting' || safety === 'privileged' ? { safety: safety as Safety } : {}),
     },
