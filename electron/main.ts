@@ -76,6 +76,7 @@ void app.whenReady().then(async () => {
     agentAccess,
     builtinDir: app.isPackaged ? join(process.resourcesPath, 'builtin') : join(app.getAppPath(), 'data/builtin'),
     watch: true,
+    scheduler: true,
     transport: 'ipc',
     appVersion: app.getVersion(),
     ...(cipher ? { secretsCipher: cipher } : {}),

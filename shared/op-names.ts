@@ -39,6 +39,10 @@ export const OP_NAMES = [
   'bundles.importOpenApi',
   'tools.importContainer',
   'tools.openaiFunctions',
+  'schedules.list',
+  'schedules.patch',
+  'schedules.run',
+  'schedules.latest',
 ] as const;
 
 export type ListedOpName = (typeof OP_NAMES)[number];

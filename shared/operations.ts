@@ -27,6 +27,8 @@ import type {
   Approval,
   ApprovalDecision,
   AgentConnection,
+  ScheduleOutput,
+  ScheduleView,
 } from './types.js';
 
 interface OpDef<I extends TSchema, O> {
@@ -359,6 +361,38 @@ export const operations = {
     input: Type.Object({ bundleIDs: Type.Optional(Ids) }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   }),
+  'schedules.list': op<{ items: ScheduleView[] }>()({
+    summary: "Every tool's schedules with their next run and last run (of one tool with toolID)",
+    input: Type.Object({ toolID: Type.Optional(Uuid) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT'],
+  }),
+  'schedules.patch': op<ScheduleView>()({
+    summary: 'Switch a schedule on or off (an edit of its tool.json, with the save rules)',
+    input: Type.Object({ scheduleID: Uuid, patch: EnabledPatch }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'MODIFIED_ELSEWHERE', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'BUILTIN_READONLY'],
+  }),
+  'schedules.run': op<InvokeResult>()({
+    summary: "Run a schedule now, with its arguments, through every gate; recorded as the schedule's run",
+    input: Type.Object({ scheduleID: Uuid, confirm: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    errors: [
+      'INVALID_INPUT',
+      'INVALID_ARGS',
+      'NOT_FOUND',
+      'TOOLS_DISABLED',
+      'CONFIRMATION_REQUIRED',
+      'RATE_LIMITED',
+      'TOOL_UNAVAILABLE',
+      'BUNDLE_DISABLED',
+      'BUNDLE_DELETED',
+      'TOOL_DISABLED',
+      'CONFLICT',
+    ],
+  }),
+  'schedules.latest': op<ScheduleOutput>()({
+    summary: 'The latest output of a schedule (404 until it has run)',
+    input: Type.Object({ scheduleID: Uuid }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
 } as const;
 
 export type Operations = typeof operations;
@@ -382,4 +416,6 @@ export type StoreEvent =
   | { type: 'metrics.changed'; toolID: string }
   | { type: 'problems.changed' }
   | { type: 'approvals.changed' }
-  | { type: 'agents.changed' };
+  | { type: 'agents.changed' }
+  /** A schedule's last run or latest output changed (in any process). */
+  | { type: 'schedule.changed'; scheduleID: string };

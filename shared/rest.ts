@@ -66,6 +66,10 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'problems.list': { method: 'GET', path: '/tools/problems' },
   'functions.list': { method: 'GET', path: '/tools/functions' },
   'system.info': { method: 'GET', path: '/tools/system' },
+  'schedules.list': { method: 'GET', path: '/tools/schedules', query: ['toolID'] },
+  'schedules.patch': { method: 'PATCH', path: '/tools/schedules/:scheduleID', params: ['scheduleID'], body: 'patch' },
+  'schedules.run': { method: 'POST', path: '/tools/schedules/:scheduleID/run', params: ['scheduleID'], body: '*' },
+  'schedules.latest': { method: 'GET', path: '/tools/schedules/:scheduleID/latest', params: ['scheduleID'] },
 };
 
 /** The query parameter that turns a streaming route's answer into server-sent events. */

@@ -214,3 +214,36 @@ export interface AgentAccessStatus {
   token?: string;
   error?: string;
 }
+
+/** How the latest fire or run of a schedule went: a run's status, or why it did not run. */
+export type ScheduleRunStatus = 'running' | 'ok' | 'error' | 'cancelled' | 'refused' | 'skipped';
+
+/** One schedule as GET /tools/schedules lists it (DESIGN.md, "Schedules"). */
+export interface ScheduleView {
+  scheduleID: string;
+  toolID: string;
+  bundleID: string;
+  cron: string;
+  /** The IANA zone it runs in (the machine's when tool.json names none). */
+  timezone: string;
+  isEnabled: boolean;
+  nextRunAt: string | null;
+  lastRun: { invocationID: string; startedAt: string; status: ScheduleRunStatus } | null;
+}
+
+/** What the latest run of a schedule gave (GET /tools/schedules/{id}/latest, the MCP resource). */
+export interface ScheduleOutput {
+  scheduleID: string;
+  toolID: string;
+  bundleID: string;
+  invocationID: string;
+  /** The fire time it ran for; null for a run started by hand ("Run now"). */
+  fireAt: string | null;
+  startedAt: string;
+  durationMs: number;
+  status: 'ok' | 'error' | 'cancelled';
+  value?: unknown;
+  error?: ApiError;
+  card?: { title?: string; text?: string };
+  truncated?: { originalBytes: number };
+}

@@ -43,6 +43,10 @@ import { ProblemsService } from './problems.js';
 import { SystemService } from './system.js';
 import { Disposables } from './lifecycle.js';
 import { loggerFrom, stderrLogger, type Logger } from './log.js';
+import { ScheduleFiles } from './schedules/schedule-files.js';
+import { ScheduleRunner } from './schedules/schedule-runner.js';
+import { ScheduleService } from './schedules/schedule-service.js';
+import { REAL_CLOCK, Scheduler, type SchedulerOptions } from './schedules/scheduler.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -67,6 +71,11 @@ export interface CoreOptions {
   agentAccess?: { current(): AgentAccessStatus };
   /** Options for the runners (tests point the http runner at loopback, the container runner at a test engine). */
   runners?: Pick<RunnerServices, 'http' | 'container'>;
+  /**
+   * Run schedules: long-lived processes (the app, the headless host, MCP servers) do; one-shot
+   * CLI commands and most tests do not. Whoever runs it, one process per data folder schedules.
+   */
+  scheduler?: boolean | SchedulerOptions;
 }
 
 export const DEFAULT_BUILTIN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../data/builtin');
@@ -91,6 +100,9 @@ export interface Core extends TransportCore {
   approvals: ApprovalStore;
   agents: AgentConnections;
   paths: DataPaths;
+  schedules: ScheduleService;
+  /** Present when this process runs schedules (it fires them only while it holds the lease). */
+  scheduler?: Scheduler;
   close(): Promise<void>;
 }
 
@@ -157,6 +169,21 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const transfer = new TransferService({ store, bundles, tools, config, paths });
   await transfer.recover();
 
+  const schedulerOptions = opts.scheduler === true ? {} : opts.scheduler || undefined;
+  const scheduleClock = schedulerOptions?.clock ?? REAL_CLOCK;
+  const scheduleFiles = new ScheduleFiles(paths.schedulerDir);
+  await scheduleFiles.ensure();
+  const scheduleRunner = new ScheduleRunner({
+    store,
+    engine,
+    history,
+    files: scheduleFiles,
+    now: () => scheduleClock.now(),
+    changed: (scheduleID) => emit({ type: 'schedule.changed', scheduleID }),
+    log: logger,
+  });
+  const schedules = new ScheduleService({ store, tools, files: scheduleFiles, runner: scheduleRunner, clock: scheduleClock });
+
   const approvals = new ApprovalStore(paths.approvalsDir, opts.clock);
   const agents = new AgentConnections(paths.agentsDir, opts.clock);
   owned.listen(agents, 'changed', () => emit({ type: 'agents.changed' }));
@@ -174,6 +201,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         metrics: (id) => metrics.reload(id),
         approvals: async () => void approvals.emit('changed'),
         agents: async () => void agents.emit('changed'),
+        schedules: {
+          dirs: [scheduleFiles.runsDir, scheduleFiles.outputsDir],
+          changed: async (scheduleID) => void emit({ type: 'schedule.changed', scheduleID }),
+        },
       },
       { onError: (what, e) => logger.error(what, e) },
     );
@@ -188,6 +219,13 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     await Promise.all(runners.map((r) => r.start?.().catch((e: unknown) => logger.error(`starting the ${r.type} runner`, e))));
   }
 
+  let scheduler: Scheduler | undefined;
+  if (schedulerOptions) {
+    scheduler = new Scheduler({ store, files: scheduleFiles, runner: scheduleRunner, log: logger }, schedulerOptions);
+    owned.add(() => scheduler!.close());
+    scheduler.start();
+  }
+
   const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));
   const services = {
     trash: { purge: (bundleID: string) => purgeBundle(store, tools, bundleID) },
@@ -195,6 +233,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     agents,
     bundles,
     tools,
+    schedules,
     search,
     invocations,
     config,
@@ -235,6 +274,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     approvals,
     agents,
     paths,
+    schedules,
+    ...(scheduler ? { scheduler } : {}),
     openExport: (bundleIDs) => transfer.openExport(bundleIDs),
     close: () => owned.dispose(),
   };

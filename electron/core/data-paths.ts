@@ -37,6 +37,10 @@ export class DataPaths {
   get historyDir(): string {
     return join(this.dataDir, 'history');
   }
+  /** The scheduler's lease, fire claims, last runs and latest outputs (electron/core/schedules/). */
+  get schedulerDir(): string {
+    return join(this.dataDir, 'scheduler');
+  }
   /** Lock guarding data-dir-wide files (config, builtin-state, secrets). */
   get rootLock(): string {
     return join(this.dataDir, '.lock');

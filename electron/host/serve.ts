@@ -33,7 +33,7 @@ export async function startServe({ dataDir, port }: ServeOptions): Promise<void>
   await ensureRendererBuilt(projectRoot, rendererDir);
 
   const agentAccess = new AgentAccess(dataDir, () => core.events.emit('event', { type: 'config.changed' }));
-  const core = await createCore({ dataDir, watch: true, transport: 'rest', agentAccess });
+  const core = await createCore({ dataDir, watch: true, transport: 'rest', agentAccess, scheduler: true });
   const stopAgentAccess = followAgentAccess(core, agentAccess);
   const app = await createRestServer({ core, token, rendererDir, mcp: core });
   try {

@@ -46,5 +46,9 @@ export function createHandlers(s: Services): Handlers {
     'bundles.importOpenApi': (i) => s.transfer.importOpenApi(i.document, { dryRun: i.dryRun === true, ...(i.serverUrl ? { serverUrl: i.serverUrl } : {}) }),
     'tools.importContainer': (i) => s.transfer.importContainerFiles(i.bundleID, i.files, { dryRun: i.dryRun === true }),
     'tools.openaiFunctions': (i) => ({ items: s.transfer.openAiFunctions(i.bundleIDs) }),
+    'schedules.list': (i) => s.schedules.list(i.toolID ? { toolID: i.toolID } : {}),
+    'schedules.patch': (i) => s.schedules.setEnabled(i.scheduleID, i.patch.isEnabled),
+    'schedules.run': (i) => s.schedules.runNow(i.scheduleID, { confirm: i.confirm === true }),
+    'schedules.latest': (i) => s.schedules.latest(i.scheduleID),
   };
 }

@@ -15,6 +15,8 @@ import type {
   OpenAiFunction,
   Page,
   Problem,
+  ScheduleOutput,
+  ScheduleView,
   SearchHit,
   SecretInfo,
   SystemInfo,
@@ -49,6 +51,12 @@ export interface Services {
     delete(ref: ToolRef): Promise<void>;
   };
   search: { search(input: OpInput<'tools.search'>): Page<SearchHit> };
+  schedules: {
+    list(filter: { toolID?: string }): Promise<{ items: ScheduleView[] }>;
+    setEnabled(scheduleID: string, isEnabled: boolean): Promise<ScheduleView>;
+    runNow(scheduleID: string, options: { confirm?: boolean }): Promise<InvokeResult>;
+    latest(scheduleID: string): Promise<ScheduleOutput>;
+  };
   invocations: {
     invoke(ref: ToolRef, input: InvokeInput): Promise<InvokeResult>;
     cancel(invocationID: string): Promise<{ cancelled: boolean }>;

@@ -16,6 +16,8 @@ export interface WatchHooks {
   approvals?: () => Promise<void>;
   /** A connection file under agents/ appeared or went away (an agent connected elsewhere). */
   agents?: () => Promise<void>;
+  /** A schedule's last run or latest output changed (scheduler/runs/, scheduler/outputs/): its ID. */
+  schedules?: { dirs: string[]; changed: (scheduleID: string) => Promise<void> };
 }
 
 export interface StoreWatcher {
@@ -86,19 +88,27 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, options: WatchO
       skipHidden(p) || p === paths.bundlesDir || [paths.historyDir, paths.invocationsDir].some((dir) => p === dir || p.startsWith(dir + sep)),
     depth: 1,
   });
-  for (const w of [bundles, top]) {
+  // The scheduler's records, written by whichever process runs a schedule (the folders exist: the core makes them).
+  const scheduleHook = hooks.schedules;
+  const schedules: FSWatcher | undefined = scheduleHook && watch(scheduleHook.dirs, { ignoreInitial: true, ignored: skipHidden, depth: 0 });
+  schedules?.on('all', (_event, path) => {
+    const name = basename(path);
+    if (name.endsWith('.json')) schedule(`s:${name}`, () => scheduleHook!.changed(name.slice(0, -5)));
+  });
+  const watchers = schedules ? [bundles, top, schedules] : [bundles, top];
+  for (const w of watchers) {
     w.on('all', (_event, path) => onPath(path));
     // chokidar emits 'error' for ELOOP (a symlink loop), EACCES, ENOSPC (inotify limit) and the
     // like; with no listener that would be thrown and take the whole process down.
     w.on('error', (e: unknown) => onError('watching the data folder', e));
   }
-  const ready = Promise.all([bundles, top].map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve())))).then(() => undefined);
+  const ready = Promise.all(watchers.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve())))).then(() => undefined);
   return {
     ready,
     async close() {
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
-      await Promise.all([bundles.close(), top.close()]);
+      await Promise.all(watchers.map((w) => w.close()));
     },
   };
 }

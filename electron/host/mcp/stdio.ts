@@ -20,7 +20,7 @@ export async function runStdioServer(opts: StdioOptions): Promise<void> {
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
-  const core = await createCore({ dataDir: opts.dataDir, watch: true, transport: 'rest', logger: stderrLogger() });
+  const core = await createCore({ dataDir: opts.dataDir, watch: true, transport: 'rest', logger: stderrLogger(), scheduler: true });
   const connection = createMcpServer(core, {
     transport: 'stdio',
     ...(opts.bundles ? { bundles: opts.bundles } : {}),

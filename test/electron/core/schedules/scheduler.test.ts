@@ -1,0 +1,184 @@
+/**
+ * The scheduler in one process, on a real data folder, with a clock running 30× faster than the
+ * wall clock (a minute passes in two seconds): fires land in the history with trigger
+ * "schedule" and as the schedule's latest output; only the latest missed fire is caught up; a
+ * fire that comes while the previous run goes on is skipped and recorded; gates refuse fires,
+ * recorded with their reason; a tool made privileged behind the app's back is refused; and
+ * switching a schedule off stops it at once.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { v7 as uuidv7 } from 'uuid';
+import { createCore, type Core } from '../../../../electron/core/app-core.js';
+import type { FireOutcome } from '../../../../electron/core/schedules/schedule-runner.js';
+import { functionTool, tempDir } from '../../../helpers/store.js';
+import { startLoopbackServer, sendJson, type LoopbackServer } from '../../../helpers/loopback-http.js';
+import { claimedFires, fastClock, until, type FastClock } from '../../../helpers/schedules.js';
+import type { ToolInput } from '../../../../shared/operations.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+interface Fired {
+  scheduleID: string;
+  fireAt: number;
+  outcome: FireOutcome;
+}
+
+async function start(opts: { dataDir?: string; clock?: FastClock } = {}): Promise<{ core: Core; fired: Fired[]; clock: FastClock; dataDir: string }> {
+  const dataDir = opts.dataDir ?? (await tempDir('tw-sched-'));
+  const clock = opts.clock ?? fastClock(30);
+  const fired: Fired[] = [];
+  const core = await createCore({
+    dataDir,
+    docker: false,
+    scheduler: { clock, renewMs: 200, ttlMs: 1500, standbyPollMs: 100, onFire: (f) => fired.push(f) },
+  });
+  cleanups.push(async () => {
+    await core.close();
+    if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+  return { core, fired, clock, dataDir };
+}
+
+const CALC = { argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] } };
+
+async function scheduledTool(core: Core, tool: Partial<ToolInput>, schedule: NonNullable<ToolInput['schedules']>[number]) {
+  const bundleID = uuidv7();
+  await core.bundles.put(bundleID, { slug: `b-${bundleID.slice(-6)}` });
+  const view = await core.tools.create({ bundleID, slug: 'job', version: 'v1' }, functionTool({ ...CALC, ...tool, schedules: [schedule] }));
+  return { bundleID, tool: view, scheduleID: view.schedules![0]!.scheduleID };
+}
+
+const minuteOf = (ms: number) => ms % 60_000 === 0;
+
+describe('the scheduler', () => {
+  it('fires every minute on the minute, into the history with trigger "schedule" and as the latest output', async () => {
+    const { core, fired } = await start();
+    const { tool, scheduleID } = await scheduledTool(core, {}, { cron: '* * * * *', args: { expression: '6*7' } });
+    await until('two fires', () => fired.length >= 2);
+    expect(fired.every((f) => minuteOf(f.fireAt) && f.outcome.claimed && f.outcome.record.status === 'ok')).toBe(true);
+    expect(fired[1]!.fireAt - fired[0]!.fireAt).toBe(60_000);
+    const history = await core.history.list(tool.toolID);
+    const runs = history.filter((e) => e.trigger === 'schedule' && e.scheduleID === scheduleID);
+    expect(runs.length).toBeGreaterThanOrEqual(2);
+    expect(runs[0]).toMatchObject({ status: 'ok', result: { value: 42 }, args: { expression: '6*7' } });
+    const latest = await core.schedules.latest(scheduleID);
+    expect(latest).toMatchObject({ scheduleID, toolID: tool.toolID, status: 'ok', value: { value: 42 }, fireAt: expect.stringMatching(/:00\.000Z$/) });
+    const [view] = (await core.schedules.list()).items;
+    expect(view).toEqual({
+      scheduleID,
+      toolID: tool.toolID,
+      bundleID: tool.bundleID,
+      cron: '* * * * *',
+      timezone: expect.any(String),
+      isEnabled: true,
+      nextRunAt: expect.stringMatching(/:00\.000Z$/),
+      lastRun: { invocationID: expect.any(String), startedAt: expect.any(String), status: expect.stringMatching(/^(ok|running)$/) },
+    });
+  });
+
+  it('of the fires missed while nothing ran, only the latest runs, once, at start', async () => {
+    const dataDir = await tempDir('tw-sched-');
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    // The scheduler's clock reads 2 h 5 min ahead of the wall clock (mid-way between two fires of
+    // */10), so the schedule made now exists long before the fires it missed.
+    const ahead = Math.floor(Date.now() / 600_000) * 600_000 + 2 * 3_600_000 + 5 * 60_000;
+    const first = await start({ dataDir, clock: fastClock(1, Date.now(), ahead) });
+    const { scheduleID } = await scheduledTool(first.core, {}, { cron: '*/10 * * * *', args: { expression: '1' } });
+    await first.core.close();
+    // The lease of a scheduler on another machine that last checked 35 minutes ago (on the
+    // scheduler's clock) and has not renewed for an hour: fires at -30, -20 and -10 were missed.
+    const now = first.clock.now();
+    const lease = {
+      generation: 1,
+      holder: { id: 'gone', pid: 2 ** 22 + 7, host: 'elsewhere', startedAt: new Date(Date.now() - 7_200_000).toISOString() },
+      renewedAt: new Date(Date.now() - 3_600_000).toISOString(),
+      checkedThrough: new Date(now - 35 * 60_000).toISOString(),
+    };
+    await rm(join(dataDir, 'scheduler', 'lease'), { recursive: true, force: true });
+    await mkdir(join(dataDir, 'scheduler', 'lease'), { recursive: true });
+    await writeFile(join(dataDir, 'scheduler', 'lease', '000000000001.json'), JSON.stringify(lease));
+    const second = await start({ dataDir, clock: fastClock(1, Date.now(), now) });
+    await until('the catch-up fire', () => second.fired.length >= 1, 10_000);
+    await new Promise((r) => setTimeout(r, 500));
+    const expected = Math.floor(now / 600_000) * 600_000; // the latest */10 fire before now
+    expect(second.fired.map((f) => f.fireAt)).toEqual([expected]);
+    expect(await claimedFires(dataDir, scheduleID)).toEqual([new Date(expected).toISOString()]);
+  });
+
+  describe('with a slow tool', () => {
+    let server: LoopbackServer;
+    afterEach(() => server?.close());
+
+    it('a fire that comes while the previous run still goes is skipped, and recorded', async () => {
+      server = await startLoopbackServer();
+      let going = 0;
+      let most = 0;
+      server.route('/slow', async (_req, res) => {
+        most = Math.max(most, ++going);
+        await new Promise((r) => setTimeout(r, 3000)); // a minute and a half on the scheduler's clock
+        going--;
+        sendJson(res, 200, { done: true });
+      });
+      const { core, fired } = await start();
+      await core.config.patch({ allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true });
+      const { tool, scheduleID } = await scheduledTool(
+        core,
+        { type: 'http', impl: { method: 'GET', urlTemplate: server.url('/slow'), timeoutMs: 10_000 }, argSchema: { type: 'object' } },
+        { cron: '* * * * *', args: {} },
+      );
+      await until('a skipped fire', () => fired.some((f) => f.outcome.claimed && f.outcome.record.status === 'skipped'), 20_000);
+      const skipped = fired.find((f) => f.outcome.claimed && f.outcome.record.status === 'skipped')!;
+      expect(skipped.outcome.claimed && skipped.outcome.record.error?.message).toMatch(/previous run of this schedule .* was still going/);
+      const history = await core.history.list(tool.toolID);
+      expect(history.some((e) => e.scheduleID === scheduleID && e.error?.code === 'CONFLICT' && /skipped/.test(e.error.message))).toBe(true);
+      expect(most).toBe(1); // never two runs at once
+    });
+  });
+
+  it('every gate applies: with the kill switch on, fires are refused and recorded with the reason', async () => {
+    const { core, fired } = await start();
+    const { tool, scheduleID } = await scheduledTool(core, {}, { cron: '* * * * *', args: { expression: '1' } });
+    await core.config.patch({ toolsEnabled: false });
+    await until('a refused fire', () => fired.find((f) => f.outcome.claimed && f.outcome.record.status === 'refused'));
+    const view = (await core.schedules.list()).items.find((s) => s.scheduleID === scheduleID)!;
+    expect(view.lastRun?.status).toBe('refused');
+    const [entry] = await core.history.list(tool.toolID);
+    expect(entry).toMatchObject({ trigger: 'schedule', scheduleID, status: 'error', error: { code: 'TOOLS_DISABLED' } });
+    await expect(core.schedules.latest(scheduleID)).rejects.toMatchObject({ code: 'NOT_FOUND' }); // nothing ran, so no output
+  });
+
+  it('a tool made privileged behind the app’s back (a hand edit) is refused at fire time, recorded', async () => {
+    const { core, fired } = await start();
+    const { tool, scheduleID } = await scheduledTool(core, {}, { cron: '* * * * *', args: { expression: '1' } });
+    const path = core.paths.toolFile(tool.bundleID, tool.toolID);
+    const file = JSON.parse(await readFile(path, 'utf8'));
+    await writeFile(path, JSON.stringify({ ...file, safety: 'privileged' }, null, 2));
+    await core.store.syncTool(tool.bundleID, tool.toolID);
+    await until('a refused fire', () => fired.find((f) => f.outcome.claimed && f.outcome.record.status === 'refused'));
+    const [entry] = await core.history.list(tool.toolID);
+    expect(entry).toMatchObject({
+      scheduleID,
+      error: { code: 'CONFIRMATION_REQUIRED', message: expect.stringMatching(/privileged.*no approval.*approve it/) },
+    });
+  });
+
+  it('switching a schedule off stops its fires; switching it on without the approval a privileged tool needs is a 400', async () => {
+    const { core, fired } = await start();
+    const { scheduleID } = await scheduledTool(core, {}, { cron: '* * * * *', args: { expression: '1' } });
+    await until('a fire', () => fired.length >= 1);
+    const off = await core.schedules.setEnabled(scheduleID, false);
+    expect(off).toMatchObject({ isEnabled: false, nextRunAt: null });
+    const count = fired.length;
+    await new Promise((r) => setTimeout(r, 4500)); // two minutes and more on the scheduler's clock
+    expect(fired.length).toBe(count);
+
+    const priv = await scheduledTool(core, { safety: 'privileged' }, { cron: '* * * * *', args: { expression: '1' }, isEnabled: false });
+    const err = await core.schedules.setEnabled(priv.scheduleID, true).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'INVALID_INPUT', details: { issues: [{ field: 'schedules[0].approval' }] } });
+  });
+});
