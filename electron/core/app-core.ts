@@ -223,7 +223,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   if (schedulerOptions) {
     scheduler = new Scheduler({ store, files: scheduleFiles, runner: scheduleRunner, log: logger }, schedulerOptions);
     owned.add(() => scheduler!.close());
-    scheduler.start();
+    if (schedulerOptions.autoStart !== false) scheduler.start();
   }
 
   const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));

@@ -43,6 +43,8 @@ export interface SchedulerOptions {
   onFire?: (fire: { scheduleID: string; fireAt: number; outcome: FireOutcome }) => void;
   /** Whether this process holds the lease, as it changes; for tests and logs. */
   onRole?: (role: 'holder' | 'standby') => void;
+  /** Start with the core (default); tests that start several processes at one instant call start() themselves. */
+  autoStart?: boolean;
 }
 
 interface Plan {
@@ -68,6 +70,7 @@ export class Scheduler {
   private replanTimer: NodeJS.Timeout | undefined;
   private lastSweep = 0;
   private stopped = false;
+  private started = false;
   private leaseBusy: Promise<void> = Promise.resolve();
   private readonly offStore: () => void;
 
@@ -91,6 +94,8 @@ export class Scheduler {
   }
 
   start(): void {
+    if (this.started) return;
+    this.started = true;
     this.leaseStep();
   }
 

@@ -1,0 +1,66 @@
+/**
+ * One Toolwright process with a scheduler, for the cross-process tests: it opens the data folder
+ * (watching it, as the app does), runs its scheduler on a fast clock shared with its siblings
+ * through the anchors, and prints one JSON line per role change and per fire it ran, until it is
+ * stopped (SIGTERM) or killed.
+ *
+ *   scheduler-worker.ts <dataDir> <speed> <realAnchor> <fakeAnchor> <goFile>
+ *
+ * Once ready it waits for <goFile>, which holds the instant every sibling starts its scheduler.
+ */
+import { readFileSync, writeSync } from 'node:fs';
+import { createCore } from '../../electron/core/app-core.js';
+import { stderrLogger } from '../../electron/core/log.js';
+import { fastClock } from './schedules.js';
+
+const [dataDir, speed, realAnchor, fakeAnchor, goFile] = process.argv.slice(2);
+const out = (line: Record<string, unknown>) => writeSync(1, JSON.stringify({ pid: process.pid, at: Date.now(), ...line }) + '\n');
+
+async function main(): Promise<void> {
+  const clock = fastClock(Number(speed), Number(realAnchor), Number(fakeAnchor));
+  const core = await createCore({
+    dataDir: dataDir!,
+    docker: false,
+    watch: true,
+    logger: stderrLogger(),
+    scheduler: {
+      clock,
+      autoStart: false,
+      renewMs: 1000,
+      standbyPollMs: 500,
+      onRole: (role) => out({ role }),
+      onFire: ({ scheduleID, fireAt, outcome }) =>
+        out({
+          fire: new Date(fireAt).toISOString(),
+          scheduleID,
+          status: outcome.claimed ? outcome.record.status : 'not-claimed',
+          invocationID: outcome.claimed ? outcome.record.invocationID : null,
+        }),
+    },
+  });
+  out({ ready: true });
+  // Every process starts its scheduler at the same instant.
+  let startAt: number | undefined;
+  while (startAt === undefined) {
+    try {
+      const at = Number(readFileSync(goFile!, 'utf8'));
+      if (at > 0) startAt = at; // an empty file is one being written
+    } catch {
+      // not there yet
+    }
+    if (startAt === undefined) await new Promise((r) => setTimeout(r, 5));
+  }
+  await new Promise((r) => setTimeout(r, Math.max(0, startAt - Date.now())));
+  core.scheduler!.start();
+  process.on('SIGTERM', () => {
+    void core.close().then(() => {
+      out({ closed: true });
+      process.exit(0);
+    });
+  });
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`scheduler-worker: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
