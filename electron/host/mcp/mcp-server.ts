@@ -25,8 +25,9 @@ import type { InvokeResult } from '../../../shared/types.js';
 import type { StoreEvent } from '../../../shared/operations.js';
 import { valueText } from '../../../shared/format.js';
 import { outputProgress, progressOf, type Extra } from './progress.js';
+import { registerScheduleResources } from './schedule-resources.js';
 
-export type McpCore = Pick<Core, 'store' | 'tools' | 'invocations' | 'config' | 'approvals' | 'agents' | 'events' | 'logger'>;
+export type McpCore = Pick<Core, 'store' | 'tools' | 'invocations' | 'config' | 'approvals' | 'agents' | 'events' | 'logger' | 'schedules'>;
 
 export interface McpServerOptions {
   /** Bundle slugs this connection is limited to (`--bundles`, `/mcp?bundles=`); all when absent. */
@@ -51,9 +52,15 @@ export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): Mcp
   const server = new Server(
     { name: 'toolwright', title: 'Toolwright', version: opts.version ?? '0.1.0' },
     {
-      capabilities: { tools: { listChanged: true }, logging: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        logging: {},
+        resources: { subscribe: true, listChanged: true },
+        prompts: {},
+        completions: {},
+      },
       instructions:
-        'Tools managed in Toolwright. The list follows the switches a person flips in the app: expect notifications/tools/list_changed. Privileged tools run only after a person approves.',
+        'Tools managed in Toolwright. The list follows the switches a person flips in the app: expect notifications/tools/list_changed. Privileged tools run only after a person approves. Scheduled tools publish their latest output as resources (toolwright://schedules/<scheduleID>/latest, subscribable); the prompt schedule-outputs gathers them.',
     },
   );
 
@@ -71,9 +78,12 @@ export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): Mcp
 
   let lastSignature = signature(visible());
   let timer: NodeJS.Timeout | undefined;
+  const scheduleResources = registerScheduleResources(server, core, visible);
   const onEvent = (e: StoreEvent) => {
+    if (e.type === 'schedule.changed') return scheduleResources.onEvent(e);
     if (e.type === 'metrics.changed' || e.type === 'approvals.changed' || e.type === 'problems.changed' || e.type === 'secrets.changed') return;
     cached = undefined;
+    scheduleResources.onEvent(e);
     if (timer) return;
     timer = setTimeout(() => {
       timer = undefined;
@@ -127,6 +137,7 @@ export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): Mcp
     async dispose() {
       core.events.off('event', onEvent);
       if (timer) clearTimeout(timer);
+      scheduleResources.dispose();
       await (await handle)?.close();
     },
   };
