@@ -188,7 +188,8 @@ describe('live updates', () => {
       expect(spy).not.toHaveBeenCalled();
       await vi.advanceTimersByTimeAsync(200);
       const calls = spy.mock.calls.map((c) => JSON.stringify(c[0]?.queryKey));
-      expect(calls.sort()).toEqual(['["bundles"]', '["search"]', '["tools"]']);
+      // A tool's schedules live in its tool.json, so the schedules list follows tool changes too.
+      expect(calls.sort()).toEqual(['["bundles"]', '["schedules"]', '["search"]', '["tools"]']);
     } finally {
       vi.useRealTimers();
     }

@@ -16,7 +16,7 @@ export function keysForEvent(e: StoreEvent): QueryKey[] {
       return [keys.bundles, keys.tools, ['search']];
     case 'tool.changed':
     case 'tool.removed':
-      return [keys.tools, keys.bundles, ['search']];
+      return [keys.tools, keys.bundles, ['search'], keys.schedules];
     case 'config.changed':
       return [keys.config, keys.system, keys.tools];
     case 'secrets.changed':
@@ -33,6 +33,8 @@ export function keysForEvent(e: StoreEvent): QueryKey[] {
       return [keys.approvals];
     case 'agents.changed':
       return [keys.agents];
+    case 'schedule.changed':
+      return [keys.schedules, ['tools', 'history']];
     default:
       return [];
   }

@@ -4,7 +4,7 @@
  */
 import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import { call } from './client.js';
-import type { BundleView, ToolView } from '../../../shared/types.js';
+import type { BundleView, ScheduleView, ToolView } from '../../../shared/types.js';
 
 export interface ToolRef {
   bundleID: string;
@@ -28,6 +28,10 @@ export const keys = {
   problems: ['problems'] as const,
   approvals: ['approvals'] as const,
   agents: ['agents'] as const,
+  schedules: ['schedules'] as const,
+  scheduleList: (toolID: string | null) => ['schedules', 'list', toolID ?? '*'] as const,
+  scheduleOutput: (scheduleID: string) => ['schedules', 'output', scheduleID] as const,
+  allTools: ['tools', 'all'] as const,
 };
 
 /** All bundles (enabled and disabled), or the Trash. Bundles are few, so every page is fetched. */
@@ -128,4 +132,47 @@ export function useApprovals() {
 /** Agents connected over MCP right now, in any process. */
 export function useAgentConnections() {
   return useQuery({ queryKey: keys.agents, queryFn: async () => (await call('agents.list', {})).items, refetchInterval: 10_000 });
+}
+
+/** Every schedule (of one tool when toolID is given), with next and last run; refetched as schedules run and tools change. */
+export function useSchedules(toolID: string | null = null) {
+  return useQuery({
+    queryKey: keys.scheduleList(toolID),
+    queryFn: async (): Promise<ScheduleView[]> => (await call('schedules.list', toolID ? { toolID } : {})).items,
+    // "in 3 min" moves on, and a next run comes round.
+    refetchInterval: 30_000,
+  });
+}
+
+/** The latest output of a schedule, or null before its first run. */
+export function useScheduleOutput(scheduleID: string, enabled = true) {
+  return useQuery({
+    queryKey: keys.scheduleOutput(scheduleID),
+    queryFn: async () => {
+      try {
+        return await call('schedules.latest', { scheduleID });
+      } catch (e) {
+        if ((e as { code?: string }).code === 'NOT_FOUND') return null;
+        throw e;
+      }
+    },
+    enabled,
+  });
+}
+
+/** Every tool, enabled or not, all pages (for screens that name tools by ID, such as Schedules). */
+export function useAllTools() {
+  return useQuery({
+    queryKey: keys.allTools,
+    queryFn: async () => {
+      const items: ToolView[] = [];
+      let pageToken: string | undefined;
+      do {
+        const page = await call('tools.list', { includeDisabled: true, pageSize: 1000, ...(pageToken ? { pageToken } : {}) });
+        items.push(...page.items);
+        pageToken = page.nextPageToken;
+      } while (pageToken);
+      return items;
+    },
+  });
 }

@@ -21,6 +21,7 @@ import { ApprovalsPanel } from '../approvals/ApprovalsPanel.js';
 // people see first, does not wait for them.
 const ToolDetail = lazy(() => import('../screens/ToolDetail.js').then((m) => ({ default: m.ToolDetail })));
 const ToolEditorScreen = lazy(() => import('../screens/ToolEditor.js').then((m) => ({ default: m.ToolEditorScreen })));
+const SchedulesScreen = lazy(() => import('../screens/SchedulesScreen.js').then((m) => ({ default: m.SchedulesScreen })));
 
 function Screen({ route }: { route: Route }) {
   switch (route.name) {
@@ -46,6 +47,8 @@ function Screen({ route }: { route: Route }) {
       return <AgentsScreen />;
     case 'search':
       return <SearchScreen q={route.q} />;
+    case 'schedules':
+      return <SchedulesScreen />;
     default:
       return <ToolList bundleID={null} />;
   }

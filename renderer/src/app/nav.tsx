@@ -19,7 +19,8 @@ export type Route =
   | { name: 'trash' }
   | { name: 'secrets' }
   | { name: 'settings' }
-  | { name: 'agents' };
+  | { name: 'agents' }
+  | { name: 'schedules' };
 
 interface Nav {
   route: Route;
@@ -110,6 +111,7 @@ export function routeOf(hash: string): Route {
     case 'secrets':
     case 'settings':
     case 'agents':
+    case 'schedules':
       return { name: head };
   }
   return { name: 'tools', bundleID: null };

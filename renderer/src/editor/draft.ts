@@ -12,6 +12,7 @@ import { jsonProblems } from './JsonEditor.js';
 import { argNames, checkArgSchema, checkJsonSchema } from './schemaChecks.js';
 import { compact, intIssue, optInt, optStr, str } from './types/editor-type.js';
 import { checkImpl, emptyImpls, IMPL_FIELDS, implFromTool, implOfType, type ImplDrafts } from './types/registry.js';
+import { scheduleIssues, schedulesFromTool, schedulesToInput, type ScheduleDraft } from './schedules/scheduleDraft.js';
 
 export interface ToolDraft {
   slug: string;
@@ -29,6 +30,7 @@ export interface ToolDraft {
   card: { enabled: boolean; title: string; accentColor: string; backgroundColor: string };
   maxCallsPerMinute: string;
   maxOutputBytes: string;
+  schedules: ScheduleDraft[];
 }
 
 const DEFAULT_ARG_SCHEMA = '{\n  "type": "object",\n  "properties": {},\n  "additionalProperties": false\n}';
@@ -49,6 +51,7 @@ export function emptyDraft(): ToolDraft {
     card: { enabled: false, title: '', accentColor: '#4a90d4', backgroundColor: 'rgba(74,144,212,0.10)' },
     maxCallsPerMinute: '',
     maxOutputBytes: '',
+    schedules: [],
   };
 }
 
@@ -73,6 +76,7 @@ export function draftFromTool(tool: ToolView): ToolDraft {
   };
   d.maxCallsPerMinute = str(tool.limits.maxCallsPerMinute);
   d.maxOutputBytes = str(tool.limits.maxOutputBytes);
+  d.schedules = schedulesFromTool(tool);
   return d;
 }
 
@@ -98,6 +102,7 @@ export function toToolInput(d: ToolDraft): ToolInput {
       backgroundColor: optStr(d.card.backgroundColor),
     }),
     limits: compact({ maxCallsPerMinute: optInt(d.maxCallsPerMinute), maxOutputBytes: optInt(d.maxOutputBytes) }),
+    schedules: schedulesToInput(d.schedules),
     slug: d.slug.normalize('NFC'),
     version: d.version.normalize('NFC'),
   }) as ToolInput;
@@ -126,7 +131,17 @@ export function localIssues(d: ToolDraft): Map<string, string> {
   if (d.card.backgroundColor && !CSS_COLOR.test(d.card.backgroundColor.trim()))
     set('card.backgroundColor', 'use a colour such as #ffffff, rgba(…), hsl(…) or a colour name');
   checkImpl(d.type, d.impls, { argNames: argNamesOf(d) }, set);
+  scheduleIssues(d.schedules, parsedArgSchema(d), d.safety === 'privileged', set);
   return out;
+}
+
+/** The draft's argSchema, or undefined while its text does not parse. */
+export function parsedArgSchema(d: Pick<ToolDraft, 'argSchemaText'>): unknown {
+  try {
+    return JSON.parse(d.argSchemaText) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Argument names from the draft's argSchema text (empty while it does not parse). */
@@ -156,4 +171,5 @@ export const TOOL_FIELDS: readonly string[] = [
   'card.backgroundColor',
   'limits.maxCallsPerMinute',
   'limits.maxOutputBytes',
+  'schedules',
 ];

@@ -1,5 +1,5 @@
 /** Bundles with their switches and tool counts, plus the app's other places. */
-import { useBundles, useProblems } from '../api/queries.js';
+import { useBundles, useProblems, useSchedules } from '../api/queries.js';
 import { useToggleBundle } from '../api/mutations.js';
 import { useNav, type Route } from '../app/nav.js';
 import { Switch } from '../components/Switch.js';
@@ -21,6 +21,8 @@ export function Sidebar() {
   const bundles = useBundles('exclude');
   const trash = useBundles('only');
   const problems = useProblems();
+  const schedules = useSchedules();
+  const scheduled = schedules.data?.filter((s) => s.isEnabled).length;
   const toggle = useToggleBundle();
   const transfer = useTransfer();
   const total = bundles.data?.reduce((n, b) => n + b.toolCount, 0);
@@ -109,6 +111,20 @@ export function Sidebar() {
       </ul>
 
       <div className="sidebar-bottom">
+        <button
+          type="button"
+          className={`nav-item${route.name === 'schedules' ? ' is-active' : ''}`}
+          aria-current={route.name === 'schedules' ? 'page' : undefined}
+          onClick={() => go({ name: 'schedules' })}
+          data-testid="nav-schedules"
+        >
+          <span className="nav-label">Schedules</span>
+          {!!scheduled && (
+            <span className="count" aria-label={`${scheduled} schedules on`}>
+              {scheduled}
+            </span>
+          )}
+        </button>
         <button
           type="button"
           className={`nav-item${route.name === 'trash' ? ' is-active' : ''}`}

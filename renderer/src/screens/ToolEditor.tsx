@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiCallError, call, errorMessage } from '../api/client.js';
-import { keys, useBundles, useSecrets, useTool, toolRefOf, type ToolRef } from '../api/queries.js';
+import { keys, useBundles, useSchedules, useSecrets, useTool, toolRefOf, type ToolRef } from '../api/queries.js';
 import { useToggleTool } from '../api/mutations.js';
 import { useNav } from '../app/nav.js';
 import { useToast } from '../components/Toasts.js';
@@ -22,7 +22,8 @@ import type { DraftCommon, Errors } from '../editor/types/editor-type.js';
 import { CardSettings } from '../editor/CardSettings.js';
 import { SaveConflict } from '../editor/SaveConflict.js';
 import { SchemaBuilder } from '../editor/SchemaBuilder.js';
-import { argNamesOf, draftFromTool, emptyDraft, localIssues, toToolInput, TOOL_FIELDS, type ToolDraft } from '../editor/draft.js';
+import { argNamesOf, draftFromTool, emptyDraft, localIssues, parsedArgSchema, toToolInput, TOOL_FIELDS, type ToolDraft } from '../editor/draft.js';
+import { ScheduleSettings } from '../editor/schedules/ScheduleSettings.js';
 import type { PlaceholderContext } from '../editor/TemplateInput.js';
 import type { ToolView } from '../../../shared/types.js';
 import type { ToolType } from '../../../shared/schemas.js';
@@ -108,6 +109,10 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
     for (const [f, msg] of server) if (!m.has(f)) m.set(f, msg);
     return m;
   }, [local, server, attempted, dirty, draft.impls, draft.type]);
+
+  const runs = useSchedules(tool?.toolID ?? null);
+  const argSchema = useMemo(() => parsedArgSchema(draft), [draft.argSchemaText]); // eslint-disable-line react-hooks/exhaustive-deps
+  const scheduleErrors = useMemo(() => new Map([...errors].filter(([f]) => f.startsWith('schedules['))), [errors]);
 
   const ctx: PlaceholderContext = useMemo(() => ({ args: argNamesOf(draft), secrets: secrets.data?.items.map((s) => s.name) }), [draft, secrets.data]);
 
@@ -418,6 +423,17 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
           </Field>
         </div>
       </fieldset>
+
+      <ScheduleSettings
+        schedules={draft.schedules}
+        onChange={(schedules) => update('schedules', schedules)}
+        argSchema={argSchema}
+        privileged={draft.safety === 'privileged'}
+        readOnly={readOnly}
+        issues={scheduleErrors}
+        serverIssues={serverError?.issues ?? []}
+        runs={tool ? runs.data : []}
+      />
 
       <div className="editor-footer">
         <span className="muted" aria-live="polite">
