@@ -28,13 +28,16 @@ interface Fired {
   outcome: FireOutcome;
 }
 
-async function start(opts: { dataDir?: string; clock?: FastClock } = {}): Promise<{ core: Core; fired: Fired[]; clock: FastClock; dataDir: string }> {
+async function start(
+  opts: { dataDir?: string; clock?: FastClock; watch?: boolean } = {},
+): Promise<{ core: Core; fired: Fired[]; clock: FastClock; dataDir: string }> {
   const dataDir = opts.dataDir ?? (await tempDir('tw-sched-'));
   const clock = opts.clock ?? fastClock(30);
   const fired: Fired[] = [];
   const core = await createCore({
     dataDir,
     docker: false,
+    watch: opts.watch === true,
     scheduler: { clock, renewMs: 200, ttlMs: 1500, standbyPollMs: 100, onFire: (f) => fired.push(f) },
   });
   cleanups.push(async () => {
@@ -174,11 +177,35 @@ describe('the scheduler', () => {
     const off = await core.schedules.setEnabled(scheduleID, false);
     expect(off).toMatchObject({ isEnabled: false, nextRunAt: null });
     const count = fired.length;
-    await new Promise((r) => setTimeout(r, 4500)); // two minutes and more on the scheduler's clock
+    await new Promise((r) => setTimeout(r, 3000)); // a minute and a half on the scheduler's clock
     expect(fired.length).toBe(count);
 
     const priv = await scheduledTool(core, { safety: 'privileged' }, { cron: '* * * * *', args: { expression: '1' }, isEnabled: false });
     const err = await core.schedules.setEnabled(priv.scheduleID, true).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'INVALID_INPUT', details: { issues: [{ field: 'schedules[0].approval' }] } });
+  });
+
+  it('follows edits made outside this process: a schedule added to tool.json by hand (another process, a git pull) fires', async () => {
+    const { core, fired } = await start({ watch: true });
+    const { tool } = await scheduledTool(core, {}, { cron: '0 0 1 1 *', args: { expression: '1' }, isEnabled: false });
+    const path = core.paths.toolFile(tool.bundleID, tool.toolID);
+    const file = JSON.parse(await readFile(path, 'utf8'));
+    const scheduleID = uuidv7();
+    file.schedules.push({ scheduleID, cron: '* * * * *', args: { expression: '2+2' }, isEnabled: true });
+    await writeFile(path, JSON.stringify(file, null, 2));
+    const fire = await until('a fire of the hand-written schedule', () => fired.find((f) => f.scheduleID === scheduleID));
+    expect(fire.outcome.claimed && fire.outcome.record.status).toBe('ok');
+  });
+
+  it('a privileged tool with its schedule approved runs unattended', async () => {
+    const { core, fired } = await start();
+    const { scheduleID } = await scheduledTool(
+      core,
+      { safety: 'privileged' },
+      { cron: '* * * * *', args: { expression: '3*3' }, approval: { approvedBy: 'test' } },
+    );
+    const fire = await until('a fire', () => fired.find((f) => f.scheduleID === scheduleID));
+    expect(fire.outcome.claimed && fire.outcome.record.status).toBe('ok');
+    expect(await core.schedules.latest(scheduleID)).toMatchObject({ status: 'ok', value: { value: 9 } });
   });
 });
