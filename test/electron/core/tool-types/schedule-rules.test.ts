@@ -27,14 +27,25 @@ describe('schedule save rules', () => {
   it('stores a schedule with a generated UUIDv7, the normalised pattern and the canonical zone, in tool.json', async () => {
     const tool = await create('calc', [{ cron: ' 0  9 * * 1-5 ', timezone: 'europe/paris', args: { expr: '1+1' } }]);
     const [s] = tool.schedules!;
-    expect(s).toEqual({ scheduleID: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7/), cron: '0 9 * * 1-5', timezone: 'Europe/Paris', args: { expr: '1+1' }, isEnabled: true });
+    expect(s).toEqual({
+      scheduleID: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7/),
+      cron: '0 9 * * 1-5',
+      timezone: 'Europe/Paris',
+      args: { expr: '1+1' },
+      isEnabled: true,
+    });
     const onDisk = JSON.parse(await readFile(t.store.paths.toolFile(bundleID, tool.toolID), 'utf8'));
     expect(onDisk.schedules).toEqual(tool.schedules);
     expect(Object.keys(onDisk.schedules[0])).toEqual(['scheduleID', 'cron', 'timezone', 'args', 'isEnabled']);
   });
 
   it('a bad cron or zone is a 400 naming the field and the fix; nothing is written', async () => {
-    const issues = await issuesOf(create('calc', [{ cron: '0 9 * *', args: { expr: '1' } }, { cron: '0 9 * * *', timezone: 'Mars/Olympus', args: { expr: '1' } }]));
+    const issues = await issuesOf(
+      create('calc', [
+        { cron: '0 9 * *', args: { expr: '1' } },
+        { cron: '0 9 * * *', timezone: 'Mars/Olympus', args: { expr: '1' } },
+      ]),
+    );
     expect(issues).toEqual([
       { field: 'schedules[0].cron', message: expect.stringMatching(/5 fields.*it has 4/) },
       { field: 'schedules[1].timezone', message: expect.stringMatching(/not an IANA time zone.*Europe\/Paris/) },
@@ -51,9 +62,14 @@ describe('schedule save rules', () => {
 
   it('scheduleIDs are unique within a tool, kept across edits, and a copy into another tool gets new ones', async () => {
     const id = uuidv7();
-    expect(await issuesOf(create('a', [{ scheduleID: id, cron: '0 * * * *', args: { expr: '1' } }, { scheduleID: id, cron: '5 * * * *', args: { expr: '1' } }]))).toEqual([
-      { field: 'schedules[1].scheduleID', message: expect.stringMatching(/another schedule of this tool/) },
-    ]);
+    expect(
+      await issuesOf(
+        create('a', [
+          { scheduleID: id, cron: '0 * * * *', args: { expr: '1' } },
+          { scheduleID: id, cron: '5 * * * *', args: { expr: '1' } },
+        ]),
+      ),
+    ).toEqual([{ field: 'schedules[1].scheduleID', message: expect.stringMatching(/another schedule of this tool/) }]);
     const a = await create('a', [{ scheduleID: id, cron: '0 * * * *', args: { expr: '1' } }]);
     expect(a.schedules![0]!.scheduleID).toBe(id);
     const edited = await t.tools.update({ bundleID, slug: 'a', version: 'v1' }, { ...a, schedules: [{ ...a.schedules![0]!, cron: '30 * * * *' }] });
@@ -67,7 +83,10 @@ describe('schedule save rules', () => {
   it('a privileged tool needs an explicit approval to schedule it enabled, recorded in tool.json', async () => {
     const schedule = { cron: '0 3 * * *', args: { expr: '1' } };
     const [issue] = await issuesOf(create('wipe', [schedule], { safety: 'privileged' }));
-    expect(issue).toEqual({ field: 'schedules[0].approval', message: expect.stringMatching(/privileged.*"approval": \{\}.*or save the schedule switched off/) });
+    expect(issue).toEqual({
+      field: 'schedules[0].approval',
+      message: expect.stringMatching(/privileged.*"approval": \{\}.*or save the schedule switched off/),
+    });
     await create('wipe', [{ ...schedule, isEnabled: false }], { safety: 'privileged' }); // off: no approval needed
     const approved = await t.tools.update(
       { bundleID, slug: 'wipe', version: 'v1' },
