@@ -38,6 +38,12 @@ async function main(): Promise<void> {
         }),
     },
   });
+  // Warm, as a long-lived process is: a process's very first run loads the card sanitiser, which
+  // on a loaded machine takes seconds and would make the first fires overlap.
+  for (const rec of core.store.state.tools.values()) {
+    const args = rec.file.schedules?.[0]?.args;
+    if (args) await core.invocations.invoke({ bundleID: rec.file.bundleID, slug: rec.file.slug, version: rec.file.version }, { args });
+  }
   out({ ready: true });
   // Every process starts its scheduler at the same instant.
   let startAt: number | undefined;
