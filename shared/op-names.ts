@@ -39,6 +39,13 @@ export const OP_NAMES = [
   'bundles.importOpenApi',
   'tools.importContainer',
   'tools.openaiFunctions',
+  'buildFiles.list',
+  'buildFiles.read',
+  'buildFiles.write',
+  'buildFiles.rename',
+  'buildFiles.delete',
+  'tools.build',
+  'tools.image',
 ] as const;
 
 export type ListedOpName = (typeof OP_NAMES)[number];

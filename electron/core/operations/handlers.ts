@@ -46,5 +46,12 @@ export function createHandlers(s: Services): Handlers {
     'bundles.importOpenApi': (i) => s.transfer.importOpenApi(i.document, { dryRun: i.dryRun === true, ...(i.serverUrl ? { serverUrl: i.serverUrl } : {}) }),
     'tools.importContainer': (i) => s.transfer.importContainerFiles(i.bundleID, i.files, { dryRun: i.dryRun === true }),
     'tools.openaiFunctions': (i) => ({ items: s.transfer.openAiFunctions(i.bundleIDs) }),
+    'buildFiles.list': (i) => s.buildFiles.list(ref(i)),
+    'buildFiles.read': (i) => s.buildFiles.read(ref(i), i.path),
+    'buildFiles.write': (i) => s.buildFiles.write(ref(i), i),
+    'buildFiles.rename': (i) => s.buildFiles.rename(ref(i), i.from, i.to),
+    'buildFiles.delete': (i) => s.buildFiles.delete(ref(i), i.path),
+    'tools.build': (i) => s.builds.build(ref(i), { ...(i.buildID ? { buildID: i.buildID } : {}), ...(i.noCache ? { noCache: true } : {}) }),
+    'tools.image': (i) => s.builds.image(ref(i)),
   };
 }

@@ -72,7 +72,15 @@ export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): Mcp
   let lastSignature = signature(visible());
   let timer: NodeJS.Timeout | undefined;
   const onEvent = (e: StoreEvent) => {
-    if (e.type === 'metrics.changed' || e.type === 'approvals.changed' || e.type === 'problems.changed' || e.type === 'secrets.changed') return;
+    if (
+      e.type === 'metrics.changed' ||
+      e.type === 'approvals.changed' ||
+      e.type === 'problems.changed' ||
+      e.type === 'secrets.changed' ||
+      e.type === 'build.log' ||
+      e.type === 'build.finished'
+    )
+      return;
     cached = undefined;
     if (timer) return;
     timer = setTimeout(() => {
