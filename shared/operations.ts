@@ -377,7 +377,7 @@ export const operations = {
         path: BuildFilePath,
         content: Type.String({ maxLength: 24 * 1024 * 1024 }),
         encoding: Type.Optional(Type.Union([Type.Literal('utf8'), Type.Literal('base64')])),
-        /** Default: the file's current mode, or executable when a new file starts with `#!`. */
+        /** Default: executable when the file was, or when the content starts with `#!`. */
         executable: Type.Optional(Type.Boolean()),
         /** Refuse (MODIFIED_ELSEWHERE) unless the file still has these bytes. */
         ifSha256: Type.Optional(Sha256),

@@ -273,6 +273,7 @@ export interface BuildResult {
   ok: boolean;
   /** The image when ok; `built: false` when one built from the same files was there already. */
   image?: ImageInfo & { built: boolean };
-  error?: { message: string; step?: BuildStep; logTail: string };
+  /** `message` says it all in one sentence; `reason` is Docker's own words, `logTail` the last lines of the log. */
+  error?: { message: string; reason: string; step?: BuildStep; logTail: string };
   durationMs: number;
 }

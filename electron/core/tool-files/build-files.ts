@@ -140,7 +140,8 @@ export class BuildFilesService {
       if (!existing) await this.checkRoom(rec, rel, bytes.length);
       else await this.checkRoom(rec, rel, bytes.length - existing.bytes.length);
       await this.realFolders(rec, rel, true);
-      const executable = input.executable ?? existing?.executable ?? bytes.subarray(0, 2).toString('latin1') === '#!';
+      // Unless told: a script (#!) is executable, and a file that was stays so.
+      const executable = input.executable ?? (existing?.executable === true || bytes.subarray(0, 2).toString('latin1') === '#!');
       await writeFileAtomic(target, bytes, { mode: executable ? 0o755 : 0o644 });
       // The mode of a replaced file is the temp file's, already right; chmod covers a umask that masked the x bits.
       await fsp.chmod(target, executable ? 0o755 : 0o644);

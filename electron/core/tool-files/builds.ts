@@ -67,7 +67,12 @@ export class BuildService {
         return finish({
           buildID,
           ok: false,
-          error: { message: error.message, logTail: details['buildLog'], ...(step ? { step } : {}) },
+          error: {
+            message: error.message,
+            reason: typeof details['reason'] === 'string' ? details['reason'] : error.message,
+            logTail: details['buildLog'],
+            ...(step ? { step } : {}),
+          },
           durationMs: performance.now() - started,
         });
       }

@@ -28,6 +28,10 @@ export const keys = {
   problems: ['problems'] as const,
   approvals: ['approvals'] as const,
   agents: ['agents'] as const,
+  /** By toolID: store events name tools by ID, and a rename keeps the folder. */
+  buildFiles: (toolID: string) => ['buildFiles', toolID] as const,
+  buildFile: (toolID: string, path: string) => ['buildFiles', toolID, 'file', path] as const,
+  toolImage: (toolID: string) => ['toolImage', toolID] as const,
 };
 
 /** All bundles (enabled and disabled), or the Trash. Bundles are few, so every page is fetched. */
@@ -128,4 +132,23 @@ export function useApprovals() {
 /** Agents connected over MCP right now, in any process. */
 export function useAgentConnections() {
   return useQuery({ queryKey: keys.agents, queryFn: async () => (await call('agents.list', {})).items, refetchInterval: 10_000 });
+}
+
+/** The files beside a container tool's tool.json. */
+export function useBuildFiles(tool: Pick<ToolView, 'toolID' | 'bundleID' | 'slug' | 'version'> | undefined) {
+  return useQuery({
+    queryKey: keys.buildFiles(tool?.toolID ?? 'none'),
+    queryFn: () => call('buildFiles.list', toolRefOf(tool!)),
+    enabled: !!tool,
+  });
+}
+
+/** The image a container tool runs and whether it is built (asks the Docker engine). */
+export function useToolImage(tool: Pick<ToolView, 'toolID' | 'bundleID' | 'slug' | 'version'> | undefined, enabled = true) {
+  return useQuery({
+    queryKey: keys.toolImage(tool?.toolID ?? 'none'),
+    queryFn: () => call('tools.image', toolRefOf(tool!)),
+    enabled: !!tool && enabled,
+    retry: false,
+  });
 }

@@ -227,7 +227,7 @@ export class ImageProvider {
       throw new CoreError(
         'TOOL_UNAVAILABLE',
         `Building the image of this tool failed${step?.instruction ? ` at step ${step.index}/${step.total} (${step.instruction})` : ''}: ${failure.trim()}. Fix the Dockerfile in the tool folder and try again.`,
-        { buildLog: tail.join('\n'), ...(step || lineOf(failure) ? { step: { ...step, ...lineOf(failure) } } : {}) },
+        { buildLog: tail.join('\n'), reason: failure.trim(), ...(step || lineOf(failure) ? { step: { ...step, ...lineOf(failure) } } : {}) },
       );
     }
   }

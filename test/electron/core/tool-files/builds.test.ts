@@ -153,6 +153,7 @@ describe.skipIf(!dockerOn)('building a container tool written in the app', () =>
     // Docker counts the LABEL steps it adds for the labels Toolwright puts on its images.
     expect(result.error!.step).toMatchObject({ index: 3, instruction: 'RUN echo oops >&2 && exit 3' });
     expect(result.error!.message).toMatch(/step 3\/\d+ \(RUN echo oops >&2 && exit 3\).*non-zero code: 3/);
+    expect(result.error!.reason).toMatch(/^The command '\/bin\/sh -c echo oops >&2 && exit 3' returned a non-zero code: 3$/);
     expect(result.error!.logTail).toMatch(/oops/);
     await expect.poll(() => seen.some((e) => e.type === 'build.finished' && e.buildID === 'broken-build' && !e.ok)).toBe(true);
     expect(logOf('broken-build').join('\n')).toMatch(/about to fail/);
