@@ -85,15 +85,15 @@ describe.skipIf(!chromiumAvailable() || !dockerOn)('a container tool authored in
   it('writes a Dockerfile and a runner in the editor, saved into the tool folder', async () => {
     await newFile('Dockerfile');
     await typeInEditor(DOCKERFILE);
-    expect(await page.getByTestId('file-tree').getByLabel('unsaved').count()).toBe(1);
+    expect(await page.getByTestId('file-tree').locator('.file-dirty').count()).toBe(1);
     await page.keyboard.press('Control+s'); // saves the file, not the tool form
-    await expect.poll(() => page.getByTestId('file-tree').getByLabel('unsaved').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('file-tree').locator('.file-dirty').count()).toBe(0);
     expect(page.url()).toMatch(/\/edit$/);
 
     await newFile('bin/run.sh');
     await typeInEditor(RUNNER);
     await page.getByTestId('save-file').click();
-    await expect.poll(() => page.getByTestId('file-tree').getByLabel('unsaved').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('file-tree').locator('.file-dirty').count()).toBe(0);
     expect(await page.getByTestId('file-tree').textContent()).toMatch(/bin\/.*run\.sh/);
 
     const saved = await api(host, 'buildFiles.read', { bundleID, slug: 'greeter', version: 'v1', path: 'bin/run.sh' });

@@ -14,11 +14,17 @@ export async function shoot(page: Page, name: string, opts: { scrollTo?: string;
   await mkdir(DIR, { recursive: true });
   const size = page.viewportSize() ?? { width: 1280, height: 820 };
   const frame = async (file: string) => {
-    if (opts.scrollTo)
+    if (opts.scrollTo) {
+      // Scroll the screen's own scroller only (scrollIntoView would move the window too, hiding the top bar).
       await page
         .getByTestId(opts.scrollTo)
         .first()
-        .evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        .evaluate((el) => {
+          const main = el.closest('main') ?? document.scrollingElement!;
+          main.scrollTop += el.getBoundingClientRect().top - main.getBoundingClientRect().top - 12;
+          window.scrollTo(0, 0);
+        });
+    }
     await page.waitForTimeout(150);
     await page.screenshot({ path: join(DIR, `${file}.png`) });
   };

@@ -183,8 +183,6 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
   const resultsFor = search.data && !search.isPlaceholderData ? q.trim() : null;
   const stale = useStaleAfter(search.isPlaceholderData, STALE_AFTER_MS);
 
-  useEffect(() => setActive(0), [q]);
-
   // Keystroke → painted: mark once the results of the current query are in the DOM and painted.
   useLayoutEffect(() => {
     if (!resultsFor) return;
@@ -287,7 +285,9 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
         onChange={(e) => {
           const next = e.target.value;
           performance.mark(`tw:search-input:${next.trim()}`);
+          // One render per keystroke: the active result goes back to the first with the query, not in an effect after it.
           setQ(next);
+          setActive(0);
           setOpen(true);
         }}
         onKeyDown={onKeyDown}

@@ -99,13 +99,17 @@ export function BuildPanel({ tool, unsaved, saveAll }: { tool: ToolView; unsaved
   const result = build?.result;
   const failedStep = result && !result.ok ? result.error?.step : undefined;
   const lines = build ? (build.lines.length || !result?.error ? build.lines : result.error.logTail.split('\n')) : [];
+  const currentStep = lines
+    .filter((l) => STEP.test(l))
+    .pop()
+    ?.replace(/ : .*/, '');
 
   return (
     <section className="build-panel" aria-labelledby="build-title" data-testid="build-panel">
       <div className="build-head">
-        <h3 id="build-title" className="build-title">
+        <h2 id="build-title" className="build-title">
           Image
-        </h3>
+        </h2>
         <div className="spacer" />
         <button
           type="button"
@@ -130,21 +134,18 @@ export function BuildPanel({ tool, unsaved, saveAll }: { tool: ToolView; unsaved
       </div>
       <ImageStatus tool={tool} />
       {build && (
-        <div className="build-run" aria-live="polite">
+        <div className="build-run">
           {build.running && (
             <p className="muted" data-testid="build-progress">
-              Building… {duration(elapsed)}
-              {lines.length > 0 &&
-                ` · ${
-                  lines
-                    .filter((l) => STEP.test(l))
-                    .pop()
-                    ?.replace(/ : .*/, '') ?? ''
-                }`}
+              <span role="status">Building…</span> {/* The clock and the step change every moment: shown, not announced. */}
+              <span aria-hidden="true">
+                {duration(elapsed)}
+                {currentStep ? ` · ${currentStep}` : ''}
+              </span>
             </p>
           )}
           {result?.ok && result.image && (
-            <p className="build-ok" data-testid="build-result">
+            <p className="build-ok" role="status" data-testid="build-result">
               <span className="badge badge-ok">built</span> {result.image.built ? `in ${duration(result.durationMs)}` : 'already built from these files'} ·{' '}
               {formatBytes(result.image.sizeBytes)}
             </p>
@@ -177,7 +178,8 @@ export function BuildPanel({ tool, unsaved, saveAll }: { tool: ToolView; unsaved
         </div>
       )}
       {build && lines.length > 0 && (
-        <pre ref={logRef} className="build-log" role="log" aria-label="Build log" tabIndex={0} data-testid="build-log">
+        // A region to read at will, not a live log: a build prints hundreds of lines a screen reader should not recite.
+        <pre ref={logRef} className="build-log" role="region" aria-label="Build log" tabIndex={0} data-testid="build-log">
           {lines.map((line, i) => {
             const m = STEP.exec(line);
             const failed = m && failedStep?.index === Number(m[1]);

@@ -156,13 +156,15 @@ export function FileTree({ items, skipped, active, dirty, readOnly, onOpen, onCr
                 >
                   <span className="file-name mono">{name}</span>
                   {file.executable && (
-                    <span className="file-flag" title="executable" aria-label="executable">
-                      x
+                    <span className="file-flag" title="executable">
+                      <span aria-hidden="true">x</span>
+                      <span className="sr-only">, executable</span>
                     </span>
                   )}
                   {unsaved && (
-                    <span className="file-dirty" aria-label="unsaved" title="unsaved changes">
-                      ●
+                    <span className="file-dirty" title="unsaved changes">
+                      <span aria-hidden="true">●</span>
+                      <span className="sr-only">, unsaved</span>
                     </span>
                   )}
                 </button>
