@@ -43,6 +43,13 @@ export const OP_NAMES = [
   'schedules.patch',
   'schedules.run',
   'schedules.latest',
+  'buildFiles.list',
+  'buildFiles.read',
+  'buildFiles.write',
+  'buildFiles.rename',
+  'buildFiles.delete',
+  'tools.build',
+  'tools.image',
 ] as const;
 
 export type ListedOpName = (typeof OP_NAMES)[number];

@@ -29,6 +29,10 @@ import type {
   AgentConnection,
   ScheduleOutput,
   ScheduleView,
+  BuildFileList,
+  BuildFileContent,
+  BuildResult,
+  ToolImage,
 } from './types.js';
 
 interface OpDef<I extends TSchema, O> {
@@ -47,6 +51,9 @@ function op<O>() {
 const Ids = Type.Array(Uuid, { maxItems: 1000 });
 const PageSize = Type.Integer({ minimum: 1, maximum: 1000 });
 const PageToken = Type.String({ maxLength: 2048 });
+/** A path inside a tool folder; the core checks it (relative, no '..', no links followed, not tool.json). */
+const BuildFilePath = Type.String({ minLength: 1, maxLength: 1024 });
+const Sha256 = Type.String({ pattern: '^[0-9a-f]{64}$' });
 const ToolRef = { bundleID: Uuid, slug: Type.String({ minLength: 1, maxLength: 1024 }), version: Type.String({ minLength: 1, maxLength: 1024 }) };
 
 /** Fields a client may send when creating or editing a tool. Read-only fields are accepted and ignored, so a GET result can be sent back. */
@@ -356,6 +363,63 @@ export const operations = {
     ),
     errors: ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'BUILTIN_READONLY', 'PAYLOAD_TOO_LARGE'],
   }),
+  'buildFiles.list': op<BuildFileList>()({
+    summary: "The files beside a container tool's tool.json (its Dockerfile, runner, …)",
+    input: Type.Object(ToolRef, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'buildFiles.read': op<BuildFileContent>()({
+    summary: "One file of a container tool's folder",
+    input: Type.Object({ ...ToolRef, path: BuildFilePath }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE'],
+  }),
+  'buildFiles.write': op<BuildFileContent>()({
+    summary: "Create or replace one file of a container tool's folder, atomically (folders on the way are created)",
+    input: Type.Object(
+      {
+        ...ToolRef,
+        path: BuildFilePath,
+        content: Type.String({ maxLength: 24 * 1024 * 1024 }),
+        encoding: Type.Optional(Type.Union([Type.Literal('utf8'), Type.Literal('base64')])),
+        /** Default: executable when the file was, or when the content starts with `#!`. */
+        executable: Type.Optional(Type.Boolean()),
+        /** Refuse (MODIFIED_ELSEWHERE) unless the file still has these bytes. */
+        ifSha256: Type.Optional(Sha256),
+        /** Refuse (CONFLICT) if the file exists: an "add file" must not overwrite one. */
+        mustNotExist: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT', 'MODIFIED_ELSEWHERE', 'PAYLOAD_TOO_LARGE', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'BUILTIN_READONLY'],
+  }),
+  'buildFiles.rename': op<{ from: string; to: string }>()({
+    summary: "Rename or move one file inside a container tool's folder",
+    input: Type.Object({ ...ToolRef, from: BuildFilePath, to: BuildFilePath }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'BUILTIN_READONLY'],
+  }),
+  'buildFiles.delete': op<{ deleted: true }>()({
+    summary: "Delete one file of a container tool's folder (folders left empty go with it)",
+    input: Type.Object({ ...ToolRef, path: BuildFilePath }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'BUILTIN_READONLY'],
+  }),
+  'tools.build': op<BuildResult>()({
+    summary: "Build a container tool's image from its folder; the log streams as build.log events, tagged with buildID",
+    input: Type.Object(
+      {
+        ...ToolRef,
+        buildID: Type.Optional(Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })),
+        /** Build again without Docker's layer cache, even when an image of these files exists. */
+        noCache: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'TOOL_UNAVAILABLE', 'BUILTIN_READONLY'],
+  }),
+  'tools.image': op<ToolImage>()({
+    summary: 'The image a container tool runs, whether it is built, and its size',
+    input: Type.Object(ToolRef, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'TOOL_UNAVAILABLE'],
+  }),
   'tools.openaiFunctions': op<{ items: OpenAiFunction[] }>()({
     summary: 'Enabled tools as OpenAI function-calling definitions, ready to paste into an agent',
     input: Type.Object({ bundleIDs: Type.Optional(Ids) }, { additionalProperties: false }),
@@ -418,4 +482,9 @@ export type StoreEvent =
   | { type: 'approvals.changed' }
   | { type: 'agents.changed' }
   /** A schedule's last run or latest output changed (in any process). */
-  | { type: 'schedule.changed'; scheduleID: string };
+  | { type: 'schedule.changed'; scheduleID: string }
+  /** A file beside a container tool's tool.json was written, renamed or deleted. */
+  | { type: 'tool.files.changed'; bundleID: string; toolID: string }
+  /** Lines of a running image build (batched, at most every 100 ms), in order. */
+  | { type: 'build.log'; bundleID: string; toolID: string; buildID: string; lines: string[] }
+  | { type: 'build.finished'; bundleID: string; toolID: string; buildID: string; ok: boolean };

@@ -36,6 +36,9 @@ import { TOOL_TYPE_MODULES, toolTypeModule } from './tool-types/registry.js';
 import type { RunnerServices } from './tool-types/tool-type.js';
 import { prepareTool } from './tool-types/prepare.js';
 import { TransferService } from './transfer/transfer-service.js';
+import { BuildFilesService } from './tool-files/build-files.js';
+import { BuildService } from './tool-files/builds.js';
+import type { ContainerRunner } from './invoke/container/runner.js';
 import { createDispatcher, type Dispatch } from './operations/dispatch.js';
 import { createHandlers } from './operations/handlers.js';
 import type { TransportCore } from './operations/transport.js';
@@ -205,6 +208,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
           dirs: [scheduleFiles.runsDir, scheduleFiles.outputsDir],
           changed: async (scheduleID) => void emit({ type: 'schedule.changed', scheduleID }),
         },
+        toolFiles: async (bundleID, toolID) => void emit({ type: 'tool.files.changed', bundleID, toolID }),
       },
       { onError: (what, e) => logger.error(what, e) },
     );
@@ -225,9 +229,14 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     owned.add(() => scheduler!.close());
     if (schedulerOptions.autoStart !== false) scheduler.start();
   }
+  const containerRunner = runners.find((r): r is ContainerRunner => r.type === 'container')!;
+  const buildFiles = new BuildFilesService(store, (bundleID, toolID) => emit({ type: 'tool.files.changed', bundleID, toolID }));
+  const builds = new BuildService(store, () => containerRunner, emit);
 
   const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));
   const services = {
+    buildFiles,
+    builds,
     trash: { purge: (bundleID: string) => purgeBundle(store, tools, bundleID) },
     approvals,
     agents,

@@ -8,13 +8,39 @@
  * 2. a hook on style="" that keeps an allow-list of CSS properties and drops any declaration
  *    holding url(), image-set(), image(), element(), expression(), @-rules, comments or
  *    escapes — the ways CSS fetches or hides a fetch;
- * 3. the document goes into an <iframe sandbox=""> (no scripts, opaque origin) whose own CSP is
- *    `default-src 'none'; style-src 'unsafe-inline'`, so even a miss cannot load a byte.
+ * 3. the document goes into an <iframe sandbox="allow-scripts"> without allow-same-origin (an
+ *    opaque origin: no access to the app, its storage or its cookies) whose own CSP is
+ *    `default-src 'none'; style-src 'unsafe-inline'; script-src '<hash>'`, so even a miss cannot
+ *    load a byte, and no script runs there but the one below, named by its hash: no inline
+ *    handler, no other <script>, no eval. The app's own CSP (inherited by srcdoc frames) admits
+ *    that hash too, and nothing else inline.
+ *
+ * The one script measures the card and posts its height (a number) to the app, which sizes the
+ * frame to fit (CardFrame.tsx accepts the message only from that frame's window, and only that shape).
  *
  * Pure: the DOM and DOMPurify are passed in (the browser's, or jsdom's in the core).
  */
 
-export const CARD_CSP = "default-src 'none'; style-src 'unsafe-inline'";
+/** Runs inside every card frame: posts the content's height whenever it changes (fonts, wrapping, the frame's width). */
+export const CARD_MEASURE_SCRIPT =
+  "(()=>{let l=-1;const p=()=>{const h=Math.ceil(document.documentElement.getBoundingClientRect().height);if(h!==l){l=h;parent.postMessage({toolwrightCardHeight:h},'*')}};new ResizeObserver(p).observe(document.documentElement);addEventListener('load',p)})()";
+
+/** CSP source of CARD_MEASURE_SCRIPT (sha256, base64); test/shared/card-measure.test.ts checks it against the script. */
+export const CARD_MEASURE_SCRIPT_HASH = "'sha256-IMRr7W2ojY30GAbuhaBjVDcQgeKv4K9jOvcaHRUqdfY='";
+
+export const CARD_CSP = `default-src 'none'; style-src 'unsafe-inline'; script-src ${CARD_MEASURE_SCRIPT_HASH}`;
+
+/** Scripts, but no same-origin: the frame stays an opaque origin, and its CSP admits only the measuring script. */
+export const CARD_SANDBOX = 'allow-scripts';
+
+/** The message a card frame posts: exactly this one key, a finite non-negative height in CSS pixels. */
+export function cardHeightOf(data: unknown): number | undefined {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const keys = Object.keys(data);
+  if (keys.length !== 1 || keys[0] !== 'toolwrightCardHeight') return undefined;
+  const h = (data as { toolwrightCardHeight: unknown }).toolwrightCardHeight;
+  return typeof h === 'number' && Number.isFinite(h) && h >= 0 && h <= 1_000_000 ? h : undefined;
+}
 
 /** What the style check needs of a document: an element whose style the CSS parser fills. */
 export interface StyleDocument {
@@ -301,6 +327,6 @@ export function buildCardDocument(input: CardDocumentInput, sanitize: (html: str
     `body{padding:12px 14px;color:${fg};font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;overflow-wrap:anywhere}` +
     'pre{white-space:pre-wrap;font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0}' +
     'table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left}</style>' +
-    `</head><body>${body}</body></html>`
+    `</head><body>${body}<script>${CARD_MEASURE_SCRIPT}</script></body></html>`
   );
 }

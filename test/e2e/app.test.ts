@@ -248,12 +248,14 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     await page.getByTestId('copy-result').click();
     await expect.poll(async () => JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as unknown).toMatchObject({ value: 14 });
     const frameEl = page.getByTestId('result-card-iframe');
-    expect(await frameEl.getAttribute('sandbox')).toBe('');
+    expect(await frameEl.getAttribute('sandbox')).toBe('allow-scripts');
     expect(await page.getByTestId('result-card').locator('.card-title-text').textContent()).toBe('2*(3+4)');
     const frame = page.frames().find((f) => f.parentFrame() === page.mainFrame() && f.url() === 'about:srcdoc');
     expect(frame).toBeTruthy();
     await expect.poll(() => frame!.locator('body').textContent()).toContain('2*(3+4) = 14');
-    expect(await frame!.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(await frame!.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toMatch(
+      /^default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*'$/,
+    );
     await expect.poll(() => page.getByTestId('history-panel').locator('.history-item').count()).toBe(1);
     await screenshot(page, '09-tester-result-card');
 

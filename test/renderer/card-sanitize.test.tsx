@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildCardDocument, CARD_CSP, safeColor, sanitizeCardHtml, sanitizeStyle } from '../../renderer/src/card/sanitize.js';
+import { CARD_MEASURE_SCRIPT, CARD_MEASURE_SCRIPT_HASH } from '../../shared/card/sanitize.js';
 import { XSS_CORPUS } from '../e2e/card-xss-corpus.js';
 
 const BEACON = 'http://127.0.0.1:9/beacon';
@@ -65,15 +66,16 @@ describe('card sanitiser', () => {
     const first = parsed.head.querySelector('meta[http-equiv]')!;
     expect(parsed.head.firstElementChild?.getAttribute('charset')).toBe('utf-8');
     expect(first.getAttribute('content')).toBe(CARD_CSP);
-    expect(CARD_CSP).toBe("default-src 'none'; style-src 'unsafe-inline'");
-    expect(parsed.body.innerHTML).toBe('<p>hi</p>');
+    expect(CARD_CSP).toBe(`default-src 'none'; style-src 'unsafe-inline'; script-src ${CARD_MEASURE_SCRIPT_HASH}`);
+    // The card's own script is gone; the one script left is the measuring one, which the CSP names by hash.
+    expect(parsed.body.innerHTML).toBe(`<p>hi</p><script>${CARD_MEASURE_SCRIPT}</script>`);
   });
 
   it('renders text cards as escaped text', () => {
     const doc = buildCardDocument({ text: '<img src=x onerror=alert(1)>', foreground: '#111', scheme: 'dark' });
     const parsed = new DOMParser().parseFromString(doc, 'text/html');
     expect(parsed.body.querySelector('img')).toBeNull();
-    expect(parsed.body.textContent).toBe('<img src=x onerror=alert(1)>');
+    expect(parsed.body.querySelector('pre')!.textContent).toBe('<img src=x onerror=alert(1)>');
   });
 
   it('accepts only plain colours for the frame', () => {

@@ -118,9 +118,10 @@ describe('live tester', () => {
     expect(panel.textContent).toContain('12 ms');
     expect(screen.getByTestId('json-tree').textContent).toContain('Hello Grace');
     const frame = screen.getByTestId('result-card-iframe') as HTMLIFrameElement;
-    expect(frame.getAttribute('sandbox')).toBe('');
+    expect(frame.getAttribute('sandbox')).toBe('allow-scripts');
     expect(frame.getAttribute('srcdoc')).toContain('<b>Grace</b>');
-    expect(frame.getAttribute('srcdoc')).not.toContain('<script');
+    expect(frame.getAttribute('srcdoc')).not.toContain('x()');
+    expect(frame.getAttribute('srcdoc')!.match(/<script/g)).toHaveLength(1); // the measuring script only
     expect(screen.getByTestId('result-card').textContent).toContain('Hello Grace');
   });
 

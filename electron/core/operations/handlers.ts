@@ -50,5 +50,12 @@ export function createHandlers(s: Services): Handlers {
     'schedules.patch': (i) => s.schedules.setEnabled(i.scheduleID, i.patch.isEnabled),
     'schedules.run': (i) => s.schedules.runNow(i.scheduleID, { confirm: i.confirm === true }),
     'schedules.latest': (i) => s.schedules.latest(i.scheduleID),
+    'buildFiles.list': (i) => s.buildFiles.list(ref(i)),
+    'buildFiles.read': (i) => s.buildFiles.read(ref(i), i.path),
+    'buildFiles.write': (i) => s.buildFiles.write(ref(i), i),
+    'buildFiles.rename': (i) => s.buildFiles.rename(ref(i), i.from, i.to),
+    'buildFiles.delete': (i) => s.buildFiles.delete(ref(i), i.path),
+    'tools.build': (i) => s.builds.build(ref(i), { ...(i.buildID ? { buildID: i.buildID } : {}), ...(i.noCache ? { noCache: true } : {}) }),
+    'tools.image': (i) => s.builds.image(ref(i)),
   };
 }

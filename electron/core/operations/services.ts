@@ -29,8 +29,12 @@ import type { InvokeInput } from '../invoke/engine.js';
 import type { FolderFile } from '../transfer/foreign/container-folder.js';
 import type { OnConflict } from '../transfer/apply.js';
 import type { OpenApiOptions } from '../transfer/foreign/openapi.js';
+import type { BuildFilesService } from '../tool-files/build-files.js';
+import type { BuildService } from '../tool-files/builds.js';
 
 export interface Services {
+  buildFiles: Pick<BuildFilesService, 'list' | 'read' | 'write' | 'rename' | 'delete'>;
+  builds: Pick<BuildService, 'build' | 'image'>;
   trash: { purge(bundleID: string): Promise<{ purged: true; toolCount: number }> };
   agents: Pick<AgentConnections, 'list'>;
   approvals: Pick<ApprovalStore, 'list' | 'decide'>;

@@ -88,8 +88,10 @@ interface ToolEntry extends RankKey {
   stamp: number;
   wordBits: number;
   exactBits: number;
-  /** Allocated on the first query that touches the tool. */
+  /** Allocated on the first query of several words that touches the tool. */
   fieldWordBits: Int32Array | undefined;
+  /** A one-word query's fields, as a mask: most queries (each keystroke's) need no per-field words. */
+  fieldMask: number;
 }
 
 export class ToolSearchIndex {
@@ -217,7 +219,7 @@ export class ToolSearchIndex {
     }
     const ranked = best.sorted();
     const page = ranked.slice(0, pageSize);
-    const items = page.map((entry) => toResultItem(entry, words));
+    const items = page.map((entry) => toResultItem(entry, words, words.length === 1 ? entry.fieldMask : undefined));
     const last = page[page.length - 1];
     if (ranked.length > pageSize && last) {
       const key: RankKey = { count: last.count, tier: last.tier, modifiedAtMs: last.modifiedAtMs, toolID: last.toolID };
@@ -230,12 +232,25 @@ export class ToolSearchIndex {
   private collectMatches(words: readonly string[]): ToolEntry[] {
     const stamp = ++this.queryStamp;
     const touched: ToolEntry[] = [];
-    const touch = (entry: ToolEntry, bit: number, exact: boolean, fieldMask: number): void => {
+    // One word: only which fields matched matters, a mask (a one-letter query touches most tools).
+    const touchOne = (entry: ToolEntry, _bit: number, exact: boolean, fieldMask: number): void => {
+      if (entry.stamp !== stamp) {
+        entry.stamp = stamp;
+        entry.wordBits = 1;
+        entry.exactBits = 0;
+        entry.fieldMask = 0;
+        touched.push(entry);
+      }
+      if (exact) entry.exactBits = 1;
+      entry.fieldMask |= fieldMask;
+    };
+    const touchMany = (entry: ToolEntry, bit: number, exact: boolean, fieldMask: number): void => {
       if (entry.stamp !== stamp) {
         entry.stamp = stamp;
         entry.wordBits = 0;
         entry.exactBits = 0;
-        if (entry.fieldWordBits) entry.fieldWordBits.fill(0);
+        const fields = entry.fieldWordBits;
+        if (fields) for (let i = 0; i < fields.length; i++) fields[i] = 0;
         else entry.fieldWordBits = new Int32Array(SEARCH_FIELDS.length);
         touched.push(entry);
       }
@@ -245,15 +260,17 @@ export class ToolSearchIndex {
         if (fieldMask & 1) entry.fieldWordBits![field]! |= bit;
       }
     };
+    const touch = words.length === 1 ? touchOne : touchMany;
     words.forEach((word, index) => {
       const bit = 1 << index;
+      // forEach, not for…of with [entry, mask]: no pair array per posting (a one-letter query visits ~10,000).
       this.toolWords.lookup(word, (postings, exact) => {
-        for (const [entry, mask] of postings) touch(entry, bit, exact, mask);
+        postings.forEach((mask, entry) => touch(entry, bit, exact, mask));
       });
       this.bundleWords.lookup(word, (postings, exact) => {
-        for (const [bundle, mask] of postings) {
+        postings.forEach((mask, bundle) => {
           for (const entry of bundle.tools) touch(entry, bit, exact, mask);
-        }
+        });
       });
     });
     return touched;
@@ -320,6 +337,7 @@ function newToolEntry(tool: ToolFile, bundle: BundleEntry): ToolEntry {
     wordBits: 0,
     exactBits: 0,
     fieldWordBits: undefined,
+    fieldMask: 0,
   };
 }
 
@@ -354,10 +372,10 @@ function isVisible(entry: ToolEntry): boolean {
   return entry.isEnabled && entry.bundle.isEnabled && !entry.bundle.softDeleted;
 }
 
-function toResultItem(entry: ToolEntry, words: readonly string[]): SearchResultItem {
+function toResultItem(entry: ToolEntry, words: readonly string[], oneWordFields: number | undefined): SearchResultItem {
   const matches: Record<string, string[]> = {};
   SEARCH_FIELDS.forEach((field, index) => {
-    const bits = entry.fieldWordBits?.[index] ?? 0;
+    const bits = oneWordFields !== undefined ? (oneWordFields >>> index) & 1 : (entry.fieldWordBits?.[index] ?? 0);
     if (bits !== 0) matches[field] = words.filter((_, wordIndex) => (bits & (1 << wordIndex)) !== 0);
   });
   return { toolID: entry.toolID, tier: TIER_NAMES[entry.tier]!, matches, score: rankScore(entry) };

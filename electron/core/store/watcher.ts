@@ -18,6 +18,8 @@ export interface WatchHooks {
   agents?: () => Promise<void>;
   /** A schedule's last run or latest output changed (scheduler/runs/, scheduler/outputs/): its ID. */
   schedules?: { dirs: string[]; changed: (scheduleID: string) => Promise<void> };
+  /** A build file beside a tool.json changed (an editor, git): the app's file tree and availability follow. */
+  toolFiles?: (bundleID: string, toolID: string) => Promise<void>;
 }
 
 export interface StoreWatcher {
@@ -71,6 +73,7 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, options: WatchO
       const toolID = parts[2]!;
       // Keyed by bundle too: a tool folder moved between bundles must sync both places.
       if (parts.length === 3 || parts[3] === 'tool.json') return schedule(`t:${bundleID}/${toolID}`, () => store.syncTool(bundleID, toolID));
+      return hooks.toolFiles && schedule(`f:${bundleID}/${toolID}`, () => hooks.toolFiles!(bundleID, toolID));
     }
     return undefined;
   };

@@ -81,7 +81,15 @@ export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): Mcp
   const scheduleResources = registerScheduleResources(server, core, visible);
   const onEvent = (e: StoreEvent) => {
     if (e.type === 'schedule.changed') return scheduleResources.onEvent(e);
-    if (e.type === 'metrics.changed' || e.type === 'approvals.changed' || e.type === 'problems.changed' || e.type === 'secrets.changed') return;
+    if (
+      e.type === 'metrics.changed' ||
+      e.type === 'approvals.changed' ||
+      e.type === 'problems.changed' ||
+      e.type === 'secrets.changed' ||
+      e.type === 'build.log' ||
+      e.type === 'build.finished'
+    )
+      return;
     cached = undefined;
     scheduleResources.onEvent(e);
     if (timer) return;

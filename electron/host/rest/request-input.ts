@@ -41,14 +41,15 @@ export const BODY_NOT_OBJECT = Symbol('body is not a JSON object');
 
 export function inputFor(route: RestRoute, req: FastifyRequest): Record<string, unknown> | typeof BODY_NOT_OBJECT {
   const params = (req.params ?? {}) as Record<string, string>;
-  const input: Record<string, unknown> = coerceQuery(route, (req.query ?? {}) as Record<string, unknown>);
+  const input: Record<string, unknown> = {};
   if (route.body === '*') {
     if (req.body !== undefined && req.body !== null) {
       if (typeof req.body !== 'object' || Array.isArray(req.body)) return BODY_NOT_OBJECT;
       Object.assign(input, req.body as object);
     }
   } else if (route.body) input[route.body] = req.body ?? {};
-  // The path names the resource: a body key of the same name (bundleID, slug, name…) never redirects the call.
+  // The URL names the resource: a body key of the same name (bundleID, slug, a file's path…) never redirects the call.
+  Object.assign(input, coerceQuery(route, (req.query ?? {}) as Record<string, unknown>));
   for (const p of route.params ?? []) input[p] = p === 'bundleID' ? String(params[p]).toLowerCase() : params[p];
   return input;
 }

@@ -35,6 +35,11 @@ export function keysForEvent(e: StoreEvent): QueryKey[] {
       return [keys.agents];
     case 'schedule.changed':
       return [keys.schedules, ['tools', 'history']];
+    case 'tool.files.changed':
+      // A Dockerfile added or removed changes the tool's availability, and its image may no longer match.
+      return [keys.buildFiles(e.toolID), keys.toolImage(e.toolID), keys.tools];
+    case 'build.finished':
+      return [keys.toolImage(e.toolID), keys.tools];
     default:
       return [];
   }
@@ -57,10 +62,27 @@ export function createInvalidator(qc: QueryClient): (e: StoreEvent) => void {
   };
 }
 
+const listeners = new Set<(e: StoreEvent) => void>();
+
+/**
+ * Listens to the store events the app already receives (one stream for the whole app), e.g. a
+ * build's log lines. Returns the unsubscribe function.
+ */
+export function onStoreEvent(listener: (e: StoreEvent) => void): () => void {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
 /** Subscribes for the app's lifetime; returns whether the event stream is connected. */
 export function useLiveUpdates(): boolean {
   const qc = useQueryClient();
   const [live, setLive] = useState(false);
-  useEffect(() => subscribeEvents(createInvalidator(qc), setLive), [qc]);
+  useEffect(() => {
+    const invalidate = createInvalidator(qc);
+    return subscribeEvents((e) => {
+      invalidate(e);
+      for (const listener of listeners) listener(e);
+    }, setLive);
+  }, [qc]);
   return live;
 }

@@ -32,6 +32,10 @@ export const keys = {
   scheduleList: (toolID: string | null) => ['schedules', 'list', toolID ?? '*'] as const,
   scheduleOutput: (scheduleID: string) => ['schedules', 'output', scheduleID] as const,
   allTools: ['tools', 'all'] as const,
+  /** By toolID: store events name tools by ID, and a rename keeps the folder. */
+  buildFiles: (toolID: string) => ['buildFiles', toolID] as const,
+  buildFile: (toolID: string, path: string) => ['buildFiles', toolID, 'file', path] as const,
+  toolImage: (toolID: string) => ['toolImage', toolID] as const,
 };
 
 /** All bundles (enabled and disabled), or the Trash. Bundles are few, so every page is fetched. */
@@ -52,6 +56,11 @@ export function useBundles(deleted: 'exclude' | 'only' = 'exclude') {
 }
 
 export const TOOL_PAGE_SIZE = 1000;
+/**
+ * The first page holds what a screen shows and a little more: with 10,000 tools, a first page of
+ * 1,000 (740 KB of JSON to make, send and parse) was most of the first render.
+ */
+export const FIRST_TOOL_PAGE_SIZE = 100;
 
 /** Tools of one bundle, or of all bundles (null), page by page; the list asks for more as it scrolls. */
 export function useToolPages(bundleID: string | null) {
@@ -61,7 +70,7 @@ export function useToolPages(bundleID: string | null) {
     queryFn: ({ pageParam }) =>
       call('tools.list', {
         includeDisabled: true,
-        recommendedPageSize: TOOL_PAGE_SIZE,
+        recommendedPageSize: pageParam ? TOOL_PAGE_SIZE : FIRST_TOOL_PAGE_SIZE,
         ...(bundleID ? { bundleIDs: [bundleID] } : {}),
         ...(pageParam ? { pageToken: pageParam } : {}),
       }),
@@ -174,5 +183,24 @@ export function useAllTools() {
       } while (pageToken);
       return items;
     },
+  });
+}
+
+/** The files beside a container tool's tool.json. */
+export function useBuildFiles(tool: Pick<ToolView, 'toolID' | 'bundleID' | 'slug' | 'version'> | undefined) {
+  return useQuery({
+    queryKey: keys.buildFiles(tool?.toolID ?? 'none'),
+    queryFn: () => call('buildFiles.list', toolRefOf(tool!)),
+    enabled: !!tool,
+  });
+}
+
+/** The image a container tool runs and whether it is built (asks the Docker engine). */
+export function useToolImage(tool: Pick<ToolView, 'toolID' | 'bundleID' | 'slug' | 'version'> | undefined, enabled = true) {
+  return useQuery({
+    queryKey: keys.toolImage(tool?.toolID ?? 'none'),
+    queryFn: () => call('tools.image', toolRefOf(tool!)),
+    enabled: !!tool && enabled,
+    retry: false,
   });
 }

@@ -7,21 +7,21 @@ import { useConfig } from '../api/queries.js';
 import { Sidebar } from '../screens/Sidebar.js';
 import { ToolList } from '../screens/ToolList.js';
 import { Loading } from '../components/States.js';
-import { BundleEditor } from '../screens/BundleEditor.js';
-import { TrashScreen } from '../screens/TrashScreen.js';
-import { SecretsScreen } from '../screens/SecretsScreen.js';
-import { SettingsScreen } from '../screens/SettingsScreen.js';
-import { AgentsScreen } from '../screens/AgentsScreen.js';
 import { SearchCombo, SearchPalette } from '../search/Search.js';
 import { SearchScreen } from '../search/SearchScreen.js';
 import { DropOverlay, TransferStatus } from '../transfer/DropZone.js';
 import { ApprovalsPanel } from '../approvals/ApprovalsPanel.js';
 
 // The tester (rjsf) and the editors (CodeMirror) are most of the code; the tool list, which
-// people see first, does not wait for them.
+// people see first, does not wait for them, nor for screens opened now and then.
 const ToolDetail = lazy(() => import('../screens/ToolDetail.js').then((m) => ({ default: m.ToolDetail })));
 const ToolEditorScreen = lazy(() => import('../screens/ToolEditor.js').then((m) => ({ default: m.ToolEditorScreen })));
 const SchedulesScreen = lazy(() => import('../screens/SchedulesScreen.js').then((m) => ({ default: m.SchedulesScreen })));
+const BundleEditor = lazy(() => import('../screens/BundleEditor.js').then((m) => ({ default: m.BundleEditor })));
+const TrashScreen = lazy(() => import('../screens/TrashScreen.js').then((m) => ({ default: m.TrashScreen })));
+const SecretsScreen = lazy(() => import('../screens/SecretsScreen.js').then((m) => ({ default: m.SecretsScreen })));
+const SettingsScreen = lazy(() => import('../screens/SettingsScreen.js').then((m) => ({ default: m.SettingsScreen })));
+const AgentsScreen = lazy(() => import('../screens/AgentsScreen.js').then((m) => ({ default: m.AgentsScreen })));
 
 function Screen({ route }: { route: Route }) {
   switch (route.name) {

@@ -22,8 +22,9 @@ export function SignInGate({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (state.kind === 'checking') void verify().then(setState);
   }, [state.kind]);
-  if (state.kind === 'ok') return <>{children}</>;
-  if (state.kind === 'checking') return null;
+  // While a token is being checked the app starts too: its first requests need not wait for the
+  // check's round trip (a refused token is rare, and then the sign-in page replaces the app).
+  if (state.kind === 'ok' || state.kind === 'checking') return <>{children}</>;
   return <SignIn error={state.error} onDone={() => setState({ kind: 'checking' })} />;
 }
 

@@ -6,7 +6,7 @@
 import DOMPurify from 'dompurify';
 import { buildCardDocument as buildDocument, cardSanitizer, type CardDocumentInput, type Purifier } from '../../../shared/card/sanitize.js';
 
-export { CARD_CSP, safeColor, sanitizeStyle } from '../../../shared/card/sanitize.js';
+export { CARD_CSP, CARD_SANDBOX, cardHeightOf, safeColor, sanitizeStyle } from '../../../shared/card/sanitize.js';
 
 const sanitizers = new WeakMap<object, (html: string) => string>();
 

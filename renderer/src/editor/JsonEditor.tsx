@@ -15,6 +15,7 @@ import { bracketMatching, foldGutter, syntaxHighlighting, syntaxTree, indentOnIn
 import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
 import { classHighlighter } from '@lezer/highlight';
+import { editorTheme } from './code/theme.js';
 
 export interface JsonIssue {
   /** Path into the value, e.g. ['properties', 'city', 'type']; [] for the whole document. */
@@ -102,16 +103,6 @@ function semanticLinter(check: (v: unknown) => JsonIssue[]): Extension {
     { delay: 200 },
   );
 }
-
-const editorTheme = EditorView.theme({
-  '&': { fontSize: '13px', backgroundColor: 'var(--input-bg)', color: 'var(--fg)' },
-  '.cm-content': { fontFamily: 'var(--mono)', caretColor: 'var(--fg)' },
-  '.cm-gutters': { backgroundColor: 'var(--surface-2)', color: 'var(--fg-muted)', border: 'none' },
-  '.cm-activeLine': { backgroundColor: 'var(--active-line)' },
-  '.cm-activeLineGutter': { backgroundColor: 'var(--active-line)' },
-  '&.cm-focused': { outline: 'none' },
-  '.cm-tooltip': { backgroundColor: 'var(--surface)', color: 'var(--fg)', border: '1px solid var(--border)' },
-});
 
 /** Problems in the text as plain strings, for the summary under the editor and for saving. */
 export function jsonProblems(text: string, check?: (v: unknown) => JsonIssue[]): string[] {

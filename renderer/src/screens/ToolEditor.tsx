@@ -62,6 +62,7 @@ function ImplEditor<T extends ToolType>(props: {
   errors: Errors;
   readOnly: boolean;
   owner: { bundleID: string; toolID?: string };
+  tool: ToolView | undefined;
 }) {
   const { type, impls, onImpls } = props;
   const Editor = EDITOR_TYPES[type].Editor;
@@ -76,6 +77,7 @@ function ImplEditor<T extends ToolType>(props: {
       errors={props.errors}
       readOnly={props.readOnly}
       owner={props.owner}
+      tool={props.tool}
     />
   );
 }
@@ -129,7 +131,9 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
       void qc.invalidateQueries({ queryKey: keys.tools });
       void qc.invalidateQueries({ queryKey: keys.bundles });
       qc.setQueryData(keys.tool(toolRefOf(saved)), saved);
-      replace({ name: 'tool', ref: toolRefOf(saved) });
+      // A new tool built from its folder has no Dockerfile yet: stay in the editor, on its files.
+      const writeFilesNext = !tool && saved.type === 'container' && (saved.impl as { build?: string }).build === '.';
+      replace({ name: writeFilesNext ? 'toolEdit' : 'tool', ref: toolRefOf(saved) });
     },
     onError: (e) => {
       if (e instanceof ApiCallError) setServerError(e);
@@ -164,6 +168,8 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // A build file's editor handles its own Ctrl+S (saves the file) and marks the event handled.
+      if (e.defaultPrevented) return;
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
         e.preventDefault();
         submit();
@@ -383,6 +389,7 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
         errors={errors}
         readOnly={readOnly}
         owner={{ bundleID, ...(tool ? { toolID: tool.toolID } : {}) }}
+        tool={tool}
       />
 
       <CardSettings

@@ -20,7 +20,9 @@ function fold(text: string): { folded: string; origin: number[] } {
   const origin: number[] = [];
   let i = 0;
   for (const ch of text) {
-    const f = ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    // ASCII needs no decomposition: most text of most tools, on every keystroke's 20 results.
+    const code = ch.charCodeAt(0);
+    const f = code < 0x80 ? (code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : ch) : ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
     for (let k = 0; k < f.length; k++) origin.push(i);
     folded += f;
     i += ch.length;
@@ -69,6 +71,25 @@ export function snippet(text: string, words: readonly string[] | undefined, max 
 
 /** Results shown at once; the list scrolls, and a longer query narrows it faster than paging would. */
 const PAGE_SIZE = 20;
+
+/**
+ * Results of the previous query are dimmed only when the next ones keep us waiting: dimming on
+ * every keystroke cost a repaint of the whole list per key, for answers that come within a frame or two.
+ */
+const STALE_AFTER_MS = 200;
+
+function useStaleAfter(waiting: boolean, ms: number): boolean {
+  const [stale, setStale] = useState(false);
+  useEffect(() => {
+    if (!waiting) {
+      setStale(false);
+      return;
+    }
+    const timer = setTimeout(() => setStale(true), ms);
+    return () => clearTimeout(timer);
+  }, [waiting, ms]);
+  return stale && waiting;
+}
 
 export function useSearch(q: string, pageSize = PAGE_SIZE) {
   const trimmed = q.trim();
@@ -160,8 +181,7 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
   const bundleNames = useMemo(() => new Map((bundles.data ?? []).map((b) => [b.bundleID, b.displayName || b.slug])), [bundles.data]);
   const showList = variant === 'palette' || (open && q.trim().length > 0);
   const resultsFor = search.data && !search.isPlaceholderData ? q.trim() : null;
-
-  useEffect(() => setActive(0), [q]);
+  const stale = useStaleAfter(search.isPlaceholderData, STALE_AFTER_MS);
 
   // Keystroke → painted: mark once the results of the current query are in the DOM and painted.
   useLayoutEffect(() => {
@@ -265,7 +285,9 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
         onChange={(e) => {
           const next = e.target.value;
           performance.mark(`tw:search-input:${next.trim()}`);
+          // One render per keystroke: the active result goes back to the first with the query, not in an effect after it.
           setQ(next);
+          setActive(0);
           setOpen(true);
         }}
         onKeyDown={onKeyDown}
@@ -275,7 +297,7 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
           {search.isError && <p className="field-error pad">{errorMessage(search.error)}</p>}
           {q.trim() && search.isSuccess && hits.length === 0 && !search.isPlaceholderData && <p className="muted pad">No tools match “{q.trim()}”.</p>}
           {!q.trim() && variant === 'palette' && <p className="muted pad">Type to search. ↑ ↓ to move, Enter to open, Esc to close.</p>}
-          <ul id={listId} role="listbox" aria-label="Search results" className={search.isPlaceholderData ? 'is-stale' : ''}>
+          <ul id={listId} role="listbox" aria-label="Search results" aria-busy={search.isPlaceholderData} className={stale ? 'is-stale' : ''}>
             {hits.map((hit, i) => (
               <HitRow
                 key={hit.toolID}

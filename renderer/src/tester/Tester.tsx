@@ -8,14 +8,14 @@
  * state that includes every queued change) or from the editor text, never from a render-time
  * copy, so a run never sends stale values.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import Form from '@rjsf/core';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiCallError, call, invokeStream } from '../api/client.js';
 import { keys, toolRefOf } from '../api/queries.js';
 import { useConfirm } from '../components/Dialog.js';
-import { JsonEditor } from '../editor/JsonEditor.js';
+import { Loading } from '../components/States.js';
 import { cspSafeValidator, validateArgs } from './schemaValidator.js';
 import { ResultPanel } from './ResultPanel.js';
 import { HistoryPanel } from './HistoryPanel.js';
@@ -24,6 +24,10 @@ import type { ToolView, InvokeResult, HistoryEntry, InvokeStreamEvent } from '..
 import type { ApiError } from '../../../shared/errors.js';
 
 const UI_SCHEMA: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
+
+// CodeMirror loads when raw JSON is asked for (or a tool takes no form), not with every tool page:
+// the card frame beside it shares no chunk with an editor.
+const JsonEditor = lazy(() => import('../editor/JsonEditor.js').then((m) => ({ default: m.JsonEditor })));
 
 export interface RunOutcome {
   args: unknown;
@@ -282,7 +286,9 @@ export function Tester({
               <p className="muted">This tool takes no arguments.</p>
             )
           ) : (
-            <JsonEditor label="Arguments (JSON)" value={rawText} onChange={setRawText} minLines={8} testId="args-json" />
+            <Suspense fallback={<Loading label="Opening the JSON editor…" />}>
+              <JsonEditor label="Arguments (JSON)" value={rawText} onChange={setRawText} minLines={8} testId="args-json" />
+            </Suspense>
           )}
           {rawErrors.length > 0 && (
             <div className="form-alert" role="alert" data-testid="args-errors">

@@ -2,6 +2,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ApiCallError } from '../api/client.js';
 import { useBundles } from '../api/queries.js';
+import { ContainerHelpButton } from '../help/ContainerFolderHelp.js';
 import { Modal } from '../components/Dialog.js';
 import { Badge } from '../components/States.js';
 import { plural } from '../app/format.js';
@@ -332,6 +333,11 @@ export function ContainerDialog({
           {source.files.length > 6 ? ', …' : ''}
         </p>
         {!hasManifest && <p className="notice">This folder has no manifest.json at its top; the import will say what is missing.</p>}
+        {/* A div: the help's dialog element may not sit inside a paragraph. */}
+        <div className="muted">
+          A container-tool folder holds manifest.json, a Dockerfile and a runner.{' '}
+          <ContainerHelpButton label="How it is laid out" testId="container-dialog-help" />
+        </div>
         {usable.length === 0 ? (
           <div className="notice">
             <p>A container tool goes into one of your bundles, and none is switched on. Create a bundle (or switch one on) first.</p>

@@ -4,7 +4,7 @@
  * a download, OpenAI function definitions to the clipboard, the progress shown meanwhile and the
  * report at the end. One flow runs at a time; its questions are dialogs awaited in order.
  */
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { call, errorMessage } from '../api/client.js';
 import { keys } from '../api/queries.js';
@@ -16,8 +16,16 @@ import { sourcesFromDirectoryPick, sourcesFromFiles, type ImportSource } from '.
 import { outlineOfText, type OpenApiOutline } from './openapiOutline.js';
 import { copyText, saveBytes } from './download.js';
 import { formatBytes } from '../../../shared/format.js';
-import { ConflictDialog, ContainerDialog, CopyDialog, ExportDialog, OpenApiDialog, type OnConflict, type Preview } from './TransferDialogs.js';
-import { ReportDialog } from './ReportDialog.js';
+import type { OnConflict, Preview } from './TransferDialogs.js';
+
+// The dialogs load with the first import or export, not with the app.
+const dialogs = () => import('./TransferDialogs.js');
+const ConflictDialog = lazy(() => dialogs().then((m) => ({ default: m.ConflictDialog })));
+const ContainerDialog = lazy(() => dialogs().then((m) => ({ default: m.ContainerDialog })));
+const CopyDialog = lazy(() => dialogs().then((m) => ({ default: m.CopyDialog })));
+const ExportDialog = lazy(() => dialogs().then((m) => ({ default: m.ExportDialog })));
+const OpenApiDialog = lazy(() => dialogs().then((m) => ({ default: m.OpenApiDialog })));
+const ReportDialog = lazy(() => import('./ReportDialog.js').then((m) => ({ default: m.ReportDialog })));
 import type { Outcome } from './outcome.js';
 
 export const IMPORT_ACCEPT = '.zip,.md,.markdown,.json,.yaml,.yml,application/zip';
@@ -305,36 +313,38 @@ export function TransferProvider({ children }: { children: ReactNode }) {
           if (files.length) importFrom(() => sourcesFromDirectoryPick(files));
         }}
       />
-      {dialog?.kind === 'report' && <ReportDialog outcome={dialog.outcome} onClose={() => dialog.resolve()} />}
-      {dialog?.kind === 'conflict' && <ConflictDialog name={dialog.name} report={dialog.report} existing={dialog.existing} onDone={dialog.resolve} />}
-      {dialog?.kind === 'openapi' && (
-        <OpenApiDialog name={dialog.name} outline={dialog.outline} first={dialog.first} runPreview={dialog.runPreview} onDone={dialog.resolve} />
-      )}
-      {dialog?.kind === 'container' && (
-        <ContainerDialog
-          source={dialog.source}
-          defaultBundleID={dialog.defaultBundleID}
-          onDone={dialog.resolve}
-          onNewBundle={() => {
-            dialog.resolve(null);
-            go({ name: 'bundleNew' });
-          }}
-        />
-      )}
-      {dialog?.kind === 'export' && (
-        <ExportDialog
-          onClose={() => dialog.resolve()}
-          onExport={(b) => {
-            dialog.resolve();
-            exportBundles(b);
-          }}
-          onCopy={(b) => {
-            dialog.resolve();
-            copyOpenAiFunctions(b);
-          }}
-        />
-      )}
-      {dialog?.kind === 'copy' && <CopyDialog text={dialog.text} count={dialog.count} onClose={() => dialog.resolve()} />}
+      <Suspense fallback={null}>
+        {dialog?.kind === 'report' && <ReportDialog outcome={dialog.outcome} onClose={() => dialog.resolve()} />}
+        {dialog?.kind === 'conflict' && <ConflictDialog name={dialog.name} report={dialog.report} existing={dialog.existing} onDone={dialog.resolve} />}
+        {dialog?.kind === 'openapi' && (
+          <OpenApiDialog name={dialog.name} outline={dialog.outline} first={dialog.first} runPreview={dialog.runPreview} onDone={dialog.resolve} />
+        )}
+        {dialog?.kind === 'container' && (
+          <ContainerDialog
+            source={dialog.source}
+            defaultBundleID={dialog.defaultBundleID}
+            onDone={dialog.resolve}
+            onNewBundle={() => {
+              dialog.resolve(null);
+              go({ name: 'bundleNew' });
+            }}
+          />
+        )}
+        {dialog?.kind === 'export' && (
+          <ExportDialog
+            onClose={() => dialog.resolve()}
+            onExport={(b) => {
+              dialog.resolve();
+              exportBundles(b);
+            }}
+            onCopy={(b) => {
+              dialog.resolve();
+              copyOpenAiFunctions(b);
+            }}
+          />
+        )}
+        {dialog?.kind === 'copy' && <CopyDialog text={dialog.text} count={dialog.count} onClose={() => dialog.resolve()} />}
+      </Suspense>
     </TransferContext.Provider>
   );
 }

@@ -19,6 +19,7 @@ import type { Readable } from 'node:stream';
 // tar-stream: the small, well-kept tar writer under tar-fs/dockerode; we need to write exactly the bytes we hashed.
 import tar from 'tar-stream';
 import { CoreError } from '../../errors.js';
+import { isTempName } from '../../fs/atomic.js';
 
 const CONTEXT_FORMAT = 'toolwright-build-context-v1';
 export const MAX_CONTEXT_BYTES = 64 * 1024 * 1024;
@@ -70,6 +71,8 @@ export async function readBuildContext(toolDir: string): Promise<BuildContext> {
     for (const dirent of dirents) {
       const rel = relDir ? `${relDir}/${dirent.name}` : dirent.name;
       if (!relDir && EXCLUDED_AT_ROOT.has(dirent.name)) continue;
+      // A write in progress (or one a crash abandoned) is not part of the folder yet.
+      if (isTempName(dirent.name)) continue;
       if (entries.length >= MAX_CONTEXT_ENTRIES) throw tooBig(`more than ${MAX_CONTEXT_ENTRIES} entries`);
       if (dirent.isSymbolicLink()) {
         skipped.push(`${rel} (symbolic link, not followed)`);

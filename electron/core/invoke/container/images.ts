@@ -5,6 +5,7 @@
  */
 import type Dockerode from 'dockerode';
 import type { ContainerImpl, ToolFile } from '../../../../shared/schemas.js';
+import type { BuildStep, ImageInfo, ToolImage } from '../../../../shared/types.js';
 import { CoreError } from '../../errors.js';
 import { contextTar, hasDockerfile, readBuildContext, type BuildContext } from './build-context.js';
 import { LABEL_BUILD_HASH, LABEL_MANAGED, LABEL_TOOL } from './labels.js';
@@ -28,7 +29,8 @@ export function builtImageTag(toolID: string, contextHash: string): string {
 export class ImageProvider {
   private readonly inspected = new Map<string, { user: string; at: number }>();
   private readonly missing = new Map<string, string>();
-  private readonly builds = new Map<string, Promise<ResolvedImage>>();
+  /** Builds under way, by tag; each line of a build's log goes to every listener of it (a run and the Build button may share one). */
+  private readonly builds = new Map<string, { done: Promise<ResolvedImage>; listeners: Set<(line: string) => void> }>();
 
   constructor(
     private readonly docker: Dockerode,
@@ -72,25 +74,99 @@ export class ImageProvider {
     const tag = builtImageTag(toolID, context.hash);
     const cached = this.inspected.get(tag);
     if (cached) return { ref: tag, user: cached.user, built: false };
-    let pending = this.builds.get(tag);
-    if (!pending) {
-      pending = this.inspectOrBuild(tag, toolID, context, onProgress).finally(() => this.builds.delete(tag));
-      this.builds.set(tag, pending);
-    } else {
-      onProgress?.(`Waiting for the build of ${tag} already under way`);
-    }
-    return pending;
+    return this.shareBuild(tag, onProgress, (emit) => this.inspectOrBuild(tag, toolID, context, emit, false));
   }
 
-  private async inspectOrBuild(tag: string, toolID: string, context: BuildContext, onProgress?: (line: string) => void): Promise<ResolvedImage> {
-    const existing = await this.inspectUser(tag);
+  /**
+   * Builds the tool folder now (the app's Build button): an image of the same files already
+   * there is reused unless `noCache`, which builds again without Docker's layer cache.
+   */
+  async buildFolder(toolID: string, toolDir: string, options: { noCache?: boolean; onLine?: (line: string) => void } = {}): Promise<ResolvedImage> {
+    const context = await readBuildContext(toolDir);
+    if (!hasDockerfile(context)) {
+      throw new CoreError('INVALID_INPUT', 'The tool folder has no Dockerfile; add one (a file named exactly Dockerfile, next to tool.json) and build again.');
+    }
+    const tag = builtImageTag(toolID, context.hash);
+    return this.shareBuild(tag, options.onLine, (emit) => this.inspectOrBuild(tag, toolID, context, emit, options.noCache === true));
+  }
+
+  /** Joins the build of `tag` under way, or starts one; every listener gets every line from now on. */
+  private shareBuild(
+    tag: string,
+    onLine: ((line: string) => void) | undefined,
+    start: (emit: (line: string) => void) => Promise<ResolvedImage>,
+  ): Promise<ResolvedImage> {
+    const running = this.builds.get(tag);
+    if (running) {
+      if (onLine) {
+        onLine(`Joining the build of ${tag} already under way`);
+        running.listeners.add(onLine);
+      }
+      return running.done;
+    }
+    const listeners = new Set<(line: string) => void>(onLine ? [onLine] : []);
+    const emit = (line: string) => {
+      for (const listener of listeners) listener(line);
+    };
+    const done = start(emit).finally(() => this.builds.delete(tag));
+    this.builds.set(tag, { done, listeners });
+    return done;
+  }
+
+  /** The image a tool runs now, and whether it is there (for the app's build panel). */
+  async describe(tool: ToolFile, toolDir: string): Promise<ToolImage> {
+    const impl = tool.impl as ContainerImpl;
+    if (impl.image) {
+      const info = await this.imageInfo(impl.image);
+      return { source: 'image', ref: impl.image, image: info, upToDate: info !== null };
+    }
+    const context = await readBuildContext(toolDir);
+    const ref = builtImageTag(tool.toolID, context.hash);
+    const exact = await this.imageInfo(ref);
+    if (exact) return { source: 'build', ref, image: exact, upToDate: true };
+    const images = await this.docker.listImages({ filters: { label: [`${LABEL_TOOL}=${tool.toolID}`] } });
+    const newest = images.filter((i) => i.RepoTags?.some((t) => t !== '<none>:<none>')).sort((a, b) => b.Created - a.Created)[0];
+    const image = newest
+      ? {
+          ref: newest.RepoTags!.find((t) => t !== '<none>:<none>')!,
+          id: newest.Id,
+          sizeBytes: newest.Size,
+          createdAt: new Date(newest.Created * 1000).toISOString(),
+        }
+      : null;
+    return { source: 'build', ref, image, upToDate: false };
+  }
+
+  /** Size and creation time of an image, or null when the engine does not have it. */
+  async imageInfo(ref: string): Promise<ImageInfo | null> {
+    try {
+      const info = await this.docker.getImage(ref).inspect();
+      return { ref, id: info.Id, sizeBytes: info.Size, createdAt: new Date(info.Created).toISOString() };
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 404) return null;
+      throw error;
+    }
+  }
+
+  private async inspectOrBuild(
+    tag: string,
+    toolID: string,
+    context: BuildContext,
+    onProgress: (line: string) => void,
+    noCache: boolean,
+  ): Promise<ResolvedImage> {
+    const existing = noCache ? null : await this.inspectUser(tag);
     if (existing !== null) {
       this.inspected.set(tag, { user: existing, at: Date.now() });
+      onProgress(`The image ${tag} of these very files is already built; nothing to do (rebuild without the cache to build it again).`);
       return { ref: tag, user: existing, built: false };
     }
-    onProgress?.(`Building image ${tag} from ${context.entries.length} entries (${Math.ceil(context.totalBytes / 1024)} KB)`);
-    for (const note of context.skipped) onProgress?.(`Left out of the build context: ${note}`);
-    await this.build(tag, toolID, context, onProgress);
+    onProgress(
+      `Building image ${tag} from ${context.entries.length} entries (${Math.ceil(context.totalBytes / 1024)} KB)${noCache ? ', without the layer cache' : ''}`,
+    );
+    for (const note of context.skipped) onProgress(`Left out of the build context: ${note}`);
+    this.inspected.delete(tag);
+    await this.build(tag, toolID, context, onProgress, noCache);
     const user = await this.inspectUser(tag);
     if (user === null) throw new CoreError('TOOL_UNAVAILABLE', `The build of ${tag} finished but the image is not there; try again.`);
     this.inspected.set(tag, { user, at: Date.now() });
@@ -109,14 +185,16 @@ export class ImageProvider {
     }
   }
 
-  private async build(tag: string, toolID: string, context: BuildContext, onProgress?: (line: string) => void): Promise<void> {
+  private async build(tag: string, toolID: string, context: BuildContext, onProgress: (line: string) => void, noCache = false): Promise<void> {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), this.buildTimeoutMs);
     const tail: string[] = [];
+    let step: BuildStep | undefined;
     const remember = (line: string) => {
       tail.push(line);
       if (tail.length > BUILD_LOG_TAIL_LINES) tail.shift();
-      onProgress?.(line);
+      step = stepOf(line) ?? step;
+      onProgress(line);
     };
     let failure: string | undefined;
     try {
@@ -125,6 +203,7 @@ export class ImageProvider {
         labels: { [LABEL_MANAGED]: 'true', [LABEL_TOOL]: toolID, [LABEL_BUILD_HASH]: context.hash },
         rm: true,
         forcerm: true,
+        nocache: noCache,
         abortSignal: abort.signal,
       } as Dockerode.ImageBuildOptions);
       await readBuildEvents(stream, (event) => {
@@ -147,10 +226,8 @@ export class ImageProvider {
     if (failure !== undefined) {
       throw new CoreError(
         'TOOL_UNAVAILABLE',
-        `Building the image of this tool failed: ${failure.trim()}. Fix the Dockerfile in the tool folder and try again.`,
-        {
-          buildLog: tail.join('\n'),
-        },
+        `Building the image of this tool failed${step?.instruction ? ` at step ${step.index}/${step.total} (${step.instruction})` : ''}: ${failure.trim()}. Fix the Dockerfile in the tool folder and try again.`,
+        { buildLog: tail.join('\n'), reason: failure.trim(), ...(step || lineOf(failure) ? { step: { ...step, ...lineOf(failure) } } : {}) },
       );
     }
   }
@@ -170,6 +247,18 @@ export class ImageProvider {
       // nothing to do: a stale image is harmless
     }
   }
+}
+
+/** `Step 2/4 : RUN make` — the classic builder's step header. */
+function stepOf(line: string): BuildStep | undefined {
+  const m = /^Step (\d+)\/(\d+) : (.+)$/.exec(line.trim());
+  return m ? { index: Number(m[1]), total: Number(m[2]), instruction: m[3]!.slice(0, 300) } : undefined;
+}
+
+/** `dockerfile parse error line 3: unknown instruction: FORM` names the Dockerfile's line. */
+function lineOf(message: string): { line: number } | undefined {
+  const m = /\bline (\d+)\b/i.exec(message);
+  return m ? { line: Number(m[1]) } : undefined;
 }
 
 interface BuildEvent {

@@ -9,7 +9,7 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import Dockerode from 'dockerode';
-import type { Availability } from '../../../../shared/types.js';
+import type { Availability, ImageInfo, ToolImage } from '../../../../shared/types.js';
 import type { ContainerImpl, ToolFile } from '../../../../shared/schemas.js';
 import { CoreError, invalid, isCoreError } from '../../errors.js';
 import type { RunContext, RunOutput, Runner } from '../types.js';
@@ -49,6 +49,10 @@ export interface ContainerRunner extends Runner {
   health(): { name: string; status: Availability };
   /** Stops the background probe, kills and removes containers still running. */
   close(): Promise<void>;
+  /** Builds a build-from-folder tool's image now (an image of the same files is reused unless noCache). */
+  build(tool: ToolFile, toolDir: string, options?: { noCache?: boolean; onLine?: (line: string) => void }): Promise<ResolvedImage & { info: ImageInfo }>;
+  /** The image a container tool runs, whether it is present, and its size. */
+  describeImage(tool: ToolFile, toolDir: string): Promise<ToolImage>;
 }
 
 /** A container that outlives its timeout by this much is fair game for sweepOrphans. */
@@ -305,9 +309,37 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
     }
   }
 
+  async function build(tool: ToolFile, toolDir: string, buildOptions: { noCache?: boolean; onLine?: (line: string) => void } = {}) {
+    const impl = containerImpl(tool);
+    if (impl.build !== '.') {
+      throw invalid([{ field: 'impl', message: `this tool runs the image ${impl.image}; only tools with impl.build "." are built from their folder` }]);
+    }
+    const engine = await requireDocker();
+    try {
+      const image = await engine.images.buildFolder(tool.toolID, toolDir, buildOptions);
+      const info = await engine.images.imageInfo(image.ref);
+      if (!info) throw new CoreError('TOOL_UNAVAILABLE', `The build of ${image.ref} finished but the image is not there; try again.`);
+      return { ...image, info };
+    } catch (error) {
+      throw engineError(error, 'build the image');
+    }
+  }
+
+  async function describeImage(tool: ToolFile, toolDir: string): Promise<ToolImage> {
+    containerImpl(tool);
+    const engine = await requireDocker();
+    try {
+      return await engine.images.describe(tool, toolDir);
+    } catch (error) {
+      throw engineError(error, 'describe the image');
+    }
+  }
+
   return {
     type: 'container',
     run,
+    build,
+    describeImage,
     availability,
     dockerStatus: () => status.current(),
     refreshDockerStatus: () => status.refresh(),

@@ -1,6 +1,8 @@
-/** The editor module of `container` tools: an image or a build from the tool's folder, and the sandbox. */
+/** The editor module of `container` tools: an image or a build from the tool's folder (its files edited and built here), and the sandbox. */
 import { Field } from '../Field.js';
 import { CONTAINER_DEFAULTS } from '../../../../shared/tool-types/container.js';
+import { ContainerFolder } from '../container/ContainerFolder.js';
+import { NamedImageStatus } from '../container/NamedImageStatus.js';
 import { compact, numberIssue, optInt, str, type EditorTypeModule, type ImplEditorProps, type SetIssue } from './editor-type.js';
 
 export interface ContainerDraft {
@@ -47,7 +49,7 @@ function checkContainer(c: ContainerDraft, _ctx: unknown, set: SetIssue): void {
   set('impl.timeoutSeconds', numberIssue(c.timeoutSeconds, 0, 3600));
 }
 
-function ContainerImplEditor({ value, onChange, errors, readOnly }: ImplEditorProps<ContainerDraft>) {
+function ContainerImplEditor({ value, onChange, errors, readOnly, tool }: ImplEditorProps<ContainerDraft>) {
   const c = value;
   return (
     <fieldset className="fieldset" disabled={readOnly}>
@@ -64,21 +66,21 @@ function ContainerImplEditor({ value, onChange, errors, readOnly }: ImplEditorPr
       {c.source === 'image' ? (
         <Field label="Image" error={errors.get('impl.image')}>
           {(id) => (
-            <input
-              id={id}
-              className="input mono"
-              value={c.image}
-              onChange={(e) => onChange({ image: e.target.value })}
-              placeholder="alpine:3.20"
-              data-testid="container-image"
-            />
+            <>
+              <input
+                id={id}
+                className="input mono"
+                value={c.image}
+                onChange={(e) => onChange({ image: e.target.value })}
+                placeholder="alpine:3.20"
+                data-testid="container-image"
+              />
+              {tool && (tool.impl as { image?: string }).image === c.image.trim() && <NamedImageStatus tool={tool} />}
+            </>
           )}
         </Field>
       ) : (
-        <p className="field-hint">
-          The image is built from the Dockerfile in this tool's folder (<code>tools/&lt;toolID&gt;/Dockerfile</code>).{' '}
-          {errors.get('impl.build') && <span className="field-error">{errors.get('impl.build')}</span>}
-        </p>
+        errors.get('impl.build') && <p className="field-error">{errors.get('impl.build')}</p>
       )}
       <div className="row wrap">
         <Field label="Memory" className="w-mid" hint="256 (MB) or 512m, 1g">
@@ -130,6 +132,13 @@ function ContainerImplEditor({ value, onChange, errors, readOnly }: ImplEditorPr
         <input type="checkbox" checked={c.writable} onChange={(e) => onChange({ writable: e.target.checked })} /> Writable root file system
       </label>
       {errors.get('impl.sandbox') && <div className="field-error">{errors.get('impl.sandbox')}</div>}
+      {c.source === 'build' && (
+        <ContainerFolder
+          tool={tool?.type === 'container' ? tool : undefined}
+          builds={(tool?.impl as { build?: string } | undefined)?.build === '.'}
+          readOnly={readOnly}
+        />
+      )}
     </fieldset>
   );
 }

@@ -8,6 +8,7 @@ import type { ComponentType } from 'react';
 import type { Safety } from '../../../../shared/schemas.js';
 import type { ToolType } from '../../../../shared/tool-types/catalog.js';
 import type { PlaceholderContext } from '../TemplateInput.js';
+import type { ToolView } from '../../../../shared/types.js';
 
 export type Errors = ReadonlyMap<string, string>;
 
@@ -32,6 +33,8 @@ export interface ImplEditorProps<D> {
   readOnly?: boolean;
   /** Where the tool lives (and which tool it is, once saved): a pipeline's steps name tools relative to its bundle, never itself. */
   owner?: { bundleID: string; toolID?: string };
+  /** The tool as saved (undefined while it is being created): what lives beside its tool.json. */
+  tool?: ToolView;
 }
 
 export interface EditorTypeModule<T extends ToolType, D> {

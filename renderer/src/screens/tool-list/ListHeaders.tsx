@@ -7,6 +7,7 @@ import { useConfirm } from '../../components/Dialog.js';
 import { plural } from '../../app/format.js';
 import type { BundleView } from '../../../../shared/types.js';
 import { useTransfer } from '../../transfer/TransferProvider.js';
+import { ContainerHelpButton } from '../../help/ContainerFolderHelp.js';
 import { MenuButton } from '../../components/Menu.js';
 
 export function BundleHeader({ bundle }: { bundle: BundleView }) {
@@ -126,6 +127,13 @@ export function AllToolsHeader() {
             >
               Import folder…
             </button>
+            <ContainerHelpButton
+              label="?"
+              className="btn btn-help"
+              ariaLabel="How a container-tool folder is laid out"
+              title="How a container-tool folder is laid out (manifest.json, Dockerfile, runner)"
+              testId="import-folder-help"
+            />
           </div>
           <MenuButton
             label="Export"

@@ -360,10 +360,24 @@ describe.skipIf(!dockerOn)('container runner on a real dockerd (requires Docker)
     const dir = await scratchToolDir('buildable');
     await writeFile(path.join(dir, 'reply.txt'), `concurrent-${uuidv7()}\n`);
     const tool = builtTool();
-    const progress: string[] = [];
-    const outputs = await Promise.all([1, 2, 3].map(() => runner.run(runContext(tool, {}, { toolDir: dir, onProgress: (line) => progress.push(line) }))));
-    expect(new Set(outputs.map((o) => (o.value as { text: string }).text)).size).toBe(1);
-    expect(progress.filter((line) => line.startsWith('Building image'))).toHaveLength(1);
+    // Count the builds the engine is asked for (every run that joins a build also gets its log).
+    const counted = new Dockerode();
+    let builds = 0;
+    const buildImage = counted.buildImage.bind(counted);
+    counted.buildImage = ((...args: Parameters<typeof buildImage>) => {
+      builds++;
+      return buildImage(...args);
+    }) as typeof counted.buildImage;
+    const sharing = createContainerRunner({ docker: counted });
+    try {
+      const logs: string[][] = [[], [], []];
+      const outputs = await Promise.all(logs.map((log) => sharing.run(runContext(tool, {}, { toolDir: dir, onProgress: (line) => log.push(line) }))));
+      expect(new Set(outputs.map((o) => (o.value as { text: string }).text)).size).toBe(1);
+      expect(builds).toBe(1);
+      expect(logs.filter((log) => log.some((line) => line.startsWith('Joining the build of'))).length).toBe(2);
+    } finally {
+      await sharing.close();
+    }
   });
 
   it('keeps symbolic links out of the build context, so no file outside the tool folder leaks into the image', async () => {

@@ -1,0 +1,114 @@
+/**
+ * This renderer against another build of it (an older commit's), interleaved in one run on one
+ * core and one data set, so the machine's load falls on both alike: first render of 10,000
+ * tools and keystroke → results painted, as in ui.ts. The other build's folder comes from
+ * TW_BENCH_OTHER_RENDERER (for instance `git worktree add /tmp/old <commit>`, then
+ * `npx vite build --config renderer/vite.config.ts --outDir /tmp/old-renderer` there).
+ *
+ * Run alone: TW_BENCH_OTHER_RENDERER=/tmp/old-renderer npx tsx test/bench/ui-compare.ts
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { build } from 'vite';
+import { createCore } from '../../electron/core/app-core.js';
+import { createRestServer } from '../../electron/host/rest/server.js';
+import { chromiumAvailable, launchBrowser, PROJECT_ROOT } from '../e2e/harness.js';
+import { writeDataset } from './ui.js';
+import { fmt, median, quantile } from './util.js';
+
+const RUNS = 6;
+const QUERIES = ['weather', 'invoice', 'calendar', 'forcast', 'stock price', 'météo', 'report'];
+const TOKEN = 'bench-compare';
+
+async function keystrokes(page: Page, q: string): Promise<number[]> {
+  await page.bringToFront(); // a page in the background gets no animation frames
+  const box = page.getByTestId('search-box');
+  await box.fill('');
+  await page.waitForTimeout(200);
+  await page.evaluate(() => performance.clearMeasures('tw:search'));
+  await box.focus();
+  let expected = 0;
+  let previous = '';
+  for (let i = 0; i < q.length; i++) {
+    await page.keyboard.type(q[i]!);
+    const typed = q.slice(0, i + 1).trim();
+    if (typed === previous) continue;
+    previous = typed;
+    expected++;
+    await page.waitForFunction((n) => performance.getEntriesByName('tw:search').length >= n, expected, { timeout: 10_000 }).catch(() => undefined);
+  }
+  return (await page.evaluate(`performance.getEntriesByName('tw:search').map((e) => e.duration)`)) as number[];
+}
+
+export async function run(): Promise<void> {
+  const other = process.env['TW_BENCH_OTHER_RENDERER'];
+  if (!other || !existsSync(join(other, 'index.html'))) throw new Error('set TW_BENCH_OTHER_RENDERER to the folder of another renderer build');
+  if (!chromiumAvailable()) throw new Error('no Chromium at /usr/bin/chromium');
+  const ours = await mkdtemp(join(tmpdir(), 'tw-bench-renderer-'));
+  const dataDir = await mkdtemp(join(tmpdir(), 'tw-bench-compare-'));
+  await build({ configFile: join(PROJECT_ROOT, 'renderer/vite.config.ts'), logLevel: 'silent', build: { outDir: ours, emptyOutDir: true } });
+  await writeDataset(dataDir);
+  const core = await createCore({ dataDir, docker: false });
+  const browser = await launchBrowser();
+  const urls: Record<'ours' | 'other', string> = { ours: '', other: '' };
+  const apps = [];
+  try {
+    for (const [name, dir] of [
+      ['ours', ours],
+      ['other', other],
+    ] as const) {
+      const app = await createRestServer({ core, token: TOKEN, rendererDir: dir, mcp: core });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      apps.push(app);
+      urls[name] = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    }
+    const open = async (url: string, noCache: boolean) => {
+      const page = await browser.context.newPage();
+      if (noCache) await (await page.context().newCDPSession(page)).send('Network.setCacheDisabled', { cacheDisabled: true });
+      await page.goto(`${url}/#token=${TOKEN}`);
+      await page.waitForFunction(() => performance.getEntriesByName('tw:toollist-painted').length > 0, null, { timeout: 60_000 });
+      return page;
+    };
+    const renders = { ours: [] as number[], other: [] as number[] };
+    const loads: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      for (const v of (i % 2 ? ['other', 'ours'] : ['ours', 'other']) as ('ours' | 'other')[]) {
+        const page = await open(urls[v], true);
+        renders[v].push((await page.evaluate(`performance.getEntriesByName('tw:toollist-painted')[0].startTime`)) as number);
+        loads.push(loadavg()[0]!);
+        await page.close();
+      }
+    }
+    const pages = { ours: await open(urls.ours, false), other: await open(urls.other, false) };
+    const keys = { ours: [] as number[], other: [] as number[] };
+    for (const [i, q] of [...QUERIES, ...QUERIES].entries()) {
+      for (const v of (i % 2 ? ['other', 'ours'] : ['ours', 'other']) as ('ours' | 'other')[]) {
+        keys[v].push(...(await keystrokes(pages[v], q)));
+        loads.push(loadavg()[0]!);
+      }
+    }
+    const load = `load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
+    console.log(`  interleaved, one core and data set (10,000 tools); other build: ${other}`);
+    const row = (label: string, a: number, b: number, note: string) =>
+      console.log(`  ${label.padEnd(44)} ours ${fmt(a).padStart(10)}   other build ${fmt(b).padStart(10)}   ${load}  ${note}`);
+    row(`first render, median of ${RUNS}`, median(renders.ours), median(renders.other), 'goal ≤ 500 ms');
+    row(`first render, worst of ${RUNS}`, Math.max(...renders.ours), Math.max(...renders.other), '');
+    row(`keystroke → painted p50 (${keys.ours.length} keys)`, quantile(keys.ours, 0.5), quantile(keys.other, 0.5), '');
+    row('keystroke → painted p95', quantile(keys.ours, 0.95), quantile(keys.other, 0.95), 'goal ≤ 50 ms');
+  } finally {
+    await browser.close();
+    for (const app of apps) await app.close();
+    await core.close();
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(ours, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await run();
+  process.exit(0);
+}

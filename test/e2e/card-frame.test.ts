@@ -1,0 +1,153 @@
+/**
+ * Cards in the tester, in Chromium against `npm run serve`: an http tool against a loopback
+ * server shows its card; the card's frame fits its content (a short card gets a short frame),
+ * up to a cap past which the card scrolls inside (Show all lifts it); a height posted by anyone
+ * but the card's own frame is ignored.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { v7 as uuidv7 } from 'uuid';
+import type { Frame, Page } from 'playwright-core';
+import { api, chromiumAvailable, launchBrowser, openApp, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-http.js';
+import { shoot } from './shots.js';
+import { CARD_CSP, CARD_MEASURE_SCRIPT } from '../../shared/card/sanitize.js';
+
+let host: Host;
+let browser: Browser;
+let page: Page;
+let upstream: LoopbackServer;
+let problems: string[];
+const bundleID = uuidv7();
+const LONG_LINES = 120;
+
+async function frameHeight(): Promise<number> {
+  return (await page.getByTestId('result-card-iframe').boundingBox())!.height;
+}
+
+async function cardFrame(): Promise<Frame> {
+  const frame = await (await page.getByTestId('result-card-iframe').elementHandle())!.contentFrame();
+  if (!frame) throw new Error('no card frame');
+  return frame;
+}
+
+async function run(slug: string, city: string): Promise<void> {
+  await page.goto(`${host.url}/#/tool/${bundleID}/${slug}/v1`);
+  await page.locator('#arg_city').fill(city);
+  await page.getByTestId('run').click();
+  await expect.poll(() => page.getByTestId('result-panel').locator('.result-meta').textContent(), { timeout: 20_000 }).toMatch(/ok/);
+  await page.getByTestId('result-card').waitFor();
+}
+
+describe.skipIf(!chromiumAvailable())('cards in the tester', () => {
+  beforeAll(async () => {
+    upstream = await startLoopbackServer();
+    upstream.route('/forecast', (req, res) => sendJson(res, 200, { city: req.query.get('city'), sky: 'sunny', high: 24 }));
+    upstream.route('/report', (req, res) => {
+      const body = Array.from({ length: LONG_LINES }, (_, i) => `line ${i + 1} of the report on ${req.query.get('city')}`).join('\n');
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(body);
+    });
+    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
+    await api(host, 'config.patch', { patch: { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true } });
+    await api(host, 'bundles.put', { bundleID, bundle: { slug: 'cards', displayName: 'Cards', isEnabled: true } });
+    const args = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    await api(host, 'tools.put', {
+      bundleID,
+      slug: 'forecast',
+      version: 'v1',
+      tool: {
+        type: 'http',
+        displayName: 'Forecast',
+        argSchema: args,
+        impl: { method: 'GET', urlTemplate: upstream.url('/forecast') + '?city=${city}' },
+        card: { enabled: true, title: 'Weather in {{city}}', accentColor: '#2a9d8f', backgroundColor: 'rgba(42,157,143,0.08)' },
+      },
+    });
+    await api(host, 'tools.put', {
+      bundleID,
+      slug: 'report',
+      version: 'v1',
+      tool: {
+        type: 'http',
+        displayName: 'Report',
+        argSchema: args,
+        impl: { method: 'GET', urlTemplate: upstream.url('/report') + '?city=${city}', responseEncoding: 'text' },
+        card: { enabled: true, title: 'Report on {{city}}' },
+      },
+    });
+    page = await browser.context.newPage();
+    problems = watchPageProblems(page);
+    await openApp(page, host);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    await upstream?.close();
+  });
+
+  it("shows an http tool's card, in a frame as tall as the card", async () => {
+    await run('forecast', 'Lyon');
+    expect(upstream.hits('/forecast')).toBe(1);
+    expect(await page.getByTestId('result-card').locator('.card-title-text').textContent()).toBe('Weather in Lyon');
+    await expect.poll(async () => (await cardFrame()).locator('body').textContent()).toMatch(/"sky": "sunny"/);
+    const content = await (await cardFrame()).evaluate(() => document.documentElement.getBoundingClientRect().height);
+    // Fitted: the frame takes the card's own height (a few lines of JSON), not a fixed tall box.
+    await expect.poll(frameHeight).toBeCloseTo(Math.ceil(content), 0);
+    expect(await frameHeight()).toBeLessThan(200);
+    expect(await (await cardFrame()).evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight + 1)).toBe(true);
+    expect(await page.getByTestId('result-card-expand').count()).toBe(0);
+    await shoot(page, 'card-fitted', { scrollTo: 'result-panel' });
+  });
+
+  it('ignores a height posted by anything but the card frame itself', async () => {
+    const before = await frameHeight();
+    await page.evaluate(() => window.postMessage({ toolwrightCardHeight: 900 }, '*'));
+    // Another frame running the very script a card runs (the only one the CSP admits) posts its own height.
+    const posted = await page.evaluate(
+      async ({ csp, script }) => {
+        const heights: number[] = [];
+        const other = document.createElement('iframe');
+        window.addEventListener('message', (e) => e.source === other.contentWindow && heights.push(e.data.toolwrightCardHeight));
+        other.setAttribute('sandbox', 'allow-scripts');
+        other.srcdoc = `<meta http-equiv="Content-Security-Policy" content="${csp}"><div style="height:700px"></div><script>${script}</script>`;
+        document.body.appendChild(other);
+        for (let waited = 0; waited < 10_000 && !heights.some((h) => h >= 700); waited += 50) await new Promise((r) => setTimeout(r, 50));
+        await new Promise((r) => setTimeout(r, 200)); // the app's listener had the same message by now
+        other.remove();
+        return heights;
+      },
+      { csp: CARD_CSP, script: CARD_MEASURE_SCRIPT },
+    );
+    expect(
+      posted.some((h) => h >= 700),
+      JSON.stringify(posted),
+    ).toBe(true);
+    expect(await frameHeight()).toBe(before);
+  });
+
+  it('caps a long card, which scrolls inside its frame until Show all', async () => {
+    await run('report', 'Nantes');
+    await expect.poll(async () => (await cardFrame()).locator('pre').textContent()).toMatch(new RegExp(`line ${LONG_LINES} of the report on Nantes`));
+    const content = await (await cardFrame()).evaluate(() => document.documentElement.getBoundingClientRect().height);
+    expect(content).toBeGreaterThan(1000);
+    await expect.poll(frameHeight).toBe(360);
+    expect(await (await cardFrame()).evaluate(() => document.scrollingElement!.scrollHeight > window.innerHeight)).toBe(true);
+    await shoot(page, 'card-capped', { scrollTo: 'result-panel', narrow: false });
+    await page.getByTestId('result-card-expand').click();
+    await expect.poll(frameHeight).toBeCloseTo(Math.ceil(content), 0);
+    await page.getByTestId('result-card-expand').click();
+    await expect.poll(frameHeight).toBe(360);
+  });
+
+  it('fits the preview card of the editor too', async () => {
+    await page.goto(`${host.url}/#/tool/${bundleID}/forecast/v1/edit`);
+    const preview = page.getByTestId('card-preview-iframe');
+    await preview.waitFor();
+    await expect.poll(async () => (await preview.boundingBox())!.height).toBeLessThan(80);
+  });
+
+  it('ran without page errors or CSP violations', () => {
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+});
