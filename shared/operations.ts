@@ -106,6 +106,21 @@ export const BundleInput = Type.Object(
 );
 export type BundleInput = Static<typeof BundleInput>;
 
+/** What a run can be refused with before it starts (tools.invoke, schedules.run). */
+const INVOKE_ERRORS: readonly ErrorCode[] = [
+  'INVALID_INPUT',
+  'INVALID_ARGS',
+  'NOT_FOUND',
+  'TOOLS_DISABLED',
+  'CONFIRMATION_REQUIRED',
+  'RATE_LIMITED',
+  'TOOL_UNAVAILABLE',
+  'BUNDLE_DISABLED',
+  'BUNDLE_DELETED',
+  'TOOL_DISABLED',
+  'CONFLICT',
+];
+
 const EnabledPatch = Type.Object({ isEnabled: Type.Boolean() }, { additionalProperties: false });
 
 export const operations = {
@@ -218,19 +233,7 @@ export const operations = {
       },
       { additionalProperties: false },
     ),
-    errors: [
-      'INVALID_INPUT',
-      'INVALID_ARGS',
-      'NOT_FOUND',
-      'TOOLS_DISABLED',
-      'CONFIRMATION_REQUIRED',
-      'RATE_LIMITED',
-      'TOOL_UNAVAILABLE',
-      'BUNDLE_DISABLED',
-      'BUNDLE_DELETED',
-      'TOOL_DISABLED',
-      'CONFLICT',
-    ],
+    errors: INVOKE_ERRORS,
   }),
   'tools.cancel': op<{ cancelled: boolean }>()({
     summary: 'Cancel a running invocation',
@@ -438,19 +441,7 @@ export const operations = {
   'schedules.run': op<InvokeResult>()({
     summary: "Run a schedule now, with its arguments, through every gate; recorded as the schedule's run",
     input: Type.Object({ scheduleID: Uuid, confirm: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-    errors: [
-      'INVALID_INPUT',
-      'INVALID_ARGS',
-      'NOT_FOUND',
-      'TOOLS_DISABLED',
-      'CONFIRMATION_REQUIRED',
-      'RATE_LIMITED',
-      'TOOL_UNAVAILABLE',
-      'BUNDLE_DISABLED',
-      'BUNDLE_DELETED',
-      'TOOL_DISABLED',
-      'CONFLICT',
-    ],
+    errors: INVOKE_ERRORS,
   }),
   'schedules.latest': op<ScheduleOutput>()({
     summary: 'The latest output of a schedule (404 until it has run)',
