@@ -110,6 +110,9 @@ describe.skipIf(!chromiumAvailable())('cards in the tester', () => {
         const other = document.createElement('iframe');
         window.addEventListener('message', (e) => e.source === other.contentWindow && heights.push(e.data.toolwrightCardHeight));
         other.setAttribute('sandbox', 'allow-scripts');
+        // In view: Chromium does not lay out an offscreen cross-origin frame (render throttling), so one
+        // appended below the app would post 0 and then nothing.
+        other.style.cssText = 'position:fixed;top:0;left:0';
         other.srcdoc = `<meta http-equiv="Content-Security-Policy" content="${csp}"><div style="height:700px"></div><script>${script}</script>`;
         document.body.appendChild(other);
         for (let waited = 0; waited < 10_000 && !heights.some((h) => h >= 700); waited += 50) await new Promise((r) => setTimeout(r, 50));
@@ -124,6 +127,23 @@ describe.skipIf(!chromiumAvailable())('cards in the tester', () => {
       JSON.stringify(posted),
     ).toBe(true);
     expect(await frameHeight()).toBe(before);
+  }, 30_000);
+
+  it('keeps its height when its frame reports 0, as one not laid out yet does', async () => {
+    const before = await frameHeight();
+    expect(before).toBeGreaterThan(20);
+    // Every height the app gives the frame, as React writes it.
+    await page.evaluate(() => {
+      const iframe = document.querySelector('[data-testid="result-card-iframe"]') as HTMLIFrameElement;
+      const seen: string[] = ((window as unknown as { seenCardHeights: string[] }).seenCardHeights = []);
+      new MutationObserver(() => seen.push(iframe.style.height)).observe(iframe, { attributes: true, attributeFilter: ['style'] });
+    });
+    await (await cardFrame()).evaluate(() => parent.postMessage({ toolwrightCardHeight: 0 }, '*'));
+    await (await cardFrame()).evaluate((h) => parent.postMessage({ toolwrightCardHeight: h }, '*'), before - 10);
+    await expect.poll(frameHeight).toBe(before - 10);
+    await (await cardFrame()).evaluate((h) => parent.postMessage({ toolwrightCardHeight: h }, '*'), before);
+    await expect.poll(frameHeight).toBe(before);
+    expect(await page.evaluate(() => (window as unknown as { seenCardHeights: string[] }).seenCardHeights)).toEqual([`${before - 10}px`, `${before}px`]);
   });
 
   it('caps a long card, which scrolls inside its frame until Show all', async () => {

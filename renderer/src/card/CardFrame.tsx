@@ -41,7 +41,9 @@ export function CardFrame({ title, accentColor, backgroundColor, html, text, tes
       const own = frame.current?.contentWindow;
       if (!own || e.source !== own || e.origin !== 'null') return;
       const h = cardHeightOf(e.data);
-      if (h !== undefined) setContent(Math.ceil(h));
+      // A laid-out card is never 0 tall (its body has padding): 0 is a frame Chromium has not laid
+      // out yet (one offscreen is render-throttled), and taking it would hide the card for good.
+      if (h !== undefined && h > 0) setContent(Math.ceil(h));
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
