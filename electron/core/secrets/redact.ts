@@ -9,6 +9,8 @@
  * What it returns is meant for JSON: an Error becomes its (redacted) message, a cycle becomes
  * "[circular]", nesting past 64 levels "[too deep]"; the input is never changed.
  */
+import type { SecretPart } from '../../../shared/types.js';
+
 export const REDACTED = '[redacted]';
 export const MIN_SECRET_LENGTH = 4;
 const MAX_DEPTH = 64;
@@ -26,8 +28,16 @@ export function secretWireForms(values: readonly string[]): string[] {
   for (const v of values) {
     if (!v) continue;
     out.add(v);
-    out.add(encodeURIComponent(v));
-    out.add(encodeURIComponent(v).replace(/%20/g, '+'));
+    const component = encodeURIComponent(v);
+    out.add(component);
+    out.add(component.replace(/%20/g, '+'));
+    // A URL's query as the WHATWG URL class writes it (it also escapes the apostrophe), and the
+    // strict RFC 3986 form that URLSearchParams and many clients use (also !, (, ), *).
+    out.add(component.replace(/'/g, '%27'));
+    const strict = component.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    out.add(strict);
+    out.add(strict.replace(/%20/g, '+'));
+    out.add(new URLSearchParams({ v }).toString().slice(2));
     out.add(JSON.stringify(v).slice(1, -1));
   }
   return [...out];
@@ -124,6 +134,31 @@ export class SecretRedactor {
       seen.delete(value);
     }
   }
+}
+
+/**
+ * Text cut where named secrets stand (in any wire form), each replaced by its name; undefined
+ * when no secret is in it. The literal pieces are left as they are (the caller scrubs them).
+ */
+export function splitBySecrets(text: string, named: ReadonlyMap<string, string>): SecretPart[] | undefined {
+  const nameOf = new Map<string, string>();
+  for (const [name, value] of named) {
+    if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) continue;
+    for (const form of secretWireForms([value])) if (!nameOf.has(form)) nameOf.set(form, name);
+  }
+  if (!nameOf.size) return undefined;
+  const forms = [...nameOf.keys()].sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
+  const parts: SecretPart[] = [];
+  let at = 0;
+  for (const m of text.matchAll(pattern)) {
+    if (m.index > at) parts.push(text.slice(at, m.index));
+    parts.push({ secret: nameOf.get(m[0])! });
+    at = m.index + m[0].length;
+  }
+  if (at === 0) return undefined;
+  if (at < text.length) parts.push(text.slice(at));
+  return parts;
 }
 
 /** One stream's redaction state; see SecretRedactor.streaming(). */
