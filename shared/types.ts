@@ -41,8 +41,21 @@ export interface SecretInfo {
   updatedAt?: string;
 }
 
+/** Text with the places where a named secret stood: a literal piece, or the secret's name. */
+export type SecretPart = string | { secret: string };
+
 export interface HttpExchange {
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+    /**
+     * The pieces of the request that held a secret, with each secret named instead of shown
+     * (never its value): what "Copy as cURL with secrets as variables" writes as "$NAME".
+     */
+    secretParts?: { url?: SecretPart[]; headers?: Record<string, SecretPart[]>; body?: SecretPart[] };
+  };
   response?: { status: number; headers: Record<string, string>; body: string; truncated?: boolean };
   attempts: number;
 }

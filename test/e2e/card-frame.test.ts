@@ -5,6 +5,7 @@
  * but the card's own frame is ignored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { v7 as uuidv7 } from 'uuid';
 import type { Frame, Page } from 'playwright-core';
 import { api, chromiumAvailable, launchBrowser, openApp, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
@@ -19,6 +20,7 @@ let upstream: LoopbackServer;
 let problems: string[];
 const bundleID = uuidv7();
 const LONG_LINES = 120;
+const KEY = "sk-it's-(1)*!";
 
 async function frameHeight(): Promise<number> {
   return (await page.getByTestId('result-card-iframe').boundingBox())!.height;
@@ -73,6 +75,19 @@ describe.skipIf(!chromiumAvailable())('cards in the tester', () => {
         argSchema: args,
         impl: { method: 'GET', urlTemplate: upstream.url('/report') + '?city=${city}', responseEncoding: 'text' },
         card: { enabled: true, title: 'Report on {{city}}' },
+      },
+    });
+    await api(host, 'secrets.set', { name: 'FORECAST_KEY', value: KEY });
+    await api(host, 'tools.put', {
+      bundleID,
+      slug: 'keyed',
+      version: 'v1',
+      tool: {
+        type: 'http',
+        displayName: 'Keyed forecast',
+        argSchema: args,
+        impl: { method: 'GET', urlTemplate: upstream.url('/forecast') + '?city=${city}&key=${FORECAST_KEY}', headers: { 'X-Api-Key': 'k ${FORECAST_KEY}' } },
+        card: { enabled: true },
       },
     });
     page = await browser.context.newPage();
@@ -144,6 +159,40 @@ describe.skipIf(!chromiumAvailable())('cards in the tester', () => {
     await (await cardFrame()).evaluate((h) => parent.postMessage({ toolwrightCardHeight: h }, '*'), before);
     await expect.poll(frameHeight).toBe(before);
     expect(await page.evaluate(() => (window as unknown as { seenCardHeights: string[] }).seenCardHeights)).toEqual([`${before - 10}px`, `${before}px`]);
+  });
+
+  it('copies the request as cURL with secrets masked, or read from shell variables named like them', async () => {
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.url });
+    await run('keyed', 'Lyon');
+    const sent = upstream.requests.at(-1)!;
+    expect(sent.headers['x-api-key']).toBe(`k ${KEY}`);
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    await page.getByTestId('copy-curl').click();
+    await expect.poll(clipboard).toMatch(/^curl /);
+    const masked = await clipboard();
+    expect(masked).toContain('[redacted]');
+    expect(masked).not.toContain('sk-it');
+    await page.getByTestId('copy-curl-variables').click();
+    await expect.poll(clipboard).toContain('${FORECAST_KEY}');
+    const command = await clipboard();
+    expect(command).not.toContain('sk-it');
+    expect(command).not.toContain('[redacted]');
+    await page.getByText('reads $FORECAST_KEY from your shell').waitFor();
+    await shoot(page, 'copy-curl-variables', { scrollTo: 'result-panel' });
+    // What a shell with the variable set hands to curl is the request the server got.
+    const argv = execFileSync('sh', ['-c', `set -- ${command.slice('curl '.length)}; for a in "$@"; do printf '%s\\n' "$a"; done`], {
+      env: { ...process.env, FORECAST_KEY: KEY },
+    })
+      .toString()
+      .trimEnd()
+      .split('\n');
+    expect(argv).toContain(`x-api-key: k ${KEY}`);
+    expect(new URL(argv.at(-1)!).searchParams.get('key')).toBe(KEY);
+    expect(new URL(argv.at(-1)!).pathname + new URL(argv.at(-1)!).search).toBe(sent.url);
+    // A tool without secrets offers only the masked copy.
+    await run('forecast', 'Lyon');
+    expect(await page.getByTestId('copy-curl').count()).toBe(1);
+    expect(await page.getByTestId('copy-curl-variables').count()).toBe(0);
   });
 
   it('caps a long card, which scrolls inside its frame until Show all', async () => {

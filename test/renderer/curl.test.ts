@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { curlOf } from '../../renderer/src/tester/curl.js';
+import { curlOf, secretVariablesOf } from '../../renderer/src/tester/curl.js';
 
 describe('copy as cURL', () => {
   it('quotes every part for a POSIX shell, so what the shell reads is exactly the request', () => {
@@ -31,5 +31,42 @@ describe('copy as cURL', () => {
       'https://api.example.com/v1/notes?q=a b&x=1',
     ]);
     expect(curlOf({ method: 'GET', url: 'https://x.example/a', headers: {} })).toBe('curl https://x.example/a');
+  });
+
+  it('writes secrets as shell variables when asked, so the shell fills them in and no value is copied', () => {
+    const request = {
+      method: 'POST',
+      url: 'https://api.example.com/v1?key=[redacted]&q=it%27s',
+      headers: { authorization: 'Bearer [redacted]', 'x-plain': "it's" },
+      body: '{"key": "[redacted]", "b": "[redacted]"}',
+      secretParts: {
+        url: ['https://api.example.com/v1?key=', { secret: 'API_KEY' }, '&q=it%27s'],
+        headers: { authorization: ['Bearer ', { secret: 'API_KEY' }] },
+        body: ['{"key": "', { secret: 'API_KEY' }, '", "b": "', { secret: 'B_KEY' }, '"}'],
+      },
+    };
+    const command = curlOf(request, { secretsAsVariables: true });
+    expect(command).not.toContain('[redacted]');
+    expect(secretVariablesOf(request)).toEqual(['API_KEY', 'B_KEY']);
+    // Values with quotes, spaces and $ are taken as they are from the variables.
+    const env = { ...process.env, API_KEY: `k'e y$1"`, B_KEY: 'b`b' };
+    const args = execFileSync('sh', ['-c', `set -- ${command.slice('curl '.length)}; for a in "$@"; do printf '%s\\n' "$a"; done`], { env })
+      .toString()
+      .trimEnd()
+      .split('\n');
+    expect(args).toEqual([
+      '-X',
+      'POST',
+      '-H',
+      `authorization: Bearer k'e y$1"`,
+      '-H',
+      "x-plain: it's",
+      '--data-raw',
+      `{"key": "k'e y$1"", "b": "b\`b"}`,
+      `https://api.example.com/v1?key=k'e y$1"&q=it%27s`,
+    ]);
+    // Not asked, or no parts: masked as before.
+    expect(curlOf(request)).toContain('Bearer [redacted]');
+    expect(curlOf({ method: 'GET', url: 'https://x.example/a', headers: {} }, { secretsAsVariables: true })).toBe('curl https://x.example/a');
   });
 });

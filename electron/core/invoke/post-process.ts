@@ -47,7 +47,15 @@ function sanitiseError(error: ApiError, redactor: SecretRedactor): ApiError {
 function sanitiseExchange(http: HttpExchange, redactor: SecretRedactor, maxBytes: number): HttpExchange {
   const clean = redactor.deep(http);
   const request: HttpExchange['request'] = { ...clean.request, headers: maskCredentialHeaders(clean.request.headers ?? {}) };
-  if (request.body !== undefined) request.body = capText(request.body, maxBytes).value;
+  if (request.body !== undefined) {
+    const body = capText(request.body, maxBytes);
+    request.body = body.value;
+    // Pieces of a body cut short would rebuild more than what is shown.
+    if (body.originalBytes !== undefined && request.secretParts?.body) {
+      const { body: _cut, ...rest } = request.secretParts;
+      request.secretParts = rest;
+    }
+  }
   const out: HttpExchange = { request, attempts: clean.attempts };
   if (clean.response) {
     const body = capText(clean.response.body, maxBytes);

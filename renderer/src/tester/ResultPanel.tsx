@@ -3,7 +3,7 @@ import { JsonTree } from '../components/JsonTree.js';
 import { CardFrame } from '../card/CardFrame.js';
 import { useCopy } from '../app/useCopy.js';
 import { valueText } from '../../../shared/format.js';
-import { curlOf } from './curl.js';
+import { curlOf, secretVariablesOf } from './curl.js';
 import { Badge } from '../components/States.js';
 import { duration, plural } from '../app/format.js';
 import { fillCardTitle } from '../../../shared/template.js';
@@ -118,6 +118,23 @@ export function ResultPanel({
                 data-testid="copy-curl"
               >
                 Copy as cURL
+              </button>
+            )}
+            {result?.http && secretVariablesOf(result.http.request).length > 0 && (
+              <button
+                type="button"
+                className="btn btn-small"
+                title="The secrets become shell variables named like them: set those first, and no secret value is copied."
+                onClick={() => {
+                  const names = secretVariablesOf(result.http!.request);
+                  void copy(
+                    curlOf(result.http!.request, { secretsAsVariables: true }),
+                    `cURL command copied; it reads ${names.map((n) => `$${n}`).join(', ')} from your shell`,
+                  );
+                }}
+                data-testid="copy-curl-variables"
+              >
+                Copy as cURL with $secrets
               </button>
             )}
           </div>

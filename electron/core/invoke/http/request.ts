@@ -350,7 +350,6 @@ export function buildRequest(impl: HttpImpl, tool: Pick<ToolFile, 'argSchema'>, 
   return { method: impl.method, url, headers, body: body.text, ...(body.bytes ? { bytes: body.bytes } : {}), secretHeaders };
 }
 
-/** Every `${name}` of the impl that must be a secret (not an argument), with its field. */
 /** The secret names an http tool uses: placeholders that are not arguments, and its auth's secrets. */
 export function httpSecretNames(impl: HttpImpl, argNames: Set<string>): string[] {
   const names = new Set(
@@ -366,6 +365,7 @@ export function httpSecretNames(impl: HttpImpl, argNames: Set<string>): string[]
   return [...names];
 }
 
+/** Every `${name}` of the impl that must be a secret (not an argument), with its field. */
 export function secretPlaceholders(impl: HttpImpl, argNames: Set<string>): { name: string; field: string }[] {
   const out: { name: string; field: string }[] = [];
   const scan = (template: string | undefined, field: string) => {

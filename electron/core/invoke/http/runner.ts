@@ -23,7 +23,7 @@ import type { HttpImpl, ToolFile } from '../../../../shared/schemas.js';
 import type { Availability, HttpExchange } from '../../../../shared/types.js';
 import { isSecretName } from '../../../../shared/template.js';
 import { CoreError, isCoreError, cancelledError } from '../../errors.js';
-import { SecretRedactor } from '../../secrets/redact.js';
+import { SecretRedactor, splitBySecrets } from '../../secrets/redact.js';
 import type { RunContext, RunOutput, Runner } from '../types.js';
 import type { SecretsReader } from '../../secrets/types.js';
 import { checkDestination, classifyAddress, systemLookup, type Classify, type DestinationPolicy, type LookupAll } from './addresses.js';
@@ -77,6 +77,36 @@ interface Call {
   token?: { req: TokenRequest; value: string };
   /** Some of the body went to the caller already: a failure now is not retried (it would stream twice). */
   streamed?: boolean;
+}
+
+/** The values of the secrets the tool names, by name (those set). */
+function secretsUsed(impl: HttpImpl, ctx: RunContext): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const name of httpSecretNames(impl, argNamesOf(ctx.tool))) {
+    const value = ctx.secrets.get(name);
+    if (value !== undefined) out.set(name, value);
+  }
+  return out;
+}
+
+/**
+ * The exchange as recorded: scrubbed of secret values, plus where the request held named
+ * secrets (by name), so a copy of it can say "$WEATHER_API_KEY" where the value went.
+ */
+function recorded(exchange: HttpExchange, secrets: ReadonlyMap<string, string>, scrub: <T>(v: T) => T): HttpExchange {
+  const out = scrub(exchange);
+  const { url, headers, body } = exchange.request;
+  const parts: NonNullable<HttpExchange['request']['secretParts']> = {};
+  const urlParts = splitBySecrets(url, secrets);
+  if (urlParts) parts.url = scrub(urlParts);
+  for (const [name, value] of Object.entries(headers)) {
+    const found = splitBySecrets(value, secrets);
+    if (found) (parts.headers ??= {})[name] = scrub(found);
+  }
+  const bodyParts = body === undefined ? undefined : splitBySecrets(body, secrets);
+  if (bodyParts) parts.body = scrub(bodyParts);
+  if (Object.keys(parts).length) out.request = { ...out.request, secretParts: parts };
+  return out;
 }
 
 export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
@@ -332,7 +362,7 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
         isSuccess: codes ? (s) => codes.has(s) : (s) => s >= 200 && s <= 299,
       };
       const value = await execute(call, built, extractor);
-      return { value: scrub(value), http: scrub(call.exchange) };
+      return { value: scrub(value), http: recorded(call.exchange, secretsUsed(impl, ctx), scrub) };
     } catch (e) {
       const err = isCoreError(e)
         ? e
@@ -340,7 +370,7 @@ export function createHttpRunner(opts: HttpRunnerOptions = {}): HttpRunner {
           ? cancelledError()
           : new CoreError('INTERNAL', `http runner failed: ${(e as Error)?.message ?? String(e)}`);
       if (call && impl.errorMode === 'empty' && (err.code === 'UPSTREAM_ERROR' || err.code === 'TIMEOUT')) {
-        return { value: emptyValue(ctx.tool, impl), http: scrub(call.exchange) };
+        return { value: emptyValue(ctx.tool, impl), http: recorded(call.exchange, secretsUsed(impl, ctx), scrub) };
       }
       const details = call ? { ...err.details, http: call.exchange } : err.details;
       throw new CoreError(err.code, scrub(err.message), scrub(details));

@@ -182,6 +182,26 @@ describe('secrets stay out of values, exchanges and errors', () => {
     expect((out.value as { headers: Record<string, string> }).headers['x-api-key']).toBe('[redacted]');
   });
 
+  it('says where each secret stood in the request, by name and never by value', async () => {
+    const r = makeRunner();
+    const tool = httpTool({
+      method: 'POST',
+      urlTemplate: `http://127.0.0.1:${srv.port}/echo?k=\${API_SECRET}&city=Oslo`,
+      headers: { Authorization: 'Bearer ${API_SECRET}', 'X-Other': 'plain' },
+      bodyTemplate: '{"key": "${API_SECRET}", "token2": "${SECOND_KEY}"}',
+    });
+    const out = await r.run(runContext(tool, {}, { secrets: new MemorySecrets({ API_SECRET: secret, SECOND_KEY: 'kkkk-2222' }) }));
+    const parts = out.http!.request.secretParts!;
+    expect(parts.url).toEqual([`http://127.0.0.1:${srv.port}/echo?k=`, { secret: 'API_SECRET' }, '&city=Oslo']);
+    expect(parts.headers).toEqual({ authorization: ['Bearer ', { secret: 'API_SECRET' }] });
+    expect(parts.body).toEqual(['{"key": "', { secret: 'API_SECRET' }, '", "token2": "', { secret: 'SECOND_KEY' }, '"}']);
+    const serialized = JSON.stringify(out);
+    for (const f of [...forms, 'kkkk-2222']) expect(serialized).not.toContain(f);
+    // A request with no secret in it has no parts.
+    const plain = await r.run(runContext(httpTool({ urlTemplate: `http://127.0.0.1:${srv.port}/echo` }), {}));
+    expect(plain.http!.request.secretParts).toBeUndefined();
+  });
+
   it('redacts secrets from error messages and details', async () => {
     const r = makeRunner();
     srv.route('/leaky-error', (req, res) => sendJson(res, 400, { error: `bad key ${req.headers['x-api-key']}` }));
