@@ -14,7 +14,7 @@ import type { FieldIssue } from './errors.js';
 import type { Safety } from './schemas.js';
 import { findPlaceholders } from './template.js';
 import { joinField } from './json-schema/issues.js';
-import { STEP_ID_PATTERN } from './tool-types/pipeline.js';
+import { STEP_ID_PATTERN } from './tool-types/constants.js';
 
 export type PipelineRef = { kind: 'input'; name: string; path: string[] } | { kind: 'step'; id: string; path: string[] } | { kind: 'invalid'; reason: string };
 

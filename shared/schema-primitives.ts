@@ -5,6 +5,7 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { UUID_PATTERN } from './ids.js';
+import { HEADER_NAME_MAX, HEADER_NAME_PATTERN } from './headers.js';
 
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -13,26 +14,8 @@ export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 86
 /** Slug rules are Unicode-aware and checked in code (shared/slug.ts); the schema only bounds the type. */
 export const SlugString = Type.String({ minLength: 1, maxLength: 256 });
 export const SecretName = Type.String({ pattern: '^[A-Z][A-Z0-9_]*$', maxLength: 128 });
-/** An HTTP field name: an RFC 9110 token. */
-/** RFC 9110 §5.1: a field name is a token (tchar+). */
-export const HEADER_NAME_PATTERN = "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$";
-export const HEADER_NAME_MAX = 128;
+export { HEADER_NAME_MAX, HEADER_NAME_PATTERN, headerNameProblem, headerValueProblem } from './headers.js';
 export const HeaderName = Type.String({ pattern: HEADER_NAME_PATTERN, maxLength: HEADER_NAME_MAX });
-
-/** Why a header name is refused (RFC 9110 token), or undefined when it is a valid one. */
-export function headerNameProblem(name: string): string | undefined {
-  if (name === '') return 'is empty; a header needs a name';
-  if (name.length > HEADER_NAME_MAX) return `is longer than ${HEADER_NAME_MAX} characters`;
-  if (!new RegExp(HEADER_NAME_PATTERN).test(name)) {
-    return "is not a valid HTTP header name: use letters, digits and !#$%&'*+.^_`|~- only (no spaces, colons or control characters; RFC 9110 §5.1)";
-  }
-  return undefined;
-}
-
-/** Why a header value is refused: CR, LF and NUL would split or end the header. */
-export function headerValueProblem(value: string): string | undefined {
-  return /[\r\n\0]/.test(value) ? 'must not contain CR, LF or NUL characters' : undefined;
-}
 
 export const Safety = Type.Union([Type.Literal('readOnly'), Type.Literal('sideEffecting'), Type.Literal('privileged')]);
 

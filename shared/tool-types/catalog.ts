@@ -9,6 +9,7 @@ import { FunctionImpl } from './function.js';
 import { HttpImpl } from './http.js';
 import { ContainerImpl } from './container.js';
 import { PipelineImpl } from './pipeline.js';
+import { TOOL_TYPE_NAMES } from './constants.js';
 
 export const IMPL_SCHEMAS = {
   function: FunctionImpl,
@@ -18,7 +19,11 @@ export const IMPL_SCHEMAS = {
 } as const;
 
 export type ToolType = keyof typeof IMPL_SCHEMAS;
-export const TOOL_TYPES = Object.keys(IMPL_SCHEMAS) as ToolType[];
+export const TOOL_TYPES: readonly ToolType[] = TOOL_TYPE_NAMES;
+// The plain list (what the renderer loads) and the schemas name the same types.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const namesMatchSchemas: Same<ToolType, (typeof TOOL_TYPE_NAMES)[number]> = true;
+void namesMatchSchemas;
 export type ImplOf<T extends ToolType> = Static<(typeof IMPL_SCHEMAS)[T]>;
 export type Impl = { [T in ToolType]: ImplOf<T> }[ToolType];
 

@@ -2,8 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SecretName } from '../schema-primitives.js';
 
-/** What a container tool gets when its impl leaves a limit out (the editor's placeholders show the same). */
-export const CONTAINER_DEFAULTS = { timeoutSeconds: 9, memory: '256m', cpus: 1 } as const;
+export { CONTAINER_DEFAULTS } from './constants.js';
 
 export const Sandbox = Type.Object(
   {

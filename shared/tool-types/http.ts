@@ -2,8 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HEADER_NAME_PATTERN, HeaderName, SecretName } from '../schema-primitives.js';
 
-/** What an http tool gets when its impl leaves these out (the editor's placeholders show the same). */
-export const HTTP_DEFAULTS = { timeoutMs: 10_000, maxRetries: 2 } as const;
+export { HTTP_DEFAULTS, HTTP_METHODS, type HttpMethod } from './constants.js';
 
 export const HmacAuth = Type.Object(
   {
@@ -50,9 +49,6 @@ export const ParamStyle = Type.Union([
 export type ParamStyle = Static<typeof ParamStyle>;
 export const ParamSerialization = Type.Object({ style: ParamStyle, explode: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 export type ParamSerialization = Static<typeof ParamSerialization>;
-
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export const HttpImpl = Type.Object(
   {

@@ -5,14 +5,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SlugString, Uuid } from '../schema-primitives.js';
 
-/** A step ID: a letter, then letters, digits, `_` or `-`; it names the step in `${steps.<id>.value}`. */
-export const STEP_ID_PATTERN = '^[A-Za-z][A-Za-z0-9_-]{0,63}$';
-export const PIPELINE_MAX_STEPS = 50;
-/** The whole run, every step included, unless impl.timeoutSeconds says otherwise. */
-export const PIPELINE_DEFAULT_TIMEOUT_SECONDS = 60;
-export const PIPELINE_MAX_TIMEOUT_SECONDS = 900;
-/** Pipelines calling pipelines: at most this many levels, the outermost included. */
-export const PIPELINE_MAX_DEPTH = 8;
+import { PIPELINE_MAX_STEPS, PIPELINE_MAX_TIMEOUT_SECONDS, STEP_ID_PATTERN } from './constants.js';
+
+export { PIPELINE_DEFAULT_TIMEOUT_SECONDS, PIPELINE_MAX_DEPTH, PIPELINE_MAX_STEPS, PIPELINE_MAX_TIMEOUT_SECONDS, STEP_ID_PATTERN } from './constants.js';
 
 /**
  * The tool a step calls: its slug and version, in the pipeline's own bundle unless `bundleID`

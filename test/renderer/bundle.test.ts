@@ -1,7 +1,8 @@
 /**
  * Structural facts of the renderer's build (no timing): the first screen's chunk carries no
  * editor, no form library and no import dialogs; the card frame's chunk, with everything it
- * loads, carries no editor; CodeMirror and rjsf come in chunks loaded on demand.
+ * loads, carries no editor; CodeMirror and rjsf come in chunks loaded on demand; no chunk
+ * carries TypeBox.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chunkHolding, packagesIn, rendererChunks, staticClosure, type ChunkInfo } from '../helpers/renderer-chunks.js';
@@ -44,6 +45,11 @@ describe('the renderer bundle', () => {
     const detail = chunkHolding(chunks, 'renderer/src/screens/ToolDetail.tsx')!;
     expect(detail.isDynamicEntry).toBe(true);
     for (const p of EDITORS) expect(packagesIn(staticClosure(chunks, detail)).has(p), `${p} is loaded with the tool page`).toBe(false);
+  });
+
+  it("loads no schema library with any screen: the file schemas are the core's", () => {
+    // TypeBox builds the contract's schemas; the editors need only their plain facts (shared/tool-types/constants.ts).
+    expect(packagesIn(chunks).has('@sinclair/typebox')).toBe(false);
   });
 
   it('puts CodeMirror in chunks loaded on demand', () => {

@@ -5,7 +5,8 @@
  */
 import { checkPipelineStructure, lonePlaceholder, parseRef, refProblem, schemaPropertyNames } from '../../../../shared/pipeline.js';
 import { findPlaceholders } from '../../../../shared/template.js';
-import { STEP_ID_PATTERN, type StepToolRef } from '../../../../shared/tool-types/pipeline.js';
+import { STEP_ID_PATTERN } from '../../../../shared/tool-types/constants.js';
+import type { StepToolRef } from '../../../../shared/tool-types/pipeline.js';
 import type { PlaceholderKind, PlaceholderProblem, PlaceholderRules } from '../TemplateInput.js';
 import { compact, numberIssue, str, type SetIssue } from '../types/editor-type.js';
 

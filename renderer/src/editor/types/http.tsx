@@ -6,8 +6,9 @@ import { useToast } from '../../components/Toasts.js';
 import { Field } from '../Field.js';
 import { TemplateInput } from '../TemplateInput.js';
 import { isHostAllowed, templateHost } from '../../../../shared/hosts.js';
-import { headerNameProblem, headerValueProblem } from '../../../../shared/schema-primitives.js';
-import { HTTP_DEFAULTS, HTTP_METHODS as METHODS, type ParamSerialization } from '../../../../shared/tool-types/http.js';
+import { headerNameProblem, headerValueProblem } from '../../../../shared/headers.js';
+import { HTTP_DEFAULTS, HTTP_METHODS as METHODS } from '../../../../shared/tool-types/constants.js';
+import type { ParamSerialization } from '../../../../shared/tool-types/http.js';
 import { findPlaceholders, isSecretName } from '../../../../shared/template.js';
 import { compact, intIssue, optInt, optStr, str, type EditorTypeModule, type ImplEditorProps, type SetIssue } from './editor-type.js';
 

@@ -14,7 +14,7 @@ import { TemplateInput } from '../TemplateInput.js';
 import { StepCard } from '../pipeline/StepCard.js';
 import { ToolPicker } from '../pipeline/ToolPicker.js';
 import { SAFETY_LEVELS, schemaPropertyNames } from '../../../../shared/pipeline.js';
-import { PIPELINE_DEFAULT_TIMEOUT_SECONDS, PIPELINE_MAX_STEPS, PIPELINE_MAX_TIMEOUT_SECONDS } from '../../../../shared/tool-types/pipeline.js';
+import { PIPELINE_DEFAULT_TIMEOUT_SECONDS, PIPELINE_MAX_STEPS, PIPELINE_MAX_TIMEOUT_SECONDS } from '../../../../shared/tool-types/constants.js';
 import type { Safety } from '../../../../shared/schemas.js';
 import type { ToolView } from '../../../../shared/types.js';
 import {

@@ -3,7 +3,7 @@
  * shared/tool-types/catalog.ts and missing here a compile error.
  */
 import type { ToolType } from '../../../../shared/tool-types/catalog.js';
-import { TOOL_TYPES } from '../../../../shared/tool-types/catalog.js';
+import { TOOL_TYPE_NAMES as TOOL_TYPES } from '../../../../shared/tool-types/constants.js';
 import type { EditorTypeModule } from './editor-type.js';
 import { httpEditorType } from './http.js';
 import { containerEditorType } from './container.js';
