@@ -5,12 +5,12 @@
  * but the card's own frame is ignored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { v7 as uuidv7 } from 'uuid';
 import type { Frame, Page } from 'playwright-core';
 import { api, chromiumAvailable, launchBrowser, openApp, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-http.js';
 import { shoot } from './shots.js';
+import { shellArgs } from '../helpers/shell-words.js';
 import { CARD_CSP, CARD_MEASURE_SCRIPT } from '../../shared/card/sanitize.js';
 
 let host: Host;
@@ -180,12 +180,7 @@ describe.skipIf(!chromiumAvailable())('cards in the tester', () => {
     await page.getByText('reads $FORECAST_KEY from your shell').waitFor();
     await shoot(page, 'copy-curl-variables', { scrollTo: 'result-panel' });
     // What a shell with the variable set hands to curl is the request the server got.
-    const argv = execFileSync('sh', ['-c', `set -- ${command.slice('curl '.length)}; for a in "$@"; do printf '%s\\n' "$a"; done`], {
-      env: { ...process.env, FORECAST_KEY: KEY },
-    })
-      .toString()
-      .trimEnd()
-      .split('\n');
+    const argv = shellArgs(command, { ...process.env, FORECAST_KEY: KEY });
     expect(argv).toContain(`x-api-key: k ${KEY}`);
     expect(new URL(argv.at(-1)!).searchParams.get('key')).toBe(KEY);
     expect(new URL(argv.at(-1)!).pathname + new URL(argv.at(-1)!).search).toBe(sent.url);

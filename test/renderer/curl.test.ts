@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { curlOf, secretVariablesOf } from '../../renderer/src/tester/curl.js';
+import { shellArgs } from '../helpers/shell-words.js';
 
 describe('copy as cURL', () => {
   it('quotes every part for a POSIX shell, so what the shell reads is exactly the request', () => {
@@ -13,10 +13,7 @@ describe('copy as cURL', () => {
     const command = curlOf(request);
     expect(command.startsWith('curl -X POST ')).toBe(true);
     // printf each argument the shell sees (instead of running curl): the quoting must round-trip.
-    const args = execFileSync('sh', ['-c', `set -- ${command.slice('curl '.length)}; for a in "$@"; do printf '%s\\n' "$a"; done`])
-      .toString()
-      .trimEnd()
-      .split('\n');
+    const args = shellArgs(command);
     expect(args).toEqual([
       '-X',
       'POST',
@@ -50,10 +47,7 @@ describe('copy as cURL', () => {
     expect(secretVariablesOf(request)).toEqual(['API_KEY', 'B_KEY']);
     // Values with quotes, spaces and $ are taken as they are from the variables.
     const env = { ...process.env, API_KEY: `k'e y$1"`, B_KEY: 'b`b' };
-    const args = execFileSync('sh', ['-c', `set -- ${command.slice('curl '.length)}; for a in "$@"; do printf '%s\\n' "$a"; done`], { env })
-      .toString()
-      .trimEnd()
-      .split('\n');
+    const args = shellArgs(command, env);
     expect(args).toEqual([
       '-X',
       'POST',
