@@ -447,8 +447,9 @@ describe.skipIf(!dockerOn)('container runner on a real dockerd (requires Docker)
     try {
       const result = await runner.sweepOrphans();
       expect(result.failed).toEqual([]);
-      expect(result.removed.sort()).toEqual([deadOwner.id, pastDeadline.id].sort());
       const made = new Set([deadOwner, pastDeadline, liveOwner, otherHost].map((c) => c.id));
+      // Test files running beside this one may leave real orphans (a killed CLI's container): those go too, and are not ours to count.
+      expect(result.removed.filter((id) => made.has(id)).sort()).toEqual([deadOwner.id, pastDeadline.id].sort());
       const remaining = (await leftoverContainers()).filter((id) => made.has(id));
       expect(remaining.sort()).toEqual([liveOwner.id, otherHost.id].sort());
     } finally {
