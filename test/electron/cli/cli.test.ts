@@ -30,6 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => undefined);
 
+// Each call is a fresh process that compiles the CLI with tsx: seconds apiece on a busy 2-core machine.
 describe('toolwright CLI', () => {
   it('ls prints a table, and --json the items of GET /tools/tools', async () => {
     const human = await tw(['ls']);
@@ -39,7 +40,7 @@ describe('toolwright CLI', () => {
     const json = await tw(['--json', 'ls']);
     const items = JSON.parse(json.stdout) as { slug: string; availability: unknown }[];
     expect(items.find((i) => i.slug === 'calc')).toMatchObject({ slug: 'calc', availability: { ok: true } });
-  });
+  }, 90_000);
 
   it('run types --arg by the argSchema, reads --args or stdin, and exits 0 / 2 / 3', async () => {
     const ok = await tw(['--json', 'run', 'core/calc', '--arg', 'expression=6*7']);
@@ -62,7 +63,7 @@ describe('toolwright CLI', () => {
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/disabled/);
     expect((await tw(['enable', 'core/calc'])).code).toBe(0);
-  }, 60_000);
+  }, 180_000);
 
   it('secrets set reads the value from stdin, never from argv, and ls masks it', async () => {
     const set = await tw(['secrets', 'set', 'API_TOKEN'], 's3cr3t-value\n');
@@ -72,7 +73,7 @@ describe('toolwright CLI', () => {
     expect(ls.stdout).not.toContain('s3cr3t-value');
     const extra = await tw(['secrets', 'set', 'API_TOKEN', 's3cr3t-value']);
     expect(extra.code).toBe(2); // no value on the command line
-  }, 30_000);
+  }, 90_000);
 
   it('export writes a ZIP that import reads back; doctor prints the MCP configuration', async () => {
     const file = join(dataDir, '..', `cli-export-${Date.now()}.zip`);
@@ -86,5 +87,5 @@ describe('toolwright CLI', () => {
     const doctor = await tw(['--json', 'doctor']);
     const report = JSON.parse(doctor.stdout);
     expect(report.mcpConfig.mcpServers.toolwright.args).toEqual([expect.stringMatching(/bin\/toolwright\.js$/), '--data-dir', report.system.dataDir, 'mcp']);
-  }, 60_000);
+  }, 120_000);
 });
