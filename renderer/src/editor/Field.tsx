@@ -1,5 +1,5 @@
 /** A labelled form field with hint and error, wired for screen readers; and server issue routing. */
-import { useId, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import type { FieldIssue } from '../../../shared/errors.js';
 import type { ApiCallError } from '../api/client.js';
 
@@ -77,5 +77,32 @@ export function Field({ label, hint, error, warning, children, className, testId
         {!error && warning && <div className="field-warning">{warning}</div>}
       </div>
     </div>
+  );
+}
+
+type TextFieldProps = Omit<FieldProps, 'children'> &
+  Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className' | 'value' | 'onChange'> & {
+    value: string;
+    onValue(value: string): void;
+    /** Code-like text (names, URLs, expressions): a monospace input. */
+    mono?: boolean;
+  };
+
+/** A Field holding one text input: labelled, described by its hint and error, marked invalid with an error. */
+export function TextField({ label, hint, error, warning, className, testId, value, onValue, mono, ...input }: TextFieldProps) {
+  return (
+    <Field label={label} hint={hint} error={error} warning={warning} className={className} testId={testId}>
+      {(id, describedBy) => (
+        <input
+          id={id}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+          className={mono ? 'input mono' : 'input'}
+          value={value}
+          onChange={(e) => onValue(e.target.value)}
+          {...input}
+        />
+      )}
+    </Field>
   );
 }

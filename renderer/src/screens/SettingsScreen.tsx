@@ -7,7 +7,7 @@ import { useToast } from '../components/Toasts.js';
 import { useConfirm } from '../components/Dialog.js';
 import { Switch } from '../components/Switch.js';
 import { ErrorState, Loading, Badge } from '../components/States.js';
-import { Field } from '../editor/Field.js';
+import { TextField } from '../editor/Field.js';
 import { useCopy } from '../app/useCopy.js';
 import { checkHostPattern, normalizeHostPattern } from '../../../shared/hosts.js';
 import type { Config } from '../../../shared/schemas.js';
@@ -78,18 +78,16 @@ function AgentAccessSettings({ value }: { value: Config['agentAccess'] }) {
             if (!portError) patch.mutate({ agentAccess: { enabled: value.enabled, port: portNumber } });
           }}
         >
-          <Field label="Port" className="w-mid" error={port !== String(value.port) ? portError : undefined}>
-            {(id) => (
-              <input
-                id={id}
-                className="input mono"
-                inputMode="numeric"
-                value={port}
-                onChange={(e) => setPort(e.target.value)}
-                data-testid="agent-access-port"
-              />
-            )}
-          </Field>
+          <TextField
+            label="Port"
+            className="w-mid"
+            error={port !== String(value.port) ? portError : undefined}
+            mono
+            inputMode="numeric"
+            value={port}
+            onValue={(v) => setPort(v)}
+            data-testid="agent-access-port"
+          />
           {port !== String(value.port) && !portError && (
             <button type="submit" className="btn">
               Use port {port}
@@ -169,19 +167,16 @@ function AllowedHosts({ hosts }: { hosts: string[] }) {
           </ul>
         )}
         <form className="row" onSubmit={add} noValidate>
-          <Field label="Add a host" className="grow" error={problem ?? duplicate}>
-            {(id, d) => (
-              <input
-                id={id}
-                aria-describedby={d}
-                className="input mono"
-                value={entry}
-                onChange={(e) => setEntry(e.target.value)}
-                placeholder="api.example.com"
-                data-testid="host-input"
-              />
-            )}
-          </Field>
+          <TextField
+            label="Add a host"
+            className="grow"
+            error={problem ?? duplicate}
+            mono
+            value={entry}
+            onValue={(v) => setEntry(v)}
+            placeholder="api.example.com"
+            data-testid="host-input"
+          />
           <button type="submit" className="btn align-end" data-testid="host-add">
             Add
           </button>
@@ -202,18 +197,15 @@ function WorkspaceRoot({ value }: { value: string | null }) {
         patch.mutate({ workspaceRoot: text.trim() === '' ? null : text.trim() });
       }}
     >
-      <Field label="Workspace root" className="grow" hint="The only folder file tools may read or write. Empty: file tools are off.">
-        {(id, d) => (
-          <input
-            id={id}
-            aria-describedby={d}
-            className="input mono"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            placeholder="/home/me/agent-workspace"
-          />
-        )}
-      </Field>
+      <TextField
+        label="Workspace root"
+        className="grow"
+        hint="The only folder file tools may read or write. Empty: file tools are off."
+        mono
+        value={text}
+        onValue={(v) => setText(v)}
+        placeholder="/home/me/agent-workspace"
+      />
       <button type="submit" className="btn align-end" disabled={(value ?? '') === text.trim()}>
         Save
       </button>

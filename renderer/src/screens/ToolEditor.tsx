@@ -14,7 +14,7 @@ import { useToast } from '../components/Toasts.js';
 import { useConfirm } from '../components/Dialog.js';
 import { ErrorState, Loading, Badge } from '../components/States.js';
 import { Switch } from '../components/Switch.js';
-import { Field, FormErrors, issuesByField } from '../editor/Field.js';
+import { Field, FormErrors, issuesByField, TextField } from '../editor/Field.js';
 import { JsonEditor } from '../editor/JsonEditor.js';
 import { checkArgSchema, checkJsonSchema } from '../editor/schemaChecks.js';
 import { EDITOR_TYPES, EDITOR_TYPE_LIST, type ImplDrafts } from '../editor/types/registry.js';
@@ -235,47 +235,37 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
       <fieldset className="fieldset" disabled={readOnly}>
         <legend>General</legend>
         <div className="row wrap">
-          <Field label="Slug" className="grow" hint="Letters (any script), digits and '-'; at most 64; case-sensitive." error={errors.get('slug')}>
-            {(id, d) => (
-              <input
-                id={id}
-                aria-describedby={d}
-                aria-invalid={!!errors.get('slug') || undefined}
-                className="input mono"
-                value={draft.slug}
-                onChange={(e) => update('slug', e.target.value)}
-                autoFocus={!tool}
-                data-autofocus={!tool || undefined}
-                data-testid="tool-slug"
-              />
-            )}
-          </Field>
-          <Field label="Version" className="w-mid" hint="Like the slug; '.' allowed." error={errors.get('version')}>
-            {(id, d) => (
-              <input
-                id={id}
-                aria-describedby={d}
-                aria-invalid={!!errors.get('version') || undefined}
-                className="input mono"
-                value={draft.version}
-                onChange={(e) => update('version', e.target.value)}
-                data-testid="tool-version"
-              />
-            )}
-          </Field>
+          <TextField
+            label="Slug"
+            className="grow"
+            hint="Letters (any script), digits and '-'; at most 64; case-sensitive."
+            error={errors.get('slug')}
+            mono
+            value={draft.slug}
+            onValue={(v) => update('slug', v)}
+            autoFocus={!tool}
+            data-autofocus={!tool || undefined}
+            data-testid="tool-slug"
+          />
+          <TextField
+            label="Version"
+            className="w-mid"
+            hint="Like the slug; '.' allowed."
+            error={errors.get('version')}
+            mono
+            value={draft.version}
+            onValue={(v) => update('version', v)}
+            data-testid="tool-version"
+          />
         </div>
-        <Field label="Display name" error={errors.get('displayName')}>
-          {(id) => (
-            <input
-              id={id}
-              className="input"
-              value={draft.displayName}
-              maxLength={200}
-              onChange={(e) => update('displayName', e.target.value)}
-              data-testid="tool-name"
-            />
-          )}
-        </Field>
+        <TextField
+          label="Display name"
+          error={errors.get('displayName')}
+          value={draft.displayName}
+          maxLength={200}
+          onValue={(v) => update('displayName', v)}
+          data-testid="tool-name"
+        />
         <Field label="Description" hint="Agents read this to decide when to call the tool." error={errors.get('description')}>
           {(id, d) => (
             <textarea
@@ -404,30 +394,24 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
       <fieldset className="fieldset" disabled={readOnly}>
         <legend>Limits</legend>
         <div className="row wrap">
-          <Field label="Calls per minute" className="w-mid" hint="Empty: the app default" error={errors.get('limits.maxCallsPerMinute')}>
-            {(id, d) => (
-              <input
-                id={id}
-                aria-describedby={d}
-                className="input"
-                inputMode="numeric"
-                value={draft.maxCallsPerMinute}
-                onChange={(e) => update('maxCallsPerMinute', e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Max output bytes" className="w-mid" hint="Empty: the app default" error={errors.get('limits.maxOutputBytes')}>
-            {(id, d) => (
-              <input
-                id={id}
-                aria-describedby={d}
-                className="input"
-                inputMode="numeric"
-                value={draft.maxOutputBytes}
-                onChange={(e) => update('maxOutputBytes', e.target.value)}
-              />
-            )}
-          </Field>
+          <TextField
+            label="Calls per minute"
+            className="w-mid"
+            hint="Empty: the app default"
+            error={errors.get('limits.maxCallsPerMinute')}
+            inputMode="numeric"
+            value={draft.maxCallsPerMinute}
+            onValue={(v) => update('maxCallsPerMinute', v)}
+          />
+          <TextField
+            label="Max output bytes"
+            className="w-mid"
+            hint="Empty: the app default"
+            error={errors.get('limits.maxOutputBytes')}
+            inputMode="numeric"
+            value={draft.maxOutputBytes}
+            onValue={(v) => update('maxOutputBytes', v)}
+          />
         </div>
       </fieldset>
 

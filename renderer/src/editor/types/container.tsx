@@ -1,5 +1,5 @@
 /** The editor module of `container` tools: an image or a build from the tool's folder (its files edited and built here), and the sandbox. */
-import { Field } from '../Field.js';
+import { Field, TextField } from '../Field.js';
 import { CONTAINER_DEFAULTS } from '../../../../shared/tool-types/constants.js';
 import { ContainerFolder } from '../container/ContainerFolder.js';
 import { NamedImageStatus } from '../container/NamedImageStatus.js';
@@ -83,30 +83,22 @@ function ContainerImplEditor({ value, onChange, errors, readOnly, tool }: ImplEd
         errors.get('impl.build') && <p className="field-error">{errors.get('impl.build')}</p>
       )}
       <div className="row wrap">
-        <Field label="Memory" className="w-mid" hint="256 (MB) or 512m, 1g">
-          {(id, d) => (
-            <input
-              id={id}
-              aria-describedby={d}
-              className="input"
-              value={c.memory}
-              onChange={(e) => onChange({ memory: e.target.value })}
-              placeholder={CONTAINER_DEFAULTS.memory}
-            />
-          )}
-        </Field>
-        <Field label="CPUs" className="w-narrow">
-          {(id) => (
-            <input
-              id={id}
-              className="input"
-              inputMode="decimal"
-              value={c.cpus}
-              onChange={(e) => onChange({ cpus: e.target.value })}
-              placeholder={String(CONTAINER_DEFAULTS.cpus)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Memory"
+          className="w-mid"
+          hint="256 (MB) or 512m, 1g"
+          value={c.memory}
+          onValue={(v) => onChange({ memory: v })}
+          placeholder={CONTAINER_DEFAULTS.memory}
+        />
+        <TextField
+          label="CPUs"
+          className="w-narrow"
+          inputMode="decimal"
+          value={c.cpus}
+          onValue={(v) => onChange({ cpus: v })}
+          placeholder={String(CONTAINER_DEFAULTS.cpus)}
+        />
         <Field label="Network" className="w-mid">
           {(id) => (
             <select id={id} className="input" value={c.network} onChange={(e) => onChange({ network: e.target.value as 'none' | 'bridge' })}>
@@ -115,18 +107,15 @@ function ContainerImplEditor({ value, onChange, errors, readOnly, tool }: ImplEd
             </select>
           )}
         </Field>
-        <Field label="Timeout (s)" className="w-narrow" error={errors.get('impl.timeoutSeconds')}>
-          {(id) => (
-            <input
-              id={id}
-              className="input"
-              inputMode="decimal"
-              value={c.timeoutSeconds}
-              onChange={(e) => onChange({ timeoutSeconds: e.target.value })}
-              placeholder={String(CONTAINER_DEFAULTS.timeoutSeconds)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Timeout (s)"
+          className="w-narrow"
+          error={errors.get('impl.timeoutSeconds')}
+          inputMode="decimal"
+          value={c.timeoutSeconds}
+          onValue={(v) => onChange({ timeoutSeconds: v })}
+          placeholder={String(CONTAINER_DEFAULTS.timeoutSeconds)}
+        />
       </div>
       <label className="check">
         <input type="checkbox" checked={c.writable} onChange={(e) => onChange({ writable: e.target.checked })} /> Writable root file system

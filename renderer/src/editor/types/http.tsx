@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call, errorMessage } from '../../api/client.js';
 import { keys, useConfig } from '../../api/queries.js';
 import { useToast } from '../../components/Toasts.js';
-import { Field } from '../Field.js';
+import { Field, TextField } from '../Field.js';
 import { TemplateInput } from '../TemplateInput.js';
 import { isHostAllowed, templateHost } from '../../../../shared/hosts.js';
 import { headerNameProblem, headerValueProblem } from '../../../../shared/headers.js';
@@ -380,18 +380,16 @@ function HttpImplEditor({ value, onChange, ctx, errors, readOnly }: ImplEditorPr
             </select>
           )}
         </Field>
-        <Field label="Extract" className="grow" hint="JSONPath ($.items[0].name) or /regex/ with one group" error={errors.get('impl.extractExpr')}>
-          {(id, d) => (
-            <input
-              id={id}
-              aria-describedby={d}
-              className="input mono"
-              value={h.extractExpr}
-              onChange={(e) => onChange({ extractExpr: e.target.value })}
-              placeholder="$.data"
-            />
-          )}
-        </Field>
+        <TextField
+          label="Extract"
+          className="grow"
+          hint="JSONPath ($.items[0].name) or /regex/ with one group"
+          error={errors.get('impl.extractExpr')}
+          mono
+          value={h.extractExpr}
+          onValue={(v) => onChange({ extractExpr: v })}
+          placeholder="$.data"
+        />
         <Field label="On HTTP error" className="w-narrow" error={errors.get('impl.errorMode')}>
           {(id) => (
             <select id={id} className="input" value={h.errorMode} onChange={(e) => onChange({ errorMode: e.target.value as 'fail' | 'empty' })}>
@@ -402,43 +400,35 @@ function HttpImplEditor({ value, onChange, ctx, errors, readOnly }: ImplEditorPr
         </Field>
       </div>
       <div className="row wrap">
-        <Field label="Success codes" className="w-mid" hint="Default: any 2xx" error={errors.get('impl.successCodes')}>
-          {(id, d) => (
-            <input
-              id={id}
-              aria-describedby={d}
-              className="input mono"
-              value={h.successCodes}
-              onChange={(e) => onChange({ successCodes: e.target.value })}
-              placeholder="200, 201"
-            />
-          )}
-        </Field>
-        <Field label="Timeout (ms)" className="w-mid" error={errors.get('impl.timeoutMs')}>
-          {(id) => (
-            <input
-              id={id}
-              className="input"
-              inputMode="numeric"
-              value={h.timeoutMs}
-              onChange={(e) => onChange({ timeoutMs: e.target.value })}
-              placeholder={String(HTTP_DEFAULTS.timeoutMs)}
-            />
-          )}
-        </Field>
-        <Field label="Retries" className="w-narrow" hint="0–10, on network errors and 5xx" error={errors.get('impl.maxRetries')}>
-          {(id, d) => (
-            <input
-              id={id}
-              aria-describedby={d}
-              className="input"
-              inputMode="numeric"
-              value={h.maxRetries}
-              onChange={(e) => onChange({ maxRetries: e.target.value })}
-              placeholder={String(HTTP_DEFAULTS.maxRetries)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Success codes"
+          className="w-mid"
+          hint="Default: any 2xx"
+          error={errors.get('impl.successCodes')}
+          mono
+          value={h.successCodes}
+          onValue={(v) => onChange({ successCodes: v })}
+          placeholder="200, 201"
+        />
+        <TextField
+          label="Timeout (ms)"
+          className="w-mid"
+          error={errors.get('impl.timeoutMs')}
+          inputMode="numeric"
+          value={h.timeoutMs}
+          onValue={(v) => onChange({ timeoutMs: v })}
+          placeholder={String(HTTP_DEFAULTS.timeoutMs)}
+        />
+        <TextField
+          label="Retries"
+          className="w-narrow"
+          hint="0–10, on network errors and 5xx"
+          error={errors.get('impl.maxRetries')}
+          inputMode="numeric"
+          value={h.maxRetries}
+          onValue={(v) => onChange({ maxRetries: v })}
+          placeholder={String(HTTP_DEFAULTS.maxRetries)}
+        />
       </div>
       <Field label="Authentication" className="w-auth" error={errors.get('impl.auth')}>
         {(id) => (
@@ -469,17 +459,14 @@ function HttpImplEditor({ value, onChange, ctx, errors, readOnly }: ImplEditorPr
               <input id={id} className="input mono" value={h.hmacHeader} onChange={(e) => onChange({ hmacHeader: e.target.value })} placeholder="X-Signature" />
             )}
           </Field>
-          <Field label="Timestamp header" className="w-mid">
-            {(id) => (
-              <input
-                id={id}
-                className="input mono"
-                value={h.hmacTimestampHeader}
-                onChange={(e) => onChange({ hmacTimestampHeader: e.target.value })}
-                placeholder="X-Timestamp"
-              />
-            )}
-          </Field>
+          <TextField
+            label="Timestamp header"
+            className="w-mid"
+            mono
+            value={h.hmacTimestampHeader}
+            onValue={(v) => onChange({ hmacTimestampHeader: v })}
+            placeholder="X-Timestamp"
+          />
           <Field label="Prefix" className="w-narrow">
             {(id) => (
               <input id={id} className="input mono" value={h.hmacPrefix} onChange={(e) => onChange({ hmacPrefix: e.target.value })} placeholder="sha256=" />
@@ -489,39 +476,30 @@ function HttpImplEditor({ value, onChange, ctx, errors, readOnly }: ImplEditorPr
       )}
       {h.authType === 'oauth2ClientCredentials' && (
         <div className="row wrap">
-          <Field label="Token URL" className="grow">
-            {(id) => (
-              <input
-                id={id}
-                className="input mono"
-                value={h.oauthTokenUrl}
-                onChange={(e) => onChange({ oauthTokenUrl: e.target.value })}
-                placeholder="https://auth.example.com/oauth/token"
-              />
-            )}
-          </Field>
-          <Field label="Client ID secret" className="w-mid">
-            {(id) => (
-              <input
-                id={id}
-                className="input mono"
-                value={h.oauthClientIdSecret}
-                onChange={(e) => onChange({ oauthClientIdSecret: e.target.value })}
-                placeholder="CLIENT_ID"
-              />
-            )}
-          </Field>
-          <Field label="Client secret secret" className="w-mid">
-            {(id) => (
-              <input
-                id={id}
-                className="input mono"
-                value={h.oauthClientSecretSecret}
-                onChange={(e) => onChange({ oauthClientSecretSecret: e.target.value })}
-                placeholder="CLIENT_SECRET"
-              />
-            )}
-          </Field>
+          <TextField
+            label="Token URL"
+            className="grow"
+            mono
+            value={h.oauthTokenUrl}
+            onValue={(v) => onChange({ oauthTokenUrl: v })}
+            placeholder="https://auth.example.com/oauth/token"
+          />
+          <TextField
+            label="Client ID secret"
+            className="w-mid"
+            mono
+            value={h.oauthClientIdSecret}
+            onValue={(v) => onChange({ oauthClientIdSecret: v })}
+            placeholder="CLIENT_ID"
+          />
+          <TextField
+            label="Client secret secret"
+            className="w-mid"
+            mono
+            value={h.oauthClientSecretSecret}
+            onValue={(v) => onChange({ oauthClientSecretSecret: v })}
+            placeholder="CLIENT_SECRET"
+          />
           <Field label="Scope" className="w-mid">
             {(id) => <input id={id} className="input" value={h.oauthScope} onChange={(e) => onChange({ oauthScope: e.target.value })} />}
           </Field>
