@@ -308,9 +308,7 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
               </select>
             )}
           </Field>
-          <Field label="Tags" className="grow" hint="Comma-separated" error={errors.get('tags')}>
-            {(id, d) => <input id={id} aria-describedby={d} className="input" value={draft.tags} onChange={(e) => update('tags', e.target.value)} />}
-          </Field>
+          <TextField label="Tags" className="grow" hint="Comma-separated" error={errors.get('tags')} value={draft.tags} onValue={(v) => update('tags', v)} />
         </div>
         {!tool && (
           <label className="check">

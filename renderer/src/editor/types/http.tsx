@@ -441,11 +441,7 @@ function HttpImplEditor({ value, onChange, ctx, errors, readOnly }: ImplEditorPr
       </Field>
       {h.authType === 'hmac' && (
         <div className="row wrap">
-          <Field label="Secret name" className="w-mid">
-            {(id) => (
-              <input id={id} className="input mono" value={h.hmacSecret} onChange={(e) => onChange({ hmacSecret: e.target.value })} placeholder="SIGNING_KEY" />
-            )}
-          </Field>
+          <TextField label="Secret name" className="w-mid" mono value={h.hmacSecret} onValue={(v) => onChange({ hmacSecret: v })} placeholder="SIGNING_KEY" />
           <Field label="Algorithm" className="w-narrow">
             {(id) => (
               <select id={id} className="input" value={h.hmacAlgorithm} onChange={(e) => onChange({ hmacAlgorithm: e.target.value as 'sha256' | 'sha512' })}>
@@ -454,11 +450,14 @@ function HttpImplEditor({ value, onChange, ctx, errors, readOnly }: ImplEditorPr
               </select>
             )}
           </Field>
-          <Field label="Signature header" className="w-mid">
-            {(id) => (
-              <input id={id} className="input mono" value={h.hmacHeader} onChange={(e) => onChange({ hmacHeader: e.target.value })} placeholder="X-Signature" />
-            )}
-          </Field>
+          <TextField
+            label="Signature header"
+            className="w-mid"
+            mono
+            value={h.hmacHeader}
+            onValue={(v) => onChange({ hmacHeader: v })}
+            placeholder="X-Signature"
+          />
           <TextField
             label="Timestamp header"
             className="w-mid"
@@ -467,11 +466,7 @@ function HttpImplEditor({ value, onChange, ctx, errors, readOnly }: ImplEditorPr
             onValue={(v) => onChange({ hmacTimestampHeader: v })}
             placeholder="X-Timestamp"
           />
-          <Field label="Prefix" className="w-narrow">
-            {(id) => (
-              <input id={id} className="input mono" value={h.hmacPrefix} onChange={(e) => onChange({ hmacPrefix: e.target.value })} placeholder="sha256=" />
-            )}
-          </Field>
+          <TextField label="Prefix" className="w-narrow" mono value={h.hmacPrefix} onValue={(v) => onChange({ hmacPrefix: v })} placeholder="sha256=" />
         </div>
       )}
       {h.authType === 'oauth2ClientCredentials' && (
@@ -500,12 +495,8 @@ function HttpImplEditor({ value, onChange, ctx, errors, readOnly }: ImplEditorPr
             onValue={(v) => onChange({ oauthClientSecretSecret: v })}
             placeholder="CLIENT_SECRET"
           />
-          <Field label="Scope" className="w-mid">
-            {(id) => <input id={id} className="input" value={h.oauthScope} onChange={(e) => onChange({ oauthScope: e.target.value })} />}
-          </Field>
-          <Field label="Audience" className="w-mid">
-            {(id) => <input id={id} className="input" value={h.oauthAudience} onChange={(e) => onChange({ oauthAudience: e.target.value })} />}
-          </Field>
+          <TextField label="Scope" className="w-mid" value={h.oauthScope} onValue={(v) => onChange({ oauthScope: v })} />
+          <TextField label="Audience" className="w-mid" value={h.oauthAudience} onValue={(v) => onChange({ oauthAudience: v })} />
         </div>
       )}
     </fieldset>
