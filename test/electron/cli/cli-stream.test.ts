@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost, type TestHost } from '../../helpers/host.js';
-import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-http.js';
+import type { LoopbackServer } from '../../helpers/loopback-http.js';
+import { setUpLiveTools, type LiveTools } from '../../helpers/live-tools.js';
 import { chunkText, postSse } from '../../helpers/sse.js';
 
 const BIN = join(import.meta.dirname, '../../../bin/toolwright.js');
@@ -19,8 +19,8 @@ const BIN = join(import.meta.dirname, '../../../bin/toolwright.js');
 let h: TestHost;
 let upstream: LoopbackServer;
 let bundleID: string;
-const open = new Set<ServerResponse>();
-let releaseSecond: () => void = () => undefined;
+let open: LiveTools['open'];
+let releaseSecond: () => void;
 
 interface Child {
   proc: ChildProcessWithoutNullStreams;
@@ -57,31 +57,7 @@ async function closedWithin(count: number, ms = 5000): Promise<void> {
 
 beforeAll(async () => {
   h = await startHost();
-  upstream = await startLoopbackServer();
-  upstream.route('/halves', async (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.write('first line\n');
-    await new Promise<void>((resolve) => (releaseSecond = resolve));
-    res.end('second line\n');
-  });
-  upstream.route('/forever', (_req, res) => {
-    open.add(res);
-    res.on('close', () => open.delete(res));
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.write('tick\n');
-    const timer = setInterval(() => res.write('tick\n'), 100);
-    res.on('close', () => clearInterval(timer));
-  });
-  await h.api('PATCH', '/tools/config', { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true });
-  bundleID = uuidv7();
-  await h.api('PUT', `/tools/bundles/${bundleID}`, { slug: 'live' });
-  for (const slug of ['halves', 'forever']) {
-    const put = await h.api('PUT', `/tools/bundles/${bundleID}/tools/${slug}/version/v1`, {
-      type: 'http',
-      impl: { method: 'GET', urlTemplate: upstream.url(`/${slug}`), responseEncoding: 'text', timeoutMs: 60_000 },
-    });
-    expect(put.status).toBe(201);
-  }
+  ({ upstream, bundleID, open, releaseSecond } = await setUpLiveTools(h));
 }, 60_000);
 
 afterAll(async () => {

@@ -7,52 +7,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ServerResponse } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
-import { v7 as uuidv7 } from 'uuid';
 import { startHost, type TestHost } from '../../../helpers/host.js';
-import { startLoopbackServer, type LoopbackServer } from '../../../helpers/loopback-http.js';
+import type { LoopbackServer } from '../../../helpers/loopback-http.js';
+import { setUpLiveTools, type LiveTools } from '../../../helpers/live-tools.js';
 
 const BIN = join(import.meta.dirname, '../../../../bin/toolwright.js');
 
 let h: TestHost;
 let upstream: LoopbackServer;
 let client: Client;
-let releaseSecond: () => void = () => undefined;
-const open = new Set<ServerResponse>();
+let releaseSecond: () => void;
+let open: LiveTools['open'];
 
 beforeAll(async () => {
   h = await startHost();
-  upstream = await startLoopbackServer();
-  upstream.route('/halves', async (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.write('first line\n');
-    await new Promise<void>((resolve) => (releaseSecond = resolve));
-    res.end('second line\n');
-  });
-  upstream.route('/forever', (_req, res) => {
-    open.add(res);
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.write('tick\n');
-    const timer = setInterval(() => res.write('tick\n'), 100);
-    res.on('close', () => {
-      clearInterval(timer);
-      open.delete(res);
-    });
-  });
-  await h.api('PATCH', '/tools/config', { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true });
-  const bundleID = uuidv7();
-  await h.api('PUT', `/tools/bundles/${bundleID}`, { slug: 'live' });
-  for (const slug of ['halves', 'forever']) {
-    const put = await h.api('PUT', `/tools/bundles/${bundleID}/tools/${slug}/version/v1`, {
-      type: 'http',
-      impl: { method: 'GET', urlTemplate: upstream.url(`/${slug}`), responseEncoding: 'text', timeoutMs: 60_000 },
-      argSchema: { type: 'object', properties: {} },
-    });
-    expect(put.status).toBe(201);
-  }
+  ({ upstream, open, releaseSecond } = await setUpLiveTools(h));
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '--data-dir', h.dataDir, 'mcp'], stderr: 'pipe' });
   client = new Client({ name: 'stream-agent', version: '1.0.0' });
   await client.connect(transport);
