@@ -43,15 +43,20 @@ export function secretWireForms(values: readonly string[]): string[] {
   return [...out];
 }
 
+/** The texts, longest first (a secret that contains another is matched whole), and a pattern for any of them. */
+function anyOf(texts: Iterable<string>): { sorted: string[]; pattern: RegExp | undefined } {
+  const sorted = [...new Set(texts)].sort((a, b) => b.length - a.length);
+  return { sorted, pattern: sorted.length ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined };
+}
+
 export class SecretRedactor {
   private readonly pattern: RegExp | undefined;
   private readonly variants: readonly string[];
 
   private constructor(variants: string[]) {
-    // Longest first, so a secret that contains another is replaced whole.
-    const sorted = [...new Set(variants)].sort((a, b) => b.length - a.length);
+    const { sorted, pattern } = anyOf(variants);
     this.variants = sorted;
-    this.pattern = sorted.length ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined;
+    this.pattern = pattern;
   }
 
   static of(secretValues: readonly string[]): SecretRedactor {
@@ -137,28 +142,30 @@ export class SecretRedactor {
 }
 
 /**
- * Text cut where named secrets stand (in any wire form), each replaced by its name; undefined
- * when no secret is in it. The literal pieces are left as they are (the caller scrubs them).
+ * Cuts text where named secrets stand (in any wire form), each piece replaced by its name;
+ * undefined for text with no secret in it. Built once for a run's secrets, used on each part of
+ * its request. The literal pieces are left as they are (the caller scrubs them).
  */
-export function splitBySecrets(text: string, named: ReadonlyMap<string, string>): SecretPart[] | undefined {
+export function secretSplitter(named: ReadonlyMap<string, string>): (text: string) => SecretPart[] | undefined {
   const nameOf = new Map<string, string>();
   for (const [name, value] of named) {
     if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) continue;
     for (const form of secretWireForms([value])) if (!nameOf.has(form)) nameOf.set(form, name);
   }
-  if (!nameOf.size) return undefined;
-  const forms = [...nameOf.keys()].sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
-  const parts: SecretPart[] = [];
-  let at = 0;
-  for (const m of text.matchAll(pattern)) {
-    if (m.index > at) parts.push(text.slice(at, m.index));
-    parts.push({ secret: nameOf.get(m[0])! });
-    at = m.index + m[0].length;
-  }
-  if (at === 0) return undefined;
-  if (at < text.length) parts.push(text.slice(at));
-  return parts;
+  const { pattern } = anyOf(nameOf.keys());
+  return (text) => {
+    if (!pattern) return undefined;
+    const parts: SecretPart[] = [];
+    let at = 0;
+    for (const m of text.matchAll(pattern)) {
+      if (m.index > at) parts.push(text.slice(at, m.index));
+      parts.push({ secret: nameOf.get(m[0])! });
+      at = m.index + m[0].length;
+    }
+    if (at === 0) return undefined;
+    if (at < text.length) parts.push(text.slice(at));
+    return parts;
+  };
 }
 
 /** One stream's redaction state; see SecretRedactor.streaming(). */

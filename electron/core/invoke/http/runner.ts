@@ -23,7 +23,7 @@ import type { HttpImpl, ToolFile } from '../../../../shared/schemas.js';
 import type { Availability, HttpExchange } from '../../../../shared/types.js';
 import { isSecretName } from '../../../../shared/template.js';
 import { CoreError, isCoreError, cancelledError } from '../../errors.js';
-import { SecretRedactor, splitBySecrets } from '../../secrets/redact.js';
+import { SecretRedactor, secretSplitter } from '../../secrets/redact.js';
 import type { RunContext, RunOutput, Runner } from '../types.js';
 import type { SecretsReader } from '../../secrets/types.js';
 import { checkDestination, classifyAddress, systemLookup, type Classify, type DestinationPolicy, type LookupAll } from './addresses.js';
@@ -95,15 +95,17 @@ function secretsUsed(impl: HttpImpl, ctx: RunContext): Map<string, string> {
  */
 function recorded(exchange: HttpExchange, secrets: ReadonlyMap<string, string>, scrub: <T>(v: T) => T): HttpExchange {
   const out = scrub(exchange);
+  if (!secrets.size) return out;
+  const split = secretSplitter(secrets);
   const { url, headers, body } = exchange.request;
   const parts: NonNullable<HttpExchange['request']['secretParts']> = {};
-  const urlParts = splitBySecrets(url, secrets);
+  const urlParts = split(url);
   if (urlParts) parts.url = scrub(urlParts);
   for (const [name, value] of Object.entries(headers)) {
-    const found = splitBySecrets(value, secrets);
+    const found = split(value);
     if (found) (parts.headers ??= {})[name] = scrub(found);
   }
-  const bodyParts = body === undefined ? undefined : splitBySecrets(body, secrets);
+  const bodyParts = body === undefined ? undefined : split(body);
   if (bodyParts) parts.body = scrub(bodyParts);
   if (Object.keys(parts).length) out.request = { ...out.request, secretParts: parts };
   return out;

@@ -1,10 +1,10 @@
 /**
  * A secret is caught in the forms the wire gives it: as the WHATWG URL class writes a query,
  * as URLSearchParams writes a form, percent-encoded strictly or not, JSON-escaped; and
- * splitBySecrets finds the same places, by name.
+ * secretSplitter finds the same places, by name.
  */
 import { describe, expect, it } from 'vitest';
-import { SecretRedactor, splitBySecrets } from '../../../../electron/core/secrets/redact.js';
+import { SecretRedactor, secretSplitter } from '../../../../electron/core/secrets/redact.js';
 
 const VALUES = ["sk-it's-(1)*!", 'p@ss w0rd/+"x\\y', 'naïve~key~£', 'plainKey123'];
 
@@ -31,10 +31,10 @@ describe('secret redaction on the wire', () => {
 
   it.each(VALUES)('splits the same texts where %j stands, by name', (v) => {
     for (const text of wireTexts(v)) {
-      const parts = splitBySecrets(text, new Map([['API_KEY', v]]))!;
+      const parts = secretSplitter(new Map([['API_KEY', v]]))(text)!;
       expect(parts, text).toContainEqual({ secret: 'API_KEY' });
       expect(parts.filter((p) => typeof p === 'string').join('')).not.toContain(v.slice(0, 5));
     }
-    expect(splitBySecrets('nothing here', new Map([['API_KEY', v]]))).toBeUndefined();
+    expect(secretSplitter(new Map([['API_KEY', v]]))('nothing here')).toBeUndefined();
   });
 });
