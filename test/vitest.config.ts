@@ -13,6 +13,9 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits for what a process, a watcher or a browser will show: 1 s (Vitest's default)
+    // was outrun on a loaded 2-core machine; a condition that never comes still fails, later.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default'],
     // Files that start servers, Docker or Chromium keep their own state; run files two at a time on a 2-core machine.
     maxWorkers: 2,
