@@ -1,10 +1,10 @@
 // @ts-check
 /**
  * The house rules a machine checks (npm run lint, part of npm test). Besides typescript-eslint's
- * recommended rules and React's hook rules, the layering of DESIGN.md ("Architecture"):
+ * recommended rules and React's hook rules, the layering of docs/architecture.md ("Layers"):
  *   shared/        pure: imports nothing of electron/ or renderer/, no Node built-ins
- *   electron/core/ never imports `electron`, electron/host|shell, main, preload or renderer/
- *   electron/host/ never imports `electron` or electron/shell (the shell wires them together)
+ *   electron/core/ never imports `electron`, electron/host|shell|cli, main, preload or renderer/
+ *   electron/host/ never imports `electron`, electron/shell or electron/cli (the shell wires them together)
  *   electron/cli/  never imports `electron` or electron/shell; its commands (cli/commands/) reach
  *                  the core only through cli/session.ts (the operations contract), like REST and IPC
  *   renderer/      never imports electron/ (it talks to main only through its API client)
