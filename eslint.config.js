@@ -1,12 +1,15 @@
 // @ts-check
 /**
  * The house rules a machine checks (npm run lint, part of npm test). Besides typescript-eslint's
- * recommended rules and React's hook rules, the layering of DESIGN.md ("Architecture"):
+ * recommended rules and React's hook rules, the layering of docs/architecture.md ("Layers"):
  *   shared/        pure: imports nothing of electron/ or renderer/, no Node built-ins
- *   electron/core/ never imports `electron`, electron/host|shell, main, preload or renderer/
- *   electron/host/ never imports `electron` or electron/shell (the shell wires them together)
+ *   electron/core/ never imports `electron`, electron/host|shell|cli, main, preload or renderer/
+ *   electron/host/ never imports `electron`, electron/shell or electron/cli (the shell wires them together)
+ *   electron/cli/  never imports `electron` or electron/shell; its commands (cli/commands/) reach
+ *                  the core only through cli/session.ts (the operations contract), like REST and IPC
  *   renderer/      never imports electron/ (it talks to main only through its API client)
  * Import cycles between folders of electron/core are checked by test/architecture.test.ts.
+ * docs/architecture.md ("Layers") shows the same zones as a table.
  */
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -46,13 +49,24 @@ export default tseslint.config(
             },
             {
               target: './electron/core',
-              from: ['./electron/host', './electron/shell', './electron/main.ts', './electron/preload.ts', './renderer'],
+              from: ['./electron/host', './electron/shell', './electron/cli', './electron/main.ts', './electron/preload.ts', './renderer'],
               message: 'electron/core/ runs everywhere (app, host, CLI, tests): it must not reach into transports, the shell or the renderer.',
             },
             {
               target: './electron/host',
-              from: ['./electron/shell', './electron/main.ts', './renderer'],
+              from: ['./electron/shell', './electron/cli', './electron/main.ts', './renderer'],
               message: 'transports must not depend on the Electron shell or the renderer.',
+            },
+            {
+              target: './electron/cli',
+              from: ['./electron/shell', './electron/main.ts', './electron/preload.ts', './renderer'],
+              message: 'the CLI runs in plain Node: it must not depend on the Electron shell or the renderer.',
+            },
+            {
+              target: './electron/cli/commands',
+              from: ['./electron/core', './electron/host'],
+              message:
+                'a CLI command reaches the core through cli/session.ts (the operations contract, as REST and IPC do) and starts transports through cli/transports.ts.',
             },
             { target: './renderer', from: ['./electron', './test'], message: 'the renderer talks to main only through renderer/src/api/client.ts.' },
           ],
@@ -65,7 +79,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: ['electron', 'react'], patterns: NODE_BUILTINS }] },
   },
   {
-    files: ['electron/core/**/*.ts', 'electron/host/**/*.ts'],
+    files: ['electron/core/**/*.ts', 'electron/host/**/*.ts', 'electron/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,5 +1,5 @@
 /**
- * How each operation travels over REST (DESIGN.md, "REST contract"). The headless host
+ * How each operation travels over REST (docs/contracts.md, "REST contract"). The headless host
  * registers its routes from this table and the browser-mode client builds its requests from
  * it, so the two cannot disagree. Binary operations (export/import) and the event stream are
  * special-cased by both sides and marked `binary`.

@@ -1,5 +1,5 @@
 /**
- * The `schedules` of tool.json (DESIGN.md, "Schedules, pipelines, streaming"): as stored, and
+ * The `schedules` of tool.json (docs/contracts.md, "Schedules, pipelines, streaming"): as stored, and
  * as a client may send them. Kept apart from the cron helpers (./schedules.ts) so the schemas
  * that every screen imports do not pull a cron library along.
  */

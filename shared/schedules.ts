@@ -4,7 +4,7 @@
  * and the editor compute the same times.
  *
  * croner parses and matches the 5-field patterns. Turning a matching wall-clock time into an
- * instant is done here, because DESIGN.md's DST rule holds for every schedule: a wall time that
+ * instant is done here, because the DST rule of docs/contracts.md ("Schedules, pipelines, streaming") holds for every schedule: a wall time that
  * does not exist (spring forward) runs at the next valid minute, a wall time that occurs twice
  * (fall back) runs once, at its first occurrence. croner follows Vixie cron instead and applies
  * that rule only to fixed-time patterns (`30 2 * * *`), skipping gap times and running doubled

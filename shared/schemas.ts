@@ -59,7 +59,7 @@ const toolFields = {
   impl: Type.Object({}, { additionalProperties: true }),
   card: Card,
   limits: Limits,
-  /** Runs on a cron pattern (DESIGN.md, "Schedules"); absent when the tool has none. */
+  /** Runs on a cron pattern (docs/contracts.md, "Schedules, pipelines, streaming"); absent when the tool has none. */
   schedules: Type.Optional(Type.Array(Schedule, { maxItems: MAX_SCHEDULES })),
   createdAt: Timestamp,
   modifiedAt: Timestamp,

@@ -231,7 +231,7 @@ export interface AgentAccessStatus {
 /** How the latest fire or run of a schedule went: a run's status, or why it did not run. */
 export type ScheduleRunStatus = 'running' | 'ok' | 'error' | 'cancelled' | 'refused' | 'skipped';
 
-/** One schedule as GET /tools/schedules lists it (DESIGN.md, "Schedules"). */
+/** One schedule as GET /tools/schedules lists it (docs/contracts.md, "Schedules, pipelines, streaming"). */
 export interface ScheduleView {
   scheduleID: string;
   toolID: string;

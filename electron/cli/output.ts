@@ -1,4 +1,6 @@
 /** Human output of the CLI: aligned tables on a terminal; `--json` prints the REST shapes instead. */
+import type { InvokeResult } from '../../shared/types.js';
+import { valueText } from '../../shared/format.js';
 
 export function table(rows: string[][], header: string[]): string {
   const all = [header, ...rows];
@@ -30,4 +32,13 @@ export function progressBar(label: string): { update(done: number, total?: numbe
       if (tty) process.stderr.write('\n');
     },
   };
+}
+
+/** A run's answer: its value on stdout, or its error on stderr. */
+export function printResult(result: InvokeResult): void {
+  if (result.ok) {
+    process.stdout.write(valueText(result.value) + '\n');
+  } else {
+    process.stderr.write(`toolwright: ${result.error?.code ?? 'ERROR'}: ${result.error?.message ?? 'the tool failed'}\n`);
+  }
 }

@@ -1,4 +1,4 @@
-/** Where each file of the data directory lives (DESIGN.md, "Data on disk"). */
+/** Where each file of the data directory lives (docs/contracts.md, "Data on disk"). */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { toolKey } from '../../shared/slug.js';

@@ -1,4 +1,4 @@
-/** impl of an `http` tool: a templated HTTP call (DESIGN.md, tool.json `http`). */
+/** impl of an `http` tool: a templated HTTP call (docs/contracts.md, "tool.json", impl `http`). */
 import { Type, type Static } from '@sinclair/typebox';
 import { HEADER_NAME_PATTERN, HeaderName, SecretName } from '../schema-primitives.js';
 

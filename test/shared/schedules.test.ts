@@ -1,6 +1,6 @@
 /**
  * Cron patterns in time zones: the checks, the fire times (DST gaps and doubled hours as
- * DESIGN.md says), catch-up's "latest missed fire", and the readable preview.
+ * docs/contracts.md says), catch-up's "latest missed fire", and the readable preview.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';

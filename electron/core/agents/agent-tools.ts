@@ -82,7 +82,7 @@ export function agentTools(store: Store, tools: ToolService, scope: AgentScope =
   });
 }
 
-/** MCP tool annotations of a safety level (DESIGN.md, "Agents"). */
+/** MCP tool annotations of a safety level (docs/contracts.md, "Agents: MCP server and CLI"). */
 export function safetyAnnotations(safety: Safety): { readOnlyHint: boolean; destructiveHint?: boolean } {
   if (safety === 'readOnly') return { readOnlyHint: true };
   if (safety === 'sideEffecting') return { readOnlyHint: false, destructiveHint: false };

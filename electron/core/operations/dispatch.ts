@@ -13,6 +13,8 @@ import type { InvokeStreamEvent } from '../../../shared/types.js';
 
 export interface CallContext {
   transport: 'ipc' | 'rest' | 'test' | 'cli';
+  /** tools.invoke only: who asked, written into the run's history entry (the CLI says 'cli'). */
+  caller?: string;
   /** tools.invoke only: a transport that streams the run (REST SSE, IPC events) listens here. */
   stream?: InvokeStreamHooks;
 }

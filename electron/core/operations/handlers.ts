@@ -26,7 +26,14 @@ export function createHandlers(s: Services): Handlers {
       return { deleted: true as const };
     },
     'tools.search': (i) => s.search.search(i),
-    'tools.invoke': (i, ctx) => s.invocations.invoke(ref(i), { args: i.args, confirm: i.confirm, invocationID: i.invocationID, ...ctx.stream }),
+    'tools.invoke': (i, ctx) =>
+      s.invocations.invoke(ref(i), {
+        args: i.args,
+        confirm: i.confirm,
+        invocationID: i.invocationID,
+        ...(ctx.caller ? { caller: ctx.caller } : {}),
+        ...ctx.stream,
+      }),
     'tools.cancel': (i) => s.invocations.cancel(i.invocationID),
     'tools.history': (i) => s.invocations.recent(ref(i), i.limit),
     'config.get': () => s.config.get(),

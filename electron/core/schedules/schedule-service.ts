@@ -1,5 +1,5 @@
 /**
- * What the operations offer about schedules: the list (GET /tools/schedules, DESIGN.md's item
+ * What the operations offer about schedules: the list (GET /tools/schedules, docs/contracts.md's item
  * shape), a schedule's latest output, switching one on or off (a tool.json edit with every save
  * rule), and "Run now". Any process can answer: the last runs and outputs are read from disk.
  */

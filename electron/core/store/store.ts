@@ -1,5 +1,5 @@
 /**
- * The flat-file store of bundles and tools (DESIGN.md, "Data on disk"). Reads are served from
+ * The flat-file store of bundles and tools (docs/contracts.md, "Data on disk"). Reads are served from
  * memory (StoreState); every write takes the bundle's cross-process lock, re-reads what it
  * changes from disk (StoreFiles), writes atomically and only then updates memory. Changes made
  * by other processes or by hand arrive through sync*() (called by the watcher). What changed

@@ -1,5 +1,5 @@
 /**
- * The save rules of a tool's schedules (DESIGN.md, "Schedules, pipelines, streaming"): a 5-field
+ * The save rules of a tool's schedules (docs/contracts.md, "Schedules, pipelines, streaming"): a 5-field
  * cron, an IANA zone, unique scheduleIDs (generated as UUIDv7 when missing, and new ones for a
  * schedule copied from another tool), arguments that match the argSchema once the schedule is
  * on, and an explicit approval before a privileged tool may run on a schedule. Every issue names

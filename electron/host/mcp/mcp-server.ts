@@ -1,5 +1,5 @@
 /**
- * The MCP server over the core (DESIGN.md, "Agents: MCP server and CLI"), one per connection,
+ * The MCP server over the core (docs/contracts.md, "Agents: MCP server and CLI"), one per connection,
  * on the official SDK's low-level Server: tool schemas are the JSON Schemas of tool.json, so
  * nothing goes through zod. The switches decide, live, what each connection sees: any change to
  * the store or the config that changes the visible list sends notifications/tools/list_changed.

@@ -1,5 +1,5 @@
 /**
- * How a schedule's output feeds an agent (DESIGN.md, "Schedules"): the latest output of each
+ * How a schedule's output feeds an agent (docs/contracts.md, "Schedules, pipelines, streaming"): the latest output of each
  * schedule of the tools a connection may see is an MCP resource,
  * `toolwright://schedules/<scheduleID>/latest` (JSON: the value or error, when it ran, its
  * status), which a client may subscribe to: `notifications/resources/updated` follows every new

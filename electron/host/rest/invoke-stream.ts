@@ -1,5 +1,5 @@
 /**
- * `POST …/invoke?stream=true`: the run as server-sent events (DESIGN.md, "Schedules, pipelines,
+ * `POST …/invoke?stream=true`: the run as server-sent events (docs/contracts.md, "Schedules, pipelines,
  * streaming"). A refusal before the run (bad arguments, a gate, 404) answers exactly as without
  * `stream` (its HTTP status and JSON error): the event stream starts only when the engine says
  * the call was admitted (onStart). Then one event per InvokeStreamEvent, named by its type

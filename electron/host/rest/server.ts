@@ -1,5 +1,5 @@
 /**
- * The headless host's REST transport (DESIGN.md, "REST contract"), as Fastify plugins in the
+ * The headless host's REST transport (docs/contracts.md, "REST contract"), as Fastify plugins in the
  * order a request meets them: the guard (Host/Origin, bearer token), body parsers and the error
  * shape, the contract's routes, the ZIP routes, the event stream, the renderer. Fastify was
  * chosen for its maintained router (percent-decoded Unicode params), raw-body content parsers,
@@ -60,7 +60,7 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
   await app.register(eventsRoute, { core: opts.core });
   if (opts.mcp) await app.register(mcpRoute, { core: opts.mcp });
   app.all('/tools/*', async (req, reply) =>
-    sendError(reply, { code: 'NOT_FOUND', message: `no API route ${req.method} ${req.url.split('?')[0]}; see DESIGN.md for the REST contract` }),
+    sendError(reply, { code: 'NOT_FOUND', message: `no API route ${req.method} ${req.url.split('?')[0]}; see docs/contracts.md for the REST contract` }),
   );
   await app.register(rendererStatic, opts.rendererDir ? { rendererDir: opts.rendererDir } : {});
   return app;

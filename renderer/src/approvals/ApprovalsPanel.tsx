@@ -1,5 +1,5 @@
 /**
- * Privileged calls from agents wait for a person's yes (DESIGN.md, "Agents"). This panel pops up
+ * Privileged calls from agents wait for a person's yes (docs/contracts.md, "Agents: MCP server and CLI"). This panel pops up
  * over whatever screen is open while any wait: the tool, its arguments and who asks, with the
  * time left before it counts as denied. It never takes focus from what the person is typing; it
  * announces itself to screen readers and its buttons are one Tab-stop group away (F6 jumps there,

@@ -1,5 +1,5 @@
 /**
- * The http runner: a tool whose impl is a templated HTTP call (DESIGN.md, tool.json `http`).
+ * The http runner: a tool whose impl is a templated HTTP call (docs/contracts.md, "tool.json", impl `http`).
  *
  * One call: expand the templates (request.ts), check the destination against allowedHosts and
  * the private-address rule (addresses.ts; again on every redirect hop and at connect time),

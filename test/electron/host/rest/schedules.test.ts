@@ -1,6 +1,6 @@
 /**
  * Schedules over REST on a real loopback host: saving them with a tool (400 for a bad cron or
- * zone), GET /tools/schedules in DESIGN.md's item shape, switching one on and off, Run now and
+ * zone), GET /tools/schedules in docs/contracts.md's item shape, switching one on and off, Run now and
  * the latest output, and refusals that say why.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

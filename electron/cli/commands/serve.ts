@@ -1,0 +1,37 @@
+/**
+ * `serve` and `mcp`: they start transports (the headless host with REST and MCP, the stdio MCP
+ * server), which reach the core through the contract themselves; so they open no CLI session.
+ */
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { CliFailure } from '../failure.js';
+import { startHeadlessHost, startStdioMcp } from '../transports.js';
+
+export function registerServeCommands(program: Command, cli: CliContext): void {
+  program
+    .command('serve')
+    .description('run the headless host: the app in a browser, the REST API and MCP at /mcp')
+    .option('--port <n>', 'port on 127.0.0.1', '7420')
+    .action(async (o: { port: string }) => {
+      const port = Number(o.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new CliFailure({ code: 'INVALID_INPUT', message: `--port must be 0–65535 (got '${o.port}')` });
+      await startHeadlessHost({ dataDir: cli.dataDir(), port });
+      await new Promise(() => undefined); // until a signal
+    });
+
+  program
+    .command('mcp')
+    .description('run the MCP server on stdin/stdout (agents start this as a subprocess)')
+    .option('--bundles <slugs>', 'only these bundles, comma-separated')
+    .action(async (o: { bundles?: string }) => {
+      const bundles = o.bundles
+        ? o.bundles
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : undefined;
+      await startStdioMcp({ dataDir: cli.dataDir(), ...(bundles ? { bundles } : {}), version: cli.version });
+      await new Promise(() => undefined); // until stdin closes
+    });
+}
