@@ -71,6 +71,8 @@ export const ToolInput = Type.Object(
     card: Type.Optional(Card),
     limits: Type.Optional(Limits),
     schedules: Type.Optional(Type.Array(ScheduleInput, { maxItems: MAX_SCHEDULES })),
+    /** Absent: the stored tool's extensions are kept. */
+    extensions: Type.Optional(Type.Object({}, { additionalProperties: true })),
     // read-only, checked for consistency or ignored
     slug: Type.Optional(Type.String()),
     version: Type.Optional(Type.String()),

@@ -61,6 +61,11 @@ const toolFields = {
   limits: Limits,
   /** Runs on a cron pattern (docs/contracts.md, "Schedules, pipelines, streaming"); absent when the tool has none. */
   schedules: Type.Optional(Type.Array(Schedule, { maxItems: MAX_SCHEDULES })),
+  /**
+   * What a tool's source format says that Toolwright has no use for yet (a Chalie manifest's
+   * category, icon, …), kept as written by origin (`{"chalie": {…}}`), saved and exported again.
+   */
+  extensions: Type.Optional(Type.Object({}, { additionalProperties: true })),
   createdAt: Timestamp,
   modifiedAt: Timestamp,
 };

@@ -16,6 +16,10 @@ export const Sandbox = Type.Object(
 );
 export type Sandbox = Static<typeof Sandbox>;
 
+/** A setting whose value is an app-scoped secret's (impl.settings). */
+export const SecretSetting = Type.Object({ secret: SecretName }, { additionalProperties: false });
+export type SecretSetting = Static<typeof SecretSetting>;
+
 export const ContainerImpl = Type.Object(
   {
     image: Type.Optional(Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9][A-Za-z0-9._/:@-]*$' })),
@@ -24,11 +28,15 @@ export const ContainerImpl = Type.Object(
     timeoutSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3600 })),
     /** App-scoped secrets the container receives in `settings` (names only; values never leave the secrets store). */
     secrets: Type.Optional(Type.Array(SecretName, { maxItems: 64, uniqueItems: true })),
-    /** Plain settings the container receives in `settings` beside the secrets (a Chalie tool's config defaults). */
+    /**
+     * Settings the container receives in `settings` beside the secrets (a Chalie tool's config
+     * defaults). `{"secret": "NAME"}` passes the app-scoped secret NAME under this setting's own
+     * name, so a container that reads `api_key` gets it whatever the secret is called here.
+     */
     settings: Type.Optional(
       Type.Record(
         Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' }),
-        Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean(), Type.Null()]),
+        Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean(), Type.Null(), SecretSetting]),
         {
           maxProperties: 64,
         },

@@ -82,6 +82,27 @@ export async function ensureBusyboxImage(docker: Dockerode): Promise<string> {
   return BUSYBOX_IMAGE;
 }
 
+/** Debian's statically linked shells (bash-static, zsh-static), for images that must have a real bash or zsh. */
+const STATIC_SHELLS = { bash: '/bin/bash-static', zsh: '/bin/zsh-static' } as const;
+
+/**
+ * toolwright-test/<shell>:1 — the busybox image plus a real bash or zsh at /bin/<shell>, from
+ * Debian's bash-static or zsh-static (apt-get install -y bash-static zsh-static).
+ */
+export async function ensureShellImage(docker: Dockerode, shell: keyof typeof STATIC_SHELLS): Promise<string> {
+  const tag = `toolwright-test/${shell}:1`;
+  if (await imageExists(docker, tag)) return tag;
+  await ensureBusyboxImage(docker);
+  const binary = STATIC_SHELLS[shell];
+  if (!existsSync(binary)) throw new Error(`No ${binary}; install Debian's ${shell}-static (apt-get install -y ${shell}-static).`);
+  const pack = tar.pack();
+  pack.entry({ name: 'Dockerfile', mode: 0o644 }, [`FROM ${BUSYBOX_IMAGE}`, `COPY ${shell} /bin/${shell}`, ''].join('\n'));
+  pack.entry({ name: shell, mode: 0o755 }, readFileSync(binary));
+  pack.finalize();
+  await buildFrom(docker, pack as unknown as NodeJS.ReadableStream, tag);
+  return tag;
+}
+
 /**
  * Builds a folder of test/fixtures/containers (on top of the busybox image) as
  * `toolwright-test/<fixture>:<hash of the folder>`, unless that tag exists: editing a fixture

@@ -1,6 +1,7 @@
 /** `container` tools: a sandboxed, short-lived Docker container per call. */
 import { ContainerImpl } from '../../../shared/tool-types/container.js';
 import type { ToolFile } from '../../../shared/schemas.js';
+import type { SecretsReader } from '../secrets/types.js';
 import { createContainerRunner } from '../invoke/container/runner.js';
 import type { ToolTypeModule } from './tool-type.js';
 
@@ -19,16 +20,33 @@ export const containerType: ToolTypeModule<'container'> = {
     }
     return [];
   },
-  secretNames: (impl) => impl.secrets ?? [],
+  secretNames: (impl) => [...new Set([...(impl.secrets ?? []), ...Object.values(secretSettings(impl))])],
   createRunner: ({ secrets, container }) =>
     createContainerRunner({
       // Secrets a container tool names (impl.secrets) reach it in `settings`, never in its image or args.
-      settings: (tool: ToolFile) => {
-        const impl = tool.impl as ContainerImpl;
-        const names = impl.secrets ?? [];
-        // Plain settings first; a secret of the same name wins.
-        return { ...(impl.settings ?? {}), ...Object.fromEntries(names.flatMap((n) => (secrets.has(n) ? [[n, secrets.get(n)!]] : []))) };
-      },
+      settings: (tool: ToolFile) => containerSettings(tool.impl as ContainerImpl, secrets),
       ...container,
     }),
 };
+
+/** Settings that name a secret (`{"secret": NAME}`), by setting name. */
+function secretSettings(impl: ContainerImpl): Record<string, string> {
+  return Object.fromEntries(Object.entries(impl.settings ?? {}).flatMap(([name, value]) => (value && typeof value === 'object' ? [[name, value.secret]] : [])));
+}
+
+/**
+ * What the container receives as `settings`: plain settings, settings that name a secret with
+ * that secret's value (left out while it is not set), then each of impl.secrets under its own
+ * name (a secret of the same name as a plain setting wins).
+ */
+export function containerSettings(impl: ContainerImpl, secrets: SecretsReader): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(impl.settings ?? {})) {
+    if (value && typeof value === 'object') {
+      if (secrets.has(value.secret)) out[name] = secrets.get(value.secret);
+    } else out[name] = value;
+  }
+  const referenced = new Set(Object.values(secretSettings(impl)));
+  for (const name of impl.secrets ?? []) if (!referenced.has(name) && secrets.has(name)) out[name] = secrets.get(name);
+  return out;
+}

@@ -105,6 +105,7 @@ export function prepareTool(input: ToolInput, ctx: PrepareContext): ToolFile {
   });
   issues.push(...schedules.issues);
   if (issues.length) throw invalid(issues);
+  const extensions = input.extensions ?? ctx.existing?.extensions;
 
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -125,6 +126,7 @@ export function prepareTool(input: ToolInput, ctx: PrepareContext): ToolFile {
     card: input.card ?? { enabled: true },
     limits: input.limits ?? {},
     ...(schedules.schedules.length ? { schedules: schedules.schedules } : {}),
+    ...(extensions ? { extensions } : {}),
     createdAt: ctx.existing?.createdAt ?? ctx.now,
     modifiedAt: ctx.now,
   };

@@ -200,6 +200,26 @@ export function parseReply(stdout: Buffer): ToolReply {
   return reply as ToolReply;
 }
 
+/**
+ * The tool's own error when a container that exited non-zero printed a reply with `error` on
+ * stdout; undefined when it printed none.
+ */
+export function toolErrorOnStdout(stdout: Buffer, exitCode: number, stderrTail: string): CoreError | undefined {
+  let reply: ToolReply;
+  try {
+    reply = parseReply(stdout);
+  } catch {
+    return undefined;
+  }
+  try {
+    replyToOutput(reply);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof CoreError)) throw error;
+    return toolFailure('tool-error', error.message, { exitCode, ...(stderrTail ? { stderrTail } : {}) });
+  }
+}
+
 /** A reply turned into the runner's output, or the tool's own error. */
 export function replyToOutput(reply: ToolReply): RunOutput {
   const error = reply.error;

@@ -18,7 +18,7 @@ import { DockerStatus, isConnectionError, type DockerStatusSnapshot } from './do
 import { ImageProvider, type ResolvedImage } from './images.js';
 import { LABEL_DEADLINE, LABEL_INVOCATION, LABEL_MANAGED, LABEL_OWNER, LABEL_TOOL } from './labels.js';
 import { ownerLabel, sweepOrphans, type SweepResult } from './orphans.js';
-import { CappedSink, LineSplitter, OUTPUT_CAP_BYTES, parseReply, replyToOutput, stderrTail, toolFailure } from './output.js';
+import { CappedSink, LineSplitter, OUTPUT_CAP_BYTES, parseReply, replyToOutput, stderrTail, toolErrorOnStdout, toolFailure } from './output.js';
 import { FALLBACK_USER, hostConfig, timeoutMs } from './sandbox.js';
 import { abortError, delay, raceAbort, throwIfAborted } from '../../util/abort.js';
 import { encodePayload } from './payload.js';
@@ -249,6 +249,9 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
             { exitCode: code, stderrTail: tail },
           );
         }
+        // A tool that says what went wrong on stdout ({"error": …}) and exits non-zero (Chalie's runners do) is heard.
+        const told = toolErrorOnStdout(stdout.bytes(), code, tail);
+        if (told) throw told;
         const how = code === 137 ? `was killed (SIGKILL; out of memory, limit ${describeMemory(impl)}, is the usual cause)` : `exited with code ${code}`;
         throw toolFailure('exit-code', tail ? `The container ${how}: ${tail}` : `The container ${how} and wrote nothing to stderr.`, {
           exitCode: code,

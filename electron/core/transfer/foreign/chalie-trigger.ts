@@ -2,6 +2,7 @@
  * A Chalie manifest's `trigger` as a Toolwright schedule, switched off (an imported tool runs on
  * its own only once someone here switched it on). Read forms:
  *   "0 8 * * *"                                            a cron pattern
+ *   "*\/30"                                                 Chalie's interval form: every 30 minutes
  *   {type: "cron"|"schedule"|"scheduled", schedule|cron|expression|value: "0 8 * * *",
  *    timezone|tz|timeZone?, args|params|parameters?}      a cron pattern with its zone and arguments
  *   {type: "interval", minutes|hours|seconds|every: N}     every N minutes (N divides 60) or hours (N divides 24)
@@ -18,6 +19,32 @@ type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
 const first = (o: Json, ...keys: string[]): unknown => keys.map((k) => o[k]).find((v) => v !== undefined);
 
+/** The trigger fields a schedule takes; anything else (Chalie's prompt, …) is kept in extensions. */
+export const TRIGGER_KEYS = [
+  'type',
+  'schedule',
+  'cron',
+  'expression',
+  'pattern',
+  'value',
+  'timezone',
+  'tz',
+  'timeZone',
+  'time_zone',
+  'args',
+  'params',
+  'parameters',
+  'arguments',
+  'minutes',
+  'hours',
+  'seconds',
+  'every',
+  'interval',
+] as const;
+
+/** Chalie reads a schedule's leading "*\/N" as every N minutes, whatever follows it. */
+const MINUTE_INTERVAL = /^\*\/(\d{1,5})$/;
+
 const ON_DEMAND = new Set(['on_demand', 'on-demand', 'ondemand', 'manual', 'none', 'call']);
 
 function intervalCron(o: Json): string | undefined {
@@ -33,6 +60,7 @@ function intervalCron(o: Json): string | undefined {
   if (m === undefined) return undefined;
   if (m === 60) return '0 * * * *';
   if (Number.isInteger(m) && m > 0 && 60 % m === 0) return m === 1 ? '* * * * *' : `*/${m} * * * *`;
+  if (Number.isInteger(m) && m > 0 && m % 60 === 0) return intervalCron({ hours: m / 60 });
   return undefined;
 }
 
@@ -57,6 +85,15 @@ export function scheduleFromTrigger(trigger: unknown, argSchema: unknown): { sch
     const pattern = first(o, 'schedule', 'cron', 'expression', 'pattern', 'value');
     if (typeof pattern === 'string') cron = pattern;
     else if (type === 'interval' || obj(pattern) || first(o, 'minutes', 'hours', 'seconds', 'every') !== undefined) cron = intervalCron(obj(pattern) ?? o);
+  }
+  const everyMinutes = cron === undefined ? undefined : MINUTE_INTERVAL.exec(cron.trim());
+  if (everyMinutes) {
+    const every = intervalCron({ minutes: Number(everyMinutes[1]) });
+    if (!every)
+      return {
+        note: `its trigger ${shown} (every ${everyMinutes[1]} minutes) was not turned into a schedule: a cron pattern can only repeat every N minutes when N divides 60, or whole hours that divide 24`,
+      };
+    cron = every;
   }
   if (cron === undefined) {
     if (type && ON_DEMAND.has(type)) return { note: `its trigger ${shown} runs it when called, so it needs no schedule` };

@@ -8,11 +8,16 @@
  *                   → argSchema, `required` from the flags
  *   output.card     false | {enabled?, title?, accent_color?, background_color?} → card
  *   output.schema   → outputSchema
- *   sandbox         {memory?, network?: "none"|"bridge"|bool, writable? | read_only?, cpus?} → impl.sandbox
+ *   sandbox         {memory?, network?: "none"|"bridge"|"host"|bool, writable? | read_only?, cpus?} → impl.sandbox;
+ *                   no network named: bridge, Chalie's default; "host" becomes bridge, reported
  *   constraints     {timeout_seconds?, max_output_bytes?, max_calls_per_minute?} → impl.timeoutSeconds, limits
- *   config_schema   a JSON Schema; properties marked secret (secret: true, x-secret: true,
- *                   writeOnly: true or format: "password") → impl.secrets (UPPER_SNAKE_CASE names)
+ *   config_schema   a JSON Schema or Chalie's flat map; entries marked secret (secret: true,
+ *                   x-secret: true, writeOnly: true or format: "password") are stored app-wide
+ *                   under a name of this tool's own (<SLUG>_<KEY>, UPPER_SNAKE_CASE) and reach the
+ *                   container under the key as written: impl.settings {key: {"secret": NAME}}
  *   trigger         a cron pattern or interval → a schedule, switched off (./chalie-trigger.ts)
+ * Everything else the manifest says (category, icon, documentation, a trigger's prompt, …) is
+ * kept as written in tool.json's extensions.chalie and listed in the report.
  * Every file of the folder (manifest.json, Dockerfile, the runner, …) is kept as a build file.
  */
 import { promises as fsp } from 'node:fs';
@@ -27,7 +32,7 @@ import { type TransferLimits } from '../limits.js';
 import { formatBytes } from '../../../../shared/format.js';
 import type { FileSource } from '../validate.js';
 import { argSchemaOf, bytesSource, clip, newToolFile, secretName, slugify, versionOf } from './common.js';
-import { scheduleFromTrigger } from './chalie-trigger.js';
+import { scheduleFromTrigger, TRIGGER_KEYS } from './chalie-trigger.js';
 
 /** One file of a dropped or uploaded folder; `path` is relative, '/'-separated. */
 export interface FolderFile {
@@ -95,16 +100,26 @@ function cardOf(output: Json | undefined): Card {
   return card;
 }
 
-function sandboxOf(raw: Json | undefined, issues: FieldIssue[]): ContainerImpl['sandbox'] {
-  if (!raw) return undefined;
+/** Chalie runs a tool on Docker's bridge network unless its manifest says otherwise. */
+function sandboxOf(raw: Json | undefined, issues: FieldIssue[], warnings: string[]): NonNullable<ContainerImpl['sandbox']> {
   const sandbox: NonNullable<ContainerImpl['sandbox']> = {};
+  if (!raw) raw = {};
   const memory = pick(raw, 'memory', 'memory_mb', 'memoryMb');
   if (typeof memory === 'number' || typeof memory === 'string') sandbox.memory = memory;
   const network = pick(raw, 'network');
-  if (network === true || network === 'bridge') sandbox.network = 'bridge';
+  if (network === undefined) {
+    sandbox.network = 'bridge';
+    warnings.push(
+      'the manifest names no network, so the tool keeps Chalie\'s default, bridge (it can reach the internet); set impl.sandbox.network to "none" if it needs none',
+    );
+  } else if (network === true || network === 'bridge') sandbox.network = 'bridge';
   else if (network === false || network === 'none') sandbox.network = 'none';
-  else if (network !== undefined)
-    issues.push({ field: 'manifest.json: sandbox.network', message: `'${String(network)}' is not one of "none", "bridge" (host networking is never allowed)` });
+  else if (network === 'host') {
+    sandbox.network = 'bridge';
+    warnings.push(
+      'the manifest asks for the "host" network, which Toolwright never gives a tool (it would reach every service of this machine); it runs on bridge: it reaches the internet, not this machine\'s local ports',
+    );
+  } else issues.push({ field: 'manifest.json: sandbox.network', message: `'${String(network)}' is not one of "none", "bridge", "host"` });
   const writable = pick(raw, 'writable');
   const readOnly = pick(raw, 'read_only', 'readOnly', 'readonly');
   if (typeof writable === 'boolean') sandbox.writable = writable;
@@ -114,7 +129,66 @@ function sandboxOf(raw: Json | undefined, issues: FieldIssue[]): ContainerImpl['
   return sandbox;
 }
 
-type SettingValue = string | number | boolean | null;
+type SettingValue = string | number | boolean | null | { secret: string };
+
+/** What the manifest's known fields and sub-fields are; everything else goes to extensions.chalie. */
+const KNOWN_TOP = [
+  'name',
+  'version',
+  'title',
+  'description',
+  'tags',
+  'safety',
+  'parameters',
+  'params',
+  'output',
+  'sandbox',
+  'constraints',
+  'config_schema',
+  'configSchema',
+  'trigger',
+  'schedule',
+  'returns',
+  'output_schema',
+  'outputSchema',
+];
+const KNOWN_OUTPUT = ['card', 'schema'];
+const KNOWN_CARD = ['enabled', 'title', 'accent_color', 'accentColor', 'color', 'background_color', 'backgroundColor'];
+const KNOWN_SANDBOX = ['memory', 'memory_mb', 'memoryMb', 'network', 'writable', 'read_only', 'readOnly', 'readonly', 'cpus'];
+const KNOWN_CONSTRAINTS = [
+  'timeout_seconds',
+  'timeoutSeconds',
+  'timeout',
+  'max_output_bytes',
+  'maxOutputBytes',
+  'max_calls_per_minute',
+  'maxCallsPerMinute',
+  'rate_limit_per_minute',
+];
+
+function unmapped(o: Json | undefined, known: string[]): Json {
+  return Object.fromEntries(Object.entries(o ?? {}).filter(([k]) => !known.includes(k)));
+}
+
+/** The manifest's fields Toolwright has no use for yet, as written, and their dotted names for the report. */
+function manifestExtensions(manifest: Json, trigger: unknown, triggerKnown: readonly string[]): { kept: Json; names: string[] } {
+  const kept: Json = unmapped(manifest, KNOWN_TOP);
+  const names = Object.keys(kept);
+  const nest = (path: string[], extra: Json) => {
+    if (!Object.keys(extra).length) return;
+    let at = kept;
+    for (const key of path) at = (at[key] = obj(at[key]) ?? {}) as Json;
+    Object.assign(at, extra);
+    names.push(...Object.keys(extra).map((k) => [...path, k].join('.')));
+  };
+  const output = obj(manifest['output']);
+  nest(['output'], unmapped(output, KNOWN_OUTPUT));
+  nest(['output', 'card'], unmapped(obj(output?.['card']), KNOWN_CARD));
+  nest(['sandbox'], unmapped(obj(manifest['sandbox']), KNOWN_SANDBOX));
+  nest(['constraints'], unmapped(obj(manifest['constraints']), KNOWN_CONSTRAINTS));
+  nest(['trigger'], unmapped(obj(trigger), [...triggerKnown]));
+  return { kept, names: names.sort() };
+}
 
 /** Files a tool folder never takes: .env files, Python caches. */
 const LEFT_BEHIND = [/(^|\/)\.env(\.[^/]*)?$/, /(^|\/)__pycache__\//, /\.py[co]$/];
@@ -134,32 +208,49 @@ function returnsSchema(returns: unknown): Json | undefined {
   return { type: 'object', properties };
 }
 
+const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
 /**
  * config_schema, as a JSON Schema (`properties`) or as Chalie writes it, a flat map
- * `{NAME: {type, secret, description, default}}`. Entries marked secret become secret names
- * (UPPER_SNAKE_CASE) the tool needs; the others become settings with their defaults.
+ * `{NAME: {type, secret, description, default}}`. Entries marked secret are stored app-wide as
+ * `<SLUG>_<KEY>` (UPPER_SNAKE_CASE), so two tools' `api_key`s stay apart, and reach the
+ * container under the key as written (a setting `{"secret": NAME}`); the others become settings
+ * with their defaults. `named` says how each secret was named, for the report.
  */
-export function configSecrets(configSchema: unknown): { secrets: string[]; others: string[]; settings: Record<string, SettingValue> } {
+export function configSecrets(
+  configSchema: unknown,
+  toolSlug: string,
+): { secrets: string[]; others: string[]; settings: Record<string, SettingValue>; named: string[] } {
   const root = obj(configSchema);
   const props = obj(root?.['properties']) ?? (root && !('type' in root) ? root : {});
   const listed = root?.['secrets'];
-  const secrets = new Set<string>(Array.isArray(listed) ? listed.filter((s): s is string => typeof s === 'string').map(secretName) : []);
+  const secrets = new Set<string>();
   const others: string[] = [];
   const settings: Record<string, SettingValue> = {};
+  const named: string[] = [];
+  const addSecret = (key: string) => {
+    const stored = secretName(`${toolSlug}_${key}`);
+    secrets.add(stored);
+    if (SETTING_NAME.test(key)) {
+      settings[key] = { secret: stored };
+      named.push(`${key} → ${stored}`);
+    } else named.push(`${key} → ${stored} (the container receives it as ${stored}: '${clip(key, 64)}' cannot be a setting name)`);
+  };
+  if (Array.isArray(listed)) for (const key of listed) if (typeof key === 'string') addSecret(key);
   for (const [name, p] of Object.entries(props)) {
     const o = obj(p);
     if (!o || name === 'secrets') continue;
     if (o['secret'] === true || o['x-secret'] === true || o['writeOnly'] === true || o['format'] === 'password') {
-      secrets.add(secretName(name));
+      addSecret(name);
       continue;
     }
     others.push(name);
     const d = o['default'];
     const value: SettingValue =
       d === undefined ? null : typeof d === 'string' || typeof d === 'number' || typeof d === 'boolean' || d === null ? d : JSON.stringify(d);
-    if (/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name)) settings[name] = value;
+    if (SETTING_NAME.test(name)) settings[name] = value;
   }
-  return { secrets: [...secrets].sort(), others, settings };
+  return { secrets: [...secrets].sort(), others, settings, named };
 }
 
 export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: string; now: string; limits: TransferLimits }): ContainerDraft {
@@ -194,15 +285,18 @@ export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: str
   issues.push(...args.issues);
   const output = obj(manifest['output']);
   const constraints = obj(manifest['constraints']) ?? {};
-  const impl: ContainerImpl = { build: '.' };
-  const sandbox = sandboxOf(obj(manifest['sandbox']), issues);
-  if (sandbox && Object.keys(sandbox).length) impl.sandbox = sandbox;
+  const impl: ContainerImpl = { build: '.', sandbox: sandboxOf(obj(manifest['sandbox']), issues, warnings) };
   const timeout = pick(constraints, 'timeout_seconds', 'timeoutSeconds', 'timeout');
   if (typeof timeout === 'number') impl.timeoutSeconds = timeout;
   else if (timeout !== undefined) issues.push({ field: 'manifest.json: constraints.timeout_seconds', message: 'must be a number of seconds' });
-  const { secrets, settings } = configSecrets(pick(manifest, 'config_schema', 'configSchema'));
+  const { secrets, settings, named } = configSecrets(pick(manifest, 'config_schema', 'configSchema'), slug);
   if (secrets.length) impl.secrets = secrets;
-  if (Object.keys(settings).length) impl.settings = settings;
+  if (Object.keys(settings).length) impl.settings = settings as ContainerImpl['settings'];
+  if (named.length) {
+    warnings.push(
+      `its secrets are stored app-wide under names of this tool's own, so another tool's key of the same name stays apart: ${named.map((n) => n.replace(' → ', ' is stored as the secret ')).join('; ')}; the container still reads each under its config_schema key`,
+    );
+  }
   const limits: Limits = {};
   const maxOut = pick(constraints, 'max_output_bytes', 'maxOutputBytes');
   const perMinute = pick(constraints, 'max_calls_per_minute', 'maxCallsPerMinute', 'rate_limit_per_minute');
@@ -217,6 +311,12 @@ export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: str
   const outputSchema = obj(output?.['schema']) ?? returnsSchema(pick(manifest, 'returns', 'output_schema', 'outputSchema'));
   const fromTrigger = trigger === undefined ? undefined : scheduleFromTrigger(trigger, args.schema);
   if (fromTrigger) warnings.push(fromTrigger.note);
+  const extensions = manifestExtensions(manifest, trigger, TRIGGER_KEYS);
+  if (extensions.names.length) {
+    warnings.push(
+      `kept in tool.json's extensions.chalie, as written (Toolwright has no use for them yet; they are saved and exported with the tool): ${extensions.names.join(', ')}`,
+    );
+  }
   const safety = manifest['safety'];
   const tags = Array.isArray(manifest['tags'])
     ? manifest['tags'].filter((t): t is string => typeof t === 'string' && t.length > 0 && t.length <= 64).slice(0, 64)
@@ -236,6 +336,7 @@ export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: str
       ...(fromTrigger?.schedule ? { schedules: [fromTrigger.schedule] } : {}),
       ...(outputSchema ? { outputSchema } : {}),
       ...(safety === 'readOnly' || safety === 'sideEffecting' || safety === 'privileged' ? { safety: safety as Safety } : {}),
+      ...(extensions.names.length ? { extensions: { chalie: extensions.kept } } : {}),
     },
     ctx.bundleID,
     ctx.now,

@@ -20,9 +20,12 @@
  *       parameters: {text: {type: string, required: true}}
  *       script:                          → a container tool running the script in a minimal image
  *   (A3S Box's form is read too: `backend: {type: http|script|binary, …}` with `parameters` as a
- *   JSON Schema, `body_template`, and `interpreter` + `script` (+ `interpreter_args`); scripts
- *   get their arguments as TOOL_ARGS (JSON) and TOOL_ARG_<NAME>; binary backends are refused.)
- *         runtime: sh                    sh (default) | python | node
+ *   JSON Schema, `body_template`, `interpreter` + `script` (+ `interpreter_args`), and
+ *   `path` + `args_template` for a binary, run in an image that has the program (one from
+ *   Debian's packages; a program from the host is refused with the reason); scripts get their
+ *   arguments as TOOL_ARGS (JSON) and TOOL_ARG_<NAME>. Without a timeout, A3S's defaults hold:
+ *   http 30 s, script and binary 60 s.)
+ *         runtime: sh                    sh (default) | bash | zsh | python | node
  *         source: |
  *           printf '%s' "${text}" | wc -w
  *         timeout_seconds: 10
@@ -42,7 +45,11 @@ import { CoreError, invalid } from '../../errors.js';
 import type { TransferLimits } from '../limits.js';
 import type { BundleDraft, ToolDraft } from '../validate.js';
 import { argSchemaOf, clip, newBundleFile, newToolFile, secretName, slugify, uniqueName, versionOf } from './common.js';
-import { ENV_NAME, RESERVED_ENV, scriptToolFiles, type ScriptImages, type ScriptRuntime } from './script-image.js';
+import { ENV_NAME, PROGRAM_NAME, RESERVED_ENV, scriptToolFiles, type ScriptImages, type ScriptRuntime } from './script-image.js';
+
+/** A3S's own defaults when a backend names no timeout. */
+const A3S_HTTP_TIMEOUT_MS = 30_000;
+const A3S_SCRIPT_TIMEOUT_SECONDS = 60;
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
@@ -119,7 +126,7 @@ function httpTool(def: Json, http: Json, base: { slug: string; version: string; 
   const extract = str(http['extract']) ?? str(http['extractExpr']);
   if (extract) impl.extractExpr = extract;
   const timeout = http['timeout_ms'] ?? http['timeoutMs'];
-  if (typeof timeout === 'number') impl.timeoutMs = timeout;
+  impl.timeoutMs = typeof timeout === 'number' ? timeout : A3S_HTTP_TIMEOUT_MS;
   const encoding = str(http['response']) ?? str(http['responseEncoding']);
   if (encoding === 'json' || encoding === 'text') impl.responseEncoding = encoding;
   const tool = newToolFile(
@@ -153,14 +160,16 @@ function scriptTool(def: Json, script: Json, base: { slug: string; version: stri
   }
   const runtime = (str(script['runtime']) ?? str(script['language']) ?? str(script['interpreter']) ?? 'sh').toLowerCase().replace(/^.*\//, '');
   const rt: ScriptRuntime | undefined =
-    runtime === 'sh' || runtime === 'shell' || runtime === 'bash'
+    runtime === 'sh' || runtime === 'shell'
       ? 'sh'
-      : runtime === 'python' || runtime === 'python3'
-        ? 'python'
-        : runtime === 'node' || runtime === 'javascript' || runtime === 'js'
-          ? 'node'
-          : undefined;
-  if (!rt) throw invalid([{ field: `${base.origin}.script.runtime`, message: `'${runtime}' is not one of sh, python, node` }]);
+      : runtime === 'bash' || runtime === 'zsh'
+        ? runtime
+        : runtime === 'python' || runtime === 'python3'
+          ? 'python'
+          : runtime === 'node' || runtime === 'javascript' || runtime === 'js'
+            ? 'node'
+            : undefined;
+  if (!rt) throw invalid([{ field: `${base.origin}.script.runtime`, message: `'${runtime}' is not one of sh, bash, zsh, python, node` }]);
   const interpreterArgs = script['interpreter_args'] ?? script['interpreterArgs'];
   const extraArgs = Array.isArray(interpreterArgs)
     ? interpreterArgs.map(String)
@@ -175,15 +184,16 @@ function scriptTool(def: Json, script: Json, base: { slug: string; version: stri
   const source = str(script['source']) ?? str(script['script']) ?? str(script['run']) ?? str(script['code']);
   if (!source?.trim()) throw invalid([{ field: `${base.origin}.script.source`, message: 'is required: the script to run' }]);
   const secrets = new Set<string>();
-  // In sh, ${env:VAR} is a syntax error and ${VAR} is exactly the variable the wrapper exports.
-  const text = rt === 'sh' ? rewriteEnv(source, secrets) : source.replace(ENV_PLACEHOLDER, (m, raw: string) => (secrets.add(secretName(raw.trim())), m));
+  // In a shell, ${env:VAR} is a syntax error and ${VAR} is exactly the variable the wrapper exports.
+  const shell = rt === 'sh' || rt === 'bash' || rt === 'zsh';
+  const text = shell ? rewriteEnv(source, secrets) : source.replace(ENV_PLACEHOLDER, (m, raw: string) => (secrets.add(secretName(raw.trim())), m));
   const listed: unknown[] = Array.isArray(script['secrets']) ? script['secrets'] : [script['secrets']];
   for (const m of listed) if (typeof m === 'string') secrets.add(secretName(m));
   const impl: ContainerImpl = { build: '.' };
   const network = script['network'];
   impl.sandbox = { network: network === 'bridge' || network === true ? 'bridge' : 'none' };
   const timeout = script['timeout_seconds'] ?? script['timeoutSeconds'];
-  if (typeof timeout === 'number') impl.timeoutSeconds = timeout;
+  impl.timeoutSeconds = typeof timeout === 'number' ? timeout : A3S_SCRIPT_TIMEOUT_SECONDS;
   if (secrets.size) impl.secrets = [...secrets].sort();
   const tool = newToolFile(
     {
@@ -199,6 +209,37 @@ function scriptTool(def: Json, script: Json, base: { slug: string; version: stri
     ctx.now,
   );
   return { file: tool, files: scriptToolFiles(rt, text, ctx.images, extraArgs), origin: base.origin };
+}
+
+/** Where Debian's packages put programs: a binary backend's program must be one of these (or a bare name). */
+const SYSTEM_DIRS = ['/bin/', '/usr/bin/', '/sbin/', '/usr/sbin/'];
+
+/**
+ * An A3S binary backend `{path, args_template}` as a script tool: a generated sh script runs the
+ * program with the template's words, each `${arg}` a quoted expansion of the variable the
+ * wrapper exports (never pasted code), in an image that has the program.
+ */
+function binaryTool(def: Json, backend: Json, base: { slug: string; version: string; origin: string }, bundleID: string, ctx: SkillContext): ToolDraft {
+  const program = (str(backend['path']) ?? str(backend['program']) ?? str(backend['command']) ?? '').trim();
+  if (!program) throw invalid([{ field: `${base.origin}.backend.path`, message: 'is required: the program to run' }]);
+  const bare = !program.includes('/');
+  if (!PROGRAM_NAME.test(program) || (!bare && !SYSTEM_DIRS.some((d) => program.startsWith(d)))) {
+    throw invalid([
+      {
+        field: `${base.origin}.backend.path`,
+        message: `runs ${clip(program, 120)}, a program on the host that no container image can have (only programs Debian's packages install, a bare name or one in /bin, /usr/bin, /sbin or /usr/sbin, can be built into one); put the program in a container tool folder with its Dockerfile, or rewrite it as a script or http backend`,
+      },
+    ]);
+  }
+  const template = backend['args_template'] ?? backend['argsTemplate'] ?? backend['args'] ?? [];
+  const words = Array.isArray(template) ? template.map(String) : String(template).split(/\s+/).filter(Boolean);
+  const secrets = new Set<string>();
+  // Inside double quotes only $, `, \ and " mean something: escape them, then let ${name} expand.
+  const quoted = words.map((w) => `"${rewriteEnv(w, secrets).replace(/[`\\"]|\$(?!\{[A-Za-z_][A-Za-z0-9_]*\})/g, (c) => `\\${c}`)}"`);
+  const script = `exec ${program} ${quoted.join(' ')}`.trimEnd();
+  const draft = scriptTool(def, { script, secrets: [...secrets] }, base, bundleID, ctx);
+  const files = scriptToolFiles('binary', `${script}\n`, ctx.images, [], program);
+  return { ...draft, files };
 }
 
 export function bundleFromSkill(text: string, ctx: SkillContext): { draft: BundleDraft; warnings: string[]; items: NonNullable<ImportReport['items']> } {
@@ -237,19 +278,20 @@ export function bundleFromSkill(text: string, ctx: SkillContext): { draft: Bundl
       skip(label, 'it has no name');
       return;
     }
-    if (backend && backend['type'] === 'binary') {
-      warnings.push(
-        `left out ${origin}: its backend runs the program ${str(backend['path']) ?? '(unnamed)'} on the host, which Toolwright does not do; rewrite it as a script or http backend`,
-      );
-      return;
-    }
-    if (!http === !script) {
-      warnings.push(`left out ${origin}: it needs exactly one backend, http or script`);
+    const binary = backend && backend['type'] === 'binary' ? backend : undefined;
+    if (binary ? http || script : !http === !script) {
+      warnings.push(`left out ${origin}: it needs exactly one backend, http, script or binary`);
       return;
     }
     const base = { slug: uniqueName(slugify(toolName), taken), version: versionOf(def['version'], defaultVersion), origin };
     try {
-      draft.tools.push(http ? httpTool(def, http, base, bundle.bundleID, ctx) : scriptTool(def, script!, base, bundle.bundleID, ctx));
+      draft.tools.push(
+        binary
+          ? binaryTool(def, binary, base, bundle.bundleID, ctx)
+          : http
+            ? httpTool(def, http, base, bundle.bundleID, ctx)
+            : scriptTool(def, script!, base, bundle.bundleID, ctx),
+      );
       items.push({ origin, status: 'imported', slug: base.slug, version: base.version });
     } catch (e) {
       if (!(e instanceof CoreError)) throw e;

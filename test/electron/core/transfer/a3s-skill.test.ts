@@ -1,13 +1,13 @@
 /**
  * A3S Box skill files as their authors write them (a document of our own in A3S's shape):
  * `backend: {type: …}`, `parameters` as a JSON Schema, `body_template`, script backends with
- * `interpreter` (+ `interpreter_args`) reading TOOL_ARGS / TOOL_ARG_<NAME>, binary backends refused.
+ * `interpreter` (+ `interpreter_args`) reading TOOL_ARGS / TOOL_ARG_<NAME>, binary backends in a container.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import Dockerode from 'dockerode';
 import type { ContainerImpl, HttpImpl } from '../../../../shared/schemas.js';
 import { createContainerRunner } from '../../../../electron/core/invoke/container/runner.js';
-import { BUSYBOX_IMAGE, dockerTestsEnabled, ensureBusyboxImage, runContext } from '../../../helpers/docker.js';
+import { BUSYBOX_IMAGE, dockerTestsEnabled, ensureBusyboxImage, ensureShellImage, runContext } from '../../../helpers/docker.js';
 import { freshTransferStores } from '../../../helpers/transfer.js';
 
 const fresh = freshTransferStores(afterAll);
@@ -81,11 +81,10 @@ tools:
 `;
 
 describe('A3S skill files', () => {
-  it('import every http and script tool with its parameters; the binary one is refused with a reason', async () => {
+  it('import every http, script and binary tool with its parameters', async () => {
     const t = await fresh();
     const report = await t.transfer.importSkillMd(SKILL);
-    expect(report.toolCount).toBe(4);
-    expect(report.warnings?.join('\n')).toMatch(/echo-tool.*runs the program \/bin\/echo on the host/);
+    expect(report.toolCount).toBe(5);
     const bundleID = report.created[0]!.bundleID;
     const tools = new Map(t.store.state.toolIDsOf(bundleID).map((id) => [t.store.state.tools.get(id)!.file.slug, t.store.state.tools.get(id)!.file]));
     const weather = tools.get('weather-api')!;
@@ -118,7 +117,7 @@ describe.runIf(await dockerTestsEnabled())('A3S script tools in a real container
   it('read their arguments from TOOL_ARG_<NAME> and TOOL_ARGS', async () => {
     const docker = new Dockerode();
     await ensureBusyboxImage(docker);
-    const t = await fresh({ transfer: { scriptImages: { sh: BUSYBOX_IMAGE } } });
+    const t = await fresh({ transfer: { scriptImages: { sh: BUSYBOX_IMAGE, bash: await ensureShellImage(docker, 'bash') } } });
     const report = await t.transfer.importSkillMd(SKILL);
     const bundleID = report.created[0]!.bundleID;
     const rec = t.store.state

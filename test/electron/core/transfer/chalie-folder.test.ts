@@ -39,13 +39,14 @@ describe('Chalie tool folders', () => {
       { path: 'news-digest/lib/helper.pyc', content: 'xx' },
     ]);
     const impl = result.tool.impl as ContainerImpl;
-    expect(impl.secrets).toEqual(['NEWS_API_KEY']);
-    expect(impl.settings).toEqual({ MAX_ITEMS: 5, REGION: 'eu', VERBOSE: null });
+    // Stored app-wide under a name of this tool's own; the container still reads NEWS_API_KEY.
+    expect(impl.secrets).toEqual(['NEWS_DIGEST_NEWS_API_KEY']);
+    expect(impl.settings).toEqual({ NEWS_API_KEY: { secret: 'NEWS_DIGEST_NEWS_API_KEY' }, MAX_ITEMS: 5, REGION: 'eu', VERBOSE: null });
     expect(result.tool.outputSchema).toEqual({
       type: 'object',
       properties: { headlines: { type: 'array', description: 'The headlines' }, count: { type: 'integer' } },
     });
-    expect(result.secrets).toEqual(['NEWS_API_KEY']); // what availability will say is missing until it is set
+    expect(result.secrets).toEqual(['NEWS_DIGEST_NEWS_API_KEY']); // what availability will say is missing until it is set
     const notes = result.warnings.join('\n');
     expect(notes).toMatch(/\.env/);
     expect(notes).toMatch(/trigger/);
@@ -67,7 +68,7 @@ describe('Chalie tool folders', () => {
       { path: '.env', content: 'SECRET=1\n' },
     ];
     const dry = await t.transfer.importContainerFiles(bundleID, files, { dryRun: true });
-    expect(dry).toMatchObject({ dryRun: true, secrets: ['NEWS_API_KEY'], files: ['Dockerfile', 'manifest.json'] });
+    expect(dry).toMatchObject({ dryRun: true, secrets: ['NEWS_DIGEST_NEWS_API_KEY'], files: ['Dockerfile', 'manifest.json'] });
     expect(dry.tool.slug).toBe('news-digest');
     expect(t.store.state.toolIDsOf(bundleID)).toEqual([]);
     const real = await t.transfer.importContainerFiles(bundleID, files);

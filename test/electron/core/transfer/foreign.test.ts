@@ -71,11 +71,12 @@ describe('container folder (manifest.json + Dockerfile + runner)', () => {
       build: '.',
       sandbox: { memory: '64m', network: 'none', writable: false, cpus: 0.5 },
       timeoutSeconds: 15,
-      secrets: ['LICENSE_TOKEN', 'STATS_API_KEY'],
+      // Secrets are stored under names of this tool's own and reach the container under their config_schema keys.
+      secrets: ['WORD_COUNT_LICENSE_TOKEN', 'WORD_COUNT_STATS_API_KEY'],
       // A setting that is not secret travels to the container in `settings`, with its default.
-      settings: { language: 'en' },
+      settings: { stats_api_key: { secret: 'WORD_COUNT_STATS_API_KEY' }, licenseToken: { secret: 'WORD_COUNT_LICENSE_TOKEN' }, language: 'en' },
     });
-    expect(secrets).toEqual(['LICENSE_TOKEN', 'STATS_API_KEY']);
+    expect(secrets).toEqual(['WORD_COUNT_LICENSE_TOKEN', 'WORD_COUNT_STATS_API_KEY']);
     expect(warnings.join(' ')).not.toMatch(/language/);
     const dir = t.store.state.tools.get(tool.toolID)!.dir;
     expect((await readdir(dir)).sort()).toEqual(['Dockerfile', 'manifest.json', 'runner.sh', 'tool.json']);
@@ -109,7 +110,7 @@ describe('container folder (manifest.json + Dockerfile + runner)', () => {
     await expectCode(t.transfer.importContainerFiles(bundleID, [...files, { path: '../../escape.sh', content: 'x' }]), 'INVALID_INPUT');
     await expectCode(
       t.transfer.importContainerFiles(bundleID, [
-        { path: 'manifest.json', content: '{"name": "x", "sandbox": {"network": "host"}}' },
+        { path: 'manifest.json', content: '{"name": "x", "sandbox": {"network": "overlay"}}' },
         { path: 'Dockerfile', content: 'FROM x' },
       ]),
       'INVALID_INPUT',

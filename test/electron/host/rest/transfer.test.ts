@@ -92,7 +92,7 @@ describe('transfer over REST', () => {
     const res = await b.api('POST', `/tools/bundles/${bundleID}/container-import`, { files });
     expect(res.status).toBe(201);
     expect(res.body.tool).toMatchObject({ slug: 'word-count', type: 'container' });
-    expect(res.body.secrets).toEqual(['LICENSE_TOKEN', 'STATS_API_KEY']);
+    expect(res.body.secrets).toEqual(['WORD_COUNT_LICENSE_TOKEN', 'WORD_COUNT_STATS_API_KEY']);
     const twice = await b.api('POST', `/tools/bundles/${bundleID}/container-import`, { files });
     expect(twice.status).toBe(409);
   });
