@@ -84,8 +84,10 @@ export const ToolInput = Type.Object(
     modifiedAt: Type.Optional(Type.String()),
     availability: Type.Optional(Type.Unknown()),
     metrics: Type.Optional(Type.Unknown()),
+    effectiveSafety: Type.Optional(Type.Unknown()),
   },
-  { additionalProperties: false },
+  // "x-" keys are people's annotations (tool.json allows them): written as sent, so a GET sent back changes nothing.
+  { additionalProperties: false, patternProperties: { '^x-': {} } },
 );
 export type ToolInput = Static<typeof ToolInput>;
 

@@ -118,7 +118,8 @@ describe('draft conversion', () => {
       card: tool.card,
       limits: { maxCallsPerMinute: 30 },
     });
-    expect(input.impl).toEqual({ ...tool.impl, responseEncoding: 'json', errorMode: 'fail' });
+    // As stored: no responseEncoding or errorMode written in for the defaults the form shows.
+    expect(input.impl).toEqual(tool.impl);
   });
 
   it('flags an argument style whose argument is gone', () => {

@@ -129,5 +129,11 @@ export function prepareTool(input: ToolInput, ctx: PrepareContext): ToolFile {
     ...(extensions ? { extensions } : {}),
     createdAt: ctx.existing?.createdAt ?? ctx.now,
     modifiedAt: ctx.now,
+    ...annotationsOf(input),
   };
+}
+
+/** The "x-" keys of the input: people's annotations, kept as written. */
+function annotationsOf(input: ToolInput): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([key]) => key.startsWith('x-')));
 }

@@ -9,6 +9,7 @@ import type { ToolInput } from '../../../shared/operations.js';
 import type { Safety, ToolType } from '../../../shared/schemas.js';
 import type { ToolView } from '../../../shared/types.js';
 import { jsonProblems } from './JsonEditor.js';
+import { overlayEdits, type Json } from './merge.js';
 import { argNames, checkArgSchema, checkJsonSchema } from './schemaChecks.js';
 import { compact, intIssue, optInt, optStr, str } from './types/editor-type.js';
 import { checkImpl, emptyImpls, IMPL_FIELDS, implFromTool, implOfType, type ImplDrafts } from './types/registry.js';
@@ -31,6 +32,12 @@ export interface ToolDraft {
   maxCallsPerMinute: string;
   maxOutputBytes: string;
   schedules: ScheduleDraft[];
+  /**
+   * The tool as opened (undefined for a new one). The save lays the person's edits over it, so
+   * what the form does not model (impl.secrets, impl.settings, "x-" keys, fields of a newer
+   * format) comes back as it was, and what the form would normalise is sent as written.
+   */
+  original?: ToolView;
 }
 
 const DEFAULT_ARG_SCHEMA = '{\n  "type": "object",\n  "properties": {},\n  "additionalProperties": false\n}';
@@ -77,11 +84,41 @@ export function draftFromTool(tool: ToolView): ToolDraft {
   d.maxCallsPerMinute = str(tool.limits.maxCallsPerMinute);
   d.maxOutputBytes = str(tool.limits.maxOutputBytes);
   d.schedules = schedulesFromTool(tool);
+  d.original = tool;
   return d;
 }
 
-/** Builds the ToolInput to send; call only when localIssues is empty (the JSON must parse). */
+/** Fields of a tool the core sets or derives: never sent back. */
+const NOT_SENT: readonly string[] = [
+  'schemaVersion',
+  'toolID',
+  'bundleID',
+  'isBuiltIn',
+  'createdAt',
+  'modifiedAt',
+  'availability',
+  'metrics',
+  'effectiveSafety',
+];
+
+/**
+ * Builds the ToolInput to send; call only when localIssues is empty (the JSON must parse).
+ * For a tool that was opened, only what the person changed differs from the tool as it was.
+ */
 export function toToolInput(d: ToolDraft): ToolInput {
+  const edited = formInput(d);
+  if (!d.original) return edited;
+  const stored = Object.fromEntries(Object.entries(d.original).filter(([key]) => !NOT_SENT.includes(key))) as Json;
+  // What the form makes of the tool untouched: where the draft still says that, the stored value
+  // (or its absence) goes back; where it differs, the person changed it.
+  const asOpened = formInput(draftFromTool(d.original)) as unknown as Json;
+  const input = overlayEdits(asOpened, edited as unknown as Json, stored) as unknown as ToolInput;
+  // Another type's impl shares nothing with the one the tool had.
+  return edited.type === d.original.type ? input : { ...input, impl: edited.impl };
+}
+
+/** The ToolInput the form's fields describe, without what the form does not model. */
+function formInput(d: ToolDraft): ToolInput {
   return compact({
     displayName: d.displayName,
     description: d.description,

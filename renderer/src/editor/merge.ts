@@ -70,6 +70,26 @@ export function threeWayMerge(base: Json | undefined, mine: Json | undefined, th
   return { merged: mine, conflicts: [{ path, base, mine, theirs }] };
 }
 
+/**
+ * `stored` with the edits laid over it: where `edited` (the form's output after the person's
+ * changes) equals `asOpened` (the form's output for `stored` untouched), the stored value goes
+ * back as it is, absent included; objects are compared key by key, so a key the form never
+ * writes is kept and one edited field of an object the file leaves out adds that field alone;
+ * arrays and other values are whole.
+ */
+export function overlayEdits(asOpened: Json | undefined, edited: Json | undefined, stored: Json | undefined): Json | undefined {
+  if (jsonEqual(edited, asOpened)) return stored;
+  if (!isObject(edited) || !isObject(asOpened) || !(stored === undefined || isObject(stored))) return edited;
+  const base = stored ?? {};
+  const out: { [key: string]: Json } = {};
+  // The stored key order first (the file on disk), then keys the person added.
+  for (const key of [...Object.keys(base), ...Object.keys(edited).filter((k) => !Object.hasOwn(base, k))]) {
+    const value = overlayEdits(own(asOpened, key), own(edited, key), own(base, key));
+    if (value !== undefined) put(out, key, value);
+  }
+  return out;
+}
+
 export const pathKey = (path: JsonPath): string => JSON.stringify(path);
 
 /** Sets (or, for undefined, removes) the value at `path`, copying the objects on the way. */

@@ -6,7 +6,7 @@
  */
 import { useMemo } from 'react';
 import Form from '@rjsf/core';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { Experimental_DefaultFormStateBehavior, RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { FieldIssue } from '../../../../shared/errors.js';
 import type { ScheduleView } from '../../../../shared/types.js';
 import { cronIssue, describeCron, formatFireTime, machineTimeZone, nextFires, timeZoneIssue } from '../../../../shared/schedules.js';
@@ -28,6 +28,17 @@ const PRESETS: [string, string][] = [
 ];
 
 const FORM_UI: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
+
+/**
+ * A saved schedule's form shows its arguments as stored: the form would otherwise fill in the
+ * schema's defaults (and consts, and minItems) and the next save would write them into tool.json
+ * on the person's behalf. A schedule added now gets them, in plain sight, before its first save.
+ */
+const AS_WRITTEN: Experimental_DefaultFormStateBehavior = {
+  emptyObjectFields: 'skipDefaults',
+  arrayMinItems: { populate: 'never' },
+  constAsDefaults: 'never',
+};
 
 export const RUN_STATUS_TONE: Record<string, 'ok' | 'warn' | 'danger' | 'neutral' | 'info'> = {
   ok: 'ok',
@@ -177,6 +188,7 @@ function ScheduleCard(props: {
               uiSchema={FORM_UI}
               validator={cspSafeValidator}
               formData={draft.args}
+              {...(draft.scheduleID ? { experimental_defaultFormStateBehavior: AS_WRITTEN } : {})}
               onChange={(e) => onChange({ args: (e.formData ?? {}) as Record<string, unknown> })}
               liveValidate={draft.isEnabled}
               showErrorList={false}
