@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { BundleFile, Config, Safety, ToolFile } from '../../../shared/schemas.js';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type BundleFile, type Config, type Safety, type ToolFile } from '../../../shared/schemas.js';
 import type { Availability, HistoryEntry, InvokeResult, InvokeStreamEvent, InvokeTrigger, PipelineStepRecord } from '../../../shared/types.js';
 import { CoreError, cancelledError, capIssues } from '../errors.js';
 import { moreDangerous } from '../../../shared/pipeline.js';
@@ -185,6 +185,7 @@ export class InvocationEngine {
     this.inflight.set(invocationID, controller);
     const unregister = this.register(file, invocationID, input.caller);
     const unfollow = follow(input.signal, controller);
+    const deadline = this.deadline(file, config, controller);
     const startedAt = this.clock();
     const t0 = performance.now();
     const redactor = this.redactors.for(this.deps.secrets.values());
@@ -223,6 +224,7 @@ export class InvocationEngine {
       // signal holds the answer back by CANCEL_GRACE_MS at most.
       if (controller.signal.aborted && running) await Promise.race([running.catch(() => undefined), delay(CANCEL_GRACE_MS)]);
     } finally {
+      clearTimeout(deadline);
       this.inflight.delete(invocationID);
       unregister();
       unfollow();
@@ -245,6 +247,23 @@ export class InvocationEngine {
     result.durationMs = Math.round((performance.now() - t0) * 100) / 100;
     this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor), input);
     return result;
+  }
+
+  /**
+   * Every run ends by a time the engine enforces: limits.timeoutSeconds, else for a function tool
+   * (in-process, with no timeout of its own) config's default; other types also bound themselves (impl).
+   */
+  private deadline(file: ToolFile, config: Config, controller: AbortController): NodeJS.Timeout | undefined {
+    const own = file.limits?.timeoutSeconds;
+    const seconds = own ?? (file.type === 'function' ? (config.limits.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS) : undefined);
+    if (seconds === undefined) return undefined;
+    const source = own !== undefined ? 'limits.timeoutSeconds' : 'the default timeout of function tools, config limits.timeoutSeconds';
+    const timer = setTimeout(
+      () => controller.abort(new CoreError('TIMEOUT', `tool ${file.slug} ${file.version} ran longer than ${seconds} s (${source}); it was stopped`)),
+      seconds * 1000,
+    );
+    timer.unref();
+    return timer;
   }
 
   private started(input: InvokeInput, invocationID: string): void {
