@@ -36,6 +36,8 @@ export const Limits = Type.Object(
   {
     maxCallsPerMinute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })),
     maxOutputBytes: Type.Optional(Type.Integer({ minimum: 64, maximum: 16 * 1024 * 1024 })),
+    /** The engine ends a run that goes on longer with TIMEOUT, whatever the tool's type. */
+    timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
   },
   { additionalProperties: false },
 );
@@ -110,9 +112,14 @@ export const ConfigLimits = Type.Object(
   {
     maxCallsPerMinute: Type.Integer({ minimum: 1, maximum: 100000 }),
     maxOutputBytes: Type.Integer({ minimum: 64, maximum: 16 * 1024 * 1024 }),
+    /** The timeout of function tools whose limits do not set one (DEFAULT_FUNCTION_TIMEOUT_SECONDS when absent). */
+    timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
   },
   { additionalProperties: false },
 );
+
+/** Function tools run in-process with no timeout of their own: the engine ends one after this. */
+export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 60;
 
 export const Config = Type.Object(
   {

@@ -24,6 +24,12 @@ export function isSecretName(name: string): boolean {
 }
 
 /**
+ * `${version}`: the tool's own version label, as the original spec lets an http header name it
+ * (`"X-Api-Version": "${version}"`). An argSchema property of that name wins.
+ */
+export const TOOL_VERSION_PLACEHOLDER = 'version';
+
+/**
  * Expands `${name}`; `encode` decides how each value is written (percent-encoded in a URL,
  * JSON-escaped in a JSON body). A name without a value throws, naming it.
  */

@@ -1,13 +1,15 @@
 /**
  * How the CLI names a tool: `<bundleSlug>/<toolSlug>[@<version>]`, or a bare `<toolSlug>[@v]`
- * when only one bundle has it. Without a version: the newest enabled version (versions compared
- * as people read them, v10 after v9), else the newest.
+ * when only one bundle has it. Without a version: the most recently created enabled version,
+ * else the most recently created. Version labels are opaque (the spec never orders them): only
+ * createdAt does, and the toolID (UUIDv7, time-ordered) settles equal ones.
  */
 import type { Store } from '../core/store/store.js';
 import type { ToolRecord } from '../core/store/loader.js';
 import { CoreError } from '../core/errors.js';
 
-const byVersion = (a: ToolRecord, b: ToolRecord) => a.file.version.localeCompare(b.file.version, undefined, { numeric: true });
+const byCreation = (a: ToolRecord, b: ToolRecord) =>
+  Date.parse(a.file.createdAt) - Date.parse(b.file.createdAt) || (a.file.toolID < b.file.toolID ? -1 : a.file.toolID > b.file.toolID ? 1 : 0);
 
 export function resolveToolRef(store: Store, text: string): ToolRecord {
   const at = text.lastIndexOf('@');
@@ -29,8 +31,8 @@ export function resolveToolRef(store: Store, text: string): ToolRecord {
     const names = [...bundlesHit].map((id) => `${store.state.bundles.get(id)!.file.slug}/${toolSlug}`).sort();
     throw new CoreError('INVALID_INPUT', `'${text}' is in several bundles: write one of ${names.join(', ')}`);
   }
-  const enabled = matches.filter((m) => m.file.isEnabled).sort(byVersion);
-  return (enabled.length ? enabled : matches.sort(byVersion)).at(-1)!;
+  const enabled = matches.filter((m) => m.file.isEnabled).sort(byCreation);
+  return (enabled.length ? enabled : matches.sort(byCreation)).at(-1)!;
 }
 
 export function bundleByRef(store: Store, slug: string) {

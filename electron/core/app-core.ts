@@ -26,6 +26,7 @@ import { SecretsStore } from './secrets/secrets-store.js';
 import type { SecretCipher } from './secrets/cipher.js';
 import { createFunctionRegistry } from './functions/catalog.js';
 import type { FunctionRegistry } from './functions/registry.js';
+import { SharedRateLimiter } from './invoke/shared-rate-limit.js';
 import { InvocationEngine } from './invoke/engine.js';
 import { InvocationService } from './invoke/invocation-service.js';
 import { HistoryStore } from './invoke/history.js';
@@ -153,6 +154,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     metrics,
     history,
     requiredSecrets: (tool) => toolTypeModule(tool.type).secretNames(tool.impl as never, tool.argSchema),
+    sharedLimits: new SharedRateLimiter(paths.rateLimitsDir),
     ...(opts.clock ? { clock: opts.clock } : {}),
     onBackgroundError: (what, e) => logger.error(what, e),
   });

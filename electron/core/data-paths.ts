@@ -34,6 +34,10 @@ export class DataPaths {
   get invocationsDir(): string {
     return join(this.dataDir, 'invocations');
   }
+  /** Each rate-limited tool's calls of the last minute, shared by every process (invoke/shared-rate-limit.ts). */
+  get rateLimitsDir(): string {
+    return join(this.dataDir, 'rate-limits');
+  }
   get historyDir(): string {
     return join(this.dataDir, 'history');
   }

@@ -5,6 +5,7 @@
  *   churn   <dataDir> <bundleID>           — write forever (creates, switches, edits, bundle replaces) until killed
  *   hold    <lockPath> <staleMs>            — take a lock, say "held", and wait to be killed
  *   metrics <metricsDir> <toolID> <calls>    — record calls in small batches, flushing between them
+ *   invoke  <dataDir> <bundleID> <calls>     — run the tool limited/v1 that many times, one result line per call
  */
 import { writeSync } from 'node:fs';
 import { v7 as uuidv7 } from 'uuid';
@@ -13,6 +14,7 @@ import { openTestStore, functionTool } from './store.js';
 import { Claims } from '../../electron/core/store/claims.js';
 import { DataPaths } from '../../electron/core/data-paths.js';
 import { MetricsStore } from '../../electron/core/metrics.js';
+import { createCore } from '../../electron/core/app-core.js';
 
 const [mode, a, b, c] = process.argv.slice(2);
 const out = (line: unknown) => writeSync(1, JSON.stringify(line) + '\n');
@@ -67,6 +69,17 @@ async function main(): Promise<void> {
     }
     await m.close();
     out({ done: true });
+  } else if (mode === 'invoke') {
+    const core = await createCore({ dataDir: a!, docker: false });
+    await waitForGo();
+    for (let i = 0; i < Number(c); i++) {
+      const result = await core.invocations.invoke({ bundleID: b!, slug: 'limited', version: 'v1' }, { args: { expression: '1 + 1' } }).then(
+        (r) => ({ ok: r.ok }),
+        (e: { code?: string }) => ({ ok: false, code: e.code ?? 'THROWN' }),
+      );
+      out(result);
+    }
+    await core.close();
   } else if (mode === 'hold') {
     await lockfile.lock(a!, { stale: Number(b), update: Number(b) / 2, realpath: false, lockfilePath: a! });
     out({ held: uuidv7() });

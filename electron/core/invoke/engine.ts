@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { BundleFile, Config, Safety, ToolFile } from '../../../shared/schemas.js';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type BundleFile, type Config, type Safety, type ToolFile } from '../../../shared/schemas.js';
 import type { Availability, HistoryEntry, InvokeResult, InvokeStreamEvent, InvokeTrigger, PipelineStepRecord } from '../../../shared/types.js';
 import { CoreError, cancelledError, capIssues } from '../errors.js';
 import { moreDangerous } from '../../../shared/pipeline.js';
@@ -16,6 +16,7 @@ import { depthExceeded, MAX_ARGS_DEPTH } from '../../../shared/limits.js';
 import { abortError, delay, raceAbort } from '../util/abort.js';
 import type { HistoryStore } from './history.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
+import type { SharedRateLimiter } from './shared-rate-limit.js';
 import { RedactorCache } from '../secrets/redact.js';
 import { ToolSchemaCache, type ToolValidators } from './schema-cache.js';
 import { modelIssues, summarise } from '../../../shared/json-schema/issues.js';
@@ -48,6 +49,11 @@ export interface EngineDeps {
   onBackgroundError?: (what: string, error: unknown) => void;
   /** Runs in progress across processes, so another process can cancel one (running.ts). */
   running?: RunRegistry;
+  /**
+   * A tool's own limits.maxCallsPerMinute, counted across processes (shared-rate-limit.ts).
+   * Absent, or for tools that rely on config's default, calls are counted in this process.
+   */
+  sharedLimits?: SharedRateLimiter;
 }
 
 export interface InvokeInput {
@@ -98,6 +104,14 @@ function follow(signal: AbortSignal | undefined, controller: AbortController): (
 function stoppedSteps(partial: PartialOutput | undefined): PartialOutput | undefined {
   if (!partial?.steps) return partial;
   return { steps: partial.steps.map((s): PipelineStepRecord => (s.status === 'running' ? { ...s, status: 'cancelled' } : { ...s })) };
+}
+
+function rateLimited(file: ToolFile, limit: number, retryAfterMs: number): CoreError {
+  return new CoreError('RATE_LIMITED', `tool ${file.slug} ${file.version} allows ${limit} calls per minute; try again in ${Math.ceil(retryAfterMs / 1000)} s`, {
+    toolID: file.toolID,
+    retryAfterMs,
+    maxCallsPerMinute: limit,
+  });
 }
 
 const INVOCATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -164,11 +178,14 @@ export class InvocationEngine {
     const file = tool.file;
     const config = this.deps.config();
     const { runner, validators, args, invocationID } = this.admit(tool, bundle, input, config);
+    // Only a tool with a shared limit waits here: every other run is registered (cancellable) at once.
+    if (this.sharesLimit(file)) await this.takeSharedLimit(file);
 
     const controller = new AbortController();
     this.inflight.set(invocationID, controller);
     const unregister = this.register(file, invocationID, input.caller);
     const unfollow = follow(input.signal, controller);
+    const deadline = this.deadline(file, config, controller);
     const startedAt = this.clock();
     const t0 = performance.now();
     const redactor = this.redactors.for(this.deps.secrets.values());
@@ -207,6 +224,7 @@ export class InvocationEngine {
       // signal holds the answer back by CANCEL_GRACE_MS at most.
       if (controller.signal.aborted && running) await Promise.race([running.catch(() => undefined), delay(CANCEL_GRACE_MS)]);
     } finally {
+      clearTimeout(deadline);
       this.inflight.delete(invocationID);
       unregister();
       unfollow();
@@ -229,6 +247,23 @@ export class InvocationEngine {
     result.durationMs = Math.round((performance.now() - t0) * 100) / 100;
     this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor), input);
     return result;
+  }
+
+  /**
+   * Every run ends by a time the engine enforces: limits.timeoutSeconds, else for a function tool
+   * (in-process, with no timeout of its own) config's default; other types also bound themselves (impl).
+   */
+  private deadline(file: ToolFile, config: Config, controller: AbortController): NodeJS.Timeout | undefined {
+    const own = file.limits?.timeoutSeconds;
+    const seconds = own ?? (file.type === 'function' ? (config.limits.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS) : undefined);
+    if (seconds === undefined) return undefined;
+    const source = own !== undefined ? 'limits.timeoutSeconds' : 'the default timeout of function tools, config limits.timeoutSeconds';
+    const timer = setTimeout(
+      () => controller.abort(new CoreError('TIMEOUT', `tool ${file.slug} ${file.version} ran longer than ${seconds} s (${source}); it was stopped`)),
+      seconds * 1000,
+    );
+    timer.unref();
+    return timer;
   }
 
   private started(input: InvokeInput, invocationID: string): void {
@@ -296,21 +331,30 @@ export class InvocationEngine {
         { toolID: file.toolID, safety },
       );
     }
+    // A tool's own limit, with a shared limiter, is taken across processes once the rest passed (takeSharedLimit).
+    const shared = this.sharesLimit(file);
     const limit = file.limits?.maxCallsPerMinute ?? config.limits.maxCallsPerMinute;
     const nowMs = this.clock().getTime();
-    const retryAfterMs = this.limiter.retryAfterMs(file.toolID, limit, nowMs);
-    if (retryAfterMs > 0) {
-      throw new CoreError(
-        'RATE_LIMITED',
-        `tool ${file.slug} ${file.version} allows ${limit} calls per minute; try again in ${Math.ceil(retryAfterMs / 1000)} s`,
-        { toolID: file.toolID, retryAfterMs, maxCallsPerMinute: limit },
-      );
+    if (!shared) {
+      const retryAfterMs = this.limiter.retryAfterMs(file.toolID, limit, nowMs);
+      if (retryAfterMs > 0) throw rateLimited(file, limit, retryAfterMs);
     }
     const args = this.checkArgs(file, input.args);
     const invocationID = this.newInvocationID(input.invocationID);
     // Counted only once admitted: refused calls never reach the tool or its backend.
-    this.limiter.record(file.toolID, nowMs);
+    if (!shared) this.limiter.record(file.toolID, nowMs);
     return { runner, validators: args.validators, args: args.args, invocationID };
+  }
+
+  private sharesLimit(file: ToolFile): boolean {
+    return this.deps.sharedLimits !== undefined && file.limits?.maxCallsPerMinute !== undefined;
+  }
+
+  /** The last gate for a tool with its own limit: one call of its budget, across processes. */
+  private async takeSharedLimit(file: ToolFile): Promise<void> {
+    const limit = file.limits!.maxCallsPerMinute!;
+    const retryAfterMs = await this.deps.sharedLimits!.take(file.toolID, limit, this.clock().getTime());
+    if (retryAfterMs > 0) throw rateLimited(file, limit, retryAfterMs);
   }
 
   private checkArgs(file: ToolFile, raw: unknown): { args: Record<string, unknown>; validators: ToolValidators } {

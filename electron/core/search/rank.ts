@@ -1,7 +1,7 @@
 /**
  * The order of search results, as one total order on a rank tuple:
- *   1. more distinct query words matched first,
- *   2. tier: prefix (0) before whole word (1) before fuzzy (2),
+ *   1. tier: prefix (0) before whole word (1) before fuzzy (2), the spec's order,
+ *   2. more distinct query words matched first,
  *   3. newer modifiedAt first,
  *   4. toolID ascending, so equal results still come in one fixed order.
  * Page tokens carry this tuple (keyset paging), so the order must depend on nothing else.
@@ -21,15 +21,16 @@ export const TIER_FUZZY = 2;
 
 /** Negative when a ranks before b. */
 export function compareRank(a: RankKey, b: RankKey): number {
-  if (a.count !== b.count) return b.count - a.count;
   if (a.tier !== b.tier) return a.tier - b.tier;
+  if (a.count !== b.count) return b.count - a.count;
   if (a.modifiedAtMs !== b.modifiedAtMs) return b.modifiedAtMs - a.modifiedAtMs;
   return a.toolID < b.toolID ? -1 : a.toolID > b.toolID ? 1 : 0;
 }
 
 /** Decreases along the result order; equal for results that differ only in recency or toolID. */
 export function rankScore(key: Pick<RankKey, 'count' | 'tier'>): number {
-  return key.count * 10 + (3 - key.tier);
+  // count is at most MAX_QUERY_WORDS (32), so a tier outweighs any count.
+  return (3 - key.tier) * 100 + key.count;
 }
 
 /**

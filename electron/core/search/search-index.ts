@@ -10,11 +10,11 @@
  * when one of its indexed words equals it (whole word), starts with it, or is within a
  * small edit distance of it (see maxEditDistance). Tools matching no query word are not
  * returned. Results are ordered by (see rank.ts):
- *   1. the number of distinct query words matched, more first;
- *   2. tier — prefix: the slug or displayName begins with the whole query ("weat",
- *      "weather" and "weather n" for `weather-now`); word: otherwise every matched query
- *      word equals a whole word in some indexed field; fuzzy: everything else (a word only
- *      within edit distance of, or only starting with, a query word);
+ *   1. tier (the spec's order) — prefix: the slug or displayName begins with the whole query
+ *      ("weat", "weather" and "weather n" for `weather-now`); word: otherwise every matched
+ *      query word equals a whole word in some indexed field; fuzzy: everything else (a word
+ *      only within edit distance of, or only starting with, a query word);
+ *   2. the number of distinct query words matched, more first;
  *   3. newer modifiedAt first;
  *   4. toolID, so ties still have one fixed order.
  *

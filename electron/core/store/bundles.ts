@@ -93,7 +93,8 @@ export class BundleService {
     if (this.store.isBuiltinBundle(bundleID)) return this.view(await this.store.setBuiltinBundleEnabled(bundleID, isEnabled));
     return this.rewrite(bundleID, (b) => {
       if (b.softDeletedAt) throw new CoreError('BUNDLE_DELETED', `bundle '${b.slug}' is in the Trash; restore it before switching it on or off`);
-      return b.isEnabled === isEnabled ? undefined : { ...b, isEnabled, modifiedAt: this.store.now() };
+      // Not a structural change: modifiedAt stays.
+      return b.isEnabled === isEnabled ? undefined : { ...b, isEnabled };
     });
   }
 

@@ -38,6 +38,22 @@ export class StoreFiles {
     return this.readForWrite(path, 'tool', (v) => parseTool(v, path, bundleID, toolID));
   }
 
+  /**
+   * Changes some top-level fields of a tool.json and nothing else: the fields its author left
+   * out stay out, spellings stay as written (the original spec's `"type":"go"`). Returns the
+   * file as the store reads it.
+   */
+  async patchTool(bundleID: string, toolID: string, fields: Partial<ToolFile>): Promise<ToolFile> {
+    const path = this.paths.toolFile(bundleID, toolID);
+    const read = await readJsonIn(this.paths.bundlesDir, path);
+    if (read.kind !== 'ok') throw new CoreError('CONFLICT', `${path} ${read.kind === 'bad' ? read.reason : 'is missing'}; reload and try again`);
+    const next = { ...(read.value as Record<string, unknown>), ...fields };
+    const parsed = parseTool(next, path, bundleID, toolID);
+    if (parsed.problem) throw new CoreError('CONFLICT', `${parsed.problem.reason} (${path}); fix the file before changing this tool`);
+    await writeFileAtomic(path, canonicalJson(next, TOOL_KEY_ORDER), { tempDir: this.paths.toolsDir(bundleID) });
+    return parsed.file!;
+  }
+
   async writeBundle(file: BundleFile): Promise<void> {
     await writeFileAtomic(this.paths.bundleFile(file.bundleID), canonicalJson(file as unknown as Record<string, unknown>, BUNDLE_KEY_ORDER));
   }

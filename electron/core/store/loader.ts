@@ -16,7 +16,7 @@ import { validatorFor } from '../validation.js';
 import { apiIssues } from '../../../shared/json-schema/issues.js';
 import { isTempName, tempOwnerPid, pidAlive } from '../fs/atomic.js';
 import { leavesRoot, readJsonIn } from '../fs/json-text.js';
-import { normalizeToolType } from '../../../shared/tool-types/catalog.js';
+import { toolFromSpec } from '../../../shared/spec-tool.js';
 
 export interface BundleRecord {
   file: BundleFile;
@@ -75,10 +75,8 @@ export function parseBundle(value: unknown, path: string, expectedID: string): {
 }
 
 export function parseTool(value: unknown, path: string, bundleID: string, toolID: string): { file?: ToolFile; problem?: Problem } {
-  if (value && typeof value === 'object' && (value as Record<string, unknown>)['type'] === 'go') {
-    // The original spec's name for in-process functions; read as "function", file untouched.
-    value = { ...(value as object), type: normalizeToolType('go') };
-  }
+  // The original spec's spellings and missing fields, read as Toolwright's; the file is untouched.
+  value = toolFromSpec(value);
   const v = validatorFor(ToolSchema);
   if (!v(value)) return { problem: problem(path, 'tool', `does not match the tool.json schema: ${firstIssues(apiIssues(v.errors))}`) };
   const file = value as ToolFile;

@@ -187,6 +187,10 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     return this.files.readTool(bundleID, toolID);
   }
 
+  patchToolFile(bundleID: string, toolID: string, fields: Partial<ToolFile>): Promise<ToolFile> {
+    return this.files.patchTool(bundleID, toolID, fields);
+  }
+
   writeBundleFile(file: BundleFile): Promise<void> {
     return this.files.writeBundle(file);
   }

@@ -244,9 +244,8 @@ export class ToolService {
       const disk = await this.diskTool(rec);
       if (!disk) throw new CoreError('NOT_FOUND', `tool <${ref.slug},${ref.version}> was deleted meanwhile`);
       if (disk.isEnabled === isEnabled) return this.view(this.store.applyTool(disk));
-      const next: ToolFile = { ...disk, isEnabled, modifiedAt: this.store.now() };
-      await this.store.writeToolFile(next);
-      return this.view(this.store.applyTool(next));
+      // Not a structural change: modifiedAt stays (DESIGN, tool.json), and only isEnabled is written.
+      return this.view(this.store.applyTool(await this.store.patchToolFile(ref.bundleID, disk.toolID, { isEnabled })));
     });
   }
 

@@ -4,14 +4,12 @@ import type { ToolFile } from '../../../shared/schemas.js';
 import type { SecretsReader } from '../secrets/types.js';
 import { createContainerRunner } from '../invoke/container/runner.js';
 import type { ToolTypeModule } from './tool-type.js';
+import { defaultSafetyOf } from '../../../shared/tool-types/default-safety.js';
 
 export const containerType: ToolTypeModule<'container'> = {
   type: 'container',
   implSchema: ContainerImpl,
-  defaultSafety(impl) {
-    // A container with no network and a read-only root cannot change anything outside itself.
-    return impl.sandbox?.network === 'bridge' || impl.sandbox?.writable === true ? 'sideEffecting' : 'readOnly';
-  },
+  defaultSafety: (impl) => defaultSafetyOf('container', impl),
   check(impl) {
     if ((impl.image !== undefined) === (impl.build !== undefined)) {
       return [

@@ -1,7 +1,7 @@
 /** `http` tools: a templated HTTP call with secrets, allowed hosts and extraction. */
 import type { FieldIssue } from '../../../shared/errors.js';
 import { isHostAllowed, templateHost } from '../../../shared/hosts.js';
-import { findPlaceholders, isSecretName } from '../../../shared/template.js';
+import { findPlaceholders, isSecretName, TOOL_VERSION_PLACEHOLDER } from '../../../shared/template.js';
 import type { Config } from '../../../shared/schemas.js';
 import { HttpImpl } from '../../../shared/tool-types/http.js';
 import { compileExtractExpr } from '../invoke/http/extract.js';
@@ -10,6 +10,7 @@ import { createHttpRunner } from '../invoke/http/runner.js';
 import type { ToolTypeModule } from './tool-type.js';
 import { headerNameProblem, headerValueProblem } from '../../../shared/schema-primitives.js';
 import { quoteKey } from '../../../shared/limits.js';
+import { defaultSafetyOf } from '../../../shared/tool-types/default-safety.js';
 
 /** An IPv6 host may be listed with or without its brackets. */
 function hostAllowed(host: string, config: Config): boolean {
@@ -46,7 +47,7 @@ function checkHttp(impl: HttpImpl, argSchema: unknown, config: Config): FieldIss
   }
   for (const [field, text] of texts) {
     for (const p of findPlaceholders(text)) {
-      if (args.has(p.name) || isSecretName(p.name)) continue;
+      if (args.has(p.name) || isSecretName(p.name) || p.name === TOOL_VERSION_PLACEHOLDER) continue;
       issues.push({
         field,
         message: `\${${p.name}} is neither an argSchema property nor a secret name (secret names are UPPER_SNAKE_CASE); add '${p.name}' to argSchema.properties or correct the name`,
@@ -76,10 +77,7 @@ function checkHttp(impl: HttpImpl, argSchema: unknown, config: Config): FieldIss
 export const httpType: ToolTypeModule<'http'> = {
   type: 'http',
   implSchema: HttpImpl,
-  defaultSafety(impl) {
-    const m = String(impl.method ?? 'GET').toUpperCase();
-    return m === 'GET' || m === 'HEAD' || m === 'OPTIONS' ? 'readOnly' : 'sideEffecting';
-  },
+  defaultSafety: (impl) => defaultSafetyOf('http', impl),
   check: (impl, ctx) => checkHttp(impl, ctx.argSchema, ctx.config),
   secretNames: (impl, argSchema) => httpSecretNames(impl, argNames(argSchema)),
   createRunner: ({ http }) => createHttpRunner(http),

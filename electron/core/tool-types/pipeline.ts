@@ -4,12 +4,13 @@ import { checkPipelineStructure, schemaPropertyNames } from '../../../shared/pip
 import { createPipelineRunner } from '../invoke/pipeline/runner.js';
 import { checkPipelineReferences, stepsSafety } from './pipeline-refs.js';
 import type { ToolTypeModule } from './tool-type.js';
+import { defaultSafetyOf } from '../../../shared/tool-types/default-safety.js';
 
 export const pipelineType: ToolTypeModule<'pipeline'> = {
   type: 'pipeline',
   implSchema: PipelineImpl,
   // Raised at save to the most dangerous step's (safetyFloor), and at run time by the runner.
-  defaultSafety: () => 'readOnly',
+  defaultSafety: (impl) => defaultSafetyOf('pipeline', impl),
   safetyFloor: (impl, ctx) => (ctx.tools ? stepsSafety(impl, ctx.bundleID, ctx.tools) : 'readOnly'),
   check(impl, ctx) {
     const issues = checkPipelineStructure(impl, schemaPropertyNames(ctx.argSchema));

@@ -17,6 +17,7 @@ import { checkAgainst, makeUserAjv } from '../validation.js';
 import { toolTypeModule } from './registry.js';
 import { moreDangerous } from '../../../shared/pipeline.js';
 import { prepareSchedules } from './schedule-rules.js';
+import { implFromSpec } from '../../../shared/spec-tool.js';
 
 const userAjv = makeUserAjv();
 
@@ -72,7 +73,7 @@ export function prepareTool(input: ToolInput, ctx: PrepareContext): ToolFile {
     throw invalid([{ field: 'type', message: `must be one of ${TOOL_TYPES.map((t) => JSON.stringify(t)).join(', ')}` }]);
   const type = typeName as ToolType;
   const module = toolTypeModule(type);
-  const impl = input.impl as Record<string, unknown>;
+  const impl = implFromSpec(input.type, input.impl) as Record<string, unknown>;
   const implIssues = checkAgainst(module.implSchema, impl, 'impl');
   issues.push(...implIssues);
   const argSchema = input.argSchema ?? { type: 'object', properties: {} };

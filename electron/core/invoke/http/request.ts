@@ -17,7 +17,7 @@
  *   a quoted string). A form body (application/x-www-form-urlencoded) gets percent-encoded
  *   values; any other body gets raw text.
  */
-import { findPlaceholders, isSecretName } from '../../../../shared/template.js';
+import { findPlaceholders, isSecretName, TOOL_VERSION_PLACEHOLDER } from '../../../../shared/template.js';
 import type { HttpImpl, ToolFile } from '../../../../shared/schemas.js';
 import type { ParamSerialization } from '../../../../shared/tool-types/http.js';
 import { CoreError } from '../../errors.js';
@@ -60,6 +60,7 @@ class Resolver {
     private readonly argNames: Set<string>,
     private readonly secrets: SecretsReader,
     private readonly serialization: NonNullable<HttpImpl['serialization']> = {},
+    private readonly toolVersion?: string,
   ) {}
 
   /** How an argument is serialised (impl.serialization); undefined for secrets and unstyled arguments. */
@@ -69,6 +70,7 @@ class Resolver {
 
   resolve(name: string, field: string): Source {
     if (this.argNames.has(name)) return { kind: 'arg', value: Object.hasOwn(this.args, name) ? this.args[name] : undefined };
+    if (name === TOOL_VERSION_PLACEHOLDER && this.toolVersion !== undefined) return { kind: 'arg', value: this.toolVersion };
     if (!isSecretName(name)) {
       throw new CoreError(
         'INVALID_INPUT',
@@ -341,8 +343,13 @@ function expandBody(
   return { text: expand(template, resolver, 'impl.bodyTemplate', (t) => t).text };
 }
 
-export function buildRequest(impl: HttpImpl, tool: Pick<ToolFile, 'argSchema'>, args: Record<string, unknown>, secrets: SecretsReader): BuiltRequest {
-  const resolver = new Resolver(args, argNamesOf(tool), secrets, impl.serialization ?? {});
+export function buildRequest(
+  impl: HttpImpl,
+  tool: Pick<ToolFile, 'argSchema'> & Partial<Pick<ToolFile, 'version'>>,
+  args: Record<string, unknown>,
+  secrets: SecretsReader,
+): BuiltRequest {
+  const resolver = new Resolver(args, argNamesOf(tool), secrets, impl.serialization ?? {}, tool.version);
   const url = expandUrl(impl, resolver);
   const { headers, secretHeaders } = expandHeaders(impl, resolver);
   const properties = (tool.argSchema as { properties?: Record<string, unknown> } | null)?.properties ?? {};
@@ -370,7 +377,7 @@ export function secretPlaceholders(impl: HttpImpl, argNames: Set<string>): { nam
   const out: { name: string; field: string }[] = [];
   const scan = (template: string | undefined, field: string) => {
     if (template === undefined) return;
-    for (const p of findPlaceholders(template)) if (!argNames.has(p.name)) out.push({ name: p.name, field });
+    for (const p of findPlaceholders(template)) if (!argNames.has(p.name) && p.name !== TOOL_VERSION_PLACEHOLDER) out.push({ name: p.name, field });
   };
   scan(impl.urlTemplate, 'impl.urlTemplate');
   for (const [name, v] of Object.entries(impl.headers ?? {})) scan(v, `impl.headers.${name}`);

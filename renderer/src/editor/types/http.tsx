@@ -9,7 +9,7 @@ import { isHostAllowed, templateHost } from '../../../../shared/hosts.js';
 import { headerNameProblem, headerValueProblem } from '../../../../shared/headers.js';
 import { HTTP_DEFAULTS, HTTP_METHODS as METHODS } from '../../../../shared/tool-types/constants.js';
 import type { ParamSerialization } from '../../../../shared/tool-types/http.js';
-import { findPlaceholders, isSecretName } from '../../../../shared/template.js';
+import { findPlaceholders, isSecretName, TOOL_VERSION_PLACEHOLDER } from '../../../../shared/template.js';
 import { compact, intIssue, optInt, optStr, str, type EditorTypeModule, type ImplEditorProps, type SetIssue } from './editor-type.js';
 
 export type HttpMethod = (typeof METHODS)[number];
@@ -153,7 +153,8 @@ function checkHttp(h: HttpDraft, { argNames }: { argNames: readonly string[] }, 
   if (!/^https?:\/\/[^/?#\s]+/i.test(h.urlTemplate.trim())) set('impl.urlTemplate', 'must start with http:// or https:// followed by a host');
   else if (/^https?:\/\/[^/?#]*\$\{/i.test(h.urlTemplate.trim()))
     set('impl.urlTemplate', 'write the host literally (it is checked against allowedHosts); put ${…} placeholders in the path or query');
-  const unknown = (text: string) => findPlaceholders(text).find((p) => !argNames.includes(p.name) && !isSecretName(p.name));
+  const unknown = (text: string) =>
+    findPlaceholders(text).find((p) => !argNames.includes(p.name) && !isSecretName(p.name) && p.name !== TOOL_VERSION_PLACEHOLDER);
   const u1 = unknown(h.urlTemplate);
   if (u1) set('impl.urlTemplate', `\${${u1.name}} is neither an argument nor a secret name`);
   const u2 = unknown(h.bodyTemplate);

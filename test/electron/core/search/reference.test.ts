@@ -126,7 +126,7 @@ function referenceSearch(state: State, q: string, includeDisabled: boolean): Exp
     });
   }
   const tierOrder = { prefix: 0, word: 1, fuzzy: 2 };
-  return results.sort((a, b) => b.count - a.count || tierOrder[a.tier] - tierOrder[b.tier] || b.modified - a.modified || (a.toolID < b.toolID ? -1 : 1));
+  return results.sort((a, b) => tierOrder[a.tier] - tierOrder[b.tier] || b.count - a.count || b.modified - a.modified || (a.toolID < b.toolID ? -1 : 1));
 }
 
 function randomText(random: () => number, words: number): string {

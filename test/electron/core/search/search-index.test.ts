@@ -111,11 +111,14 @@ const CASES: Case[] = [
   ['なう', ['wetter-なう'], ['word']],
   ['天気', ['wetter-なう'], ['fuzzy']],
   ['wetter-な', ['wetter-なう', 'city-conditions', 'weather-now', 'get-forecast'], ['prefix', 'fuzzy', 'fuzzy', 'fuzzy']],
-  // multi-word: more query words matched first, then the tiers
+  // multi-word: the tiers first, then more query words matched
   ['stock price', ['stock-price', 'capital-prices', 'market-report'], ['prefix', 'word', 'word']],
   ['price stock', ['stock-price', 'capital-prices', 'market-report'], ['word', 'word', 'word']],
   // both words whole beats one whole + one only starting with "cap", though capital-prices is newer
   ['price cap', ['stock-price', 'capital-prices'], ['word', 'fuzzy']],
+  // the spec's tiers come before the number of words matched: one whole word ("price" in
+  // stock-price) beats two words of which one only starts with "capit" (capital-prices)
+  ['price capit', ['stock-price', 'capital-prices'], ['word', 'fuzzy']],
   ['weather city', ['city-conditions', 'weather-now', 'get-forecast', 'weatherly-stats', 'wetter-なう'], ['word', 'word', 'word', 'fuzzy', 'fuzzy']],
   ['WEATHER NOW', ['weather-now', 'city-conditions', 'get-forecast', 'weatherly-stats', 'wetter-なう'], ['prefix', 'word', 'word', 'fuzzy', 'fuzzy']],
   ['get fore', ['get-forecast', 'city-conditions', 'weather-now'], ['prefix', 'fuzzy', 'fuzzy']],
@@ -176,12 +179,12 @@ describe('ToolSearchIndex matches and scores', () => {
     expect(meteo.matches).toEqual({ slug: ['meteo'], displayName: ['meteo'], description: ['meteo'] });
   });
 
-  it('scores count words first, then the tier', () => {
+  it('scores the tier first, then the words matched', () => {
     const items = index.search('weather now').items;
     const byslug = new Map(items.map((i) => [slugOf.get(i.toolID), i.score]));
-    expect(byslug.get('weather-now')).toBe(23); // 2 words, prefix
-    expect(byslug.get('city-conditions')).toBe(12); // 1 word, whole word
-    expect(byslug.get('weatherly-stats')).toBe(11); // 1 word, fuzzy
+    expect(byslug.get('weather-now')).toBe(302); // prefix, 2 words
+    expect(byslug.get('city-conditions')).toBe(201); // whole word, 1 word
+    expect(byslug.get('weatherly-stats')).toBe(101); // fuzzy, 1 word
   });
 });
 

@@ -147,16 +147,16 @@ describe('tools', () => {
     expect(e.message).toContain('differs from the slug in the path');
   });
 
-  it('PATCH isEnabled rewrites only that (modifiedAt moves, createdAt stays)', async () => {
+  it('PATCH isEnabled rewrites only that (not a structural change: modifiedAt and createdAt stay)', async () => {
     const id = await withBundle();
     const created = await T().tools.create({ bundleID: id, slug: 'x', version: '1' }, functionTool());
     await new Promise((r) => setTimeout(r, 5));
     const off = await T().tools.setEnabled({ bundleID: id, slug: 'x', version: '1' }, false);
     expect(off.isEnabled).toBe(false);
     expect(off.createdAt).toBe(created.createdAt);
-    expect(off.modifiedAt > created.modifiedAt).toBe(true);
-    const { isEnabled: _a, modifiedAt: _b, availability: _c, metrics: _d, ...rest } = off;
-    const { isEnabled: _e, modifiedAt: _f, availability: _g, metrics: _h, ...restBefore } = created;
+    expect(off.modifiedAt).toBe(created.modifiedAt);
+    const { isEnabled: _a, availability: _c, metrics: _d, ...rest } = off;
+    const { isEnabled: _e, availability: _g, metrics: _h, ...restBefore } = created;
     expect(rest).toEqual(restBefore);
   });
 
