@@ -18,9 +18,14 @@ export interface ToolMetrics {
   lastCalledAt: string | null;
 }
 
-export type BundleView = BundleFile & { toolCount: number };
+/**
+ * `etag`: hash of the file's bytes on disk (the REST ETag header, unquoted), which If-Match takes.
+ * Every view the core answers has it; optional only so that views built by hand (tests) need not invent one.
+ */
+export type BundleView = BundleFile & { etag?: string; toolCount: number };
 
 export type ToolView = ToolFile & {
+  etag?: string;
   availability: Availability;
   metrics: ToolMetrics;
   /** Set when a run needs more care than `safety` says: a pipeline whose step became more dangerous since it was saved. */

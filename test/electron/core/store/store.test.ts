@@ -155,8 +155,8 @@ describe('tools', () => {
     expect(off.isEnabled).toBe(false);
     expect(off.createdAt).toBe(created.createdAt);
     expect(off.modifiedAt > created.modifiedAt).toBe(true);
-    const { isEnabled: _a, modifiedAt: _b, availability: _c, metrics: _d, ...rest } = off;
-    const { isEnabled: _e, modifiedAt: _f, availability: _g, metrics: _h, ...restBefore } = created;
+    const { isEnabled: _a, modifiedAt: _b, availability: _c, metrics: _d, etag: _i, ...rest } = off;
+    const { isEnabled: _e, modifiedAt: _f, availability: _g, metrics: _h, etag: _j, ...restBefore } = created;
     expect(rest).toEqual(restBefore);
   });
 
