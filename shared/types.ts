@@ -75,6 +75,8 @@ export interface InvokeResult {
   card?: { title?: string; html?: string; text?: string };
   http?: HttpExchange;
   truncated?: { originalBytes: number };
+  /** Set when the streamed chunks were cut at maxOutputBytes: the bytes streamed in all, and how many went out (a last chunk says the same). */
+  streamTruncated?: { originalBytes: number; sentBytes: number };
   /** A pipeline's steps, in the order they ran. */
   steps?: PipelineStepRecord[];
 }
