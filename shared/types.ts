@@ -72,7 +72,8 @@ export interface InvokeResult {
   error?: ApiError;
   durationMs: number;
   /** Card to render: html is untrusted and is sanitised by the renderer before display. */
-  card?: { title?: string; html?: string; text?: string };
+  /** `note`: why the tool's card html was left out (it could not be made safe); the value stands in as text. */
+  card?: { title?: string; html?: string; text?: string; note?: string };
   http?: HttpExchange;
   truncated?: { originalBytes: number };
   /** Set when the streamed chunks were cut at maxOutputBytes: the bytes streamed in all, and how many went out (a last chunk says the same). */
