@@ -82,6 +82,7 @@ export const ToolInput = Type.Object(
     isBuiltIn: Type.Optional(Type.Boolean()),
     createdAt: Type.Optional(Type.String()),
     modifiedAt: Type.Optional(Type.String()),
+    etag: Type.Optional(Type.String()),
     availability: Type.Optional(Type.Unknown()),
     metrics: Type.Optional(Type.Unknown()),
     effectiveSafety: Type.Optional(Type.Unknown()),
@@ -104,6 +105,7 @@ export const BundleInput = Type.Object(
     createdAt: Type.Optional(Type.String()),
     modifiedAt: Type.Optional(Type.String()),
     softDeletedAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    etag: Type.Optional(Type.String()),
     toolCount: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },
@@ -126,6 +128,8 @@ const INVOKE_ERRORS: readonly ErrorCode[] = [
 ];
 
 const EnabledPatch = Type.Object({ isEnabled: Type.Boolean() }, { additionalProperties: false });
+/** If-Match of a write: the file's ETag (as answered, unquoted), `*`, or its modifiedAt (the older form). */
+const IfMatch = Type.Optional(Type.String({ maxLength: 64 }));
 
 export const operations = {
   'bundles.list': op<Page<BundleView>>()({
@@ -149,13 +153,13 @@ export const operations = {
   }),
   'bundles.put': op<{ bundle: BundleView; created: boolean }>()({
     summary: 'Create or replace a bundle',
-    input: Type.Object({ bundleID: Uuid, bundle: BundleInput }, { additionalProperties: false }),
-    errors: ['INVALID_INPUT', 'BUILTIN_READONLY', 'BUNDLE_DELETED'],
+    input: Type.Object({ bundleID: Uuid, bundle: BundleInput, ifMatch: IfMatch }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'BUILTIN_READONLY', 'BUNDLE_DELETED', 'MODIFIED_ELSEWHERE'],
   }),
   'bundles.patch': op<BundleView>()({
     summary: 'Switch a bundle on or off',
-    input: Type.Object({ bundleID: Uuid, patch: EnabledPatch }, { additionalProperties: false }),
-    errors: ['INVALID_INPUT', 'NOT_FOUND', 'BUNDLE_DELETED'],
+    input: Type.Object({ bundleID: Uuid, patch: EnabledPatch, ifMatch: IfMatch }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'BUNDLE_DELETED', 'MODIFIED_ELSEWHERE'],
   }),
   'bundles.delete': op<BundleView>()({
     summary: 'Soft-delete a bundle (restorable; reaped after 2 days once it holds no tools)',
@@ -199,14 +203,17 @@ export const operations = {
     errors: ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'BUILTIN_READONLY'],
   }),
   'tools.update': op<ToolView>()({
-    summary: 'Replace an existing tool (edit); may rename slug/version; guarded by ifModifiedAt',
-    input: Type.Object({ ...ToolRef, tool: ToolInput, ifModifiedAt: Type.Optional(Type.String({ maxLength: 64 })) }, { additionalProperties: false }),
+    summary: 'Replace an existing tool (edit); may rename slug/version; guarded by ifMatch (the ETag) or ifModifiedAt (the older form)',
+    input: Type.Object(
+      { ...ToolRef, tool: ToolInput, ifMatch: IfMatch, ifModifiedAt: Type.Optional(Type.String({ maxLength: 64 })) },
+      { additionalProperties: false },
+    ),
     errors: ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT', 'MODIFIED_ELSEWHERE', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'BUILTIN_READONLY'],
   }),
   'tools.patch': op<ToolView>()({
     summary: 'Switch a tool on or off',
-    input: Type.Object({ ...ToolRef, patch: EnabledPatch }, { additionalProperties: false }),
-    errors: ['INVALID_INPUT', 'NOT_FOUND', 'BUNDLE_DISABLED', 'BUNDLE_DELETED'],
+    input: Type.Object({ ...ToolRef, patch: EnabledPatch, ifMatch: IfMatch }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'BUNDLE_DISABLED', 'BUNDLE_DELETED', 'MODIFIED_ELSEWHERE'],
   }),
   'tools.delete': op<{ deleted: true }>()({
     summary: 'Delete a tool for good',

@@ -48,7 +48,7 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'tools.search': { method: 'GET', path: '/tools/tools/search', query: ['q', 'includeDisabled', 'pageSize', 'pageToken'] },
   'tools.get': { method: 'GET', path: TOOL, params: TOOL_PARAMS },
   'tools.put': { method: 'PUT', path: TOOL, params: TOOL_PARAMS, body: 'tool', status: 201 },
-  /** Same route as tools.put, chosen when the request carries `If-Match: "<modifiedAt>"` (or `*`). */
+  /** Same route as tools.put, chosen when the request carries `If-Match`: the ETag, `*`, or `"<modifiedAt>"` (the older form). */
   'tools.update': { method: 'PUT', path: TOOL, params: TOOL_PARAMS, body: 'tool' },
   'tools.patch': { method: 'PATCH', path: TOOL, params: TOOL_PARAMS, body: 'patch' },
   'tools.delete': { method: 'DELETE', path: TOOL, params: TOOL_PARAMS, status: 204 },
@@ -120,11 +120,12 @@ export function buildRestRequest<N extends OpName>(name: N, input: OpInput<N>): 
     const text = Array.isArray(v) ? v.join(',') : String(v);
     qs.push(`${encodeURIComponent(q)}=${encodeURIComponent(text)}`);
   }
-  if (name === 'tools.update') {
-    const ifModifiedAt = rec['ifModifiedAt'];
-    delete rec['ifModifiedAt'];
-    headers['If-Match'] = ifModifiedAt ? `"${String(ifModifiedAt)}"` : '*';
-  }
+  // If-Match travels as a header; tools.update always sends one, since it is what tells it from tools.put.
+  const ifMatch = rec['ifMatch'] ?? rec['ifModifiedAt'];
+  delete rec['ifMatch'];
+  delete rec['ifModifiedAt'];
+  if (ifMatch) headers['If-Match'] = ifMatch === '*' ? '*' : `"${String(ifMatch)}"`;
+  else if (name === 'tools.update') headers['If-Match'] = '*';
   let body: unknown;
   if (route.body === '*') body = rec;
   else if (route.body) body = rec[route.body];

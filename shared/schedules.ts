@@ -68,16 +68,26 @@ export function machineTimeZone(): string {
   return new Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
-/** The canonical spelling of an IANA zone (`europe/paris` → `Europe/Paris`), or undefined when it is not one. */
+/**
+ * The zone as the person wrote it, once ICU knows it (`Asia/Kolkata` stays `Asia/Kolkata`, though
+ * ICU calls it `Asia/Calcutta`), or undefined when it is not one. Only the letter case is fixed
+ * (`europe/paris` → `Europe/Paris`), when ICU or its list of zones spells the same name; which of
+ * two names of one zone ICU prefers differs between ICU versions and is never taken.
+ */
 export function canonicalTimeZone(zone: string): string | undefined {
   const z = zone.trim();
   // Intl also takes offsets such as +02:00 on newer engines; a schedule needs a zone with DST rules.
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(z)) return undefined;
+  let resolved: string;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: z }).resolvedOptions().timeZone;
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: z }).resolvedOptions().timeZone;
   } catch {
     return undefined;
   }
+  const key = z.toLowerCase();
+  if (resolved.toLowerCase() === key) return resolved;
+  const listed = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone').find((name) => name.toLowerCase() === key) : undefined;
+  return listed ?? z;
 }
 
 /** Why a time zone cannot be used, or undefined. */

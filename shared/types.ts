@@ -18,9 +18,14 @@ export interface ToolMetrics {
   lastCalledAt: string | null;
 }
 
-export type BundleView = BundleFile & { toolCount: number };
+/**
+ * `etag`: hash of the file's bytes on disk (the REST ETag header, unquoted), which If-Match takes.
+ * Every view the core answers has it; optional only so that views built by hand (tests) need not invent one.
+ */
+export type BundleView = BundleFile & { etag?: string; toolCount: number };
 
 export type ToolView = ToolFile & {
+  etag?: string;
   availability: Availability;
   metrics: ToolMetrics;
   /** Set when a run needs more care than `safety` says: a pipeline whose step became more dangerous since it was saved. */
@@ -67,9 +72,12 @@ export interface InvokeResult {
   error?: ApiError;
   durationMs: number;
   /** Card to render: html is untrusted and is sanitised by the renderer before display. */
-  card?: { title?: string; html?: string; text?: string };
+  /** `note`: why the tool's card html was left out (it could not be made safe); the value stands in as text. */
+  card?: { title?: string; html?: string; text?: string; note?: string };
   http?: HttpExchange;
   truncated?: { originalBytes: number };
+  /** Set when the streamed chunks were cut at maxOutputBytes: the bytes streamed in all, and how many went out (a last chunk says the same). */
+  streamTruncated?: { originalBytes: number; sentBytes: number };
   /** A pipeline's steps, in the order they ran. */
   steps?: PipelineStepRecord[];
 }

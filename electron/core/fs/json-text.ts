@@ -8,6 +8,7 @@ import { promises as fsp } from 'node:fs';
 import { relative, isAbsolute, sep } from 'node:path';
 import { parseTree, type ParseError } from 'jsonc-parser';
 import { depthExceeded, MAX_INPUT_DEPTH } from '../../../shared/limits.js';
+import { etagOf } from './etag.js';
 
 export type JsonText = { ok: true; value: unknown } | { ok: false; reason: string };
 
@@ -68,21 +69,22 @@ export async function leavesRoot(root: string, path: string): Promise<boolean> {
   return !inside(realRoot, real);
 }
 
-export type JsonFileRead = { kind: 'missing' } | { kind: 'ok'; value: unknown } | { kind: 'bad'; reason: string };
+/** `etag` hashes the bytes read (fs/etag.ts). */
+export type JsonFileRead = { kind: 'missing' } | { kind: 'ok'; value: unknown; etag: string } | { kind: 'bad'; reason: string };
 
 /** Reads a JSON file: missing, parsed, or bad with a content-free reason. */
 export async function readJsonPath(path: string): Promise<JsonFileRead> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await fsp.readFile(path, 'utf8');
+    bytes = await fsp.readFile(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { kind: 'missing' };
     if (code === 'EISDIR') return { kind: 'bad', reason: 'is a folder, not a file' };
     return { kind: 'bad', reason: `cannot be read (${code ?? 'error'})` };
   }
-  const parsed = parseJsonText(text);
-  return parsed.ok ? { kind: 'ok', value: parsed.value } : { kind: 'bad', reason: parsed.reason };
+  const parsed = parseJsonText(bytes.toString('utf8'));
+  return parsed.ok ? { kind: 'ok', value: parsed.value, etag: etagOf(bytes) } : { kind: 'bad', reason: parsed.reason };
 }
 
 /** Reads a JSON file of the data folder, never through a symbolic link that leads out of `root`. */

@@ -244,6 +244,8 @@ export class InvocationEngine {
       partial: stopped ? stoppedSteps(partial) : partial,
       ...(input.card === false ? { card: false } : {}),
     });
+    const streamCut = gate?.truncation();
+    if (streamCut) result.streamTruncated = streamCut;
     result.durationMs = Math.round((performance.now() - t0) * 100) / 100;
     this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor), input);
     return result;

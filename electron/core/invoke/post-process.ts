@@ -12,6 +12,7 @@ import { fillCardTitle, isSecretName } from '../../../shared/template.js';
 import type { HttpExchange, InvokeResult } from '../../../shared/types.js';
 import { capIssues, toApiError } from '../errors.js';
 import { sanitizeCardHtml } from '../card/sanitize.js';
+import { cardHtmlTooDeep, MAX_CARD_HTML_DEPTH } from '../../../shared/card/depth.js';
 import { valueText } from '../../../shared/format.js';
 import { REDACTED, maskCredentialHeaders, type SecretRedactor } from '../secrets/redact.js';
 import type { ToolValidators } from './schema-cache.js';
@@ -79,21 +80,38 @@ function buildCard(tool: ToolFile, args: Record<string, unknown>, runCard: RunOu
  * Capped first (the parser closes a cut tag), then sanitised, so what leaves the core is inert.
  * Serialising can lengthen text (a bare & becomes &amp;): then the budget shrinks and it runs again.
  */
-function capSanitizedHtml(html: string, limit: number): string {
+function capSanitizedHtml(html: string, limit: number): { html: string } | { note: string } {
   let budget = limit;
   for (let attempt = 0; attempt < 4; attempt++) {
-    const clean = sanitizeCardHtml(capText(html, budget).value);
+    const capped = capText(html, budget).value;
+    // Bounded before the sanitiser walks it (it recurses per level); anything else it throws at costs the card, not the result.
+    if (cardHtmlTooDeep(capped))
+      return { note: `the card's html was left out: it nests deeper than ${MAX_CARD_HTML_DEPTH} elements, which cannot be sanitised safely` };
+    let clean: string;
+    try {
+      clean = sanitizeCardHtml(capped);
+    } catch (e) {
+      return { note: `the card's html was left out: it could not be sanitised (${String((e as Error)?.message ?? e).slice(0, 200)})` };
+    }
     const bytes = utf8Bytes(clean);
-    if (bytes <= limit) return clean;
+    if (bytes <= limit) return { html: clean };
     budget = Math.floor((budget * limit * 0.9) / bytes);
   }
-  return '';
+  return { html: '' };
 }
 
-function capCard(card: NonNullable<InvokeResult['card']>, maxBytes: number): NonNullable<InvokeResult['card']> {
+function capCard(card: NonNullable<InvokeResult['card']>, maxBytes: number, value: unknown): NonNullable<InvokeResult['card']> {
   const out = { ...card };
   if (out.title !== undefined) out.title = utf8Prefix(out.title, MAX_CARD_TITLE_BYTES);
-  if (out.html !== undefined) out.html = capSanitizedHtml(out.html, Math.max(maxBytes, CARD_HTML_MIN_BYTES));
+  if (out.html !== undefined) {
+    const html = capSanitizedHtml(out.html, Math.max(maxBytes, CARD_HTML_MIN_BYTES));
+    if ('html' in html) out.html = html.html;
+    else {
+      delete out.html;
+      out.note = html.note;
+      if (out.text === undefined && value !== undefined) out.text = valueText(value);
+    }
+  }
   if (out.text !== undefined) out.text = capText(out.text, maxBytes).value;
   return out;
 }
@@ -155,7 +173,7 @@ export function postProcess(p: PostProcessInput): InvokeResult {
   if (card && card.html === undefined && card.text === undefined && result.value !== undefined && !error) {
     card.text = valueText(result.value);
   }
-  if (card && Object.keys(card).length) result.card = capCard(redactor.deep(card), p.maxOutputBytes);
+  if (card && Object.keys(card).length) result.card = capCard(redactor.deep(card), p.maxOutputBytes, error ? undefined : result.value);
   if (out.http) result.http = sanitiseExchange(out.http, redactor, p.maxOutputBytes);
   if (out.steps) result.steps = redactor.deep(out.steps);
   if (error) result.error = sanitiseError(error, redactor);

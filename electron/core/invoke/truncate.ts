@@ -13,6 +13,11 @@ export function truncationSuffix(originalBytes: number): string {
   return `… [truncated: original ${originalBytes} bytes]`;
 }
 
+/** The last chunk of a stream cut at maxOutputBytes: the value's wording, and where the stream stopped. */
+export function streamTruncationNotice(originalBytes: number, sentBytes: number): string {
+  return `… [truncated: original ${originalBytes} bytes; the stream stopped after ${sentBytes}]`;
+}
+
 /** The longest prefix of text whose UTF-8 encoding fits in maxBytes. */
 export function utf8Prefix(text: string, maxBytes: number): string {
   if (maxBytes <= 0) return '';

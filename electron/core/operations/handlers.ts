@@ -11,16 +11,16 @@ export function createHandlers(s: Services): Handlers {
   return {
     'bundles.list': (i) => s.bundles.list(i),
     'bundles.get': (i) => s.bundles.get(i.bundleID),
-    'bundles.put': (i) => s.bundles.put(i.bundleID, i.bundle),
-    'bundles.patch': (i) => s.bundles.patch(i.bundleID, i.patch.isEnabled),
+    'bundles.put': (i) => s.bundles.put(i.bundleID, i.bundle, i.ifMatch),
+    'bundles.patch': (i) => s.bundles.patch(i.bundleID, i.patch.isEnabled, i.ifMatch),
     'bundles.delete': (i) => s.bundles.softDelete(i.bundleID),
     'bundles.restore': (i) => s.bundles.restore(i.bundleID),
     'bundles.purge': (i) => s.trash.purge(i.bundleID),
     'tools.list': (i) => s.tools.list(i),
     'tools.get': (i) => s.tools.get(ref(i)),
     'tools.put': (i) => s.tools.create(ref(i), i.tool),
-    'tools.update': (i) => s.tools.update(ref(i), i.tool, i.ifModifiedAt),
-    'tools.patch': (i) => s.tools.setEnabled(ref(i), i.patch.isEnabled),
+    'tools.update': (i) => s.tools.update(ref(i), i.tool, i.ifMatch ?? i.ifModifiedAt),
+    'tools.patch': (i) => s.tools.setEnabled(ref(i), i.patch.isEnabled, i.ifMatch),
     'tools.delete': async (i) => {
       await s.tools.delete(ref(i));
       return { deleted: true as const };

@@ -41,8 +41,8 @@ export interface Services {
   bundles: {
     list(input: OpInput<'bundles.list'>): Page<BundleView>;
     get(bundleID: string): Promise<BundleView>;
-    put(bundleID: string, input: BundleInput): Promise<{ bundle: BundleView; created: boolean }>;
-    patch(bundleID: string, isEnabled: boolean): Promise<BundleView>;
+    put(bundleID: string, input: BundleInput, ifMatch?: string): Promise<{ bundle: BundleView; created: boolean }>;
+    patch(bundleID: string, isEnabled: boolean, ifMatch?: string): Promise<BundleView>;
     softDelete(bundleID: string): Promise<BundleView>;
     restore(bundleID: string): Promise<BundleView>;
   };
@@ -50,8 +50,8 @@ export interface Services {
     list(input: OpInput<'tools.list'>): Page<ToolView>;
     get(ref: ToolRef): Promise<ToolView>;
     create(ref: ToolRef, input: ToolInput): Promise<ToolView>;
-    update(ref: ToolRef, input: ToolInput, ifModifiedAt?: string): Promise<ToolView>;
-    setEnabled(ref: ToolRef, isEnabled: boolean): Promise<ToolView>;
+    update(ref: ToolRef, input: ToolInput, ifMatch?: string): Promise<ToolView>;
+    setEnabled(ref: ToolRef, isEnabled: boolean, ifMatch?: string): Promise<ToolView>;
     delete(ref: ToolRef): Promise<void>;
   };
   search: { search(input: OpInput<'tools.search'>): Page<SearchHit> };

@@ -13,6 +13,7 @@ import { allSchedules, findSchedule, type ScheduleEntry } from './schedule-index
 import type { ScheduleFiles, ScheduleRunRecord } from './schedule-files.js';
 import type { ScheduleRunner } from './schedule-runner.js';
 import type { SchedulerClock } from './scheduler.js';
+import { toolEtag } from '../store/preconditions.js';
 
 export interface ScheduleServiceDeps {
   store: Store;
@@ -79,7 +80,7 @@ export class ScheduleService {
       if (entry.schedule.isEnabled === isEnabled) return this.get(id);
       const input = { ...file, schedules: file.schedules!.map((s) => (s.scheduleID === id ? { ...s, isEnabled } : s)) } as unknown as ToolInput;
       try {
-        await this.deps.tools.update({ bundleID: file.bundleID, slug: file.slug, version: file.version }, input, file.modifiedAt);
+        await this.deps.tools.update({ bundleID: file.bundleID, slug: file.slug, version: file.version }, input, toolEtag(entry.tool));
         return this.get(id);
       } catch (e) {
         // Another process changed the tool meanwhile: apply the switch to its latest version.

@@ -18,12 +18,13 @@ export class BuiltinSwitches {
   /** A loaded bundle as memory holds it: user bundles never claim to be built-in; built-ins get their switch. */
   effectiveBundle(b: BundleRecord): BundleRecord {
     if (!b.builtin) return b.file.isBuiltIn ? { ...b, file: { ...b.file, isBuiltIn: false } } : b;
-    return { ...b, file: { ...b.file, isBuiltIn: true, isEnabled: this.file.bundleEnabled(b.file.bundleID, b.file.isEnabled) } };
+    // The on/off switch lives in builtin-state.json: the view's etag hashes the file as served (store/tags.ts).
+    return { file: { ...b.file, isBuiltIn: true, isEnabled: this.file.bundleEnabled(b.file.bundleID, b.file.isEnabled) }, builtin: true, dir: b.dir };
   }
 
   effectiveTool(t: ToolRecord): ToolRecord {
     if (!t.builtin) return t.file.isBuiltIn ? { ...t, file: { ...t.file, isBuiltIn: false } } : t;
-    return { ...t, file: { ...t.file, isBuiltIn: true, isEnabled: this.file.toolEnabled(t.file.toolID, t.file.isEnabled) } };
+    return { file: { ...t.file, isBuiltIn: true, isEnabled: this.file.toolEnabled(t.file.toolID, t.file.isEnabled) }, builtin: true, dir: t.dir };
   }
 
   async setBundleEnabled(rec: BundleRecord, enabled: boolean): Promise<BundleRecord> {

@@ -8,6 +8,7 @@ import { CoreError, invalid, notFound } from '../errors.js';
 import type { Store } from './store.js';
 import type { BundleRecord } from './loader.js';
 import { pageOf, queryFingerprint } from './paging.js';
+import { bundleEtag, checkIfMatch } from './preconditions.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 
@@ -15,7 +16,7 @@ export class BundleService {
   constructor(private readonly store: Store) {}
 
   view(rec: BundleRecord): BundleView {
-    return { ...rec.file, toolCount: this.store.state.toolCount(rec.file.bundleID) };
+    return { ...rec.file, etag: bundleEtag(rec), toolCount: this.store.state.toolCount(rec.file.bundleID) };
   }
 
   /** One bundle (also one another process created moments ago), soft-deleted ones included. */
@@ -45,7 +46,8 @@ export class BundleService {
     );
   }
 
-  async put(bundleID: string, input: BundleInput): Promise<{ bundle: BundleView; created: boolean }> {
+  /** `ifMatch`: the bundle's ETag, its modifiedAt or `*` (store/preconditions.ts); `*` or a tag refuse to create. */
+  async put(bundleID: string, input: BundleInput, ifMatch?: string): Promise<{ bundle: BundleView; created: boolean }> {
     this.store.refuseBuiltin(bundleID, 'cannot replace this bundle');
     const slug = checkSlug(input.slug);
     if (!slug.ok) throw invalid([{ field: 'slug', message: slug.message! }]);
@@ -54,7 +56,10 @@ export class BundleService {
     }
     await fsp.mkdir(this.store.paths.bundleDir(bundleID), { recursive: true });
     return this.store.withBundleLock(bundleID, async () => {
-      const existing = await this.store.readBundleFile(bundleID);
+      const read = await this.store.files.readBundle(bundleID);
+      if (ifMatch !== undefined && !read) throw notFound(`bundle ${bundleID} (If-Match asks to replace an existing bundle)`);
+      if (read) checkIfMatch(ifMatch, 'bundle', { modifiedAt: read.file.modifiedAt, etag: read.etag, memory: this.store.state.bundles.get(bundleID) });
+      const existing = read?.file;
       if (existing?.softDeletedAt) {
         throw new CoreError('BUNDLE_DELETED', `bundle '${existing.slug}' is in the Trash; restore it before replacing it`);
       }
@@ -72,30 +77,38 @@ export class BundleService {
         modifiedAt: now,
       };
       await fsp.mkdir(this.store.paths.toolsDir(bundleID), { recursive: true });
-      await this.store.writeBundleFile(file);
-      return { bundle: this.view(this.store.applyBundle(file)), created: !existing };
+      const etag = await this.store.writeBundleFile(file);
+      return { bundle: this.view(this.store.applyBundle(file, etag)), created: !existing };
     });
   }
 
-  private async rewrite(bundleID: string, change: (b: BundleFile) => BundleFile | undefined): Promise<BundleView> {
+  private async rewrite(bundleID: string, change: (b: BundleFile) => BundleFile | undefined, ifMatch?: string): Promise<BundleView> {
     return this.store.withBundleLock(bundleID, async () => {
-      const disk = await this.store.readBundleFile(bundleID);
-      if (!disk) throw notFound(`bundle ${bundleID}`);
-      const next = change(disk);
-      if (!next) return this.view(this.store.applyBundle(disk));
-      await this.store.writeBundleFile(next);
-      return this.view(this.store.applyBundle(next));
+      const read = await this.store.files.readBundle(bundleID);
+      if (!read) throw notFound(`bundle ${bundleID}`);
+      checkIfMatch(ifMatch, 'bundle', { modifiedAt: read.file.modifiedAt, etag: read.etag, memory: this.store.state.bundles.get(bundleID) });
+      const next = change(read.file);
+      if (!next) return this.view(this.store.applyBundle(read.file, read.etag));
+      const etag = await this.store.writeBundleFile(next);
+      return this.view(this.store.applyBundle(next, etag));
     });
   }
 
-  async patch(bundleID: string, isEnabled: boolean): Promise<BundleView> {
-    await this.store.freshBundle(bundleID);
-    if (this.store.isBuiltinBundle(bundleID)) return this.view(await this.store.setBuiltinBundleEnabled(bundleID, isEnabled));
-    return this.rewrite(bundleID, (b) => {
-      if (b.softDeletedAt) throw new CoreError('BUNDLE_DELETED', `bundle '${b.slug}' is in the Trash; restore it before switching it on or off`);
-      // Not a structural change: modifiedAt stays.
-      return b.isEnabled === isEnabled ? undefined : { ...b, isEnabled };
-    });
+  async patch(bundleID: string, isEnabled: boolean, ifMatch?: string): Promise<BundleView> {
+    const rec = await this.store.freshBundle(bundleID);
+    if (rec.builtin) {
+      checkIfMatch(ifMatch, 'bundle', { modifiedAt: rec.file.modifiedAt, etag: bundleEtag(rec), memory: undefined });
+      return this.view(await this.store.setBuiltinBundleEnabled(bundleID, isEnabled));
+    }
+    return this.rewrite(
+      bundleID,
+      (b) => {
+        if (b.softDeletedAt) throw new CoreError('BUNDLE_DELETED', `bundle '${b.slug}' is in the Trash; restore it before switching it on or off`);
+        // Not a structural change: modifiedAt stays.
+        return b.isEnabled === isEnabled ? undefined : { ...b, isEnabled };
+      },
+      ifMatch,
+    );
   }
 
   async softDelete(bundleID: string): Promise<BundleView> {

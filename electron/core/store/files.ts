@@ -8,8 +8,15 @@ import { canonicalJson } from '../../../shared/canonical.js';
 import type { Problem } from '../../../shared/types.js';
 import { CoreError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { etagOf } from '../fs/etag.js';
 import type { DataPaths } from '../data-paths.js';
 import { parseBundle, parseTool } from './loader.js';
+
+/** A file as read from disk, with the tag of its bytes. */
+export interface Tagged<T> {
+  file: T;
+  etag: string;
+}
 
 export class StoreFiles {
   constructor(private readonly paths: DataPaths) {}
@@ -18,22 +25,21 @@ export class StoreFiles {
    * Reads a file a write is about to change, fresh from disk. Missing → undefined; unreadable or
    * invalid → CONFLICT, because a write must never overwrite a file the person has to fix.
    */
-  private async readForWrite<T>(path: string, what: string, parse: (value: unknown) => { file?: T; problem?: Problem }): Promise<T | undefined> {
+  private async readForWrite<T>(path: string, what: string, parse: (value: unknown) => { file?: T; problem?: Problem }): Promise<Tagged<T> | undefined> {
     const read = await readJsonIn(this.paths.bundlesDir, path);
     if (read.kind === 'missing') return undefined;
     if (read.kind === 'bad') throw new CoreError('CONFLICT', `${path} ${read.reason}; fix or delete it before changing this ${what}`);
-    const value = read.value;
-    const parsed = parse(value);
+    const parsed = parse(read.value);
     if (parsed.problem) throw new CoreError('CONFLICT', `${parsed.problem.reason} (${path}); fix the file before changing this ${what}`);
-    return parsed.file;
+    return { file: parsed.file!, etag: read.etag };
   }
 
-  readBundle(bundleID: string): Promise<BundleFile | undefined> {
+  readBundle(bundleID: string): Promise<Tagged<BundleFile> | undefined> {
     const path = this.paths.bundleFile(bundleID);
     return this.readForWrite(path, 'bundle', (v) => parseBundle(v, path, bundleID));
   }
 
-  readTool(bundleID: string, toolID: string): Promise<ToolFile | undefined> {
+  readTool(bundleID: string, toolID: string): Promise<Tagged<ToolFile> | undefined> {
     const path = this.paths.toolFile(bundleID, toolID);
     return this.readForWrite(path, 'tool', (v) => parseTool(v, path, bundleID, toolID));
   }
@@ -41,26 +47,31 @@ export class StoreFiles {
   /**
    * Changes some top-level fields of a tool.json and nothing else: the fields its author left
    * out stay out, spellings stay as written (the original spec's `"type":"go"`). Returns the
-   * file as the store reads it.
+   * file as the store reads it and the etag of what was written.
    */
-  async patchTool(bundleID: string, toolID: string, fields: Partial<ToolFile>): Promise<ToolFile> {
+  async patchTool(bundleID: string, toolID: string, fields: Partial<ToolFile>): Promise<{ file: ToolFile; etag: string }> {
     const path = this.paths.toolFile(bundleID, toolID);
     const read = await readJsonIn(this.paths.bundlesDir, path);
     if (read.kind !== 'ok') throw new CoreError('CONFLICT', `${path} ${read.kind === 'bad' ? read.reason : 'is missing'}; reload and try again`);
     const next = { ...(read.value as Record<string, unknown>), ...fields };
     const parsed = parseTool(next, path, bundleID, toolID);
     if (parsed.problem) throw new CoreError('CONFLICT', `${parsed.problem.reason} (${path}); fix the file before changing this tool`);
-    await writeFileAtomic(path, canonicalJson(next, TOOL_KEY_ORDER), { tempDir: this.paths.toolsDir(bundleID) });
-    return parsed.file!;
+    const text = canonicalJson(next, TOOL_KEY_ORDER);
+    await writeFileAtomic(path, text, { tempDir: this.paths.toolsDir(bundleID) });
+    return { file: parsed.file!, etag: etagOf(text) };
   }
 
-  async writeBundle(file: BundleFile): Promise<void> {
-    await writeFileAtomic(this.paths.bundleFile(file.bundleID), canonicalJson(file as unknown as Record<string, unknown>, BUNDLE_KEY_ORDER));
+  /** Returns the etag of what was written. */
+  async writeBundle(file: BundleFile): Promise<string> {
+    const text = canonicalJson(file as unknown as Record<string, unknown>, BUNDLE_KEY_ORDER);
+    await writeFileAtomic(this.paths.bundleFile(file.bundleID), text);
+    return etagOf(text);
   }
 
-  async writeTool(file: ToolFile): Promise<void> {
-    await writeFileAtomic(this.paths.toolFile(file.bundleID, file.toolID), canonicalJson(file as unknown as Record<string, unknown>, TOOL_KEY_ORDER), {
-      tempDir: this.paths.toolsDir(file.bundleID),
-    });
+  /** Returns the etag of what was written. */
+  async writeTool(file: ToolFile): Promise<string> {
+    const text = canonicalJson(file as unknown as Record<string, unknown>, TOOL_KEY_ORDER);
+    await writeFileAtomic(this.paths.toolFile(file.bundleID, file.toolID), text, { tempDir: this.paths.toolsDir(file.bundleID) });
+    return etagOf(text);
   }
 }

@@ -18,13 +18,21 @@ import { isTempName, tempOwnerPid, pidAlive } from '../fs/atomic.js';
 import { leavesRoot, readJsonIn } from '../fs/json-text.js';
 import { toolFromSpec } from '../../../shared/spec-tool.js';
 
-export interface BundleRecord {
+/** What memory knows of a file's bytes, for ETag and If-Match (store/preconditions.ts). */
+export interface FileTags {
+  /** Hash of the file's bytes on disk (fs/etag.ts); absent for built-ins, whose switch lives elsewhere. */
+  etag?: string;
+  /** The etag the file had when the store first saw its current `modifiedAt`. */
+  baselineEtag?: string;
+}
+
+export interface BundleRecord extends FileTags {
   file: BundleFile;
   builtin: boolean;
   dir: string;
 }
 
-export interface ToolRecord {
+export interface ToolRecord extends FileTags {
   file: ToolFile;
   builtin: boolean;
   dir: string;
@@ -50,11 +58,11 @@ export async function pool<T>(items: readonly T[], limit: number, fn: (item: T) 
   await Promise.all(workers);
 }
 
-async function readJson(root: string, path: string): Promise<{ value?: unknown; error?: string; missing?: boolean }> {
+async function readJson(root: string, path: string): Promise<{ value?: unknown; etag?: string; error?: string; missing?: boolean }> {
   const r = await readJsonIn(root, path);
   if (r.kind === 'missing') return { missing: true, error: 'file is missing' };
   if (r.kind === 'bad') return { error: `${r.reason}; fix it in an editor or delete it` };
-  return { value: r.value };
+  return { value: r.value, etag: r.etag };
 }
 
 function firstIssues(issues: { field: string; message: string }[]): string {
@@ -136,7 +144,7 @@ async function loadTools(root: string, dir: string, bundleID: string, opts: Load
     }
     const parsed = parseTool(r.value, path, bundleID, toolID);
     if (parsed.problem) out.problems.push(parsed.problem);
-    else out.tools.push({ file: parsed.file!, builtin: opts.builtin, dir: join(toolsDir, toolID) });
+    else out.tools.push({ file: parsed.file!, builtin: opts.builtin, dir: join(toolsDir, toolID), etag: r.etag, baselineEtag: r.etag });
   });
 }
 
@@ -176,7 +184,7 @@ export async function loadBundle(bundlesDir: string, bundleID: string, opts: Loa
     out.problems.push(parsed.problem);
     return;
   }
-  out.bundles.push({ file: parsed.file!, builtin: opts.builtin, dir });
+  out.bundles.push({ file: parsed.file!, builtin: opts.builtin, dir, etag: r.etag, baselineEtag: r.etag });
   await loadTools(bundlesDir, dir, bundleID, opts, out);
 }
 

@@ -25,6 +25,7 @@ import { BuiltinSwitches } from './builtin-switches.js';
 import { StoreFiles } from './files.js';
 import { StoreNotifier, type StoreObserver } from './notifier.js';
 import { checkPair } from './pair.js';
+import { canonicalBundleEtag, canonicalToolEtag, nextTags } from './preconditions.js';
 import { reapDeletedBundles } from './reaper.js';
 import { loadBundle, loadTree, parseTool, type BundleRecord, type LoadResult, type ToolRecord } from './loader.js';
 
@@ -179,23 +180,25 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
 
   // ---- writes -------------------------------------------------------------------------------
 
-  readBundleFile(bundleID: string): Promise<BundleFile | undefined> {
-    return this.files.readBundle(bundleID);
+  async readBundleFile(bundleID: string): Promise<BundleFile | undefined> {
+    return (await this.files.readBundle(bundleID))?.file;
   }
 
-  readToolFile(bundleID: string, toolID: string): Promise<ToolFile | undefined> {
-    return this.files.readTool(bundleID, toolID);
+  async readToolFile(bundleID: string, toolID: string): Promise<ToolFile | undefined> {
+    return (await this.files.readTool(bundleID, toolID))?.file;
   }
 
-  patchToolFile(bundleID: string, toolID: string, fields: Partial<ToolFile>): Promise<ToolFile> {
+  patchToolFile(bundleID: string, toolID: string, fields: Partial<ToolFile>): Promise<{ file: ToolFile; etag: string }> {
     return this.files.patchTool(bundleID, toolID, fields);
   }
 
-  writeBundleFile(file: BundleFile): Promise<void> {
+  /** Writes bundle.json; returns the etag of what was written. */
+  writeBundleFile(file: BundleFile): Promise<string> {
     return this.files.writeBundle(file);
   }
 
-  writeToolFile(file: ToolFile): Promise<void> {
+  /** Writes tool.json; returns the etag of what was written. */
+  writeToolFile(file: ToolFile): Promise<string> {
     return this.files.writeTool(file);
   }
 
@@ -230,19 +233,22 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
 
   // ---- applying changes to memory ----------------------------------------------------------
 
-  applyBundle(file: BundleFile): BundleRecord {
-    const rec: BundleRecord = { file, builtin: false, dir: this.paths.bundleDir(file.bundleID) };
+  // A change is told when the content or the bytes moved (a reformatting changes the ETag
+  // clients hold), whatever modifiedAt says. `etag`: of the bytes on disk; what the store writes by default.
+
+  applyBundle(file: BundleFile, etag = canonicalBundleEtag(file)): BundleRecord {
     const prev = this.state.bundles.get(file.bundleID);
+    const rec: BundleRecord = { file, builtin: false, dir: this.paths.bundleDir(file.bundleID), ...nextTags(prev, file.modifiedAt, etag) };
     this.state.setBundle(rec);
     this.problemRegistry.clear(this.paths.bundleFile(file.bundleID));
-    if (JSON.stringify(prev?.file) !== JSON.stringify(file)) this.notifier.bundleChanged(rec);
+    if (prev?.etag !== etag || JSON.stringify(prev.file) !== JSON.stringify(file)) this.notifier.bundleChanged(rec);
     return rec;
   }
 
-  applyTool(file: ToolFile): ToolRecord {
-    const rec: ToolRecord = { file, builtin: false, dir: this.paths.toolDir(file.bundleID, file.toolID) };
+  applyTool(file: ToolFile, etag = canonicalToolEtag(file)): ToolRecord {
     const prev = this.state.tools.get(file.toolID);
-    if (this.placeTool(rec) && JSON.stringify(prev?.file) !== JSON.stringify(file)) this.notifier.toolChanged(rec);
+    const rec: ToolRecord = { file, builtin: false, dir: this.paths.toolDir(file.bundleID, file.toolID), ...nextTags(prev, file.modifiedAt, etag) };
+    if (this.placeTool(rec) && (prev?.etag !== etag || JSON.stringify(prev.file) !== JSON.stringify(file))) this.notifier.toolChanged(rec);
     return this.state.tools.get(file.toolID) ?? rec;
   }
 
@@ -297,7 +303,7 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
       this.problemRegistry.add(parsed.problem);
       return;
     }
-    this.applyTool(parsed.file!);
+    this.applyTool(parsed.file!, read.etag);
   }
 
   /** Re-reads a whole bundle folder (bundle.json and its tools) after a change on disk. */
@@ -312,12 +318,12 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
       if (this.state.bundles.has(bundleID)) this.forgetBundle(bundleID);
       return;
     }
-    this.applyBundle(b.file);
+    this.applyBundle(b.file, b.etag);
     const seen = new Set<string>();
     const tools = [...out.tools].sort((x, y) => x.file.createdAt.localeCompare(y.file.createdAt));
     for (const t of tools) {
       seen.add(t.file.toolID);
-      this.applyTool(t.file);
+      this.applyTool(t.file, t.etag);
     }
     for (const id of this.state.toolIDsOf(bundleID)) if (!seen.has(id)) this.forgetTool(id);
   }

@@ -15,6 +15,8 @@ import { checkPair } from './pair.js';
 import { pageOf, queryFingerprint } from './paging.js';
 import { DEFAULT_PAGE_SIZE } from './bundles.js';
 import { catalogOf, type ToolCatalog } from './catalog.js';
+import type { Tagged } from './files.js';
+import { checkIfMatch, toolEtag } from './preconditions.js';
 
 export interface ToolRef {
   bundleID: string;
@@ -65,7 +67,7 @@ export class ToolService {
   };
 
   view(rec: ToolRecord): ToolView {
-    const view: ToolView = { ...rec.file, availability: this.deps.availability(rec), metrics: this.deps.metrics(rec.file.toolID) };
+    const view: ToolView = { ...rec.file, etag: toolEtag(rec), availability: this.deps.availability(rec), metrics: this.deps.metrics(rec.file.toolID) };
     const safety = this.safetyOf(rec);
     if (safety !== rec.file.safety) view.effectiveSafety = safety;
     return view;
@@ -147,14 +149,15 @@ export class ToolService {
    * renamed it since memory was filled (memory trails the watcher), so a write aimed at one
    * <slug,version> never lands on the tool that now holds another.
    */
-  private async diskTool(rec: ToolRecord): Promise<ToolFile | undefined> {
+  private async diskTool(rec: ToolRecord): Promise<Tagged<ToolFile> | undefined> {
     const { bundleID, toolID, slug, version } = rec.file;
-    const disk = await this.store.readToolFile(bundleID, toolID);
+    const read = await this.store.files.readTool(bundleID, toolID);
+    const disk = read?.file;
     if (disk && (disk.slug !== slug || disk.version !== version)) {
       await this.store.syncTool(bundleID, toolID);
       throw new CoreError('NOT_FOUND', `tool <${slug},${version}> was renamed to <${disk.slug},${disk.version}> by another process; reload and try again`);
     }
-    return disk;
+    return read;
   }
 
   async create(ref: ToolRef, input: ToolInput): Promise<ToolView> {
@@ -196,7 +199,8 @@ export class ToolService {
     });
   }
 
-  async update(ref: ToolRef, input: ToolInput, ifModifiedAt?: string): Promise<ToolView> {
+  /** `ifMatch`: the tool's ETag, its modifiedAt or `*` (store/preconditions.ts). */
+  async update(ref: ToolRef, input: ToolInput, ifMatch?: string): Promise<ToolView> {
     const current = await this.store.tool(ref.bundleID, ref.slug, ref.version);
     this.store.refuseBuiltin(ref.bundleID, 'cannot edit a built-in tool');
     const { bundleID } = ref;
@@ -206,13 +210,10 @@ export class ToolService {
     }
     return this.store.withBundleLock(bundleID, async () => {
       await this.store.writableBundle(bundleID, 'edit its tools');
-      const disk = await this.diskTool(current);
-      if (!disk) throw new CoreError('NOT_FOUND', `tool <${ref.slug},${ref.version}> was deleted meanwhile`);
-      if (ifModifiedAt && ifModifiedAt !== '*' && disk.modifiedAt !== ifModifiedAt) {
-        throw new CoreError('MODIFIED_ELSEWHERE', `this tool was changed elsewhere at ${disk.modifiedAt}; reload it and apply your edit again`, {
-          modifiedAt: disk.modifiedAt,
-        });
-      }
+      const read = await this.diskTool(current);
+      if (!read) throw new CoreError('NOT_FOUND', `tool <${ref.slug},${ref.version}> was deleted meanwhile`);
+      const disk = read.file;
+      checkIfMatch(ifMatch || undefined, 'tool', { modifiedAt: disk.modifiedAt, etag: read.etag, memory: this.store.state.tools.get(disk.toolID) });
       const file = this.deps.prepare(input, {
         bundleID,
         ...target,
@@ -230,22 +231,28 @@ export class ToolService {
           if (owner !== disk.toolID) throw this.conflict(target.slug, target.version);
         }
       }
-      await this.store.writeToolFile(file);
+      const etag = await this.store.writeToolFile(file);
       if (renamed) await this.store.claims.release(bundleID, disk.slug, disk.version, disk.toolID);
-      return this.view(this.store.applyTool(file));
+      return this.view(this.store.applyTool(file, etag));
     });
   }
 
-  async setEnabled(ref: ToolRef, isEnabled: boolean): Promise<ToolView> {
+  async setEnabled(ref: ToolRef, isEnabled: boolean, ifMatch?: string): Promise<ToolView> {
     const rec = await this.store.tool(ref.bundleID, ref.slug, ref.version);
-    if (rec.builtin) return this.view(await this.store.setBuiltinToolEnabled(rec, isEnabled));
+    if (rec.builtin) {
+      checkIfMatch(ifMatch, 'tool', { modifiedAt: rec.file.modifiedAt, etag: toolEtag(rec), memory: undefined });
+      return this.view(await this.store.setBuiltinToolEnabled(rec, isEnabled));
+    }
     return this.store.withBundleLock(ref.bundleID, async () => {
       await this.store.writableBundle(ref.bundleID, 'switch its tools on or off');
-      const disk = await this.diskTool(rec);
-      if (!disk) throw new CoreError('NOT_FOUND', `tool <${ref.slug},${ref.version}> was deleted meanwhile`);
-      if (disk.isEnabled === isEnabled) return this.view(this.store.applyTool(disk));
-      // Not a structural change: modifiedAt stays (DESIGN, tool.json), and only isEnabled is written.
-      return this.view(this.store.applyTool(await this.store.patchToolFile(ref.bundleID, disk.toolID, { isEnabled })));
+      const read = await this.diskTool(rec);
+      if (!read) throw new CoreError('NOT_FOUND', `tool <${ref.slug},${ref.version}> was deleted meanwhile`);
+      const disk = read.file;
+      checkIfMatch(ifMatch, 'tool', { modifiedAt: disk.modifiedAt, etag: read.etag, memory: this.store.state.tools.get(disk.toolID) });
+      if (disk.isEnabled === isEnabled) return this.view(this.store.applyTool(disk, read.etag));
+      // Not a structural change: modifiedAt stays (docs/contracts.md, tool.json), and only isEnabled is written.
+      const patched = await this.store.patchToolFile(ref.bundleID, disk.toolID, { isEnabled });
+      return this.view(this.store.applyTool(patched.file, patched.etag));
     });
   }
 

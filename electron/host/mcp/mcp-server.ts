@@ -26,6 +26,7 @@ import type { StoreEvent } from '../../../shared/operations.js';
 import { valueText } from '../../../shared/format.js';
 import { outputProgress, progressOf, type Extra } from './progress.js';
 import { registerScheduleResources } from './schedule-resources.js';
+import { toolEtag } from '../../core/store/preconditions.js';
 
 export type McpCore = Pick<Core, 'store' | 'tools' | 'invocations' | 'config' | 'approvals' | 'agents' | 'events' | 'logger' | 'schedules'>;
 
@@ -74,7 +75,12 @@ export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): Mcp
   // Computed once per change of the store or config, not per request: 10,000 tools list in a few ms.
   let cached: AgentTool[] | undefined;
   const visible = (): AgentTool[] => (cached ??= core.config.get().toolsEnabled ? agentTools(core.store, core.tools, scope()) : []);
-  const signature = (tools: AgentTool[]) => tools.map((t) => `${t.name}\u0000${t.file.toolID}\u0000${t.file.modifiedAt}\u0000${t.safety}`).join('\n');
+  // By content (the file's ETag), not modifiedAt: a hand edit or a git pull may leave modifiedAt alone.
+  const contentTag = (t: AgentTool) => {
+    const rec = core.store.state.tools.get(t.file.toolID);
+    return rec ? toolEtag(rec) : t.file.modifiedAt;
+  };
+  const signature = (tools: AgentTool[]) => tools.map((t) => `${t.name}\u0000${t.file.toolID}\u0000${contentTag(t)}\u0000${t.safety}`).join('\n');
 
   let lastSignature = signature(visible());
   let timer: NodeJS.Timeout | undefined;

@@ -4,22 +4,25 @@
  * error codes are those of IPC. tools.update shares tools.put's PUT, chosen by If-Match; a route
  * marked `stream` answers server-sent events with `?stream=true` (invoke-stream.ts).
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REST_ROUTES, STREAM_QUERY, type RestRoute } from '../../../shared/rest.js';
 import type { OpName } from '../../../shared/operations.js';
 import type { TransportCore } from '../../core/operations/transport.js';
 import { sendError } from './errors.js';
 import { BODY_NOT_OBJECT, inputFor, streamRequested } from './request-input.js';
 import { invokeStreams } from './invoke-stream.js';
+import { ifMatchOf, tagAnswer } from './etags.js';
 
 export async function contractRoutes(app: FastifyInstance, opts: { core: TransportCore }): Promise<void> {
   const streams = invokeStreams(opts.core);
   app.addHook('preClose', () => streams.cancelAll());
 
-  const run = async (name: OpName, input: unknown, route: RestRoute, reply: FastifyReply) => {
+  const run = async (name: OpName, input: unknown, route: RestRoute, req: FastifyRequest, reply: FastifyReply) => {
     if (input === BODY_NOT_OBJECT) return sendError(reply, { code: 'INVALID_INPUT', message: 'the request body must be a JSON object' });
-    const env = await opts.core.dispatch(name, input, { transport: 'rest' });
+    const ifMatch = ifMatchOf(name, req);
+    const env = await opts.core.dispatch(name, ifMatch === undefined ? input : { ...(input as object), ifMatch }, { transport: 'rest' });
     if (!env.ok) return sendError(reply, env.error);
+    if (tagAnswer(name, req, reply, env.data)) return reply.code(304).send();
     if (route.status === 204) return reply.code(204).send();
     if (route.unwrap) {
       const data = env.data as Record<string, unknown>;
@@ -35,9 +38,7 @@ export async function contractRoutes(app: FastifyInstance, opts: { core: Transpo
       url: route.path,
       handler: async (req, reply) => {
         if (name === 'tools.put' && req.headers['if-match'] !== undefined) {
-          const tag = String(req.headers['if-match']).trim().replace(/^W\//, '').replace(/^"|"$/g, '');
-          const input = inputFor(REST_ROUTES['tools.update'], req);
-          return run('tools.update', input === BODY_NOT_OBJECT ? input : { ...input, ifModifiedAt: tag }, REST_ROUTES['tools.update'], reply);
+          return run('tools.update', inputFor(REST_ROUTES['tools.update'], req), REST_ROUTES['tools.update'], req, reply);
         }
         if (route.stream) {
           const stream = streamRequested(req.query as Record<string, unknown>);
@@ -51,7 +52,7 @@ export async function contractRoutes(app: FastifyInstance, opts: { core: Transpo
           const input = inputFor(route, req);
           if (stream && input !== BODY_NOT_OBJECT) return streams.handle(input, reply);
         }
-        return run(name, inputFor(route, req), route, reply);
+        return run(name, inputFor(route, req), route, req, reply);
       },
     });
   }

@@ -43,6 +43,11 @@ const FIELD_OF_DRAFT_KEY: Partial<Record<keyof ToolDraft, string>> = {
  * authentication), so a new tool does not open full of complaints about fields not filled in yet.
  * Issues about a group with no field of its own (`impl.sandbox`) show once any impl field changed.
  */
+/** The save's guard: the ETag (hash of the file's bytes, so a hand edit that kept modifiedAt counts), modifiedAt when the view has none. */
+function ifMatchOf(tool: ToolView): { ifMatch: string } | { ifModifiedAt: string } {
+  return tool.etag ? { ifMatch: tool.etag } : { ifModifiedAt: tool.modifiedAt };
+}
+
 function implTouched(field: string, dirty: ReadonlySet<string>, implDraft: object): boolean {
   if (!field.startsWith('impl.')) return false;
   const touched = [...dirty].filter((d) => d.startsWith('impl.'));
@@ -123,7 +128,7 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
     mutationFn: (over?: ToolView) => {
       const input = toToolInput(draft);
       return tool
-        ? call('tools.update', { ...toolRefOf(tool), tool: input, ifModifiedAt: (over ?? tool).modifiedAt })
+        ? call('tools.update', { ...toolRefOf(tool), tool: input, ...ifMatchOf(over ?? tool) })
         : call('tools.put', { bundleID, slug: input.slug!, version: input.version!, tool: input });
     },
     onSuccess: (saved) => {

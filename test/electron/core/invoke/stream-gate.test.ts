@@ -61,7 +61,8 @@ describe('StreamGate', () => {
     gate.emit({ type: 'chunk', text: 'ééé' }); // 6 bytes: 10 in all
     gate.emit({ type: 'chunk', text: 'x' });
     gate.finish();
-    expect(out.text()).toBe('abcdééé');
+    expect(out.text()).toBe('abcdééé… [truncated: original 11 bytes; the stream stopped after 10]');
+    expect(gate.truncation()).toEqual({ originalBytes: 11, sentBytes: 10 });
     const cut = collect();
     const g2 = new StreamGate(cut.listen, SecretRedactor.of([]), 9);
     g2.emit({ type: 'chunk', text: 'abcd' });
@@ -70,6 +71,17 @@ describe('StreamGate', () => {
     expect(cut.text()).toBe('abcdéé');
     expect(Buffer.byteLength(cut.text())).toBeLessThanOrEqual(9);
     expect(g2.capped).toBe(true);
+    g2.finish();
+    expect(cut.text()).toBe('abcdéé… [truncated: original 14 bytes; the stream stopped after 8]');
+  });
+
+  it('says nothing more when the stream fits', () => {
+    const out = collect();
+    const gate = new StreamGate(out.listen, SecretRedactor.of([]), 10);
+    gate.emit({ type: 'chunk', text: 'abcdééé' });
+    gate.finish();
+    expect(out.text()).toBe('abcdééé');
+    expect(gate.truncation()).toBeUndefined();
   });
 
   it('redacts step events whole and lets nothing through after the run ended', () => {

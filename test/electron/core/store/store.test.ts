@@ -155,8 +155,9 @@ describe('tools', () => {
     expect(off.isEnabled).toBe(false);
     expect(off.createdAt).toBe(created.createdAt);
     expect(off.modifiedAt).toBe(created.modifiedAt);
-    const { isEnabled: _a, availability: _c, metrics: _d, ...rest } = off;
-    const { isEnabled: _e, availability: _g, metrics: _h, ...restBefore } = created;
+    expect(off.etag).not.toBe(created.etag);
+    const { isEnabled: _a, availability: _c, metrics: _d, etag: _i, ...rest } = off;
+    const { isEnabled: _e, availability: _g, metrics: _h, etag: _j, ...restBefore } = created;
     expect(rest).toEqual(restBefore);
   });
 

@@ -132,14 +132,19 @@ describe('POST …/invoke?stream=true', () => {
     expect(answer.events.at(-1)).toMatchObject({ event: 'result', data: { ok: true } });
   });
 
-  it('stops chunks at maxOutputBytes across the whole stream', async () => {
+  it('stops chunks at maxOutputBytes across the whole stream, and says so and where in a last chunk and in the result', async () => {
     const answer = await stream('many');
-    const text = chunkText(answer.events);
+    const chunks = answer.events.filter((e) => e.event === 'chunk').map((e) => e.data.text as string);
+    const notice = chunks.pop()!;
+    const text = chunks.join('');
     expect(Buffer.byteLength(text)).toBe(64);
     expect(text).toBe('chunk-0-xxxxxxxxxxxx|chunk-1-xxxxxxxxxxxx|chunk-2-xxxxxxxxxxxx|c');
+    // Worded like the cut of a value (truncate.ts), plus where the stream stopped.
+    expect(notice).toBe('… [truncated: original 210 bytes; the stream stopped after 64]');
     const result = answer.events.at(-1)!.data;
     expect(result.ok).toBe(true);
-    expect(result.truncated.originalBytes).toBeGreaterThan(210);
+    expect(result.streamTruncated).toEqual({ originalBytes: 210, sentBytes: 64 });
+    expect(result.truncated.originalBytes).toBeGreaterThan(210); // the value, as JSON text
   });
 
   it('never lets a secret out, even split across two chunks', async () => {
