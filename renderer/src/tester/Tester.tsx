@@ -20,6 +20,7 @@ import { cspSafeValidator, validateArgs } from './schemaValidator.js';
 import { ResultPanel } from './ResultPanel.js';
 import { HistoryPanel } from './HistoryPanel.js';
 import { useLiveRun } from './useLiveRun.js';
+import type { RunOutcome } from './run-outcome.js';
 import type { ToolView, InvokeResult, HistoryEntry, InvokeStreamEvent } from '../../../shared/types.js';
 import type { ApiError } from '../../../shared/errors.js';
 
@@ -28,12 +29,6 @@ const UI_SCHEMA: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
 // CodeMirror loads when raw JSON is asked for (or a tool takes no form), not with every tool page:
 // the card frame beside it shares no chunk with an editor.
 const JsonEditor = lazy(() => import('../editor/JsonEditor.js').then((m) => ({ default: m.JsonEditor })));
-
-export interface RunOutcome {
-  args: unknown;
-  result?: InvokeResult;
-  error?: ApiError;
-}
 
 function formSchemaOf(argSchema: unknown): RJSFSchema | null {
   if (argSchema === true) return { type: 'object' };
