@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { adoptTokenFromUrl, ApiCallError } from './api/client.js';
+import { adoptTokenFromUrl } from './api/session.js';
+import { ApiCallError } from './api/errors.js';
 import { App } from './app/App.js';
 import { SignInGate } from './app/SignIn.js';
 import { NavProvider } from './app/nav.js';

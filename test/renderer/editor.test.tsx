@@ -16,7 +16,7 @@ import { checkArgSchema, checkJsonSchema } from '../../renderer/src/editor/schem
 import { rangeOfPath, jsonProblems } from '../../renderer/src/editor/JsonEditor.js';
 import { exampleArgs } from '../../renderer/src/editor/CardSettings.js';
 import { highlight } from '../../renderer/src/search/Search.js';
-import { ApiCallError } from '../../renderer/src/api/client.js';
+import { ApiCallError } from '../../renderer/src/api/errors.js';
 import type { ToolView } from '../../shared/types.js';
 
 afterEach(() => cleanup());

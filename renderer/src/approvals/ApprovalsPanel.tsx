@@ -8,7 +8,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { focusOrigin, focusScreen, restoreFocus } from '../components/focus.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { call, errorMessage } from '../api/client.js';
+import { errorMessage } from '../api/errors.js';
+import { decideApproval } from '../api/operations.js';
 import { keys, useApprovals } from '../api/queries.js';
 import { useToast } from '../components/Toasts.js';
 import type { Approval, ApprovalDecision } from '../../../shared/types.js';
@@ -22,7 +23,7 @@ function ApprovalCard({ approval, now }: { approval: Approval; now: number }) {
   const qc = useQueryClient();
   const toast = useToast();
   const decide = useMutation({
-    mutationFn: (decision: ApprovalDecision) => call('approvals.decide', { approvalID: approval.approvalID, decision }),
+    mutationFn: (decision: ApprovalDecision) => decideApproval({ approvalID: approval.approvalID, decision }),
     onSuccess: (d) =>
       toast.show(
         d.decision === 'approve' ? 'success' : 'info',

@@ -6,7 +6,8 @@
  */
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiCallError, call, errorMessage } from '../api/client.js';
+import { ApiCallError, errorMessage } from '../api/errors.js';
+import { putTool, updateTool } from '../api/operations.js';
 import { keys, useBundles, useSchedules, useSecrets, useTool, toolRefOf, type ToolRef } from '../api/queries.js';
 import { useToggleTool } from '../api/mutations.js';
 import { useNav } from '../app/nav.js';
@@ -123,8 +124,8 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
     mutationFn: (over?: ToolView) => {
       const input = toToolInput(draft);
       return tool
-        ? call('tools.update', { ...toolRefOf(tool), tool: input, ifModifiedAt: (over ?? tool).modifiedAt })
-        : call('tools.put', { bundleID, slug: input.slug!, version: input.version!, tool: input });
+        ? updateTool({ ...toolRefOf(tool), tool: input, ifModifiedAt: (over ?? tool).modifiedAt })
+        : putTool({ bundleID, slug: input.slug!, version: input.version!, tool: input });
     },
     onSuccess: (saved) => {
       toast.show('success', `${tool ? 'Saved' : 'Created'} ${saved.displayName || saved.slug}`);

@@ -5,7 +5,7 @@
  */
 import { Fragment, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { toolRefOf, useBundles } from '../api/queries.js';
-import { errorMessage } from '../api/client.js';
+import { errorMessage } from '../api/errors.js';
 import { useNav } from '../app/nav.js';
 import { Badge } from '../components/States.js';
 import { highlight, snippet, useSearch } from './Search.js';

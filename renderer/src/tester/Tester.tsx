@@ -12,7 +12,8 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import Form from '@rjsf/core';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiCallError, call, invokeStream } from '../api/client.js';
+import { ApiCallError } from '../api/errors.js';
+import { cancelInvocation, invokeToolStreamed } from '../api/operations.js';
 import { keys, toolRefOf } from '../api/queries.js';
 import { useConfirm } from '../components/Dialog.js';
 import { Loading } from '../components/States.js';
@@ -132,7 +133,7 @@ export function Tester({
     try {
       let result: InvokeResult;
       try {
-        result = await invokeStream({ ...toolRefOf(tool), args, invocationID, ...(confirmed ? { confirm: true } : {}) }, push);
+        result = await invokeToolStreamed({ ...toolRefOf(tool), args, invocationID, ...(confirmed ? { confirm: true } : {}) }, push);
       } catch (e) {
         // The core may require a confirmation the tool's label did not announce (e.g. a privileged function).
         if (e instanceof ApiCallError && e.code === 'CONFIRMATION_REQUIRED' && !confirmed) {
@@ -143,7 +144,7 @@ export function Tester({
           }
           invocationID = newInvocationID();
           setRunning({ invocationID, stopping: false });
-          result = await invokeStream({ ...toolRefOf(tool), args, invocationID, confirm: true }, push);
+          result = await invokeToolStreamed({ ...toolRefOf(tool), args, invocationID, confirm: true }, push);
         } else throw e;
       }
       setOutcome({ args, result });
@@ -177,7 +178,7 @@ export function Tester({
     if (!running) return;
     setRunning({ ...running, stopping: true });
     try {
-      await call('tools.cancel', { invocationID: running.invocationID });
+      await cancelInvocation({ invocationID: running.invocationID });
     } catch {
       // the run may have finished meanwhile; its own result arrives either way
     }

@@ -1,6 +1,6 @@
 /** The questions an import or export asks: conflicts, an OpenAPI preview, a target bundle, a selection, a fallback for the clipboard. */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { ApiCallError } from '../api/client.js';
+import { ApiCallError } from '../api/errors.js';
 import { useBundles } from '../api/queries.js';
 import { ContainerHelpButton } from '../help/ContainerFolderHelp.js';
 import { Modal } from '../components/Dialog.js';

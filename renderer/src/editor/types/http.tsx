@@ -1,6 +1,7 @@
 /** The editor module of `http` tools: method, URL and body templates, headers, extraction, auth. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { call, errorMessage } from '../../api/client.js';
+import { errorMessage } from '../../api/errors.js';
+import { patchConfig } from '../../api/operations.js';
 import { keys, useConfig } from '../../api/queries.js';
 import { useToast } from '../../components/Toasts.js';
 import { Field, TextField } from '../Field.js';
@@ -206,7 +207,7 @@ function AllowedHostStatus({ url, readOnly }: { url: string; readOnly?: boolean 
   const qc = useQueryClient();
   const toast = useToast();
   const allow = useMutation({
-    mutationFn: (host: string) => call('config.patch', { patch: { allowedHosts: [...(config.data?.allowedHosts ?? []), host] } }),
+    mutationFn: (host: string) => patchConfig({ patch: { allowedHosts: [...(config.data?.allowedHosts ?? []), host] } }),
     onSuccess: (_c, host) => {
       toast.show('success', `${host} added to allowed hosts`);
       void qc.invalidateQueries({ queryKey: keys.config });

@@ -5,7 +5,7 @@
  * (shared/pipeline.ts); steps reordered and removed; the output template and the timeout.
  */
 import { useQueries } from '@tanstack/react-query';
-import { call } from '../../api/client.js';
+import { getTool } from '../../api/operations.js';
 import { keys, useBundles } from '../../api/queries.js';
 import { Badge } from '../../components/States.js';
 import { SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
@@ -60,7 +60,7 @@ function PipelineImplEditor({ value, onChange, ctx, errors, readOnly, owner }: I
   const tools = useQueries({
     queries: refs.map((ref) => ({
       queryKey: ref ? keys.tool(ref) : ['tools', 'one', 'none'],
-      queryFn: () => call('tools.get', ref!),
+      queryFn: () => getTool(ref!),
       enabled: ref !== null && ref.slug !== '' && ref.version !== '',
       retry: false,
     })),
