@@ -1,3 +1,5 @@
+// First, so that the components' own styles (imported by each) come after the global ones.
+import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -9,8 +11,6 @@ import { NavProvider } from './app/nav.js';
 import { ToastProvider } from './components/Toasts.js';
 import { ConfirmProvider } from './components/Dialog.js';
 import { TransferProvider } from './transfer/TransferProvider.js';
-import './styles.css';
-import './pipelines.css';
 
 performance.mark('tw:app-start');
 adoptTokenFromUrl();

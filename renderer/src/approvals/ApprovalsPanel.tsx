@@ -13,6 +13,7 @@ import { decideApproval } from '../api/operations.js';
 import { keys, useApprovals } from '../api/queries.js';
 import { useToast } from '../components/Toasts.js';
 import type { Approval, ApprovalDecision } from '../../../shared/types.js';
+import './ApprovalsPanel.css';
 
 function timeLeft(expiresAt: string, now: number): string {
   const s = Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / 1000));

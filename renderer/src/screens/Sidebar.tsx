@@ -8,6 +8,7 @@ import { errorMessage } from '../api/errors.js';
 import { useTransfer } from '../transfer/TransferProvider.js';
 import { ImportIcon } from '../transfer/DropZone.js';
 import { plural } from '../app/format.js';
+import './Sidebar.css';
 
 function isBundleActive(route: Route, bundleID: string): boolean {
   if (route.name === 'tools') return route.bundleID === bundleID;

@@ -16,6 +16,7 @@ import { plural } from '../app/format.js';
 import { nothingLanded, type Outcome } from './outcome.js';
 import { ErrorDetails } from './ErrorDetails.js';
 import type { ImportReport } from '../../../shared/types.js';
+import '../pipelines.css';
 
 function HostsPrompt({ hosts }: { hosts: string[] }) {
   const confirm = useConfirm();

@@ -34,6 +34,7 @@ import {
 } from '../pipeline/draft.js';
 import type { EditorTypeModule, ImplEditorProps } from './editor-type.js';
 import { useState } from 'react';
+import '../../pipelines.css';
 
 /** A step for a picked tool: an ID from its slug, and its arguments mapped to the pipeline's arguments of the same name. */
 export function stepForTool(tool: ToolView, ownBundleID: string, takenIDs: readonly string[], inputNames: readonly string[], key = newStepKey()): StepDraft {
