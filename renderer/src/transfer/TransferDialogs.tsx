@@ -1,3 +1,4 @@
+// Five dialogs of one lazy chunk, loaded together when the first import or export dialog opens: kept in one file on purpose.
 /** The questions an import or export asks: conflicts, an OpenAPI preview, a target bundle, a selection, a fallback for the clipboard. */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ApiCallError } from '../api/errors.js';
