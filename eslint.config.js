@@ -7,8 +7,12 @@
  *   electron/host/ never imports `electron`, electron/shell or electron/cli (the shell wires them together)
  *   electron/cli/  never imports `electron` or electron/shell; its commands (cli/commands/) reach
  *                  the core only through cli/session.ts (the operations contract), like REST and IPC
- *   renderer/      never imports electron/ (it talks to main only through its API client)
- * Import cycles between folders of electron/core are checked by test/architecture.test.ts.
+ *   renderer/      never imports electron/ (it talks to main only through its API client);
+ *                  inside it, screens → components → api: only renderer/src/api/ imports
+ *                  api/client.ts, nothing below the screens imports a screen or the app shell,
+ *                  and the api layer and components/ import no feature
+ * Import cycles between folders of electron/core and between renderer modules are checked by
+ * test/architecture.test.ts.
  * docs/architecture.md ("Layers") shows the same zones as a table.
  */
 import js from '@eslint/js';
@@ -17,6 +21,10 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+// The renderer's features: components by concern, used by screens, built on components/ and the api hooks.
+const RENDERER_FEATURES = ['approvals', 'card', 'editor', 'help', 'search', 'tester', 'transfer'].map((f) => `./renderer/src/${f}`);
+const RENDERER_BELOW_SCREENS = [...RENDERER_FEATURES, './renderer/src/components', './renderer/src/api'];
 
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'url', 'util', 'events', 'worker_threads'];
 
@@ -69,6 +77,27 @@ export default tseslint.config(
                 'a CLI command reaches the core through cli/session.ts (the operations contract, as REST and IPC do) and starts transports through cli/transports.ts.',
             },
             { target: './renderer', from: ['./electron', './test'], message: 'the renderer talks to main only through renderer/src/api/client.ts.' },
+            {
+              target: ['./renderer/src/!(api)/**', './renderer/src/*.{ts,tsx}'],
+              from: './renderer/src/api/client.ts',
+              message:
+                'only renderer/src/api/ talks to the client: call a named operation of api/operations.ts or a hook of api/queries.ts / mutations.ts; errors are in api/errors.ts, the token in api/session.ts.',
+            },
+            {
+              target: RENDERER_BELOW_SCREENS,
+              from: ['./renderer/src/screens', './renderer/src/app/App.tsx', './renderer/src/app/SignIn.tsx', './renderer/src/main.tsx'],
+              message: 'screens → components → api: components and api hooks must not import a screen or the app shell.',
+            },
+            {
+              target: './renderer/src/api',
+              from: RENDERER_FEATURES,
+              message: 'the api layer is the bottom of the renderer: it must not import a feature (editor, tester, …); it may show a toast (components/).',
+            },
+            {
+              target: './renderer/src/components',
+              from: RENDERER_FEATURES,
+              message: 'components/ holds generic building blocks: they must not import a feature (editor, tester, …) or a screen.',
+            },
           ],
         },
       ],

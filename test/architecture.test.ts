@@ -1,11 +1,11 @@
 /**
- * The shape of the house, checked: no import cycle between folders of electron/core (a cycle
- * means two concerns that cannot be understood apart), no index.ts barrels anywhere (imports name
+ * The shape of the house, checked: no import cycle between folders of electron/core nor between
+ * modules of the renderer (a cycle means two concerns that cannot be understood apart), no index.ts barrels anywhere (imports name
  * the module that holds the thing), and a preload small enough to load instantly (it must not
  * pull the contract's schemas in). The layering itself is ESLint's (eslint.config.js).
  */
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -41,6 +41,22 @@ export function folderGraph(root: string): Map<string, Map<string, string>> {
   return graph;
 }
 
+/** Module-to-module static imports below `root` (type-only imports too: they tie the two files as much). */
+export function moduleGraph(root: string): Map<string, Map<string, string>> {
+  const graph = new Map<string, Map<string, string>>();
+  for (const file of sourceFiles(root)) {
+    const from = relative(ROOT, file);
+    const edges = new Map<string, string>();
+    for (const m of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+      const base = normalize(join(dirname(file), m[1]!)).replace(/\.js$/, '');
+      const target = [`${base}.ts`, `${base}.tsx`].find((candidate) => existsSync(candidate));
+      if (target?.startsWith(root + sep)) edges.set(relative(ROOT, target), `${from} imports ${m[1]}`);
+    }
+    graph.set(from, edges);
+  }
+  return graph;
+}
+
 export function findCycle(graph: Map<string, Map<string, string>>): string[] | undefined {
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
@@ -69,6 +85,14 @@ export function findCycle(graph: Map<string, Map<string, string>>): string[] | u
 describe('architecture', () => {
   it('has no import cycle between the folders of electron/core', () => {
     const graph = folderGraph(join(ROOT, 'electron', 'core'));
+    const cycle = findCycle(graph);
+    const evidence = cycle?.slice(1).map((to, i) => graph.get(cycle[i]!)!.get(to));
+    expect(evidence ?? []).toEqual([]);
+  });
+
+  it('has no import cycle between the modules of the renderer', () => {
+    const graph = moduleGraph(join(ROOT, 'renderer', 'src'));
+    expect(graph.size).toBeGreaterThan(50);
     const cycle = findCycle(graph);
     const evidence = cycle?.slice(1).map((to, i) => graph.get(cycle[i]!)!.get(to));
     expect(evidence ?? []).toEqual([]);

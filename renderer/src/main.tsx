@@ -1,15 +1,16 @@
+// First, so that the components' own styles (imported by each) come after the global ones.
+import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { adoptTokenFromUrl, ApiCallError } from './api/client.js';
+import { adoptTokenFromUrl } from './api/session.js';
+import { ApiCallError } from './api/errors.js';
 import { App } from './app/App.js';
 import { SignInGate } from './app/SignIn.js';
 import { NavProvider } from './app/nav.js';
 import { ToastProvider } from './components/Toasts.js';
 import { ConfirmProvider } from './components/Dialog.js';
 import { TransferProvider } from './transfer/TransferProvider.js';
-import './styles.css';
-import './pipelines.css';
 
 performance.mark('tw:app-start');
 adoptTokenFromUrl();

@@ -5,7 +5,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { adoptTokenFromUrl, ApiCallError, call, invokeStream, readEventStream, transportKind } from '../../renderer/src/api/client.js';
+import { call, invokeStream, readEventStream } from '../../renderer/src/api/client.js';
+import { ApiCallError } from '../../renderer/src/api/errors.js';
+import { adoptTokenFromUrl, transportKind } from '../../renderer/src/api/session.js';
 import { applyEvent } from '../../renderer/src/tester/useLiveRun.js';
 import type { InvokeStreamEvent } from '../../shared/types.js';
 import { createInvalidator, keysForEvent } from '../../renderer/src/api/events.js';

@@ -9,14 +9,15 @@ import { EditorState } from '@codemirror/state';
 import { json } from '@codemirror/lang-json';
 import { ensureSyntaxTree } from '@codemirror/language';
 import { draftFromTool, emptyDraft, localIssues, toToolInput, type ToolDraft } from '../../renderer/src/editor/draft.js';
-import { newHeaderRow, hostOfTemplate, type HttpDraft } from '../../renderer/src/editor/types/http.js';
+import { newHeaderRow, type HttpDraft } from '../../renderer/src/editor/types/http-draft.js';
+import { hostOfTemplate } from '../../renderer/src/editor/types/http-parts.js';
 import { TemplateInput, placeholderProblems, classifyPlaceholder } from '../../renderer/src/editor/TemplateInput.js';
 import { issuesByField, fieldFor, FormErrors } from '../../renderer/src/editor/Field.js';
 import { checkArgSchema, checkJsonSchema } from '../../renderer/src/editor/schemaChecks.js';
 import { rangeOfPath, jsonProblems } from '../../renderer/src/editor/JsonEditor.js';
 import { exampleArgs } from '../../renderer/src/editor/CardSettings.js';
 import { highlight } from '../../renderer/src/search/Search.js';
-import { ApiCallError } from '../../renderer/src/api/client.js';
+import { ApiCallError } from '../../renderer/src/api/errors.js';
 import type { ToolView } from '../../shared/types.js';
 
 afterEach(() => cleanup());

@@ -2,7 +2,9 @@
  * The renderer's one way to reach the core: `call(name, input)` over the operations contract.
  * Desktop: the preload's named functions (`window.toolwright.bundlesList(...)`), which answer
  * envelopes. Browser mode (`npm run serve`): REST on the same origin, with the bearer token the
- * host printed in the page URL's fragment.
+ * host printed in the page URL's fragment. Only modules of renderer/src/api/ import this one (a
+ * lint zone): the rest of the renderer calls the named operations of api/operations.ts and the
+ * hooks of api/queries.ts and mutations.ts.
  */
 import type { OpInput, OpName, OpOutput, StoreEvent } from '../../../shared/operations.js';
 import { buildRestRequest, EVENTS_PATH, REST_ROUTES, RESULT_EVENT, STREAM_QUERY } from '../../../shared/rest.js';
@@ -10,33 +12,9 @@ import { createParser } from 'eventsource-parser';
 import type { InvokeResult, InvokeStreamEvent } from '../../../shared/types.js';
 // op-names.ts, not operations.ts: the latter's TypeBox schemas are main's business (~50 KB).
 import { opFunctionName } from '../../../shared/op-names.js';
-import { isApiError, type ApiError, type Envelope, type FieldIssue } from '../../../shared/errors.js';
-
-/** An operation failed: carries the contract error (code, message, details) unchanged. */
-export class ApiCallError extends Error {
-  readonly error: ApiError;
-  constructor(error: ApiError) {
-    super(error.message);
-    this.name = 'ApiCallError';
-    this.error = error;
-  }
-  get code(): string {
-    return this.error.code;
-  }
-  get issues(): FieldIssue[] {
-    return this.error.details?.issues ?? [];
-  }
-}
-
-export function errorMessage(e: unknown): string {
-  if (e instanceof ApiCallError) return e.message;
-  if (e instanceof Error) return e.message;
-  return String(e);
-}
-
-export function errorCode(e: unknown): string | undefined {
-  return e instanceof ApiCallError ? e.code : undefined;
-}
+import { isApiError, type ApiError, type Envelope } from '../../../shared/errors.js';
+import { ApiCallError, errorMessage } from './errors.js';
+import { token, transportKind } from './session.js';
 
 type PreloadFn = (input: unknown) => Promise<Envelope<unknown>>;
 type PreloadStreamFn = (input: unknown, onEvent: (e: InvokeStreamEvent) => void) => Promise<Envelope<unknown>>;
@@ -51,50 +29,6 @@ declare global {
   interface Window {
     toolwright?: PreloadApi;
   }
-}
-
-const TOKEN_KEY = 'toolwright.token';
-
-/**
- * Takes `#token=…` from the address bar into sessionStorage and removes it from the URL, so the
- * token is neither bookmarked nor sent as a Referer. Called once at start-up.
- */
-export function adoptTokenFromUrl(): void {
-  const hash = window.location.hash;
-  const m = /(?:^#|&)token=([^&]+)/.exec(hash);
-  if (!m) return;
-  try {
-    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(m[1]!));
-  } catch {
-    // sessionStorage can be unavailable (opaque origins); the token then lives in memory only.
-    memoryToken = decodeURIComponent(m[1]!);
-  }
-  window.history.replaceState(null, '', window.location.pathname + window.location.search);
-}
-
-let memoryToken: string | undefined;
-
-/** Keeps a token the person pasted (the sign-in page), as adoptTokenFromUrl does with the link's. */
-export function setToken(value: string): void {
-  memoryToken = value;
-  try {
-    sessionStorage.setItem(TOKEN_KEY, value);
-  } catch {
-    // memory only
-  }
-}
-
-/** The bearer token of the browser host (for the MCP endpoint's copy-ready configuration). */
-export function token(): string | undefined {
-  try {
-    return sessionStorage.getItem(TOKEN_KEY) ?? memoryToken;
-  } catch {
-    return memoryToken;
-  }
-}
-
-export function transportKind(): 'ipc' | 'rest' {
-  return typeof window !== 'undefined' && window.toolwright ? 'ipc' : 'rest';
 }
 
 async function callIpc<N extends OpName>(name: N, input: OpInput<N>): Promise<OpOutput<N>> {

@@ -3,7 +3,8 @@
  * rolled back, with a toast saying why, when the core refuses.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { call, errorMessage } from './client.js';
+import { call } from './client.js';
+import { errorMessage } from './errors.js';
 import { keys, patchToolInLists, type ToolRef } from './queries.js';
 import { useToast } from '../components/Toasts.js';
 import type { BundleView, ToolView } from '../../../shared/types.js';

@@ -3,13 +3,15 @@
  * where the token comes from and takes it. The desktop app (IPC) never shows it.
  */
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { ApiCallError, call, setToken, token, transportKind } from '../api/client.js';
+import { ApiCallError } from '../api/errors.js';
+import { setToken, token, transportKind } from '../api/session.js';
+import { getSystemInfo } from '../api/operations.js';
 
 type State = { kind: 'checking' } | { kind: 'ok' } | { kind: 'needed'; error?: string };
 
 async function verify(): Promise<State> {
   try {
-    await call('system.info', {});
+    await getSystemInfo({});
     return { kind: 'ok' };
   } catch (e) {
     if (e instanceof ApiCallError && e.code === 'UNAUTHORIZED') return { kind: 'needed', ...(token() ? { error: 'The host refused this token.' } : {}) };

@@ -8,10 +8,12 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { focusOrigin, focusScreen, restoreFocus } from '../components/focus.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { call, errorMessage } from '../api/client.js';
+import { errorMessage } from '../api/errors.js';
+import { decideApproval } from '../api/operations.js';
 import { keys, useApprovals } from '../api/queries.js';
 import { useToast } from '../components/Toasts.js';
 import type { Approval, ApprovalDecision } from '../../../shared/types.js';
+import './ApprovalsPanel.css';
 
 function timeLeft(expiresAt: string, now: number): string {
   const s = Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / 1000));
@@ -22,7 +24,7 @@ function ApprovalCard({ approval, now }: { approval: Approval; now: number }) {
   const qc = useQueryClient();
   const toast = useToast();
   const decide = useMutation({
-    mutationFn: (decision: ApprovalDecision) => call('approvals.decide', { approvalID: approval.approvalID, decision }),
+    mutationFn: (decision: ApprovalDecision) => decideApproval({ approvalID: approval.approvalID, decision }),
     onSuccess: (d) =>
       toast.show(
         d.decision === 'approve' ? 'success' : 'info',

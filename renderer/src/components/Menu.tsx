@@ -3,6 +3,7 @@
  * arrows, Home and End move, Escape closes and gives focus back, Tab or a click elsewhere closes.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import './Menu.css';
 
 export interface MenuItem {
   label: ReactNode;

@@ -1,6 +1,6 @@
 /** Loading, empty and error states, the same everywhere. */
 import type { ReactNode } from 'react';
-import { errorMessage } from '../api/client.js';
+import { errorMessage } from '../api/errors.js';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (

@@ -1,5 +1,6 @@
 /** An on/off switch: a real checkbox with role="switch", so Space toggles it and readers announce it. */
 import type { ChangeEvent } from 'react';
+import './Switch.css';
 
 interface SwitchProps {
   checked: boolean;

@@ -4,6 +4,7 @@
  * lift above any primary button they would cover, so Save, Run or Create stay clickable.
  */
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import './Toasts.css';
 
 export type ToastKind = 'success' | 'error' | 'info';
 

@@ -1,7 +1,7 @@
 /** A labelled form field with hint and error, wired for screen readers; and server issue routing. */
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import type { FieldIssue } from '../../../shared/errors.js';
-import type { ApiCallError } from '../api/client.js';
+import type { ApiCallError } from '../api/errors.js';
 
 /** The registered field an issue belongs to: exact match, or the longest field that prefixes it. */
 export function fieldFor(issueField: string, fields: readonly string[]): string | undefined {

@@ -7,7 +7,8 @@
 import { useId, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useQuery } from '@tanstack/react-query';
-import { call, errorMessage } from '../api/client.js';
+import { errorMessage } from '../api/errors.js';
+import { getTool } from '../api/operations.js';
 import { keys, toolRefOf } from '../api/queries.js';
 import { Modal, useConfirm } from '../components/Dialog.js';
 import { absoluteTime, relativeTime } from '../app/format.js';
@@ -147,7 +148,7 @@ export function SaveConflict({
 }) {
   const confirm = useConfirm();
   const ref = toolRefOf(base);
-  const fresh = useQuery({ queryKey: [...keys.tool(ref), 'newer-than', base.modifiedAt], queryFn: () => call('tools.get', ref), staleTime: 0 });
+  const fresh = useQuery({ queryKey: [...keys.tool(ref), 'newer-than', base.modifiedAt], queryFn: () => getTool(ref), staleTime: 0 });
   const [merging, setMerging] = useState<MergeResult | null>(null);
   const newer = fresh.data;
   const summary = useMemo(() => {

@@ -8,6 +8,8 @@
  */
 import { useId, useRef, useState, type KeyboardEvent, type UIEvent } from 'react';
 import { findPlaceholders, isSecretName, type Placeholder } from '../../../shared/template.js';
+import './TemplateInput.css';
+import '../pipelines.css';
 
 export type PlaceholderKind = 'arg' | 'step' | 'secret' | 'secret-missing' | 'unknown';
 

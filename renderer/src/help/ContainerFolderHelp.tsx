@@ -6,6 +6,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Modal } from '../components/Dialog.js';
 import { Loading } from '../components/States.js';
+import './ContainerFolderHelp.css';
 
 const HelpContent = lazy(() => import('./ContainerFolderHelpContent.js'));
 

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useAgentConnections, useBundles, useConfig, useSystemInfo } from '../api/queries.js';
-import { token, transportKind } from '../api/client.js';
+import { token, transportKind } from '../api/session.js';
 import { useCopy } from '../app/useCopy.js';
 import { ErrorState, Loading, Badge, Empty } from '../components/States.js';
 import { relativeTime, absoluteTime } from '../app/format.js';

@@ -2,7 +2,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { v7 as uuidv7 } from 'uuid';
-import { call, ApiCallError, errorMessage } from '../api/client.js';
+import { ApiCallError, errorMessage } from '../api/errors.js';
+import { putBundle } from '../api/operations.js';
 import { keys, useBundles } from '../api/queries.js';
 import { useNav } from '../app/nav.js';
 import { useToast } from '../components/Toasts.js';
@@ -36,7 +37,7 @@ export function BundleEditor({ bundleID }: { bundleID?: string }) {
 
   const save = useMutation({
     mutationFn: () =>
-      call('bundles.put', {
+      putBundle({
         bundleID: bundleID ?? uuidv7(),
         bundle: { slug: slug.normalize('NFC'), displayName, description, isEnabled },
       }),

@@ -5,7 +5,8 @@
  */
 import { Fragment, useMemo, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiCallError, call, errorMessage } from '../api/client.js';
+import { ApiCallError, errorMessage } from '../api/errors.js';
+import { patchSchedule, runSchedule } from '../api/operations.js';
 import { keys, toolRefOf, useAllTools, useBundles, useScheduleOutput, useSchedules } from '../api/queries.js';
 import { useNav } from '../app/nav.js';
 import { absoluteTime, duration, relativeTime } from '../app/format.js';
@@ -54,7 +55,7 @@ export function SchedulesScreen() {
 
   const refresh = () => void qc.invalidateQueries({ queryKey: keys.schedules });
   const toggle = useMutation({
-    mutationFn: (v: { s: ScheduleView; isEnabled: boolean }) => call('schedules.patch', { scheduleID: v.s.scheduleID, patch: { isEnabled: v.isEnabled } }),
+    mutationFn: (v: { s: ScheduleView; isEnabled: boolean }) => patchSchedule({ scheduleID: v.s.scheduleID, patch: { isEnabled: v.isEnabled } }),
     onMutate: ({ s, isEnabled }) => {
       qc.setQueryData<ScheduleView[]>(keys.scheduleList(null), (list) => list?.map((x) => (x.scheduleID === s.scheduleID ? { ...x, isEnabled } : x)));
     },
@@ -65,7 +66,7 @@ export function SchedulesScreen() {
     },
   });
   const run = useMutation({
-    mutationFn: (v: { s: ScheduleView; confirm?: boolean }) => call('schedules.run', { scheduleID: v.s.scheduleID, ...(v.confirm ? { confirm: true } : {}) }),
+    mutationFn: (v: { s: ScheduleView; confirm?: boolean }) => runSchedule({ scheduleID: v.s.scheduleID, ...(v.confirm ? { confirm: true } : {}) }),
     onSuccess: (r, { s }) => {
       const name = toolByID.get(s.toolID)?.displayName || 'The tool';
       if (r.ok) toast.show('success', `${name} ran in ${duration(r.durationMs)}`);

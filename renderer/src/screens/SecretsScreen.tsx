@@ -1,7 +1,8 @@
 /** App-scoped secrets: names and masked values only; set, replace, delete. */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { call, errorMessage } from '../api/client.js';
+import { errorMessage } from '../api/errors.js';
+import { deleteSecret, setSecret } from '../api/operations.js';
 import { keys, useSecrets } from '../api/queries.js';
 import { useToast } from '../components/Toasts.js';
 import { useConfirm } from '../components/Dialog.js';
@@ -18,7 +19,7 @@ function SecretForm({ name: fixedName, onDone }: { name?: string; onDone(): void
   const [reveal, setReveal] = useState(false);
   const [tried, setTried] = useState(false);
   const save = useMutation({
-    mutationFn: () => call('secrets.set', { name: name.trim(), value }),
+    mutationFn: () => setSecret({ name: name.trim(), value }),
     onSuccess: (s) => {
       toast.show('success', `Secret ${s.name} saved`);
       void qc.invalidateQueries({ queryKey: keys.secrets });
@@ -104,7 +105,7 @@ export function SecretsScreen() {
     opener?.focus();
   }, [editing]);
   const del = useMutation({
-    mutationFn: (name: string) => call('secrets.delete', { name }),
+    mutationFn: (name: string) => deleteSecret({ name }),
     onSuccess: (_r, name) => {
       toast.show('success', `Secret ${name} deleted`);
       void qc.invalidateQueries({ queryKey: keys.secrets });

@@ -1,7 +1,9 @@
 /** config.json (allowed hosts, private network, kill switch, workspace root) and where data lives. */
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { call, errorMessage, transportKind } from '../api/client.js';
+import { errorMessage } from '../api/errors.js';
+import { transportKind } from '../api/session.js';
+import { patchConfig } from '../api/operations.js';
 import { keys, useConfig, useProblems, useSystemInfo } from '../api/queries.js';
 import { useToast } from '../components/Toasts.js';
 import { useConfirm } from '../components/Dialog.js';
@@ -16,7 +18,7 @@ function useConfigPatch() {
   const qc = useQueryClient();
   const toast = useToast();
   return useMutation({
-    mutationFn: (patch: Partial<Config>) => call('config.patch', { patch }),
+    mutationFn: (patch: Partial<Config>) => patchConfig({ patch }),
     onMutate: async (patch) => {
       await qc.cancelQueries({ queryKey: keys.config });
       const previous = qc.getQueryData<Config>(keys.config);

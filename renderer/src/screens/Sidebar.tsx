@@ -4,10 +4,11 @@ import { useToggleBundle } from '../api/mutations.js';
 import { useNav, type Route } from '../app/nav.js';
 import { Switch } from '../components/Switch.js';
 import { Badge } from '../components/States.js';
-import { errorMessage } from '../api/client.js';
+import { errorMessage } from '../api/errors.js';
 import { useTransfer } from '../transfer/TransferProvider.js';
 import { ImportIcon } from '../transfer/DropZone.js';
 import { plural } from '../app/format.js';
+import './Sidebar.css';
 
 function isBundleActive(route: Route, bundleID: string): boolean {
   if (route.name === 'tools') return route.bundleID === bundleID;

@@ -10,7 +10,7 @@ import { Switch } from '../components/Switch.js';
 import { JsonTree } from '../components/JsonTree.js';
 import { Tester } from '../tester/Tester.js';
 import { SAFETY_LABEL, SAFETY_TONE, relativeTime, absoluteTime, plural } from '../app/format.js';
-import { errorCode } from '../api/client.js';
+import { errorCode } from '../api/errors.js';
 
 /**
  * A tool that cannot be read: when its tool.json is broken (a problem names its folder), the view

@@ -6,7 +6,8 @@
  */
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiCallError, call, errorMessage } from '../api/client.js';
+import { ApiCallError, errorMessage } from '../api/errors.js';
+import { putTool, updateTool } from '../api/operations.js';
 import { keys, useBundles, useSchedules, useSecrets, useTool, toolRefOf, type ToolRef } from '../api/queries.js';
 import { useToggleTool } from '../api/mutations.js';
 import { useNav } from '../app/nav.js';
@@ -14,19 +15,17 @@ import { useToast } from '../components/Toasts.js';
 import { useConfirm } from '../components/Dialog.js';
 import { ErrorState, Loading, Badge } from '../components/States.js';
 import { Switch } from '../components/Switch.js';
-import { Field, FormErrors, issuesByField, TextField } from '../editor/Field.js';
-import { JsonEditor } from '../editor/JsonEditor.js';
-import { checkArgSchema, checkJsonSchema } from '../editor/schemaChecks.js';
-import { EDITOR_TYPES, EDITOR_TYPE_LIST, type ImplDrafts } from '../editor/types/registry.js';
+import { FormErrors, issuesByField } from '../editor/Field.js';
+import { EDITOR_TYPES, type ImplDrafts } from '../editor/types/registry.js';
 import type { DraftCommon, Errors } from '../editor/types/editor-type.js';
 import { CardSettings } from '../editor/CardSettings.js';
 import { SaveConflict } from '../editor/SaveConflict.js';
-import { SchemaBuilder } from '../editor/SchemaBuilder.js';
 import { argNamesOf, draftFromTool, emptyDraft, localIssues, parsedArgSchema, toToolInput, TOOL_FIELDS, type ToolDraft } from '../editor/draft.js';
 import { ScheduleSettings } from '../editor/schedules/ScheduleSettings.js';
 import type { PlaceholderContext } from '../editor/TemplateInput.js';
 import type { ToolView } from '../../../shared/types.js';
 import type { ToolType } from '../../../shared/schemas.js';
+import { ArgumentsFieldset, GeneralFieldset, LimitsFieldset } from './tool-editor/ToolFieldsets.js';
 
 const FIELD_OF_DRAFT_KEY: Partial<Record<keyof ToolDraft, string>> = {
   slug: 'slug',
@@ -128,8 +127,8 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
     mutationFn: (over?: ToolView) => {
       const input = toToolInput(draft);
       return tool
-        ? call('tools.update', { ...toolRefOf(tool), tool: input, ...ifMatchOf(over ?? tool) })
-        : call('tools.put', { bundleID, slug: input.slug!, version: input.version!, tool: input });
+        ? updateTool({ ...toolRefOf(tool), tool: input, ...ifMatchOf(over ?? tool) })
+        : putTool({ bundleID, slug: input.slug!, version: input.version!, tool: input });
     },
     onSuccess: (saved) => {
       toast.show('success', `${tool ? 'Saved' : 'Created'} ${saved.displayName || saved.slug}`);
@@ -237,126 +236,9 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
         <FormErrors error={serverError} shownFields={TOOL_FIELDS} />
       )}
 
-      <fieldset className="fieldset" disabled={readOnly}>
-        <legend>General</legend>
-        <div className="row wrap">
-          <TextField
-            label="Slug"
-            className="grow"
-            hint="Letters (any script), digits and '-'; at most 64; case-sensitive."
-            error={errors.get('slug')}
-            mono
-            value={draft.slug}
-            onValue={(v) => update('slug', v)}
-            autoFocus={!tool}
-            data-autofocus={!tool || undefined}
-            data-testid="tool-slug"
-          />
-          <TextField
-            label="Version"
-            className="w-mid"
-            hint="Like the slug; '.' allowed."
-            error={errors.get('version')}
-            mono
-            value={draft.version}
-            onValue={(v) => update('version', v)}
-            data-testid="tool-version"
-          />
-        </div>
-        <TextField
-          label="Display name"
-          error={errors.get('displayName')}
-          value={draft.displayName}
-          maxLength={200}
-          onValue={(v) => update('displayName', v)}
-          data-testid="tool-name"
-        />
-        <Field label="Description" hint="Agents read this to decide when to call the tool." error={errors.get('description')}>
-          {(id, d) => (
-            <textarea
-              id={id}
-              aria-describedby={d}
-              className="input"
-              rows={3}
-              value={draft.description}
-              onChange={(e) => update('description', e.target.value)}
-              data-testid="tool-description"
-            />
-          )}
-        </Field>
-        <div className="row wrap">
-          <Field label="Type" className="w-mid" error={errors.get('type')}>
-            {(id) => (
-              <select id={id} className="input" value={draft.type} onChange={(e) => update('type', e.target.value as ToolType)} data-testid="tool-type">
-                {EDITOR_TYPE_LIST.map((t) => (
-                  <option key={t.type} value={t.type}>
-                    {t.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Safety" className="w-mid" hint="Privileged tools ask for confirmation before each run." error={errors.get('safety')}>
-            {(id, d) => (
-              <select
-                id={id}
-                aria-describedby={d}
-                className="input"
-                value={draft.safety}
-                onChange={(e) => update('safety', e.target.value as ToolDraft['safety'])}
-                data-testid="tool-safety"
-              >
-                <option value="auto">{draft.type === 'pipeline' ? 'Automatic (its most dangerous step)' : 'Automatic (from type)'}</option>
-                <option value="readOnly">Read-only</option>
-                <option value="sideEffecting">Side effects</option>
-                <option value="privileged">Privileged</option>
-              </select>
-            )}
-          </Field>
-          <TextField label="Tags" className="grow" hint="Comma-separated" error={errors.get('tags')} value={draft.tags} onValue={(v) => update('tags', v)} />
-        </div>
-        {!tool && (
-          <label className="check">
-            <input type="checkbox" checked={draft.isEnabled} onChange={(e) => update('isEnabled', e.target.checked)} /> Enabled
-          </label>
-        )}
-      </fieldset>
+      <GeneralFieldset draft={draft} update={update} errors={errors} readOnly={readOnly} isNew={!tool} />
 
-      <fieldset className="fieldset">
-        <legend>Arguments and output</legend>
-        <div className="schema-grid">
-          <div className="field">
-            <span className="field-label">Arguments</span>
-            <SchemaBuilder text={draft.argSchemaText} onChange={(t) => update('argSchemaText', t)} readOnly={readOnly} />
-          </div>
-          <div className="field">
-            <span className="field-label">Argument schema (JSON)</span>
-            <JsonEditor
-              label="Argument schema (JSON Schema)"
-              value={draft.argSchemaText}
-              onChange={(t) => update('argSchemaText', t)}
-              check={checkArgSchema}
-              readOnly={readOnly}
-              minLines={8}
-              serverError={server.get('argSchema')}
-              testId="arg-schema"
-            />
-          </div>
-        </div>
-        <div className="field">
-          <span className="field-label">Output schema (JSON)</span>
-          <JsonEditor
-            label="Output schema (JSON Schema)"
-            value={draft.outputSchemaText}
-            onChange={(t) => update('outputSchemaText', t)}
-            check={checkJsonSchema}
-            readOnly={readOnly}
-            minLines={4}
-            serverError={server.get('outputSchema')}
-            testId="output-schema"
-          />
-        </div>
-      </fieldset>
+      <ArgumentsFieldset draft={draft} update={update} serverErrors={server} readOnly={readOnly} />
 
       <ImplEditor
         type={draft.type}
@@ -394,29 +276,7 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
         readOnly={readOnly}
       />
 
-      <fieldset className="fieldset" disabled={readOnly}>
-        <legend>Limits</legend>
-        <div className="row wrap">
-          <TextField
-            label="Calls per minute"
-            className="w-mid"
-            hint="Empty: the app default"
-            error={errors.get('limits.maxCallsPerMinute')}
-            inputMode="numeric"
-            value={draft.maxCallsPerMinute}
-            onValue={(v) => update('maxCallsPerMinute', v)}
-          />
-          <TextField
-            label="Max output bytes"
-            className="w-mid"
-            hint="Empty: the app default"
-            error={errors.get('limits.maxOutputBytes')}
-            inputMode="numeric"
-            value={draft.maxOutputBytes}
-            onValue={(v) => update('maxOutputBytes', v)}
-          />
-        </div>
-      </fieldset>
+      <LimitsFieldset draft={draft} update={update} errors={errors} readOnly={readOnly} />
 
       <ScheduleSettings
         schedules={draft.schedules}

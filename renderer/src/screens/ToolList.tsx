@@ -14,6 +14,7 @@ import { plural } from '../app/format.js';
 import { ROW_HEIGHT, ToolRow } from './tool-list/ToolRow.js';
 import { BrokenRow, brokenTools, withBroken } from './tool-list/BrokenRow.js';
 import { AllToolsHeader, BundleHeader } from './tool-list/ListHeaders.js';
+import './ToolList.css';
 
 function markFirstPaint(): void {
   requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('tw:toollist-painted')));

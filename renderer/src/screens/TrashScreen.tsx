@@ -1,6 +1,6 @@
 /** Soft-deleted bundles: what is inside, restore, delete for good, empty the Trash. */
 import { useQuery } from '@tanstack/react-query';
-import { call } from '../api/client.js';
+import { listTools } from '../api/operations.js';
 import { keys, useBundles } from '../api/queries.js';
 import { usePurgeBundles, useRestoreBundle } from '../api/mutations.js';
 import { useConfirm } from '../components/Dialog.js';
@@ -11,7 +11,7 @@ import type { BundleView } from '../../../shared/types.js';
 function Contents({ bundle }: { bundle: BundleView }) {
   const tools = useQuery({
     queryKey: [...keys.toolList(bundle.bundleID), 'trash'],
-    queryFn: async () => (await call('tools.list', { bundleIDs: [bundle.bundleID], includeDisabled: true, pageSize: 200 })).items,
+    queryFn: async () => (await listTools({ bundleIDs: [bundle.bundleID], includeDisabled: true, pageSize: 200 })).items,
   });
   if (tools.isPending) return <p className="muted">Loading…</p>;
   if (tools.isError || !tools.data.length) return <p className="muted">{tools.isError ? 'Its tools could not be listed.' : 'No tools.'}</p>;

@@ -6,7 +6,8 @@
  */
 import { Fragment, memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { call, errorMessage } from '../api/client.js';
+import { errorMessage } from '../api/errors.js';
+import { searchTools } from '../api/operations.js';
 import { keys, toolRefOf, useBundles } from '../api/queries.js';
 import { useNav } from '../app/nav.js';
 import { Badge } from '../components/States.js';
@@ -95,7 +96,7 @@ export function useSearch(q: string, pageSize = PAGE_SIZE) {
   const trimmed = q.trim();
   return useQuery({
     queryKey: pageSize === PAGE_SIZE ? keys.search(trimmed) : [...keys.search(trimmed), pageSize],
-    queryFn: () => call('tools.search', { q: trimmed, includeDisabled: true, pageSize }),
+    queryFn: () => searchTools({ q: trimmed, includeDisabled: true, pageSize }),
     enabled: trimmed.length > 0,
     placeholderData: keepPreviousData,
     staleTime: 2000,

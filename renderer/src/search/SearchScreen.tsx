@@ -5,11 +5,12 @@
  */
 import { Fragment, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { toolRefOf, useBundles } from '../api/queries.js';
-import { errorMessage } from '../api/client.js';
+import { errorMessage } from '../api/errors.js';
 import { useNav } from '../app/nav.js';
 import { Badge } from '../components/States.js';
 import { highlight, snippet, useSearch } from './Search.js';
 import { plural } from '../app/format.js';
+import './SearchScreen.css';
 
 const SCREEN_PAGE_SIZE = 50;
 

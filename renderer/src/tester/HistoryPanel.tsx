@@ -8,7 +8,7 @@ import { lineDiff } from './lineDiff.js';
 import { valueText } from '../../../shared/format.js';
 import { Badge } from '../components/States.js';
 import { absoluteTime, duration, relativeTime } from '../app/format.js';
-import { errorMessage } from '../api/client.js';
+import { errorMessage } from '../api/errors.js';
 import type { HistoryEntry, ToolView } from '../../../shared/types.js';
 import { PipelineTimeline } from './PipelineTimeline.js';
 

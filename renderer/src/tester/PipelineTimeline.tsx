@@ -8,6 +8,7 @@ import { Badge } from '../components/States.js';
 import { JsonTree } from '../components/JsonTree.js';
 import { duration } from '../app/format.js';
 import type { PipelineStepRecord } from '../../../shared/types.js';
+import '../pipelines.css';
 
 /** A step as the timeline shows it: a record, or (live) one of the pipeline's steps that has not started yet. */
 type Shown = Omit<PipelineStepRecord, 'status'> & { status: PipelineStepRecord['status'] | 'waiting' };

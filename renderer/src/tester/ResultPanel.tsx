@@ -8,7 +8,7 @@ import { Badge } from '../components/States.js';
 import { duration, plural } from '../app/format.js';
 import { fillCardTitle } from '../../../shared/template.js';
 import type { ToolView, HttpExchange, PipelineStepRecord } from '../../../shared/types.js';
-import type { RunOutcome } from './Tester.js';
+import type { RunOutcome } from './run-outcome.js';
 import { LiveOutput, outputBytes } from './LiveOutput.js';
 import { PipelineTimeline, plannedSteps } from './PipelineTimeline.js';
 

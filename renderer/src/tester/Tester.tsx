@@ -12,7 +12,8 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import Form from '@rjsf/core';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiCallError, call, invokeStream } from '../api/client.js';
+import { ApiCallError } from '../api/errors.js';
+import { cancelInvocation, invokeToolStreamed } from '../api/operations.js';
 import { keys, toolRefOf } from '../api/queries.js';
 import { useConfirm } from '../components/Dialog.js';
 import { Loading } from '../components/States.js';
@@ -20,6 +21,7 @@ import { cspSafeValidator, validateArgs } from './schemaValidator.js';
 import { ResultPanel } from './ResultPanel.js';
 import { HistoryPanel } from './HistoryPanel.js';
 import { useLiveRun } from './useLiveRun.js';
+import type { RunOutcome } from './run-outcome.js';
 import type { ToolView, InvokeResult, HistoryEntry, InvokeStreamEvent } from '../../../shared/types.js';
 import type { ApiError } from '../../../shared/errors.js';
 
@@ -28,12 +30,6 @@ const UI_SCHEMA: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
 // CodeMirror loads when raw JSON is asked for (or a tool takes no form), not with every tool page:
 // the card frame beside it shares no chunk with an editor.
 const JsonEditor = lazy(() => import('../editor/JsonEditor.js').then((m) => ({ default: m.JsonEditor })));
-
-export interface RunOutcome {
-  args: unknown;
-  result?: InvokeResult;
-  error?: ApiError;
-}
 
 function formSchemaOf(argSchema: unknown): RJSFSchema | null {
   if (argSchema === true) return { type: 'object' };
@@ -137,7 +133,7 @@ export function Tester({
     try {
       let result: InvokeResult;
       try {
-        result = await invokeStream({ ...toolRefOf(tool), args, invocationID, ...(confirmed ? { confirm: true } : {}) }, push);
+        result = await invokeToolStreamed({ ...toolRefOf(tool), args, invocationID, ...(confirmed ? { confirm: true } : {}) }, push);
       } catch (e) {
         // The core may require a confirmation the tool's label did not announce (e.g. a privileged function).
         if (e instanceof ApiCallError && e.code === 'CONFIRMATION_REQUIRED' && !confirmed) {
@@ -148,7 +144,7 @@ export function Tester({
           }
           invocationID = newInvocationID();
           setRunning({ invocationID, stopping: false });
-          result = await invokeStream({ ...toolRefOf(tool), args, invocationID, confirm: true }, push);
+          result = await invokeToolStreamed({ ...toolRefOf(tool), args, invocationID, confirm: true }, push);
         } else throw e;
       }
       setOutcome({ args, result });
@@ -182,7 +178,7 @@ export function Tester({
     if (!running) return;
     setRunning({ ...running, stopping: true });
     try {
-      await call('tools.cancel', { invocationID: running.invocationID });
+      await cancelInvocation({ invocationID: running.invocationID });
     } catch {
       // the run may have finished meanwhile; its own result arrives either way
     }

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTransfer } from './TransferProvider.js';
 import { captureDrop } from './sources.js';
+import './DropZone.css';
 
 function carriesFiles(e: DragEvent): boolean {
   return !!e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files');

@@ -6,7 +6,8 @@
  */
 import { useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { call, errorMessage } from '../api/client.js';
+import { errorMessage } from '../api/errors.js';
+import { getConfig, patchConfig } from '../api/operations.js';
 import { keys, toolRefOf, useBundles, useSecrets } from '../api/queries.js';
 import { useNav } from '../app/nav.js';
 import { useConfirm, Modal } from '../components/Dialog.js';
@@ -15,6 +16,7 @@ import { plural } from '../app/format.js';
 import { nothingLanded, type Outcome } from './outcome.js';
 import { ErrorDetails } from './ErrorDetails.js';
 import type { ImportReport } from '../../../shared/types.js';
+import '../pipelines.css';
 
 function HostsPrompt({ hosts }: { hosts: string[] }) {
   const confirm = useConfirm();
@@ -43,9 +45,9 @@ function HostsPrompt({ hosts }: { hosts: string[] }) {
     setError(undefined);
     try {
       // Merge with what is allowed now, read fresh: another window may have changed it.
-      const current = await call('config.get', {});
+      const current = await getConfig({});
       const merged = [...new Set([...current.allowedHosts, ...hosts])];
-      await call('config.patch', { patch: { allowedHosts: merged } });
+      await patchConfig({ patch: { allowedHosts: merged } });
       setState('allowed');
       toast.show('success', `Allowed ${hosts.join(', ')}`);
       void qc.invalidateQueries({ queryKey: keys.config });

@@ -1,6 +1,7 @@
+// Five dialogs of one lazy chunk, loaded together when the first import or export dialog opens: kept in one file on purpose.
 /** The questions an import or export asks: conflicts, an OpenAPI preview, a target bundle, a selection, a fallback for the clipboard. */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { ApiCallError } from '../api/client.js';
+import { ApiCallError } from '../api/errors.js';
 import { useBundles } from '../api/queries.js';
 import { ContainerHelpButton } from '../help/ContainerFolderHelp.js';
 import { Modal } from '../components/Dialog.js';

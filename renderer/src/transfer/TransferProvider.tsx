@@ -6,7 +6,8 @@
  */
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { call, errorMessage } from '../api/client.js';
+import { errorMessage } from '../api/errors.js';
+import { bundlesExport, importBundles, importContainerTool, listBundles, openaiFunctions, openApiImport, skillImport } from '../api/operations.js';
 import { keys } from '../api/queries.js';
 import { useNav, type Route } from '../app/nav.js';
 import { useToast } from '../components/Toasts.js';
@@ -73,7 +74,7 @@ async function allBundles(): Promise<Map<string, BundleView>> {
   const out = new Map<string, BundleView>();
   let pageToken: string | undefined;
   do {
-    const page = await call('bundles.list', { includeDisabled: true, deleted: 'include', pageSize: 1000, ...(pageToken ? { pageToken } : {}) });
+    const page = await listBundles({ includeDisabled: true, deleted: 'include', pageSize: 1000, ...(pageToken ? { pageToken } : {}) });
     for (const b of page.items) out.set(b.bundleID, b);
     pageToken = page.nextPageToken;
   } while (pageToken);
@@ -132,7 +133,7 @@ export function TransferProvider({ children }: { children: ReactNode }) {
 
   const importZip = useCallback(
     async (src: Extract<ImportSource, { kind: 'zip' }>) => {
-      const dry = await withBusy(`Checking ${src.name}…`, () => attempt(() => call('bundles.import', { zip: src.bytes, onConflict: 'skip', dryRun: true })));
+      const dry = await withBusy(`Checking ${src.name}…`, () => attempt(() => importBundles({ zip: src.bytes, onConflict: 'skip', dryRun: true })));
       if (!dry.ok) return report({ kind: 'error', source: src.name, title: 'This archive cannot be imported', error: dry.error });
       let onConflict: OnConflict = 'skip';
       if (dry.value.skipped.length > 0) {
@@ -141,7 +142,7 @@ export function TransferProvider({ children }: { children: ReactNode }) {
         if (!choice) return;
         onConflict = choice;
       }
-      const done = await withBusy(`Importing ${src.name}…`, () => attempt(() => call('bundles.import', { zip: src.bytes, onConflict })));
+      const done = await withBusy(`Importing ${src.name}…`, () => attempt(() => importBundles({ zip: src.bytes, onConflict })));
       refresh();
       if (!done.ok) return report({ kind: 'error', source: src.name, title: 'The import failed; nothing was changed', error: done.error });
       return report({ kind: 'bundles', source: src.name, report: done.value });
@@ -153,13 +154,13 @@ export function TransferProvider({ children }: { children: ReactNode }) {
     async (src: Extract<ImportSource, { kind: 'openapi' }>) => {
       const runPreview = (serverUrl: string | undefined): Promise<Preview> =>
         withBusy(`Reading ${src.name}…`, async () => {
-          const r = await attempt(() => call('bundles.importOpenApi', { document: src.text, dryRun: true, ...(serverUrl ? { serverUrl } : {}) }));
+          const r = await attempt(() => openApiImport({ document: src.text, dryRun: true, ...(serverUrl ? { serverUrl } : {}) }));
           return r.ok ? { ok: true, report: r.value } : { ok: false, error: r.error };
         });
       const [outline, first] = await Promise.all([outlineOfText(src.text), runPreview(undefined)]);
       const choice = await ask<'openapi'>({ kind: 'openapi', name: src.name, outline, first, runPreview });
       if (!choice) return;
-      const done = await withBusy(`Importing ${src.name}…`, () => attempt(() => call('bundles.importOpenApi', { document: src.text, ...choice })));
+      const done = await withBusy(`Importing ${src.name}…`, () => attempt(() => openApiImport({ document: src.text, ...choice })));
       refresh();
       if (!done.ok) return report({ kind: 'error', source: src.name, title: 'The import failed; nothing was changed', error: done.error });
       return report({ kind: 'bundles', source: src.name, report: done.value });
@@ -169,7 +170,7 @@ export function TransferProvider({ children }: { children: ReactNode }) {
 
   const importSkill = useCallback(
     async (src: Extract<ImportSource, { kind: 'skill' }>) => {
-      const done = await withBusy(`Importing ${src.name}…`, () => attempt(() => call('bundles.importSkill', { text: src.text })));
+      const done = await withBusy(`Importing ${src.name}…`, () => attempt(() => skillImport({ text: src.text })));
       refresh();
       if (!done.ok) return report({ kind: 'error', source: src.name, title: 'This SKILL.md cannot be imported', error: done.error });
       return report({ kind: 'bundles', source: src.name, report: done.value });
@@ -181,7 +182,7 @@ export function TransferProvider({ children }: { children: ReactNode }) {
     async (src: Extract<ImportSource, { kind: 'folder' }>) => {
       const bundleID = await ask<'container'>({ kind: 'container', source: src, defaultBundleID: bundleOfRoute(routeRef.current) });
       if (!bundleID) return;
-      const done = await withBusy(`Importing the folder ${src.name}…`, () => attempt(() => call('tools.importContainer', { bundleID, files: src.files })));
+      const done = await withBusy(`Importing the folder ${src.name}…`, () => attempt(() => importContainerTool({ bundleID, files: src.files })));
       refresh();
       if (!done.ok) return report({ kind: 'error', source: `Folder ${src.name}`, title: 'The folder cannot be imported', error: done.error });
       const bundle = qc.getQueryData<BundleView[]>(keys.bundleList('exclude'))?.find((b) => b.bundleID === bundleID);
@@ -232,7 +233,7 @@ export function TransferProvider({ children }: { children: ReactNode }) {
     (bundles: BundleView[]) => {
       if (!bundles.length) return;
       const label = bundles.length === 1 ? bundles[0]!.displayName || bundles[0]!.slug : plural(bundles.length, 'bundle');
-      void withBusy(`Exporting ${label}…`, () => attempt(() => call('bundles.export', { bundleIDs: bundles.map((b) => b.bundleID) }))).then((r) => {
+      void withBusy(`Exporting ${label}…`, () => attempt(() => bundlesExport({ bundleIDs: bundles.map((b) => b.bundleID) }))).then((r) => {
         if (!r.ok) {
           toast.show('error', `Could not export ${label}: ${errorMessage(r.error)}`);
           return;
@@ -249,7 +250,7 @@ export function TransferProvider({ children }: { children: ReactNode }) {
       const label = bundles === null ? 'all bundles' : bundles.length === 1 ? bundles[0]!.displayName || bundles[0]!.slug : plural(bundles.length, 'bundle');
       void (async () => {
         const r = await withBusy(`Collecting the tools of ${label}…`, () =>
-          attempt(() => call('tools.openaiFunctions', bundles ? { bundleIDs: bundles.map((b) => b.bundleID) } : {})),
+          attempt(() => openaiFunctions(bundles ? { bundleIDs: bundles.map((b) => b.bundleID) } : {})),
         );
         if (!r.ok) {
           toast.show('error', `Could not list the functions of ${label}: ${errorMessage(r.error)}`);

@@ -7,7 +7,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiCallError, call, errorMessage } from '../../api/client.js';
+import { ApiCallError, errorMessage } from '../../api/errors.js';
+import { buildToolImage } from '../../api/operations.js';
 import { keys, toolRefOf, useToolImage } from '../../api/queries.js';
 import { onStoreEvent } from '../../api/events.js';
 import { absoluteTime, duration, relativeTime } from '../../app/format.js';
@@ -86,7 +87,7 @@ export function BuildPanel({ tool, unsaved, saveAll }: { tool: ToolView; unsaved
       if (e.type === 'build.finished' && e.buildID === buildID) setTimeout(() => stopListening.current?.(), 500);
     });
     try {
-      const result = await call('tools.build', { ...toolRefOf(tool), buildID, ...(noCache ? { noCache: true } : {}) });
+      const result = await buildToolImage({ ...toolRefOf(tool), buildID, ...(noCache ? { noCache: true } : {}) });
       setBuild((b) => (b && b.buildID === buildID ? { ...b, running: false, result } : b));
     } catch (e) {
       setBuild((b) => (b && b.buildID === buildID ? { ...b, running: false, refused: e instanceof ApiCallError ? e.message : errorMessage(e) } : b));

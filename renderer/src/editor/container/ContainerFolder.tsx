@@ -7,7 +7,7 @@ import { useId } from 'react';
 import { useConfirm } from '../../components/Dialog.js';
 import { useToast } from '../../components/Toasts.js';
 import { ErrorState, Loading } from '../../components/States.js';
-import { errorMessage } from '../../api/client.js';
+import { errorMessage } from '../../api/errors.js';
 import { formatBytes } from '../../../../shared/format.js';
 import { ContainerHelpButton } from '../../help/ContainerFolderHelp.js';
 import { CodeEditor } from '../code/CodeEditor.js';

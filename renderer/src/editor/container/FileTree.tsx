@@ -6,7 +6,7 @@
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { formatBytes } from '../../../../shared/format.js';
-import { errorMessage } from '../../api/client.js';
+import { errorMessage } from '../../api/errors.js';
 import type { BuildFileEntry } from '../../../../shared/types.js';
 
 interface Folder {

@@ -1,5 +1,5 @@
 /** Under a container tool's image name: whether the Docker engine has that image, and its size. */
-import { errorMessage } from '../../api/client.js';
+import { errorMessage } from '../../api/errors.js';
 import { useToolImage } from '../../api/queries.js';
 import { formatBytes } from '../../../../shared/format.js';
 import type { ToolView } from '../../../../shared/types.js';

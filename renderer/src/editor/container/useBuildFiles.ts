@@ -6,7 +6,8 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiCallError, call, errorMessage } from '../../api/client.js';
+import { ApiCallError, errorMessage } from '../../api/errors.js';
+import { deleteBuildFile, readBuildFile, renameBuildFile, writeBuildFile } from '../../api/operations.js';
 import { keys, toolRefOf, useBuildFiles } from '../../api/queries.js';
 import type { ToolView } from '../../../../shared/types.js';
 
@@ -59,7 +60,7 @@ export function useBuildFileBuffers(tool: ToolKey | undefined) {
       if (!tool) return;
       put(path, { loading: true, error: undefined });
       try {
-        const file = await call('buildFiles.read', { ...toolRefOf(tool), path });
+        const file = await readBuildFile({ ...toolRefOf(tool), path });
         if (file.encoding === 'base64') put(path, { loading: false, binary: { size: file.size }, text: undefined, saved: undefined, sha256: file.sha256 });
         else put(path, { loading: false, text: file.content, saved: file.content, sha256: file.sha256, binary: undefined, conflict: undefined });
       } catch (e) {
@@ -103,7 +104,7 @@ export function useBuildFileBuffers(tool: ToolKey | undefined) {
     if (!tool || !b || b.text === undefined) return false;
     put(path, { saving: true, error: undefined });
     try {
-      const file = await call('buildFiles.write', {
+      const file = await writeBuildFile({
         ...toolRefOf(tool),
         path,
         content: b.text,
@@ -129,7 +130,7 @@ export function useBuildFileBuffers(tool: ToolKey | undefined) {
   /** Creates an empty file (never over an existing one) and opens it. Throws the server's reason. */
   const create = async (path: string, content = ''): Promise<void> => {
     if (!tool) return;
-    const file = await call('buildFiles.write', { ...toolRefOf(tool), path, content, mustNotExist: true });
+    const file = await writeBuildFile({ ...toolRefOf(tool), path, content, mustNotExist: true });
     put(path, { text: file.content, saved: file.content, sha256: file.sha256 });
     invalidate();
     open(path);
@@ -137,7 +138,7 @@ export function useBuildFileBuffers(tool: ToolKey | undefined) {
 
   const rename = async (from: string, to: string): Promise<void> => {
     if (!tool || !state) return;
-    await call('buildFiles.rename', { ...toolRefOf(tool), from, to });
+    await renameBuildFile({ ...toolRefOf(tool), from, to });
     const b = state.buffers.get(from);
     state.buffers.delete(from);
     if (b) state.buffers.set(to, { ...b, path: to });
@@ -148,7 +149,7 @@ export function useBuildFileBuffers(tool: ToolKey | undefined) {
 
   const remove = async (path: string): Promise<void> => {
     if (!tool || !state) return;
-    await call('buildFiles.delete', { ...toolRefOf(tool), path });
+    await deleteBuildFile({ ...toolRefOf(tool), path });
     state.buffers.delete(path);
     if (state.active === path) state.active = null;
     invalidate();

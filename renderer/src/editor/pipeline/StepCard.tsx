@@ -4,7 +4,7 @@
  * what the step may read: the pipeline's arguments and the values of earlier steps.
  */
 import { useState } from 'react';
-import { errorMessage } from '../../api/client.js';
+import { errorMessage } from '../../api/errors.js';
 import { Badge } from '../../components/States.js';
 import { SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
 import { TemplateInput, type PlaceholderContext } from '../TemplateInput.js';

@@ -5,7 +5,7 @@
  */
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useBundles, useToolPages } from '../../api/queries.js';
-import { errorMessage } from '../../api/client.js';
+import { errorMessage } from '../../api/errors.js';
 import { useSearch, highlight } from '../../search/Search.js';
 import { Badge } from '../../components/States.js';
 import { SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';

@@ -1,5 +1,5 @@
 /** The editor module of `function` tools: a function registered in the app, picked from a list. */
-import { errorMessage } from '../../api/client.js';
+import { errorMessage } from '../../api/errors.js';
 import { useFunctions } from '../../api/queries.js';
 import { Badge } from '../../components/States.js';
 import { SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';

@@ -5,7 +5,7 @@
  * (shared/pipeline.ts); steps reordered and removed; the output template and the timeout.
  */
 import { useQueries } from '@tanstack/react-query';
-import { call } from '../../api/client.js';
+import { getTool } from '../../api/operations.js';
 import { keys, useBundles } from '../../api/queries.js';
 import { Badge } from '../../components/States.js';
 import { SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
@@ -34,6 +34,7 @@ import {
 } from '../pipeline/draft.js';
 import type { EditorTypeModule, ImplEditorProps } from './editor-type.js';
 import { useState } from 'react';
+import '../../pipelines.css';
 
 /** A step for a picked tool: an ID from its slug, and its arguments mapped to the pipeline's arguments of the same name. */
 export function stepForTool(tool: ToolView, ownBundleID: string, takenIDs: readonly string[], inputNames: readonly string[], key = newStepKey()): StepDraft {
@@ -60,7 +61,7 @@ function PipelineImplEditor({ value, onChange, ctx, errors, readOnly, owner }: I
   const tools = useQueries({
     queries: refs.map((ref) => ({
       queryKey: ref ? keys.tool(ref) : ['tools', 'one', 'none'],
-      queryFn: () => call('tools.get', ref!),
+      queryFn: () => getTool(ref!),
       enabled: ref !== null && ref.slug !== '' && ref.version !== '',
       retry: false,
     })),
