@@ -7,7 +7,14 @@ import { SlugString, Uuid } from '../schema-primitives.js';
 
 import { PIPELINE_MAX_STEPS, PIPELINE_MAX_TIMEOUT_SECONDS, STEP_ID_PATTERN } from './constants.js';
 
-export { PIPELINE_DEFAULT_TIMEOUT_SECONDS, PIPELINE_MAX_DEPTH, PIPELINE_MAX_STEPS, PIPELINE_MAX_TIMEOUT_SECONDS, STEP_ID_PATTERN } from './constants.js';
+export {
+  PIPELINE_DEFAULT_TIMEOUT_SECONDS,
+  PIPELINE_MAX_DEPTH,
+  PIPELINE_MAX_PARALLEL_STEPS,
+  PIPELINE_MAX_STEPS,
+  PIPELINE_MAX_TIMEOUT_SECONDS,
+  STEP_ID_PATTERN,
+} from './constants.js';
 
 /**
  * The tool a step calls: its slug and version, in the pipeline's own bundle unless `bundleID`

@@ -354,6 +354,25 @@ describe('the run timeline', () => {
     expect(screen.getByTestId('pipeline-timeline').textContent).toMatch(/1 of 3 done/);
   });
 
+  it('shows steps running side by side in their declared places, however they started', async () => {
+    installBridge([]);
+    const planned = steps.map(({ id, tool }) => ({ id, tool }));
+    // Read-only steps run at once: "last" started before "geo", and "w" has not started.
+    const live: PipelineStepRecord[] = [
+      { ...steps[2]!, status: 'running' },
+      { ...steps[0]!, status: 'running' },
+    ];
+    const qc = new QueryClient();
+    render(
+      <QueryClientProvider client={qc}>
+        <PipelineTimeline steps={live} planned={planned} live testId="pipeline-timeline-live" />
+      </QueryClientProvider>,
+    );
+    const rows = () => [...screen.getByTestId('pipeline-timeline-live').querySelectorAll('li')].map((li) => `${li.dataset.testid}:${li.dataset.status}`);
+    expect(rows()).toEqual(['timeline-step-geo:running', 'timeline-step-w:waiting', 'timeline-step-last:running']);
+    expect(screen.getByTestId('pipeline-timeline-live').textContent).toMatch(/0 of 3 done so far/);
+  });
+
   it('grows live in the tester from the step events of a streamed run, then shows the result', async () => {
     const { Tester } = await import('../../renderer/src/tester/Tester.js');
     const { ConfirmProvider } = await import('../../renderer/src/components/Dialog.js');

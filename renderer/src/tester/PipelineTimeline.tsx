@@ -1,7 +1,8 @@
 /**
  * A pipeline run, step by step: each step's tool, status, duration, the arguments it was given
  * and its value or error. Fed by `result.steps` once a run ends, by a history entry, or live by
- * the `step` events of a streamed run (useLiveRun keeps one record per step, the latest).
+ * the `step` events of a streamed run (useLiveRun keeps one record per step, the latest). Steps
+ * show in the pipeline's order, several running at once when read-only steps run side by side.
  */
 import { useBundles } from '../api/queries.js';
 import { Badge } from '../components/States.js';
@@ -47,7 +48,13 @@ export function PipelineTimeline({
 }) {
   const bundles = useBundles();
   const slugOf = (bundleID: string) => bundles.data?.find((b) => b.bundleID === bundleID)?.slug;
-  const steps: Shown[] = [...records, ...(planned ?? []).filter((p) => !records.some((r) => r.id === p.id)).map((p) => ({ ...p, status: 'waiting' as const }))];
+  // Live, in the pipeline's own order: read-only steps run side by side and may start out of it.
+  const steps: Shown[] = planned?.length
+    ? [
+        ...planned.map((p): Shown => records.find((r) => r.id === p.id) ?? { ...p, status: 'waiting' }),
+        ...records.filter((r) => !planned.some((p) => p.id === r.id)),
+      ]
+    : [...records];
   const done = steps.filter((s) => s.status === 'ok').length;
   return (
     <div className="timeline-wrap" data-testid={testId}>

@@ -10,7 +10,7 @@ import type { InvokeStreamEvent, PipelineStepRecord } from '../../../shared/type
 export interface LiveRun {
   /** The output so far (chunks joined). */
   output: string;
-  /** Pipeline steps in the order they started, each at its latest state. */
+  /** Pipeline steps in the order they started (read-only ones may start out of declared order), each at its latest state. */
   steps: PipelineStepRecord[];
 }
 

@@ -4,10 +4,14 @@
  * caller `pipeline:<slug>`), its arguments filled from the pipeline's input and the values of
  * earlier steps (shared/pipeline.ts). The result is `output` filled in, or the last step's value.
  *
- * - A failing step stops the pipeline with an error naming it; the steps after it are recorded
- *   as skipped. The steps so far reach the answer and the history whatever ends the run
+ * - Steps run as plan.ts orders them: read-only steps that do not read each other side by side,
+ *   any other step alone, in its declared place. Each keeps its identity throughout: records,
+ *   `steps.<id>` values, history and `step` events; the answer lists them as declared.
+ * - A failing step stops the pipeline with an error naming it; the steps running beside it are
+ *   cancelled (each through its own signal) and waited for, those not started are recorded as
+ *   skipped. The steps so far reach the answer and the history whatever ends the run
  *   (RunContext.keepPartial), and go out as `step` events as they start and end.
- * - A stop (the engine's signal) cancels the running step, through its own engine call, and
+ * - A stop (the engine's signal) cancels the running steps, through their own engine calls, and
  *   the rest never start; one timer (impl.timeoutSeconds) bounds the whole run the same way.
  * - Availability and safety look through the steps to the tools they call, as those are now:
  *   a pipeline is unavailable when a step's tool is missing or cannot run, and as dangerous as
@@ -15,16 +19,15 @@
  *   those are worked out and, for runs, by the chain of pipelines a call runs inside of
  *   (RunContext.chain, handed on to each step's call).
  */
-import { performance } from 'node:perf_hooks';
 import type { Safety, ToolFile } from '../../../../shared/schemas.js';
 import type { ApiError } from '../../../../shared/errors.js';
-import type { Availability, InvokeResult, PipelineStepRecord } from '../../../../shared/types.js';
+import type { Availability, InvokeResult } from '../../../../shared/types.js';
 import {
   PIPELINE_DEFAULT_TIMEOUT_SECONDS,
   PIPELINE_MAX_DEPTH,
+  PIPELINE_MAX_PARALLEL_STEPS,
   PipelineImpl,
   type PipelineStep,
-  type StepToolRef,
 } from '../../../../shared/tool-types/pipeline.js';
 import { compileTemplate, SAFETY_LEVELS, stepToolLabel, TemplateError, type CompiledTemplate, type TemplateScope } from '../../../../shared/pipeline.js';
 import { apiIssues } from '../../../../shared/json-schema/issues.js';
@@ -33,7 +36,9 @@ import { abortError } from '../../util/abort.js';
 import { validatorFor } from '../../validation.js';
 import { maskMarked } from '../post-process.js';
 import type { RunContext, RunOutput, Runner } from '../types.js';
+import { StepSchedule, stepDependencies } from './plan.js';
 import type { StepInvoker, StepTarget } from './step-invoker.js';
+import { refOf, Timeline } from './timeline.js';
 
 const SAFETY_WORDS: Record<Safety, string> = { readOnly: 'read-only', sideEffecting: 'side-effecting', privileged: 'privileged' };
 
@@ -61,70 +66,22 @@ function fill(owner: object, template: unknown, scope: TemplateScope): unknown {
   return c(scope);
 }
 
+/** Why a step failed, as the pipeline's error names it. */
+interface StepFailure {
+  step: PipelineStep;
+  label: string;
+  error: ApiError;
+}
+
+/** How one step's run ended: well, failed, or with an unexpected throw (a bug, passed on). */
+interface StepOutcome {
+  index: number;
+  failure?: StepFailure;
+  thrown?: { error: unknown };
+}
+
 function named(tool: ToolFile): string {
   return `pipeline ${tool.slug} ${tool.version}`;
-}
-
-/** Now as ISO 8601; steps that take microseconds start within one millisecond, and formatting is the slow part. */
-let isoAt = { ms: 0, text: '' };
-function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== isoAt.ms) isoAt = { ms, text: new Date(ms).toISOString() };
-  return isoAt.text;
-}
-
-/** The steps of one run, as the tester shows them live and the history keeps them. */
-class Timeline {
-  readonly records: PipelineStepRecord[] = [];
-  private readonly started = new Map<PipelineStepRecord, number>();
-
-  constructor(
-    private readonly steps: readonly PipelineStep[],
-    private readonly ownBundleID: string,
-    private readonly ctx: RunContext,
-  ) {}
-
-  start(step: PipelineStep, tool: PipelineStepRecord['tool'], args: unknown): PipelineStepRecord {
-    const record: PipelineStepRecord = { id: step.id, tool, status: 'running', startedAt: isoNow() };
-    if (args !== undefined) record.args = args;
-    this.records.push(record);
-    this.started.set(record, performance.now());
-    this.publish(record);
-    return record;
-  }
-
-  /** Ends a running step; a step already ended (by a stop) stays as it is. */
-  finish(record: PipelineStepRecord, status: PipelineStepRecord['status'], patch: { value?: unknown; error?: ApiError }): void {
-    if (record.status !== 'running') return;
-    record.status = status;
-    record.durationMs = Math.round((performance.now() - (this.started.get(record) ?? performance.now())) * 100) / 100;
-    if (patch.value !== undefined) record.value = patch.value;
-    if (patch.error) record.error = patch.error;
-    this.publish(record);
-  }
-
-  running(): PipelineStepRecord | undefined {
-    return this.records.find((r) => r.status === 'running');
-  }
-
-  /** The steps that never started. */
-  skipRest(): void {
-    for (let i = this.records.length; i < this.steps.length; i++) {
-      const step = this.steps[i]!;
-      const record: PipelineStepRecord = { id: step.id, tool: refOf(step.tool, this.ownBundleID), status: 'skipped' };
-      this.records.push(record);
-      this.publish(record);
-    }
-  }
-
-  private publish(record: PipelineStepRecord): void {
-    if (this.ctx.emit) this.ctx.emit({ type: 'step', step: { ...record } });
-    this.ctx.keepPartial?.({ steps: this.records });
-  }
-}
-
-function refOf(ref: StepToolRef, ownBundleID: string): PipelineStepRecord['tool'] {
-  return { bundleID: (ref.bundleID ?? ownBundleID).toLowerCase(), slug: ref.slug, version: ref.version };
 }
 
 /** `steps` is the composition root's late-bound invoker (RunnerServices.steps); without it pipelines are unavailable. */
@@ -211,70 +168,113 @@ export function createPipelineRunner(steps?: () => StepInvoker): Runner {
     timeout.unref();
     const timeline = new Timeline(impl.steps, tool.bundleID, ctx);
     // Registered before the first await, so before the engine's own listener: by the time the
-    // engine answers a stop, the running step reads cancelled and the rest skipped.
+    // engine answers a stop, the running steps read cancelled and the rest skipped.
     const onStop = () => {
-      const running = timeline.running();
-      if (running) timeline.finish(running, 'cancelled', { error: toApiError(abortError(ctx.signal)) });
+      for (const running of timeline.running()) timeline.finish(running, 'cancelled', { error: toApiError(abortError(ctx.signal)) });
       timeline.skipRest();
       stop.abort(ctx.signal.reason);
     };
     if (ctx.signal.aborted) onStop();
     else ctx.signal.addEventListener('abort', onStop, { once: true });
 
-    /** What the pipeline fails with when a step failed: the step's error, naming the step. */
-    const failure = (step: PipelineStep, label: string, error: ApiError): CoreError => {
-      timeline.skipRest();
-      if (ctx.signal.aborted) return abortError(ctx.signal);
-      return new CoreError(error.code, `step "${step.id}" (${label}) failed: ${error.message}`, { step: step.id, tool: label });
+    // Each step's tool and whether it must run alone, judged once as the run starts.
+    const targets = impl.steps.map((step) => invoker.find(step.tool, tool.bundleID));
+    const alone = targets.map((found) => 'missing' in found || invoker.safety(found).safety !== 'readOnly');
+    const deps = stepDependencies(impl.steps);
+    const values: (TemplateScope['steps'][string] | undefined)[] = impl.steps.map(() => undefined);
+
+    /** One step, start to end; its failure as the pipeline reports it, or nothing when it went well. */
+    const runStep = async (index: number, stepSignal: AbortSignal): Promise<StepFailure | undefined> => {
+      const step = impl.steps[index]!;
+      const found = targets[index]!;
+      if ('missing' in found) {
+        const record = timeline.start(index, refOf(step.tool, tool.bundleID), undefined);
+        const error: ApiError = { code: 'TOOL_UNAVAILABLE', message: found.missing };
+        timeline.finish(record, 'error', { error });
+        return { step, label: stepToolLabel(step.tool, step.tool.bundleSlug), error };
+      }
+      const target: StepTarget = found;
+      const label = stepToolLabel(step.tool, target.bundle.slug);
+      const stepTool = { bundleID: target.bundle.bundleID, slug: target.tool.file.slug, version: target.tool.file.version };
+      // Only the steps it depends on: a step reading any other (a hand edit) fails the same way every run.
+      const scope: TemplateScope = { input: ctx.args, steps: {} };
+      for (const d of deps[index]!) scope.steps[impl.steps[d]!.id] = values[d]!;
+      let args: unknown;
+      try {
+        args = fill(step, step.args ?? {}, scope);
+      } catch (e) {
+        if (!(e instanceof TemplateError)) throw e;
+        const record = timeline.start(index, stepTool, undefined);
+        const error: ApiError = { code: 'INVALID_ARGS', message: `its arguments cannot be filled: ${e.message}` };
+        timeline.finish(record, 'error', { error });
+        return { step, label, error };
+      }
+      const record = timeline.start(index, stepTool, maskMarked(args, target.tool.file.argSchema));
+      let result: InvokeResult;
+      try {
+        result = await invoker.invoke(target, {
+          args,
+          confirm: ctx.confirmed === true,
+          caller: `pipeline:${tool.slug}`,
+          signal: stepSignal,
+          chain,
+          card: false,
+        });
+      } catch (e) {
+        // A refusal before the step ran (a gate, its arguments): the pipeline fails with it.
+        result = { ok: false, invocationID: '', durationMs: 0, error: toApiError(e, { unexpected: 'the step failed' }) };
+      }
+      if (!result.ok) {
+        const error = result.error ?? { code: 'INTERNAL', message: 'the step failed without saying why' };
+        timeline.finish(record, error.code === 'CANCELLED' ? 'cancelled' : 'error', { error });
+        return { step, label, error };
+      }
+      timeline.finish(record, 'ok', { value: result.value });
+      values[index] = { value: result.value };
+      return undefined;
     };
 
+    const schedule = new StepSchedule(deps, alone, PIPELINE_MAX_PARALLEL_STEPS);
+    const running = new Map<number, { cancel: AbortController; outcome: Promise<StepOutcome> }>();
+    let failed: StepFailure | undefined;
+    let thrown: { error: unknown } | undefined;
     try {
-      const scope: TemplateScope = { input: ctx.args, steps: {} };
-      let last: unknown;
-      for (const step of impl.steps) {
-        if (signal.aborted) {
-          timeline.skipRest();
-          throw abortError(signal);
+      for (;;) {
+        if (!failed && !thrown && !signal.aborted) {
+          for (const index of schedule.ready()) {
+            const cancel = new AbortController();
+            const outcome = runStep(index, AbortSignal.any([signal, cancel.signal])).then(
+              (failure): StepOutcome => ({ index, failure }),
+              (error: unknown): StepOutcome => ({ index, thrown: { error } }),
+            );
+            running.set(index, { cancel, outcome });
+          }
         }
-        const found = invoker.find(step.tool, tool.bundleID);
-        if ('missing' in found) {
-          const record = timeline.start(step, refOf(step.tool, tool.bundleID), undefined);
-          const error: ApiError = { code: 'TOOL_UNAVAILABLE', message: found.missing };
-          timeline.finish(record, 'error', { error });
-          throw failure(step, stepToolLabel(step.tool, step.tool.bundleSlug), error);
+        if (running.size === 0) break;
+        const done = await Promise.race([...running.values()].map((r) => r.outcome));
+        running.delete(done.index);
+        schedule.finished(done.index);
+        if ((done.failure || done.thrown) && !failed && !thrown) {
+          failed = done.failure;
+          thrown = done.thrown;
+          // The steps beside it stop too (each through its own engine call), and are waited for.
+          const name = impl.steps[done.index]!.id;
+          for (const other of running.values()) other.cancel.abort(new CoreError('CANCELLED', `stopped because step "${name}" failed`));
         }
-        const target: StepTarget = found;
-        const label = stepToolLabel(step.tool, target.bundle.slug);
-        const stepTool = { bundleID: target.bundle.bundleID, slug: target.tool.file.slug, version: target.tool.file.version };
-        let args: unknown;
-        try {
-          args = fill(step, step.args ?? {}, scope);
-        } catch (e) {
-          if (!(e instanceof TemplateError)) throw e;
-          const record = timeline.start(step, stepTool, undefined);
-          const error: ApiError = { code: 'INVALID_ARGS', message: `its arguments cannot be filled: ${e.message}` };
-          timeline.finish(record, 'error', { error });
-          throw failure(step, label, error);
-        }
-        const record = timeline.start(step, stepTool, maskMarked(args, target.tool.file.argSchema));
-        let result: InvokeResult;
-        try {
-          result = await invoker.invoke(target, { args, confirm: ctx.confirmed === true, caller: `pipeline:${tool.slug}`, signal, chain, card: false });
-        } catch (e) {
-          // A refusal before the step ran (a gate, its arguments): the pipeline fails with it.
-          result = { ok: false, invocationID: '', durationMs: 0, error: toApiError(e, { unexpected: 'the step failed' }) };
-        }
-        if (!result.ok) {
-          const error = result.error ?? { code: 'INTERNAL', message: 'the step failed without saying why' };
-          timeline.finish(record, error.code === 'CANCELLED' ? 'cancelled' : 'error', { error });
-          throw failure(step, label, error);
-        }
-        timeline.finish(record, 'ok', { value: result.value });
-        scope.steps[step.id] = { value: result.value };
-        last = result.value;
       }
-      let value: unknown = last;
+      if (thrown) throw thrown.error;
+      if (failed || signal.aborted) {
+        timeline.skipRest();
+        if (ctx.signal.aborted || !failed) throw abortError(ctx.signal.aborted ? ctx.signal : signal);
+        throw new CoreError(failed.error.code, `step "${failed.step.id}" (${failed.label}) failed: ${failed.error.message}`, {
+          step: failed.step.id,
+          tool: failed.label,
+        });
+      }
+      let value: unknown = values[values.length - 1]?.value;
       if (impl.output !== undefined) {
+        const scope: TemplateScope = { input: ctx.args, steps: {} };
+        impl.steps.forEach((step, i) => (scope.steps[step.id] = values[i]!));
         try {
           value = fill(impl, impl.output, scope);
         } catch (e) {

@@ -148,7 +148,7 @@ describe('a pipeline run', () => {
       steps: [
         { id: 'a', tool: { slug: 'count', version: 'v1' } },
         { id: 'b', tool: { slug: 'boom', version: 'v1' } },
-        { id: 'c', tool: { slug: 'count', version: 'v1' } },
+        { id: 'c', tool: { slug: 'count', version: 'v1' }, args: { after: '${steps.b.value}' } },
       ],
     });
     const result = await w.core.invocations.invoke(ref('chain'), { args: {} });
@@ -168,7 +168,7 @@ describe('a pipeline run', () => {
       steps: [
         { id: 'a', tool: { slug: 'count', version: 'v1' } },
         { id: 'b', tool: { slug: 'nap', version: 'v1' }, args: { ms: 30_000 } },
-        { id: 'c', tool: { slug: 'count', version: 'v1' } },
+        { id: 'c', tool: { slug: 'count', version: 'v1' }, args: { after: '${steps.b.value}' } },
       ],
     });
     const invocationID = 'stop-me-1';
@@ -196,7 +196,7 @@ describe('a pipeline run', () => {
       timeoutSeconds: 0.3,
       steps: [
         { id: 'wait', tool: { slug: 'nap', version: 'v1' }, args: { ms: 30_000 } },
-        { id: 'after', tool: { slug: 'count', version: 'v1' } },
+        { id: 'after', tool: { slug: 'count', version: 'v1' }, args: { after: '${steps.wait.value}' } },
       ],
     });
     const result = await w.core.invocations.invoke(ref('late'), { args: {} });
