@@ -1,6 +1,7 @@
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import { resolve } from 'node:path';
+import { rendererBuildOptions } from '../renderer/vite.config.js';
 
 // npm runs scripts from the project root; the config file itself is bundled to a temp location.
 const root = process.cwd();
@@ -32,6 +33,7 @@ export default defineConfig({
     root: resolve(root, 'renderer'),
     plugins: [react()],
     build: {
+      ...rendererBuildOptions,
       outDir: resolve(out, 'renderer'),
       rollupOptions: { input: resolve(root, 'renderer/index.html') },
     },

@@ -9,6 +9,7 @@ export default defineConfig({
   plugins: [react()],
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    globalSetup: ['test/helpers/renderer-built.global.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 60_000,
@@ -16,7 +17,8 @@ export default defineConfig({
     // expect.poll waits for what a process, a watcher or a browser will show: 1 s (Vitest's default)
     // was outrun on a loaded 2-core machine; a condition that never comes still fails, later.
     expect: { poll: { timeout: 10_000 } },
-    reporters: ['default'],
+    // The default report, then the slowest files (npm test is to stay within 5 minutes on 2 cores).
+    reporters: ['default', './test/helpers/slowest-files-reporter.ts'],
     // Files that start servers, Docker or Chromium keep their own state; run files two at a time on a 2-core machine.
     maxWorkers: 2,
     minWorkers: 1,

@@ -50,13 +50,13 @@ export async function writeDataset(dataDir: string): Promise<void> {
   await Promise.all(jobs);
 }
 
-interface RenderTiming {
+export interface RenderTiming {
   painted: number;
   /** The slowest API response the first render waited for (resource timing). */
   slowestApi: number;
 }
 
-async function firstRender(page: Page, host: Host): Promise<RenderTiming> {
+export async function firstRender(page: Page, host: Host): Promise<RenderTiming> {
   // Every load fetches the app's files again, as a first start would (no HTTP cache).
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
@@ -71,7 +71,7 @@ async function firstRender(page: Page, host: Host): Promise<RenderTiming> {
   });
 }
 
-async function listFetchBaseline(page: Page): Promise<number> {
+export async function listFetchBaseline(page: Page): Promise<number> {
   return page.evaluate(async () => {
     const token = sessionStorage.getItem('toolwright.token');
     const t0 = performance.now();
@@ -82,7 +82,7 @@ async function listFetchBaseline(page: Page): Promise<number> {
   });
 }
 
-async function keystrokes(page: Page): Promise<number[]> {
+export async function keystrokes(page: Page): Promise<number[]> {
   const box = page.getByTestId('search-box');
   const out: number[] = [];
   for (const q of QUERIES) {
@@ -106,7 +106,7 @@ async function keystrokes(page: Page): Promise<number[]> {
   return out;
 }
 
-async function searchFetchBaseline(page: Page): Promise<number[]> {
+export async function searchFetchBaseline(page: Page): Promise<number[]> {
   const qs = QUERIES.flatMap((q) => Array.from({ length: q.length }, (_, i) => q.slice(0, i + 1)).filter((p) => p.trim()));
   return page.evaluate(async (queries) => {
     const token = sessionStorage.getItem('toolwright.token');
@@ -155,7 +155,7 @@ async function scrollFrames(page: Page): Promise<{ scrolling: number[]; idle: nu
  * Right after start the host is still reading and indexing 10,000 files (the first HTML took
  * ~0.9 s to arrive in trials); the UI is measured once the host answers, not the host's start.
  */
-async function warmUp(host: Host): Promise<void> {
+export async function warmUp(host: Host): Promise<void> {
   const auth = { Authorization: `Bearer ${host.token}` };
   for (let i = 0; i < 3; i++) {
     await (await fetch(`${host.url}/`)).text();

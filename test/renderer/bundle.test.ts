@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chunkHolding, packagesIn, rendererChunks, staticClosure, type ChunkInfo } from '../helpers/renderer-chunks.js';
+import { budgetOfChunks, describeBudget, FIRST_SCREEN_GZIP_BUDGET } from '../helpers/renderer-budget.js';
 
 let chunks: ChunkInfo[];
 const EDITORS = ['@codemirror/view', '@codemirror/state', '@codemirror/language', '@lezer/common', '@lezer/lr'];
@@ -15,6 +16,16 @@ beforeAll(async () => {
 }, 180_000);
 
 describe('the renderer bundle', () => {
+  it('keeps the first screen within its budget, minified, with source maps apart (browser build)', () => {
+    const budget = budgetOfChunks(chunks);
+    console.log(describeBudget('browser build', budget));
+    expect(budget.firstScreenGzipBytes).toBeLessThanOrEqual(FIRST_SCREEN_GZIP_BUDGET);
+    for (const c of [...budget.firstScreen, ...budget.lazy]) {
+      expect(c.minified, `${c.fileName} is not minified`).toBe(true);
+      expect(c.mapApart, `${c.fileName}: no source map, or the chunk points at it`).toBe(true);
+    }
+  });
+
   it('keeps CodeMirror, rjsf and the dialogs out of the entry chunk', () => {
     const entry = chunks.filter((c) => c.isEntry);
     expect(entry).toHaveLength(1);

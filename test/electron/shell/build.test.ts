@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/store.js';
+import { budgetOfFolder, describeBudget, FIRST_SCREEN_GZIP_BUDGET } from '../../helpers/renderer-budget.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 
@@ -20,7 +21,7 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<
 }
 
 describe('npm run build', () => {
-  it('bundles main, preload and renderer, and Node parses the main and preload bundles', async () => {
+  it('bundles main, preload and renderer (minified, within the first-screen budget), and Node parses the main and preload bundles', async () => {
     const out = await tempDir('tw-build-');
     const built = await run('npx', ['electron-vite', 'build', '--config', 'electron/electron.vite.config.ts'], { TOOLWRIGHT_OUT_DIR: out });
     expect(built.code, built.output).toBe(0);
@@ -29,5 +30,13 @@ describe('npm run build', () => {
       expect(checked.code, `${bundle}: ${checked.output}`).toBe(0);
     }
     expect(await readFile(join(out, 'renderer', 'index.html'), 'utf8')).toContain('<div id="root">');
+    // The desktop renderer is built by electron-vite, apart from the browser build: the same budget.
+    const budget = await budgetOfFolder(join(out, 'renderer'));
+    console.log(describeBudget('desktop build', budget));
+    expect(budget.firstScreenGzipBytes).toBeLessThanOrEqual(FIRST_SCREEN_GZIP_BUDGET);
+    for (const c of [...budget.firstScreen, ...budget.lazy]) {
+      expect(c.minified, `${c.fileName} is not minified`).toBe(true);
+      expect(c.mapApart, `${c.fileName}: no source map, or the chunk points at it`).toBe(true);
+    }
   }, 240_000);
 });

