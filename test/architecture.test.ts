@@ -1,6 +1,7 @@
 /**
- * The shape of the house, checked: no import cycle between folders of electron/core (a cycle
- * means two concerns that cannot be understood apart), no index.ts barrels anywhere (imports name
+ * The shape of the house, checked: no import cycle between folders of electron/core, nor between
+ * its modules (a cycle means two concerns that cannot be understood apart), the store's memory
+ * read only through its StoreReader outside store/, no index.ts barrels anywhere (imports name
  * the module that holds the thing), and a preload small enough to load instantly (it must not
  * pull the contract's schemas in). The layering itself is ESLint's (eslint.config.js).
  */
@@ -41,6 +42,23 @@ export function folderGraph(root: string): Map<string, Map<string, string>> {
   return graph;
 }
 
+/** Module-to-module imports inside `root`, type-only imports included (they tie the concerns as well). */
+export function moduleGraph(root: string): Map<string, Map<string, string>> {
+  const graph = new Map<string, Map<string, string>>();
+  for (const file of sourceFiles(root)) {
+    const from = relative(root, file);
+    for (const m of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+      const target = normalize(join(dirname(file), m[1]!)).replace(/\.js$/, '.ts');
+      if (!target.startsWith(root + sep)) continue;
+      const to = relative(root, target);
+      if (to === from) continue;
+      if (!graph.has(from)) graph.set(from, new Map());
+      graph.get(from)!.set(to, `${relative(ROOT, file)} imports ${m[1]}`);
+    }
+  }
+  return graph;
+}
+
 export function findCycle(graph: Map<string, Map<string, string>>): string[] | undefined {
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
@@ -72,6 +90,28 @@ describe('architecture', () => {
     const cycle = findCycle(graph);
     const evidence = cycle?.slice(1).map((to, i) => graph.get(cycle[i]!)!.get(to));
     expect(evidence ?? []).toEqual([]);
+  });
+
+  it('has no import cycle between the modules of electron/core', () => {
+    const graph = moduleGraph(join(ROOT, 'electron', 'core'));
+    const cycle = findCycle(graph);
+    const evidence = cycle?.slice(1).map((to, i) => graph.get(cycle[i]!)!.get(to));
+    expect(evidence ?? []).toEqual([]);
+  });
+
+  it("reads the store's memory only through StoreReader outside electron/core/store", () => {
+    const storeDir = join(ROOT, 'electron', 'core', 'store') + sep;
+    const offenders: string[] = [];
+    for (const file of sourceFiles(join(ROOT, 'electron'))) {
+      if (file.startsWith(storeDir)) continue;
+      const lines = readFileSync(file, 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        const where = `${relative(ROOT, file)}:${i + 1}`;
+        if (/from '[^']*store\/state\.js'/.test(line)) offenders.push(`${where} imports store/state.ts`);
+        if (/\bstore\.state\b|\bStoreState\b/.test(line)) offenders.push(`${where} reads the store's state`);
+      });
+    }
+    expect(offenders).toEqual([]);
   });
 
   it('the cycle check finds a cycle when there is one', () => {
