@@ -112,7 +112,24 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'electron', message: 'only electron/main.ts, preload.ts and electron/shell/ may import electron' }] },
+        {
+          paths: [{ name: 'electron', message: 'only electron/main.ts, preload.ts and electron/shell/ may import electron' }],
+          // store/'s own modules import './state.js', which this does not match.
+          patterns: [{ group: ['**/store/state.js'], message: "the store's memory is store/'s own: ask store.reader (store/reader.ts) instead" }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/core/store/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='state'][object.name='store'], MemberExpression[property.name='state'][object.property.name='store']",
+          message: "the store's memory is store/'s own: ask store.reader (store/reader.ts) instead",
+        },
       ],
     },
   },

@@ -1,3 +1,4 @@
+// Long on purpose: the operations contract is one table, one entry per operation; transports and the preload read it whole.
 /**
  * The operations contract: every operation's name, input schema, output type and the error
  * codes it may answer. Main validates each input against `input` (ajv) before a handler runs;

@@ -1,6 +1,7 @@
 /**
- * The shape of the house, checked: no import cycle between folders of electron/core nor between
- * modules of the renderer (a cycle means two concerns that cannot be understood apart), no index.ts barrels anywhere (imports name
+ * The shape of the house, checked: no import cycle between folders of electron/core, nor between
+ * its modules or the renderer's (a cycle means two concerns that cannot be understood apart), the
+ * store's memory read only through its StoreReader outside store/, no index.ts barrels anywhere (imports name
  * the module that holds the thing), and a preload small enough to load instantly (it must not
  * pull the contract's schemas in). The layering itself is ESLint's (eslint.config.js).
  */
@@ -96,6 +97,39 @@ describe('architecture', () => {
     const cycle = findCycle(graph);
     const evidence = cycle?.slice(1).map((to, i) => graph.get(cycle[i]!)!.get(to));
     expect(evidence ?? []).toEqual([]);
+  });
+
+  it('has no import cycle between the modules of electron/core', () => {
+    const graph = moduleGraph(join(ROOT, 'electron', 'core'));
+    expect(graph.size).toBeGreaterThan(50);
+    const cycle = findCycle(graph);
+    const evidence = cycle?.slice(1).map((to, i) => graph.get(cycle[i]!)!.get(to));
+    expect(evidence ?? []).toEqual([]);
+  });
+
+  it("reads the store's memory only through StoreReader outside electron/core/store", () => {
+    const storeDir = join(ROOT, 'electron', 'core', 'store') + sep;
+    const offenders: string[] = [];
+    for (const file of sourceFiles(join(ROOT, 'electron'))) {
+      if (file.startsWith(storeDir)) continue;
+      const lines = readFileSync(file, 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        const where = `${relative(ROOT, file)}:${i + 1}`;
+        if (/from '[^']*store\/state\.js'/.test(line)) offenders.push(`${where} imports store/state.ts`);
+        if (/\bstore\.state\b|\bStoreState\b/.test(line)) offenders.push(`${where} reads the store's state`);
+      });
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps core, host, CLI and shared files to 400 lines, or says at the top why one is longer', () => {
+    const long = ['electron/core', 'electron/host', 'electron/cli', 'shared']
+      .flatMap((d) => sourceFiles(join(ROOT, d)))
+      .filter((f) => {
+        const text = readFileSync(f, 'utf8');
+        return text.split('\n').length > 401 && !text.startsWith('// Long on purpose: ');
+      });
+    expect(long.map((f) => relative(ROOT, f))).toEqual([]);
   });
 
   it('the cycle check finds a cycle when there is one', () => {

@@ -78,9 +78,9 @@ function sessionOver(core: Core): CliSession {
       return core.openExport(bundleIDs);
     },
     toolKey(ref) {
-      const { bundleID, slug, version } = resolveToolRef(core.store, ref).file;
+      const { bundleID, slug, version } = resolveToolRef(core.store.reader, ref).file;
       return { bundleID, slug, version };
     },
-    bundleID: (slug) => bundleByRef(core.store, slug).file.bundleID,
+    bundleID: (slug) => bundleByRef(core.store.reader, slug).file.bundleID,
   };
 }

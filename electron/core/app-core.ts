@@ -158,7 +158,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...(opts.clock ? { clock: opts.clock } : {}),
     onBackgroundError: (what, e) => logger.error(what, e),
   });
-  const steps = new EngineSteps(store.state, engine);
+  const steps = new EngineSteps(store.reader, engine);
 
   const bundles = new BundleService(store);
   const tools = new ToolService(store, {

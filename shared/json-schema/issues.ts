@@ -1,3 +1,4 @@
+// Long on purpose: one wording module for three audiences (API, editor, import), so a message is worded in one place.
 /**
  * Validation failures (./validator.ts) turned into issues someone can act on. One module, three
  * audiences with their own wording:

@@ -9,9 +9,8 @@
  * bundles, and its version behind if one bundle holds several versions of it; a numeric suffix
  * settles whatever still collides. Order: bundle slug, slug, version, toolID.
  */
-import type { Store } from '../store/store.js';
+import type { StoreReader, ToolRecord } from '../store/reader.js';
 import type { ToolService } from '../store/tools.js';
-import type { ToolRecord } from '../store/loader.js';
 import type { BundleFile, Safety, ToolFile } from '../../../shared/schemas.js';
 
 export const MAX_TOOL_NAME = 64;
@@ -41,13 +40,13 @@ export interface AgentScope {
 }
 
 /** The visible tools of a scope, named, in a stable order. */
-export function agentTools(store: Store, tools: ToolService, scope: AgentScope = {}): AgentTool[] {
+export function agentTools(store: StoreReader, tools: ToolService, scope: AgentScope = {}): AgentTool[] {
   const recs: ToolRecord[] = [];
-  for (const rec of store.state.tools.values()) {
+  for (const rec of store.tools()) {
     if (scope.bundleIDs && !scope.bundleIDs.has(rec.file.bundleID)) continue;
     if (tools.isVisible(rec)) recs.push(rec);
   }
-  const bundleOf = (r: ToolRecord) => store.state.bundles.get(r.file.bundleID)!.file;
+  const bundleOf = (r: ToolRecord) => store.bundle(r.file.bundleID)!.file;
   const cmp = COLLATOR.compare;
   recs.sort(
     (a, b) =>

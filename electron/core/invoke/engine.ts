@@ -1,3 +1,4 @@
+// Long on purpose: the gates of one invocation in the order they run; each step is a named method, and the runners, gate and history are modules of their own.
 /**
  * The invocation engine: safety gates, argument validation, dispatch to the runner of the
  * tool's type, output validation, secret redaction, output caps, metrics and history.

@@ -5,8 +5,7 @@
  */
 import type { Schedule } from '../../../shared/schedule-schema.js';
 import { machineTimeZone } from '../../../shared/schedules.js';
-import type { BundleRecord, ToolRecord } from '../store/loader.js';
-import type { Store } from '../store/store.js';
+import type { BundleRecord, StoreReader, ToolRecord } from '../store/reader.js';
 
 export interface ScheduleEntry {
   schedule: Schedule;
@@ -20,8 +19,8 @@ export function zoneOf(schedule: Schedule): string {
 }
 
 /** Every schedule, oldest tool first. */
-export function allSchedules(store: Store): ScheduleEntry[] {
-  const tools = [...store.state.tools.values()].filter((t) => t.file.schedules?.length);
+export function allSchedules(store: StoreReader): ScheduleEntry[] {
+  const tools = [...store.tools()].filter((t) => t.file.schedules?.length);
   tools.sort((a, b) => a.file.createdAt.localeCompare(b.file.createdAt) || a.file.toolID.localeCompare(b.file.toolID));
   const seen = new Set<string>();
   const out: ScheduleEntry[] = [];
@@ -35,7 +34,7 @@ export function allSchedules(store: Store): ScheduleEntry[] {
   return out;
 }
 
-export function findSchedule(store: Store, scheduleID: string): (ScheduleEntry & { bundle: BundleRecord | undefined }) | undefined {
+export function findSchedule(store: StoreReader, scheduleID: string): (ScheduleEntry & { bundle: BundleRecord | undefined }) | undefined {
   const entry = allSchedules(store).find((e) => e.schedule.scheduleID === scheduleID);
-  return entry && { ...entry, bundle: store.state.bundles.get(entry.tool.file.bundleID) };
+  return entry && { ...entry, bundle: store.bundle(entry.tool.file.bundleID) };
 }

@@ -47,7 +47,7 @@ export class ScheduleRunner {
 
   /** A fire of an enabled schedule. Only the process that claims the fire runs it. */
   async fire(scheduleID: string, fireAt: number): Promise<FireOutcome> {
-    const entry = findSchedule(this.deps.store, scheduleID);
+    const entry = findSchedule(this.deps.store.reader, scheduleID);
     if (!entry || !entry.schedule.isEnabled) return { claimed: false };
     const invocationID = randomUUID();
     if (!(await this.deps.files.claimFire(scheduleID, fireAt, invocationID))) return { claimed: false };
@@ -63,7 +63,7 @@ export class ScheduleRunner {
 
   /** "Run now": the same gates and records; a refusal is thrown (after it is recorded) for the caller to show. */
   async runNow(scheduleID: string, options: { confirm?: boolean } = {}): Promise<InvokeResult> {
-    const entry = findSchedule(this.deps.store, scheduleID);
+    const entry = findSchedule(this.deps.store.reader, scheduleID);
     if (!entry) throw notFound(`schedule ${scheduleID}`);
     const { result } = await this.run(entry, { fireAt: null, invocationID: randomUUID(), manual: true, confirm: options.confirm === true });
     return result!;

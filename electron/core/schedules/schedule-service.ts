@@ -50,13 +50,13 @@ export class ScheduleService {
 
   /** Every schedule (of one tool when toolID is given), oldest tool first. */
   async list(filter: { toolID?: string } = {}): Promise<{ items: ScheduleView[] }> {
-    const entries = allSchedules(this.deps.store).filter((e) => !filter.toolID || e.tool.file.toolID === filter.toolID.toLowerCase());
+    const entries = allSchedules(this.deps.store.reader).filter((e) => !filter.toolID || e.tool.file.toolID === filter.toolID.toLowerCase());
     const runs = await Promise.all(entries.map((e) => this.deps.files.readRun(e.schedule.scheduleID)));
     return { items: entries.map((e, i) => this.view(e, runs[i])) };
   }
 
   async get(scheduleID: string): Promise<ScheduleView> {
-    const entry = findSchedule(this.deps.store, scheduleID.toLowerCase());
+    const entry = findSchedule(this.deps.store.reader, scheduleID.toLowerCase());
     if (!entry) throw notFound(`schedule ${scheduleID}`);
     return this.view(entry, await this.deps.files.readRun(entry.schedule.scheduleID));
   }
@@ -64,7 +64,7 @@ export class ScheduleService {
   /** The latest output; NOT_FOUND until the schedule has run once. */
   async latest(scheduleID: string): Promise<ScheduleOutput> {
     const id = scheduleID.toLowerCase();
-    if (!findSchedule(this.deps.store, id)) throw notFound(`schedule ${scheduleID}`);
+    if (!findSchedule(this.deps.store.reader, id)) throw notFound(`schedule ${scheduleID}`);
     const output = await this.deps.files.readOutput(id);
     if (!output) throw notFound(`an output of schedule ${scheduleID}: it has not run yet`);
     return output;
@@ -74,7 +74,7 @@ export class ScheduleService {
   async setEnabled(scheduleID: string, isEnabled: boolean): Promise<ScheduleView> {
     const id = scheduleID.toLowerCase();
     for (let attempt = 0; ; attempt++) {
-      const entry = findSchedule(this.deps.store, id);
+      const entry = findSchedule(this.deps.store.reader, id);
       if (!entry) throw notFound(`schedule ${scheduleID}`);
       const file = entry.tool.file;
       if (entry.schedule.isEnabled === isEnabled) return this.get(id);

@@ -178,7 +178,7 @@ export class Scheduler {
   /** Brings the plan in line with the store: new and changed schedules get their next fire from now. */
   private replan(now: number): void {
     const seen = new Set<string>();
-    for (const { schedule, zone } of allSchedules(this.deps.store)) {
+    for (const { schedule, zone } of allSchedules(this.deps.store.reader)) {
       seen.add(schedule.scheduleID);
       const key = `${schedule.cron}\u0000${zone}\u0000${schedule.isEnabled}`;
       if (this.plans.get(schedule.scheduleID)?.key === key) continue;
@@ -195,7 +195,7 @@ export class Scheduler {
 
   /** Of the fires missed since `since` (or since each schedule was made), the latest runs now. */
   private catchUp(since: number | null, now: number): void {
-    for (const { schedule, zone } of allSchedules(this.deps.store)) {
+    for (const { schedule, zone } of allSchedules(this.deps.store.reader)) {
       if (!schedule.isEnabled) continue;
       const made = uuidV7Time(schedule.scheduleID);
       const from = since === null ? made : made === undefined ? since : Math.max(since, made);
@@ -253,7 +253,7 @@ export class Scheduler {
 
   private async sweep(now: number): Promise<void> {
     this.lastSweep = now;
-    const known = new Set(allSchedules(this.deps.store).map((e) => e.schedule.scheduleID));
+    const known = new Set(allSchedules(this.deps.store.reader).map((e) => e.schedule.scheduleID));
     await this.deps.files.sweep(known, Date.now()).catch((e: unknown) => this.deps.log.error('sweeping the scheduler folder', e));
   }
 }

@@ -1,3 +1,4 @@
+// Long on purpose: the postings, the tiers and keyset paging share one index's private state; split, each would reach into the others.
 /**
  * The in-memory search index over tools, kept current incrementally by the store.
  *

@@ -18,10 +18,10 @@ export class SearchService {
     private readonly tools: ToolService,
   ) {
     this.dispose = store.observe({
-      loaded: (state) => {
+      loaded: (reader) => {
         const entries = [];
-        for (const t of state.tools.values()) {
-          const b = state.bundles.get(t.file.bundleID);
+        for (const t of reader.tools()) {
+          const b = reader.bundle(t.file.bundleID);
           if (b) entries.push({ tool: t.file, bundle: b.file });
         }
         this.index.load(entries);
@@ -40,7 +40,7 @@ export class SearchService {
     });
     const items: SearchHit[] = [];
     for (const hit of page.items) {
-      const rec = this.store.state.tools.get(hit.toolID);
+      const rec = this.store.reader.tool(hit.toolID);
       if (rec) items.push({ ...this.tools.view(rec), search: { tier: hit.tier, matches: hit.matches, score: hit.score } });
     }
     return page.nextPageToken ? { items, nextPageToken: page.nextPageToken } : { items };

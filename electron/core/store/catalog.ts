@@ -4,7 +4,7 @@
  * call itself through another pipeline) and an import re-linking pipelines.
  */
 import type { BundleFile, ToolFile } from '../../../shared/schemas.js';
-import type { StoreState } from './state.js';
+import type { StoreReader } from './reader.js';
 
 export interface ToolCatalog {
   bundle(bundleID: string): BundleFile | undefined;
@@ -14,16 +14,10 @@ export interface ToolCatalog {
   bundlesWithSlug(slug: string): BundleFile[];
 }
 
-export function catalogOf(state: StoreState): ToolCatalog {
+export function catalogOf(reader: StoreReader): ToolCatalog {
   return {
-    bundle: (bundleID) => state.bundles.get(bundleID.toLowerCase())?.file,
-    tool(bundleID, slug, version) {
-      const toolID = state.pairOwner(bundleID.toLowerCase(), slug.normalize('NFC'), version.normalize('NFC'));
-      return toolID ? state.tools.get(toolID)?.file : undefined;
-    },
-    bundlesWithSlug(slug) {
-      const wanted = slug.normalize('NFC');
-      return [...state.bundles.values()].filter((b) => b.file.slug === wanted && !b.file.softDeletedAt).map((b) => b.file);
-    },
+    bundle: (bundleID) => reader.bundle(bundleID.toLowerCase())?.file,
+    tool: (bundleID, slug, version) => reader.toolByPair(bundleID.toLowerCase(), slug.normalize('NFC'), version.normalize('NFC'))?.file,
+    bundlesWithSlug: (slug) => reader.bundlesWithSlug(slug).map((b) => b.file),
   };
 }

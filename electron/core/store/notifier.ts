@@ -6,11 +6,11 @@
  */
 import type { StoreEvent } from '../../../shared/operations.js';
 import type { BundleFile, ToolFile } from '../../../shared/schemas.js';
-import type { StoreState } from './state.js';
+import type { StoreReader } from './reader.js';
 import type { BundleRecord, ToolRecord } from './loader.js';
 
 export interface StoreObserver {
-  loaded?(state: StoreState): void;
+  loaded?(store: StoreReader): void;
   toolChanged?(tool: ToolFile, bundle: BundleFile): void;
   toolRemoved?(toolID: string): void;
   bundleChanged?(bundle: BundleFile): void;
@@ -20,14 +20,14 @@ export class StoreNotifier {
   private readonly observers: StoreObserver[] = [];
 
   constructor(
-    private readonly state: StoreState,
+    private readonly reader: StoreReader,
     private readonly emit: (e: StoreEvent) => void,
   ) {}
 
   /** Adds an observer and hands it what is loaded so far. Returns the undo. */
   observe(o: StoreObserver): () => void {
     this.observers.push(o);
-    o.loaded?.(this.state);
+    o.loaded?.(this.reader);
     return () => {
       const i = this.observers.indexOf(o);
       if (i >= 0) this.observers.splice(i, 1);
@@ -35,11 +35,11 @@ export class StoreNotifier {
   }
 
   loaded(): void {
-    for (const o of this.observers) o.loaded?.(this.state);
+    for (const o of this.observers) o.loaded?.(this.reader);
   }
 
   toolChanged(rec: ToolRecord): void {
-    const bundle = this.state.bundles.get(rec.file.bundleID);
+    const bundle = this.reader.bundle(rec.file.bundleID);
     if (bundle) for (const o of this.observers) o.toolChanged?.(rec.file, bundle.file);
     this.emit({ type: 'tool.changed', bundleID: rec.file.bundleID, toolID: rec.file.toolID });
   }

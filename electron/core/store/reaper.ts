@@ -5,17 +5,30 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import type { BundleFile } from '../../../shared/schemas.js';
 import { fsyncDir } from '../fs/atomic.js';
-import type { Store } from './store.js';
+import type { DataPaths } from '../data-paths.js';
+import type { Logger } from '../log.js';
+import type { StoreReader } from './reader.js';
 
 export const REAP_AFTER_MS = 2 * 24 * 60 * 60 * 1000;
 
 const oldEnough = (softDeletedAt: string | null | undefined, now: Date) => !!softDeletedAt && now.getTime() - Date.parse(softDeletedAt) >= REAP_AFTER_MS;
 
-export async function reapDeletedBundles(store: Store, now: Date): Promise<string[]> {
+/** What the reaper needs of the store (the Store is one; naming it here keeps store.ts and this module apart). */
+export interface ReapableStore {
+  readonly paths: DataPaths;
+  readonly reader: StoreReader;
+  readonly log: Logger | undefined;
+  withBundleLock<T>(bundleID: string, fn: () => Promise<T>): Promise<T>;
+  readBundleFile(bundleID: string): Promise<BundleFile | undefined>;
+  forgetBundle(bundleID: string): void;
+}
+
+export async function reapDeletedBundles(store: ReapableStore, now: Date): Promise<string[]> {
   const { paths } = store;
   const reaped: string[] = [];
-  for (const rec of [...store.state.bundles.values()]) {
+  for (const rec of [...store.reader.bundles()]) {
     if (rec.builtin || !oldEnough(rec.file.softDeletedAt, now)) continue;
     const id = rec.file.bundleID;
     const removed = await store

@@ -20,6 +20,7 @@ import type { Logger } from '../log.js';
 import type { DataPaths } from '../data-paths.js';
 import { Claims } from './claims.js';
 import { StoreState } from './state.js';
+import { readerOf, type StoreReader } from './reader.js';
 import { BuiltinState } from './builtin-state.js';
 import { BuiltinSwitches } from './builtin-switches.js';
 import { StoreFiles } from './files.js';
@@ -42,7 +43,10 @@ export interface StoreOptions {
 
 export class Store extends EventEmitter<{ event: [StoreEvent] }> {
   readonly paths: DataPaths;
+  /** The memory itself: for store/ only (and tests); everything else asks `reader`. */
   readonly state = new StoreState();
+  /** The read-only queries code outside store/ asks (reader.ts). */
+  readonly reader: StoreReader = readerOf(this.state);
   readonly claims: Claims;
   readonly config: ConfigStore;
   readonly files: StoreFiles;
@@ -60,7 +64,7 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
     this.claims = new Claims(this.paths);
     this.files = new StoreFiles(this.paths);
     this.builtinState = new BuiltinState(this.paths);
-    this.notifier = new StoreNotifier(this.state, (e) => this.emit('event', e));
+    this.notifier = new StoreNotifier(this.reader, (e) => this.emit('event', e));
     this.builtins = new BuiltinSwitches(this.state, this.builtinState, this.notifier);
     this.problemRegistry = new ProblemRegistry(() => this.notifier.problemsChanged());
     this.config = opts.config;

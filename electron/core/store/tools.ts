@@ -173,7 +173,7 @@ export class ToolService {
         ...pair,
         now: this.store.now(),
         config: this.store.config.get(),
-        catalog: catalogOf(this.store.state),
+        catalog: catalogOf(this.store.reader),
         scheduleOwner: this.scheduleOwner,
       });
       await this.ensurePairFree(bundleID, pair.slug, pair.version);
@@ -220,7 +220,7 @@ export class ToolService {
         now: this.store.now(),
         config: this.store.config.get(),
         existing: disk,
-        catalog: catalogOf(this.store.state),
+        catalog: catalogOf(this.store.reader),
         scheduleOwner: this.scheduleOwner,
       });
       const renamed = target.slug !== disk.slug || target.version !== disk.version;

@@ -60,7 +60,7 @@ export async function applyImport(store: Store, validated: Validated, opts: Appl
   /** Each archive bundle ID → the ID it has here after the import, for re-linking pipelines. */
   const finalIDs = new Map<string, string>();
   // Slugs of the bundles here and of the ones this import brings, so a copy's slug is free of both.
-  const takenSlugs = new Set<string>([...store.state.bundles.values()].map((b) => b.file.slug));
+  const takenSlugs = new Set<string>([...store.reader.bundles()].map((b) => b.file.slug));
   for (const d of validated.bundles) takenSlugs.add(d.file.slug);
 
   for (const draft of validated.bundles) {
@@ -68,8 +68,8 @@ export async function applyImport(store: Store, validated: Validated, opts: Appl
     const slug = draft.file.slug;
     const builtin = store.isBuiltinBundle(id);
     const folder = await exists(store.paths.bundleDir(id));
-    const present = builtin || store.state.bundles.has(id) || (folder && (await exists(store.paths.bundleFile(id))));
-    const clash = draft.tools.map((t) => store.state.tools.get(t.file.toolID)).find((r) => r && r.file.bundleID !== id);
+    const present = builtin || !!store.reader.bundle(id) || (folder && (await exists(store.paths.bundleFile(id))));
+    const clash = draft.tools.map((t) => store.reader.tool(t.file.toolID)).find((r) => r && r.file.bundleID !== id);
     if (!present && !clash) {
       // A folder without bundle.json (left empty by someone) is filled in place rather than replaced.
       plan.push({ bundleID: id, mode: folder ? 'swap' : 'create' });
@@ -105,7 +105,7 @@ export async function applyImport(store: Store, validated: Validated, opts: Appl
       report.created.push({ bundleID: copy.file.bundleID, slug: copy.file.slug, fromBundleID: id });
     }
   }
-  const linked = relinkPipelines(writes, finalIDs, catalogOf(store.state));
+  const linked = relinkPipelines(writes, finalIDs, catalogOf(store.reader));
   writes = linked.drafts;
   if (linked.reports.length) report.pipelines = linked.reports;
   report.toolCount = writes.reduce((n, b) => n + b.tools.length, 0);

@@ -96,20 +96,19 @@ export async function collectExport(store: Store, bundleIDs: string[], limits: T
   for (const id of ids) {
     // Bring memory up to what is on disk (another process may have written moments ago).
     if (!store.isBuiltinBundle(id)) await store.syncBundle(id);
-    const rec = store.state.bundles.get(id);
+    const rec = store.reader.bundle(id);
     if (!rec) throw notFound(`bundle ${id}`);
     slugs.push(rec.file.slug);
   }
   // Pipelines travel with the bundles they call into, and name them by slug too (pipeline-links.ts).
-  const bundleOf = (bundleID: string) => store.state.bundles.get(bundleID)?.file;
-  for (const id of exportClosure(store, ids)) {
+  const bundleOf = (bundleID: string) => store.reader.bundle(bundleID)?.file;
+  for (const id of exportClosure(store.reader, ids)) {
     if (!ids.includes(id) && !store.isBuiltinBundle(id)) await store.syncBundle(id);
-    const rec = store.state.bundles.get(id);
+    const rec = store.reader.bundle(id);
     if (!rec) throw notFound(`bundle ${id}`);
     entries.push({ path: bundleJsonPath(id), executable: false, size: 0, data: json({ ...rec.file, isBuiltIn: false }, BUNDLE_KEY_ORDER) });
-    for (const toolID of store.state.toolIDsOf(id)) {
-      const tool = store.state.tools.get(toolID);
-      if (!tool) continue;
+    for (const tool of store.reader.toolsOf(id)) {
+      const { toolID } = tool.file;
       const file = withBundleHints({ ...tool.file, isBuiltIn: false }, bundleOf);
       entries.push({ path: toolJsonPath(id, toolID), executable: false, size: 0, data: json(file, TOOL_KEY_ORDER) });
       for (const f of await toolFolderFiles(tool.dir, limits)) {

@@ -19,7 +19,7 @@ import type { PipelineLinkReport } from '../../../shared/types.js';
 import type { PipelineImpl, PipelineStep, StepToolRef } from '../../../shared/tool-types/pipeline.js';
 import { toolKey } from '../../../shared/slug.js';
 import { invalid } from '../errors.js';
-import type { Store } from '../store/store.js';
+import type { StoreReader } from '../store/reader.js';
 import type { ToolCatalog } from '../store/catalog.js';
 import { cycleIssues } from '../tool-types/pipeline-refs.js';
 import type { BundleDraft } from './validate.js';
@@ -33,16 +33,15 @@ function stepsOf(file: ToolFile): PipelineStep[] | undefined {
 // ---- export -------------------------------------------------------------------------------------
 
 /** The bundles to export: those asked for, then every (non built-in, not deleted) bundle their pipelines call into, transitively. */
-export function exportClosure(store: Store, bundleIDs: readonly string[]): string[] {
+export function exportClosure(store: StoreReader, bundleIDs: readonly string[]): string[] {
   const out = [...bundleIDs];
   const seen = new Set(out);
   for (let i = 0; i < out.length; i++) {
-    for (const toolID of store.state.toolIDsOf(out[i]!)) {
-      const file = store.state.tools.get(toolID)?.file;
-      for (const step of (file && stepsOf(file)) ?? []) {
+    for (const { file } of store.toolsOf(out[i]!)) {
+      for (const step of stepsOf(file) ?? []) {
         const id = step.tool?.bundleID?.toLowerCase();
         if (!id || seen.has(id)) continue;
-        const rec = store.state.bundles.get(id);
+        const rec = store.bundle(id);
         if (!rec || rec.builtin || rec.file.softDeletedAt) continue;
         seen.add(id);
         out.push(id);

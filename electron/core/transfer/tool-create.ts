@@ -34,7 +34,7 @@ export async function createToolWithFiles(store: Store, tools: ToolService, file
     const claim = await store.claims.inspect(bundleID, slug, version);
     if (claim.kind === 'taken') throw conflict(slug, version);
     if (claim.kind === 'stale') await store.claims.release(bundleID, slug, version, claim.toolID);
-    const owner = store.state.pairOwner(bundleID, slug, version);
+    const owner = store.reader.toolByPair(bundleID, slug, version)?.file.toolID;
     if (owner && (await store.readToolFile(bundleID, owner).catch(() => undefined))) throw conflict(slug, version);
 
     const toolsDir = store.paths.toolsDir(bundleID);
@@ -63,6 +63,6 @@ export async function previewToolWithFiles(store: Store, tools: ToolService, fil
   if (issues.length) throw invalid(issues);
   await store.writableBundle(bundleID, 'add tools to it');
   const claim = await store.claims.inspect(bundleID, slug, version);
-  if (claim.kind === 'taken' || store.state.pairOwner(bundleID, slug, version)) throw conflict(slug, version);
+  if (claim.kind === 'taken' || store.reader.toolByPair(bundleID, slug, version)) throw conflict(slug, version);
   return tools.view({ file, dir: join(store.paths.toolsDir(bundleID), file.toolID), builtin: false });
 }

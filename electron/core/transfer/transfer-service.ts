@@ -163,7 +163,7 @@ export class TransferService {
 
   /** Enabled tools as OpenAI function-calling definitions, ready to paste into an agent. */
   openAiFunctions(bundleIDs?: string[]): OpenAiFunction[] {
-    return openAiFunctions(this.deps.store, this.deps.tools, bundleIDs);
+    return openAiFunctions(this.deps.store.reader, this.deps.tools, bundleIDs);
   }
 
   private async importDraft(draft: BundleDraft, warnings: string[], options: ForeignImportOptions): Promise<ImportReport> {

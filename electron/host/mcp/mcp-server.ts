@@ -69,15 +69,15 @@ export function createMcpServer(core: McpCore, opts: McpServerOptions = {}): Mcp
     if (!opts.bundles?.length) return {};
     const wanted = new Set(opts.bundles);
     const ids = new Set<string>();
-    for (const b of core.store.state.bundles.values()) if (wanted.has(b.file.slug)) ids.add(b.file.bundleID);
+    for (const b of core.store.reader.bundles()) if (wanted.has(b.file.slug)) ids.add(b.file.bundleID);
     return { bundleIDs: ids };
   };
   // Computed once per change of the store or config, not per request: 10,000 tools list in a few ms.
   let cached: AgentTool[] | undefined;
-  const visible = (): AgentTool[] => (cached ??= core.config.get().toolsEnabled ? agentTools(core.store, core.tools, scope()) : []);
+  const visible = (): AgentTool[] => (cached ??= core.config.get().toolsEnabled ? agentTools(core.store.reader, core.tools, scope()) : []);
   // By content (the file's ETag), not modifiedAt: a hand edit or a git pull may leave modifiedAt alone.
   const contentTag = (t: AgentTool) => {
-    const rec = core.store.state.tools.get(t.file.toolID);
+    const rec = core.store.reader.tool(t.file.toolID);
     return rec ? toolEtag(rec) : t.file.modifiedAt;
   };
   const signature = (tools: AgentTool[]) => tools.map((t) => `${t.name}\u0000${t.file.toolID}\u0000${contentTag(t)}\u0000${t.safety}`).join('\n');

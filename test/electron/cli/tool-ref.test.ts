@@ -18,13 +18,13 @@ describe('a tool ref without @version', () => {
     await t.tools.create({ bundleID, slug: 'calc', version: 'v10' }, functionTool());
     await t.tools.create({ bundleID, slug: 'calc', version: 'v9' }, functionTool());
     await t.tools.create({ bundleID, slug: 'calc', version: 'beta' }, functionTool({ isEnabled: false }));
-    expect(resolveToolRef(t.store, 'b/calc').file.version).toBe('v9');
-    expect(resolveToolRef(t.store, 'calc@v10').file.version).toBe('v10');
+    expect(resolveToolRef(t.store.reader, 'b/calc').file.version).toBe('v9');
+    expect(resolveToolRef(t.store.reader, 'calc@v10').file.version).toBe('v10');
     // Switched off: the newest enabled one still wins; with none enabled, the newest of all.
     await t.tools.setEnabled({ bundleID, slug: 'calc', version: 'v9' }, false);
     await t.tools.setEnabled({ bundleID, slug: 'calc', version: 'v10' }, false);
-    expect(resolveToolRef(t.store, 'calc').file.version).toBe('beta');
+    expect(resolveToolRef(t.store.reader, 'calc').file.version).toBe('beta');
     await t.tools.setEnabled({ bundleID, slug: 'calc', version: 'v10' }, true);
-    expect(resolveToolRef(t.store, 'calc').file.version).toBe('v10');
+    expect(resolveToolRef(t.store.reader, 'calc').file.version).toBe('v10');
   });
 });

@@ -5,23 +5,27 @@
  * Whatever happens (success, error, timeout, cancellation, output flood, a failed engine call),
  * the container is force-removed before run() settles; if the engine refuses for the moment,
  * removal goes on in the background, and its labels let sweepOrphans find it after a crash.
+ * By concern: create.ts (the container), execute.ts (its output, its exit, the result),
+ * oom.ts, removal.ts; this module holds the engine connection and the Runner around them.
  */
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import Dockerode from 'dockerode';
 import type { Availability, ImageInfo, ToolImage } from '../../../../shared/types.js';
-import type { ContainerImpl, ToolFile } from '../../../../shared/schemas.js';
+import type { ToolFile } from '../../../../shared/schemas.js';
 import { CoreError, invalid, isCoreError } from '../../errors.js';
 import type { RunContext, RunOutput, Runner } from '../types.js';
 import type { SecretsReader } from '../../secrets/types.js';
 import { DockerStatus, isConnectionError, type DockerStatusSnapshot } from './docker-status.js';
 import { ImageProvider, type ResolvedImage } from './images.js';
-import { LABEL_DEADLINE, LABEL_INVOCATION, LABEL_MANAGED, LABEL_OWNER, LABEL_TOOL } from './labels.js';
-import { ownerLabel, sweepOrphans, type SweepResult } from './orphans.js';
-import { CappedSink, LineSplitter, OUTPUT_CAP_BYTES, parseReply, replyToOutput, stderrTail, toolErrorOnStdout, toolFailure } from './output.js';
-import { FALLBACK_USER, hostConfig, timeoutMs } from './sandbox.js';
-import { abortError, delay, raceAbort, throwIfAborted } from '../../util/abort.js';
+import { sweepOrphans, type SweepResult } from './orphans.js';
+import { OUTPUT_CAP_BYTES } from './output.js';
+import { hostConfig, timeoutMs } from './sandbox.js';
+import { raceAbort, throwIfAborted } from '../../util/abort.js';
 import { encodePayload } from './payload.js';
+import { containerImpl, createContainer, type ContainerSpec } from './create.js';
+import { executeContainer } from './execute.js';
+import { ContainerRemoval } from './removal.js';
 
 export interface ContainerRunnerOptions {
   /** An engine client; without it dockerode is built from the environment (DOCKER_HOST etc.). */
@@ -55,15 +59,6 @@ export interface ContainerRunner extends Runner {
   describeImage(tool: ToolFile, toolDir: string): Promise<ToolImage>;
 }
 
-/** A container that outlives its timeout by this much is fair game for sweepOrphans. */
-const DEADLINE_GRACE_MS = 60_000;
-/** After a kill the engine answers within moments; if it does not, stop waiting for it. */
-const ENGINE_GRACE_MS = 10_000;
-/** Output still in flight when the exit is known. */
-const STREAM_DRAIN_MS = 2_000;
-
-type StopReason = 'timeout' | 'cancelled' | 'stdout-cap' | 'stderr-cap';
-
 export function createContainerRunner(options: ContainerRunnerOptions = {}): ContainerRunner {
   let docker: Dockerode | null = null;
   let constructionError: unknown = null;
@@ -78,7 +73,7 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
   const images = docker ? new ImageProvider(docker, options.buildTimeoutMs ?? 10 * 60_000) : null;
   const cap = options.outputCapBytes ?? OUTPUT_CAP_BYTES;
   const live = new Map<string, Dockerode.Container>();
-  const removals = new Set<Promise<void>>();
+  const removal = new ContainerRemoval();
 
   async function requireDocker(): Promise<{ docker: Dockerode; images: ImageProvider; snapshot: DockerStatusSnapshot }> {
     let snapshot = status.current();
@@ -117,7 +112,7 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
     let image = await resolve();
     let container: Dockerode.Container;
     try {
-      container = await createUnlessCancelled(engine.docker, image, ctx, payload, config, limitMs);
+      container = await createUnlessCancelled(engine.docker, { image, ctx, payload, config, limitMs });
     } catch (error) {
       if (isCoreError(error)) throw error;
       if ((error as { statusCode?: number }).statusCode !== 404) throw engineError(error, 'create the container');
@@ -125,174 +120,31 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
       // rebuilds our own image or says clearly that a named one is missing.
       engine.images.forget(image.ref);
       image = await resolve();
-      container = await createUnlessCancelled(engine.docker, image, ctx, payload, config, limitMs).catch((again: unknown) => {
+      container = await createUnlessCancelled(engine.docker, { image, ctx, payload, config, limitMs }).catch((again: unknown) => {
         throw engineError(again, 'create the container');
       });
     }
     live.set(container.id, container);
     try {
-      return await execute(engine.docker, container, ctx, limitMs, impl);
+      return await executeContainer({ docker: engine.docker, container, ctx, limitMs, impl, cap, engineError });
     } finally {
-      await removeContainer(container);
+      await removal.remove(container);
       live.delete(container.id);
     }
   }
 
   /** Stops waiting on cancellation; a container the engine creates after that is removed at once. */
-  async function createUnlessCancelled(...args: Parameters<typeof create>): Promise<Dockerode.Container> {
-    const creating = create(...args);
+  async function createUnlessCancelled(engineDocker: Dockerode, spec: ContainerSpec): Promise<Dockerode.Container> {
+    const creating = createContainer(engineDocker, spec);
     try {
-      return await raceAbort(creating, args[2].signal);
+      return await raceAbort(creating, spec.ctx.signal);
     } catch (error) {
-      if (args[2].signal.aborted)
+      if (spec.ctx.signal.aborted)
         creating.then(
-          (late) => removeContainer(late),
+          (late) => removal.remove(late),
           () => undefined,
         );
       throw error;
-    }
-  }
-
-  async function create(
-    engineDocker: Dockerode,
-    image: ResolvedImage,
-    ctx: RunContext,
-    payload: string,
-    config: Dockerode.HostConfig,
-    limitMs: number,
-  ): Promise<Dockerode.Container> {
-    return engineDocker.createContainer({
-      Image: image.ref,
-      Cmd: [payload],
-      ...(image.user ? {} : { User: FALLBACK_USER }),
-      Labels: {
-        [LABEL_MANAGED]: 'true',
-        [LABEL_TOOL]: ctx.tool.toolID,
-        [LABEL_INVOCATION]: ctx.invocationID,
-        [LABEL_OWNER]: ownerLabel(),
-        [LABEL_DEADLINE]: String(Date.now() + limitMs + DEADLINE_GRACE_MS),
-      },
-      AttachStdin: false,
-      AttachStdout: true,
-      AttachStderr: true,
-      OpenStdin: false,
-      Tty: false,
-      NetworkDisabled: config.NetworkMode === 'none',
-      HostConfig: config,
-    });
-  }
-
-  async function execute(engineDocker: Dockerode, container: Dockerode.Container, ctx: RunContext, limitMs: number, impl: ContainerImpl): Promise<RunOutput> {
-    const { signal, emit } = ctx;
-    // stdout line by line to a caller that streams; the answer is still parsed at the end.
-    const lines = emit ? new LineSplitter((text) => emit({ type: 'chunk', text })) : undefined;
-    let stopReason: StopReason | null = null;
-    const stop = (reason: StopReason) => {
-      if (stopReason) return;
-      stopReason = reason;
-      container.kill({ signal: 'SIGKILL' }).catch(() => undefined);
-    };
-    const onAbort = () => stop('cancelled');
-    let timer: NodeJS.Timeout | undefined;
-    let watchdog: NodeJS.Timeout | undefined;
-    let stream: NodeJS.ReadableStream | undefined;
-    try {
-      stream = await raceAbort(container.attach({ stream: true, stdout: true, stderr: true, logs: false }), signal);
-      const stdout = new CappedSink(cap, () => stop('stdout-cap'), lines && ((piece) => lines.write(piece)));
-      const stderr = new CappedSink(cap, () => stop('stderr-cap'));
-      const drained = new Promise<void>((resolve) => {
-        stream!.on('end', resolve);
-        stream!.on('close', resolve);
-        stream!.on('error', () => resolve());
-      });
-      engineDocker.modem.demuxStream(stream, stdout, stderr);
-      signal.addEventListener('abort', onAbort, { once: true });
-      if (signal.aborted) throw abortError(signal);
-      await raceAbort(container.start(), signal);
-      timer = setTimeout(() => stop('timeout'), limitMs);
-      const exit = (await Promise.race([
-        container.wait(),
-        new Promise((_, reject) => {
-          watchdog = setTimeout(
-            () =>
-              reject(new CoreError('TIMEOUT', `Docker did not report the end of the container within ${Math.round((limitMs + ENGINE_GRACE_MS) / 1000)} s.`)),
-            limitMs + ENGINE_GRACE_MS,
-          );
-        }),
-      ])) as { StatusCode?: number };
-      clearTimeout(timer);
-      await Promise.race([drained, delay(STREAM_DRAIN_MS)]);
-      lines?.end();
-
-      const reason = stopReason as StopReason | null;
-      if (reason === 'cancelled') throw abortError(signal);
-      if (reason === 'timeout') {
-        throw new CoreError(
-          'TIMEOUT',
-          `The container did not finish within ${formatSeconds(limitMs)} and was stopped; raise impl.timeoutSeconds if it needs longer.`,
-        );
-      }
-      if (reason === 'stdout-cap' || reason === 'stderr-cap') {
-        const which = reason === 'stdout-cap' ? 'stdout' : 'stderr';
-        throw toolFailure(
-          'output-cap',
-          `The container wrote more than ${Math.round(cap / 1024)} KB to ${which} and was stopped. A container tool must print one small JSON object on stdout and keep stderr for short diagnostics.`,
-        );
-      }
-      const code = exit.StatusCode ?? -1;
-      if (code !== 0) {
-        const tail = stderrTail(stderr.bytes());
-        if (await oomKilled(engineDocker, container, code)) {
-          throw toolFailure(
-            'out-of-memory',
-            `The container ran out of memory (limit ${describeMemory(impl)}) and was killed; raise impl.sandbox.memory if the tool needs more.`,
-            { exitCode: code, stderrTail: tail },
-          );
-        }
-        // A tool that says what went wrong on stdout ({"error": …}) and exits non-zero (Chalie's runners do) is heard.
-        const told = toolErrorOnStdout(stdout.bytes(), code, tail);
-        if (told) throw told;
-        const how = code === 137 ? `was killed (SIGKILL; out of memory, limit ${describeMemory(impl)}, is the usual cause)` : `exited with code ${code}`;
-        throw toolFailure('exit-code', tail ? `The container ${how}: ${tail}` : `The container ${how} and wrote nothing to stderr.`, {
-          exitCode: code,
-          stderrTail: tail,
-        });
-      }
-      return replyToOutput(parseReply(stdout.bytes()));
-    } catch (error) {
-      if (isCoreError(error)) throw error;
-      if (stopReason === 'cancelled' || signal.aborted) throw abortError(signal);
-      throw engineError(error, 'run the container');
-    } finally {
-      clearTimeout(timer);
-      clearTimeout(watchdog);
-      signal.removeEventListener('abort', onAbort);
-      (stream as { destroy?: () => void } | undefined)?.destroy?.();
-    }
-  }
-
-  /**
-   * Force-removes a container. A container the kernel is still tearing down (processes stuck
-   * under OOM) can refuse for a while: then removal goes on in the background, with pauses,
-   * and close() waits for it. If the engine is gone, the labels let sweepOrphans find it later.
-   */
-  async function removeContainer(container: Dockerode.Container): Promise<void> {
-    if (await tryRemove(container)) return;
-    const retry = (async () => {
-      for (const pause of [500, 1000, 2000, 5000, 10_000, 30_000]) {
-        await delay(pause);
-        if (await tryRemove(container)) return;
-      }
-    })().finally(() => removals.delete(retry));
-    removals.add(retry);
-  }
-
-  async function tryRemove(container: Dockerode.Container): Promise<boolean> {
-    try {
-      await container.remove({ force: true, v: true });
-      return true;
-    } catch (error) {
-      return (error as { statusCode?: number }).statusCode === 404;
     }
   }
 
@@ -358,8 +210,8 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
     sweepOrphans: () => (docker ? sweepOrphans({ docker, keep: new Set(live.keys()) }) : Promise.resolve({ removed: [], failed: [] })),
     async close() {
       status.stop();
-      await Promise.all([...live.values()].map((c) => removeContainer(c)));
-      await Promise.all([...removals]);
+      await Promise.all([...live.values()].map((c) => removal.remove(c)));
+      await removal.settled();
     },
   };
 }
@@ -371,72 +223,4 @@ function isRegularFile(file: string): boolean {
   } catch {
     return false;
   }
-}
-
-function containerImpl(tool: ToolFile): ContainerImpl {
-  const impl = (tool.impl ?? {}) as ContainerImpl;
-  if (impl.image && impl.build) {
-    throw invalid([{ field: 'impl', message: 'set either impl.image or impl.build, not both' }]);
-  }
-  if (!impl.image && impl.build !== '.') {
-    throw invalid([{ field: 'impl', message: 'a container tool needs impl.image (an image name) or impl.build: "." (its folder holds a Dockerfile)' }]);
-  }
-  return impl;
-}
-
-/**
- * Whether the kernel's OOM killer struck. The engine learns of it by an event that can trail
- * the exit by a few milliseconds (more under load), so a SIGKILL exit (137) is asked about a few times.
- */
-async function oomKilled(docker: Dockerode, container: Dockerode.Container, exitCode: number): Promise<boolean> {
-  // Backing off to about a second: the flag trails the exit a little.
-  const waits = exitCode === 137 ? [0, 40, 80, 160, 320, 400] : [0];
-  for (const wait of waits) {
-    if (wait > 0) await delay(wait);
-    const state = await container.inspect().then(
-      (info) => info.State,
-      () => undefined,
-    );
-    if (state?.OOMKilled) return true;
-  }
-  // With cgroup v1, when the task's exit is handled before its OOM event, the state never says
-  // so (moby's known race); the engine's event log still holds the "oom" event of the container.
-  return exitCode === 137 && (await oomEvent(docker, container.id));
-}
-
-async function oomEvent(docker: Dockerode, id: string): Promise<boolean> {
-  const since = Math.floor(Date.now() / 1000) - 3600;
-  const until = Math.floor(Date.now() / 1000) + 1;
-  try {
-    const stream = (await docker.getEvents({ since, until, filters: { container: [id], event: ['oom'] } })) as NodeJS.ReadableStream;
-    return await new Promise<boolean>((resolve) => {
-      let text = '';
-      const timer = setTimeout(() => {
-        (stream as { destroy?: () => void }).destroy?.();
-        resolve(text.includes('"oom"'));
-      }, 3000);
-      stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      stream.on('end', () => {
-        clearTimeout(timer);
-        resolve(text.includes('"oom"'));
-      });
-      stream.on('error', () => {
-        clearTimeout(timer);
-        resolve(false);
-      });
-    });
-  } catch {
-    return false;
-  }
-}
-
-function describeMemory(impl: ContainerImpl): string {
-  const memory = impl.sandbox?.memory;
-  if (memory === undefined) return '256 MB';
-  return typeof memory === 'number' ? `${memory} MB` : memory;
-}
-
-function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }

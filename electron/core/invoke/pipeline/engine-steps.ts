@@ -2,7 +2,7 @@
 import type { StepToolRef } from '../../../../shared/tool-types/pipeline.js';
 import type { Availability, InvokeResult } from '../../../../shared/types.js';
 import type { Safety } from '../../../../shared/schemas.js';
-import type { StoreState } from '../../store/state.js';
+import type { StoreReader } from '../../store/reader.js';
 import type { InvocationEngine, InvokeInput } from '../engine.js';
 import type { StepInvoker, StepTarget } from './step-invoker.js';
 
@@ -13,16 +13,15 @@ function nfc(s: string): string {
 
 export class EngineSteps implements StepInvoker {
   constructor(
-    private readonly state: StoreState,
+    private readonly store: StoreReader,
     private readonly engine: InvocationEngine,
   ) {}
 
   find(ref: StepToolRef, ownBundleID: string): StepTarget | { missing: string } {
     const bundleID = (ref.bundleID ?? ownBundleID).toLowerCase();
-    const bundle = this.state.bundles.get(bundleID);
+    const bundle = this.store.bundle(bundleID);
     if (!bundle) return { missing: `bundle ${ref.bundleSlug ?? bundleID} does not exist here` };
-    const toolID = this.state.pairOwner(bundleID, nfc(ref.slug), nfc(ref.version));
-    const rec = toolID ? this.state.tools.get(toolID) : undefined;
+    const rec = this.store.toolByPair(bundleID, nfc(ref.slug), nfc(ref.version));
     if (!rec) return { missing: `there is no tool ${bundle.file.slug}/${ref.slug} ${ref.version}` };
     return { tool: rec, bundle: bundle.file };
   }

@@ -5,7 +5,7 @@
  * Names follow the one rule agents see everywhere (agents/agent-tools.ts): the MCP server gives
  * the same tool the same name for the same scope.
  */
-import type { Store } from '../../store/store.js';
+import type { StoreReader } from '../../store/reader.js';
 import type { ToolService } from '../../store/tools.js';
 import type { OpenAiFunction } from '../../../../shared/types.js';
 import { notFound } from '../../errors.js';
@@ -13,9 +13,9 @@ import { agentTools, parametersOf } from '../../agents/agent-tools.js';
 
 export type { OpenAiFunction };
 
-export function openAiFunctions(store: Store, tools: ToolService, bundleIDs?: string[]): OpenAiFunction[] {
+export function openAiFunctions(store: StoreReader, tools: ToolService, bundleIDs?: string[]): OpenAiFunction[] {
   const wanted = bundleIDs?.length ? new Set(bundleIDs.map((b) => b.toLowerCase())) : undefined;
-  for (const id of wanted ?? []) if (!store.state.bundles.has(id)) throw notFound(`bundle ${id}`);
+  for (const id of wanted ?? []) if (!store.bundle(id)) throw notFound(`bundle ${id}`);
   return agentTools(store, tools, wanted ? { bundleIDs: wanted } : {}).map(({ name, file: f }) => ({
     type: 'function',
     function: { name, description: (f.description || f.displayName || f.slug).slice(0, 1024), parameters: parametersOf(f.argSchema) },

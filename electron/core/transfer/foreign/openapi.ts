@@ -1,3 +1,4 @@
+// Long on purpose: one OpenAPI operation to one http tool, a single pass whose steps (params, body, auth, names) read the same document.
 /**
  * An OpenAPI 3 document (JSON or YAML) becomes a new bundle of http tools, one per operation.
  *

@@ -22,7 +22,7 @@ describe('names agents see', () => {
     await t.tools.create({ bundleID: ops, slug: 'lookup', version: 'v1' }, functionTool());
     await t.tools.create({ bundleID: ops, slug: 'météo', version: 'v1' }, functionTool());
     await t.tools.create({ bundleID: ops, slug: 'off', version: 'v1' }, functionTool({ isEnabled: false }));
-    const names = () => agentTools(t!.store, t!.tools).map((a) => `${a.bundle.slug}/${a.file.slug}@${a.file.version} → ${a.name}`);
+    const names = () => agentTools(t!.store.reader, t!.tools).map((a) => `${a.bundle.slug}/${a.file.slug}@${a.file.version} → ${a.name}`);
     expect(names()).toEqual([
       'ops/lookup@v1 → ops_lookup',
       'ops/météo@v1 → meteo',
@@ -31,7 +31,7 @@ describe('names agents see', () => {
       'travel/weather-forecast@v1 → weather-forecast',
     ]);
     const reopened = await t.reopen();
-    expect(agentTools(reopened.store, reopened.tools).map((a) => a.name)).toEqual([
+    expect(agentTools(reopened.store.reader, reopened.tools).map((a) => a.name)).toEqual([
       'ops_lookup',
       'meteo',
       'travel_lookup_v1',
@@ -39,6 +39,6 @@ describe('names agents see', () => {
       'weather-forecast',
     ]);
     // Scoped to one bundle, the names are computed within the scope (as the OpenAI export with bundleIDs).
-    expect(agentTools(t.store, t.tools, { bundleIDs: new Set([ops]) }).map((a) => a.name)).toEqual(['lookup', 'meteo']);
+    expect(agentTools(t.store.reader, t.tools, { bundleIDs: new Set([ops]) }).map((a) => a.name)).toEqual(['lookup', 'meteo']);
   });
 });

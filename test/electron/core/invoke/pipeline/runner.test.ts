@@ -134,7 +134,7 @@ describe('a pipeline run', () => {
     const view = await w.core.tools.get(ref('calm'));
     expect(view.safety).toBe('readOnly');
     expect(view.effectiveSafety).toBe('privileged');
-    const listed = agentTools(w.core.store, w.core.tools).find((t) => t.file.slug === 'calm')!;
+    const listed = agentTools(w.core.store.reader, w.core.tools).find((t) => t.file.slug === 'calm')!;
     expect(safetyAnnotations(listed.safety)).toEqual({ readOnlyHint: false, destructiveHint: true });
 
     const e = await rejection(w.core.invocations.invoke(ref('calm'), { args: {} }));
