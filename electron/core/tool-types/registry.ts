@@ -6,10 +6,10 @@
  */
 import type { ToolType } from '../../../shared/tool-types/catalog.js';
 import type { ToolTypeModule } from './tool-type.js';
-import { functionType } from './function.js';
-import { httpType } from './http.js';
-import { containerType } from './container.js';
-import { pipelineType } from './pipeline.js';
+import { functionType } from './function/module.js';
+import { httpType } from './http/module.js';
+import { containerType } from './container/module.js';
+import { pipelineType } from './pipeline/module.js';
 
 export const TOOL_TYPE_MODULES: { readonly [T in ToolType]: ToolTypeModule<T> } = {
   function: functionType,

@@ -21,7 +21,7 @@ import { toolKey } from '../../../shared/slug.js';
 import { invalid } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { ToolCatalog } from '../store/catalog.js';
-import { cycleIssues } from '../tool-types/pipeline-refs.js';
+import { cycleIssues } from '../tool-types/pipeline/refs.js';
 import type { BundleDraft } from './validate.js';
 
 function stepsOf(file: ToolFile): PipelineStep[] | undefined {

@@ -1,10 +1,10 @@
 /** `container` tools: a sandboxed, short-lived Docker container per call. */
-import { ContainerImpl } from '../../../shared/tool-types/container.js';
-import type { ToolFile } from '../../../shared/schemas.js';
-import type { SecretsReader } from '../secrets/types.js';
-import { createContainerRunner } from '../invoke/container/runner.js';
-import type { ToolTypeModule } from './tool-type.js';
-import { defaultSafetyOf } from '../../../shared/tool-types/default-safety.js';
+import { ContainerImpl } from '../../../../shared/tool-types/container.js';
+import type { ToolFile } from '../../../../shared/schemas.js';
+import type { SecretsReader } from '../../secrets/types.js';
+import { createContainerRunner } from '../../invoke/container/runner.js';
+import type { ToolTypeModule } from '../tool-type.js';
+import { defaultSafetyOf } from '../../../../shared/tool-types/default-safety.js';
 
 export const containerType: ToolTypeModule<'container'> = {
   type: 'container',
