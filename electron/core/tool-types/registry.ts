@@ -4,7 +4,7 @@
  * (renderer/src/editor/types/), and one line in each registry — the compiler names whatever is
  * missing. docs/architecture.md walks through it.
  */
-import type { ToolType } from '../../../shared/tool-types/catalog.js';
+import { TOOL_TYPES, type ToolType } from '../../../shared/tool-types/catalog.js';
 import type { ToolTypeModule } from './tool-type.js';
 import { functionType } from './function/module.js';
 import { httpType } from './http/module.js';
@@ -20,4 +20,9 @@ export const TOOL_TYPE_MODULES: { readonly [T in ToolType]: ToolTypeModule<T> } 
 
 export function toolTypeModule(type: ToolType): ToolTypeModule {
   return TOOL_TYPE_MODULES[type] as unknown as ToolTypeModule;
+}
+
+/** The types whose module has a capability, in the catalog's order (for messages such as "only container tools …"). */
+export function typesWith(has: (module: ToolTypeModule) => unknown): ToolType[] {
+  return TOOL_TYPES.filter((t) => has(toolTypeModule(t)));
 }

@@ -19,6 +19,13 @@ export const containerType: ToolTypeModule<'container'> = {
     return [];
   },
   secretNames: (impl) => [...new Set([...(impl.secrets ?? []), ...Object.values(secretSettings(impl))])],
+  buildFiles: { buildsFromFolder: (impl) => impl.build === '.' },
+  importWarnings(file, files) {
+    if (file.impl.build !== '.' || files.some((f) => f.rel === 'Dockerfile')) return [];
+    return [
+      `${file.slug} ${file.version} builds its image from its folder, but the archive holds no Dockerfile for it; it stays unavailable until one is added`,
+    ];
+  },
   createRunner: ({ secrets, container }) =>
     createContainerRunner({
       // Secrets a container tool names (impl.secrets) reach it in `settings`, never in its image or args.

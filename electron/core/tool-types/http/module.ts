@@ -80,5 +80,16 @@ export const httpType: ToolTypeModule<'http'> = {
   defaultSafety: (impl) => defaultSafetyOf('http', impl),
   check: (impl, ctx) => checkHttp(impl, ctx.argSchema, ctx.config),
   secretNames: (impl, argSchema) => httpSecretNames(impl, argNames(argSchema)),
+  hostsCalled(impl) {
+    const urls = [impl.urlTemplate];
+    if (impl.auth?.type === 'oauth2ClientCredentials') urls.push(impl.auth.tokenUrl);
+    const hosts: string[] = [];
+    for (const u of urls) {
+      if (typeof u !== 'string') continue;
+      const h = templateHost(u);
+      if (h.ok) hosts.push(h.host);
+    }
+    return hosts;
+  },
   createRunner: ({ http }) => createHttpRunner(http),
 };

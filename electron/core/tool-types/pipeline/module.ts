@@ -3,6 +3,7 @@ import { PipelineImpl } from '../../../../shared/tool-types/pipeline.js';
 import { checkPipelineStructure, schemaPropertyNames } from '../../../../shared/pipeline.js';
 import { createPipelineRunner } from '../../invoke/pipeline/runner.js';
 import { checkPipelineReferences, stepsSafety } from './refs.js';
+import { pipelineTransfer } from './transfer.js';
 import type { ToolTypeModule } from '../tool-type.js';
 import { defaultSafetyOf } from '../../../../shared/tool-types/default-safety.js';
 
@@ -18,5 +19,6 @@ export const pipelineType: ToolTypeModule<'pipeline'> = {
     return issues;
   },
   secretNames: () => [],
+  transfer: pipelineTransfer,
   createRunner: ({ steps }) => createPipelineRunner(steps),
 };

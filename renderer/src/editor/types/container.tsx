@@ -135,6 +135,8 @@ function ContainerImplEditor({ value, onChange, errors, readOnly, tool }: ImplEd
 export const containerEditorType: EditorTypeModule<'container', ContainerDraft> = {
   type: 'container',
   label: 'Container',
+  // Built from its folder, a new tool has no Dockerfile yet.
+  writeFilesAfterCreate: (impl) => impl['build'] === '.',
   empty: emptyContainer,
   fromImpl: containerFromImpl,
   toImpl: containerToImpl,

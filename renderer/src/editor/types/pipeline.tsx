@@ -218,6 +218,7 @@ const STEP_FIELDS = Array.from({ length: PIPELINE_MAX_STEPS }, (_, i) => [`impl.
 export const pipelineEditorType: EditorTypeModule<'pipeline', PipelineDraft> = {
   type: 'pipeline',
   label: 'Pipeline',
+  safetyAutoLabel: 'Automatic (its most dangerous step)',
   empty: emptyPipeline,
   fromImpl: pipelineFromImpl,
   toImpl: pipelineToImpl,
