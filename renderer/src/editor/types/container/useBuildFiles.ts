@@ -6,9 +6,9 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiCallError, call, errorMessage } from '../../api/client.js';
-import { keys, toolRefOf, useBuildFiles } from '../../api/queries.js';
-import type { ToolView } from '../../../../shared/types.js';
+import { ApiCallError, call, errorMessage } from '../../../api/client.js';
+import { keys, toolRefOf, useBuildFiles } from '../../../api/queries.js';
+import type { ToolView } from '../../../../../shared/types.js';
 
 export interface FileBuffer {
   path: string;
