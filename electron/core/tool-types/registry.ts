@@ -1,8 +1,9 @@
 /**
- * Every tool type the core can store and run, one module each. Adding a type: its impl schema
- * in shared/tool-types/ (and a line in catalog.ts), a module here, a renderer editor module
- * (renderer/src/editor/types/), and one line in each registry — the compiler names whatever is
- * missing. docs/architecture.md walks through it.
+ * Every tool type the core can store and run, one folder each (./<type>/module.ts). Adding a
+ * type: its impl schema in shared/tool-types/ (and its lines in catalog.ts, constants.ts and
+ * default-safety.ts), a folder here, a renderer editor module (renderer/src/editor/types/), and
+ * one line in each registry — the compiler names whatever is missing. Generic code asks a module
+ * for its capabilities and never compares type names (a lint rule). docs/architecture.md walks through it.
  */
 import { TOOL_TYPES, type ToolType } from '../../../shared/tool-types/catalog.js';
 import type { ToolTypeModule } from './tool-type.js';
