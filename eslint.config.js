@@ -13,6 +13,8 @@
  *                  and the api layer and components/ import no feature
  * Import cycles between folders of electron/core and between renderer modules are checked by
  * test/architecture.test.ts.
+ * A tool type lives in its own folders (docs/architecture.md, "How to add… a tool type"): outside
+ * them and the registries, code never compares a `.type` to a tool type's name (TYPE_NAME_BRANCHES).
  * docs/architecture.md ("Layers") shows the same zones as a table.
  */
 import js from '@eslint/js';
@@ -27,6 +29,17 @@ const RENDERER_FEATURES = ['approvals', 'card', 'editor', 'help', 'search', 'tes
 const RENDERER_BELOW_SCREENS = [...RENDERER_FEATURES, './renderer/src/components', './renderer/src/api'];
 
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'url', 'util', 'events', 'worker_threads'];
+
+/** `x.type === 'http'`, `'http' !== x?.type`, `switch (x.type) { case 'http': … }`: generic code asking a type's name instead of its module. */
+const TYPE_NAME = '/^(function|http|container|pipeline|mcp|go)$/';
+const DOT_TYPE = (side) => `:matches([${side}.property.name='type'][${side}.computed=false], [${side}.expression.property.name='type'])`;
+const TYPE_NAME_MESSAGE =
+  'generic code must not branch on a tool type\'s name: ask the type registry for the capability (electron/core/tool-types/registry.ts, renderer/src/editor/types/registry.ts; docs/architecture.md, "How to add… a tool type")';
+const TYPE_NAME_BRANCHES = [
+  { selector: `BinaryExpression[operator=/^[!=]==?$/]${DOT_TYPE('left')}[right.value=${TYPE_NAME}]`, message: TYPE_NAME_MESSAGE },
+  { selector: `BinaryExpression[operator=/^[!=]==?$/]${DOT_TYPE('right')}[left.value=${TYPE_NAME}]`, message: TYPE_NAME_MESSAGE },
+  { selector: `SwitchStatement${DOT_TYPE('discriminant')} > SwitchCase[test.value=${TYPE_NAME}]`, message: TYPE_NAME_MESSAGE },
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test-results/', '**/*.d.ts'] },
@@ -143,6 +156,12 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
       'no-restricted-imports': ['error', { paths: ['electron'], patterns: NODE_BUILTINS }],
     },
+  },
+  {
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    // A type's own folders and the registries are where its name is spoken.
+    ignores: ['electron/core/tool-types/**', 'shared/tool-types/**', 'renderer/src/editor/types/**'],
+    rules: { 'no-restricted-syntax': ['error', ...TYPE_NAME_BRANCHES] },
   },
   {
     // Build configs run in Node.

@@ -38,8 +38,8 @@ import type { RunnerServices } from './tool-types/tool-type.js';
 import { prepareTool } from './tool-types/prepare.js';
 import { TransferService } from './transfer/transfer-service.js';
 import { BuildFilesService } from './tool-files/build-files.js';
-import { BuildService } from './tool-files/builds.js';
-import type { ContainerRunner } from './invoke/container/runner.js';
+import { BuildService, type ImageBuilder } from './tool-files/builds.js';
+import type { ToolType } from '../../shared/tool-types/catalog.js';
 import { createDispatcher, type Dispatch } from './operations/dispatch.js';
 import { createHandlers } from './operations/handlers.js';
 import type { TransportCore } from './operations/transport.js';
@@ -231,9 +231,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     owned.add(() => scheduler!.close());
     if (schedulerOptions.autoStart !== false) scheduler.start();
   }
-  const containerRunner = runners.find((r): r is ContainerRunner => r.type === 'container')!;
+  // A type with build files (ToolTypeModule.buildFiles) has a runner that builds its image.
+  const imageBuilder = (type: ToolType) => (toolTypeModule(type).buildFiles ? (runners.find((r) => r.type === type) as Runner & ImageBuilder) : undefined);
   const buildFiles = new BuildFilesService(store, (bundleID, toolID) => emit({ type: 'tool.files.changed', bundleID, toolID }));
-  const builds = new BuildService(store, () => containerRunner, emit);
+  const builds = new BuildService(store, imageBuilder, emit);
 
   const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));
   const services = {

@@ -4,10 +4,12 @@
  * use the same judgement when a tool is saved.
  */
 import type { Safety } from '../schemas.js';
+import type { TOOL_TYPE_NAMES } from './constants.js';
 
 type ImplFields = Record<string, unknown>;
 
-const GUARDS: Record<string, (impl: ImplFields) => Safety> = {
+/** One judgement per type of constants.ts: a type added there and missing here is a compile error. */
+const GUARDS: { readonly [T in (typeof TOOL_TYPE_NAMES)[number]]: (impl: ImplFields) => Safety } = {
   function: () => 'readOnly',
   http(impl) {
     const m = String(impl['method'] ?? 'GET').toUpperCase();
@@ -24,5 +26,5 @@ const GUARDS: Record<string, (impl: ImplFields) => Safety> = {
 
 /** The default safety of a tool of this type and impl; an unknown type is treated as the most dangerous. */
 export function defaultSafetyOf(type: string, impl: ImplFields): Safety {
-  return Object.hasOwn(GUARDS, type) ? GUARDS[type]!(impl) : 'privileged';
+  return Object.hasOwn(GUARDS, type) ? GUARDS[type as keyof typeof GUARDS](impl) : 'privileged';
 }

@@ -16,7 +16,7 @@ import {
   placeholderSuggestions,
   stepIDFor,
   type PipelineDraft,
-} from '../../renderer/src/editor/pipeline/draft.js';
+} from '../../renderer/src/editor/types/pipeline/draft.js';
 import { insertSuggestion, matchSuggestions, openPlaceholder, TemplateInput } from '../../renderer/src/editor/TemplateInput.js';
 import { pipelineEditorType, stepForTool } from '../../renderer/src/editor/types/pipeline.js';
 import { PipelineTimeline } from '../../renderer/src/tester/PipelineTimeline.js';

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type BundleFile, type Config, type Safety, type ToolFile } from '../../../shared/schemas.js';
+import { type BundleFile, type Config, type Safety, type ToolFile } from '../../../shared/schemas.js';
 import type { Availability, HistoryEntry, InvokeResult, InvokeStreamEvent, InvokeTrigger, PipelineStepRecord } from '../../../shared/types.js';
 import { CoreError, cancelledError, capIssues } from '../errors.js';
 import { moreDangerous } from '../../../shared/pipeline.js';
@@ -253,14 +253,15 @@ export class InvocationEngine {
   }
 
   /**
-   * Every run ends by a time the engine enforces: limits.timeoutSeconds, else for a function tool
-   * (in-process, with no timeout of its own) config's default; other types also bound themselves (impl).
+   * Every run ends by a time the engine enforces: limits.timeoutSeconds, else the runner's
+   * defaultTimeout (a function tool, in-process, has no bound of its own); other types also bound themselves (impl).
    */
   private deadline(file: ToolFile, config: Config, controller: AbortController): NodeJS.Timeout | undefined {
     const own = file.limits?.timeoutSeconds;
-    const seconds = own ?? (file.type === 'function' ? (config.limits.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS) : undefined);
+    const fallback = own === undefined ? this.runners.get(file.type)?.defaultTimeout?.(config) : undefined;
+    const seconds = own ?? fallback?.seconds;
     if (seconds === undefined) return undefined;
-    const source = own !== undefined ? 'limits.timeoutSeconds' : 'the default timeout of function tools, config limits.timeoutSeconds';
+    const source = fallback?.source ?? 'limits.timeoutSeconds';
     const timer = setTimeout(
       () => controller.abort(new CoreError('TIMEOUT', `tool ${file.slug} ${file.version} ran longer than ${seconds} s (${source}); it was stopped`)),
       seconds * 1000,

@@ -59,6 +59,12 @@ export interface Runner {
    * most dangerous step's, as the steps' tools are now), and why. Must not throw; cheap.
    */
   safety?(tool: ToolFile): { safety: Safety; because?: string };
+  /**
+   * The timeout of a run whose tool sets no limits.timeoutSeconds, for a type with no bound of its
+   * own (a function runs in-process), and where it comes from, for the TIMEOUT message. Absent: the
+   * type bounds itself (impl).
+   */
+  defaultTimeout?(config: Config): { seconds: number; source: string };
   /** Work to do once the core is up (probe an engine, sweep leftovers). Awaited at start; a failure is logged, never fatal. */
   start?(): Promise<void>;
   /** What the runner depends on and whether it is there now, for system.info (e.g. `docker`). Never probes. */

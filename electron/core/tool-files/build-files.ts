@@ -20,6 +20,7 @@ import type { Store } from '../store/store.js';
 import type { ToolRecord } from '../store/loader.js';
 import type { ToolRef } from '../store/tools.js';
 import { foldKey } from '../transfer/layout.js';
+import { toolTypeModule, typesWith } from '../tool-types/registry.js';
 import { BUILD_FILE_LIMITS, buildFilePathProblem, hiddenFromListing } from './rules.js';
 
 export interface WriteInput {
@@ -199,8 +200,9 @@ export class BuildFilesService {
 
   private async containerTool(ref: ToolRef): Promise<ToolRecord> {
     const rec = await this.store.tool(ref.bundleID, ref.slug, ref.version);
-    if (rec.file.type !== 'container') {
-      throw invalid([{ field: 'type', message: `'${rec.file.slug}' is a ${rec.file.type} tool; only container tools keep build files beside tool.json` }]);
+    if (!toolTypeModule(rec.file.type).buildFiles) {
+      const only = typesWith((m) => m.buildFiles).join(' and ');
+      throw invalid([{ field: 'type', message: `'${rec.file.slug}' is a ${rec.file.type} tool; only ${only} tools keep build files beside tool.json` }]);
     }
     return rec;
   }

@@ -11,6 +11,9 @@ import type { StoreEvent } from '../../../shared/operations.js';
 import type { BuildResult, BuildStep, ToolImage } from '../../../shared/types.js';
 import { isCoreError } from '../errors.js';
 import type { ContainerRunner } from '../invoke/container/runner.js';
+import type { ToolRecord } from '../store/loader.js';
+import { typesWith } from '../tool-types/registry.js';
+import type { ToolType } from '../../../shared/tool-types/catalog.js';
 import type { Store } from '../store/store.js';
 import type { ToolRef } from '../store/tools.js';
 import { invalid } from '../errors.js';
@@ -20,17 +23,29 @@ const FLUSH_MS = 100;
 const MAX_STREAMED_LINES = 5000;
 const MAX_LINE_CHARS = 2000;
 
+/** What the runner of a type with build files (ToolTypeModule.buildFiles) does with its image. */
+export type ImageBuilder = Pick<ContainerRunner, 'build' | 'describeImage'>;
+
 export class BuildService {
   constructor(
     private readonly store: Store,
-    private readonly runner: () => ContainerRunner,
+    /** The image builder of a type, undefined for a type without build files. */
+    private readonly builderOf: (type: ToolType) => ImageBuilder | undefined,
     private readonly emit: (e: StoreEvent) => void,
   ) {}
 
-  async build(ref: ToolRef, options: { buildID?: string; noCache?: boolean } = {}): Promise<BuildResult> {
+  private async imageTool(ref: ToolRef): Promise<{ rec: ToolRecord; builder: ImageBuilder }> {
     const rec = await this.store.tool(ref.bundleID, ref.slug, ref.version);
-    if (rec.file.type !== 'container')
-      throw invalid([{ field: 'type', message: `'${rec.file.slug}' is a ${rec.file.type} tool; only container tools have an image` }]);
+    const builder = this.builderOf(rec.file.type);
+    if (!builder) {
+      const only = typesWith((m) => m.buildFiles).join(' and ');
+      throw invalid([{ field: 'type', message: `'${rec.file.slug}' is a ${rec.file.type} tool; only ${only} tools have an image` }]);
+    }
+    return { rec, builder };
+  }
+
+  async build(ref: ToolRef, options: { buildID?: string; noCache?: boolean } = {}): Promise<BuildResult> {
+    const { rec, builder } = await this.imageTool(ref);
     const buildID = options.buildID ?? randomUUID();
     const { bundleID, toolID } = rec.file;
     const started = performance.now();
@@ -57,7 +72,7 @@ export class BuildService {
       return result;
     };
     try {
-      const image = await this.runner().build(rec.file, rec.dir, { ...(options.noCache ? { noCache: true } : {}), onLine });
+      const image = await builder.build(rec.file, rec.dir, { ...(options.noCache ? { noCache: true } : {}), onLine });
       return finish({ buildID, ok: true, image: { ...image.info, built: image.built }, durationMs: performance.now() - started });
     } catch (error) {
       const details = isCoreError(error) ? error.details : undefined;
@@ -83,9 +98,7 @@ export class BuildService {
   }
 
   async image(ref: ToolRef): Promise<ToolImage> {
-    const rec = await this.store.tool(ref.bundleID, ref.slug, ref.version);
-    if (rec.file.type !== 'container')
-      throw invalid([{ field: 'type', message: `'${rec.file.slug}' is a ${rec.file.type} tool; only container tools have an image` }]);
-    return this.runner().describeImage(rec.file, rec.dir);
+    const { rec, builder } = await this.imageTool(ref);
+    return builder.describeImage(rec.file, rec.dir);
   }
 }

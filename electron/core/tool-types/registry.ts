@@ -1,15 +1,16 @@
 /**
- * Every tool type the core can store and run, one module each. Adding a type: its impl schema
- * in shared/tool-types/ (and a line in catalog.ts), a module here, a renderer editor module
- * (renderer/src/editor/types/), and one line in each registry — the compiler names whatever is
- * missing. docs/architecture.md walks through it.
+ * Every tool type the core can store and run, one folder each (./<type>/module.ts). Adding a
+ * type: its impl schema in shared/tool-types/ (and its lines in catalog.ts, constants.ts and
+ * default-safety.ts), a folder here, a renderer editor module (renderer/src/editor/types/), and
+ * one line in each registry — the compiler names whatever is missing. Generic code asks a module
+ * for its capabilities and never compares type names (a lint rule). docs/architecture.md walks through it.
  */
-import type { ToolType } from '../../../shared/tool-types/catalog.js';
+import { TOOL_TYPES, type ToolType } from '../../../shared/tool-types/catalog.js';
 import type { ToolTypeModule } from './tool-type.js';
-import { functionType } from './function.js';
-import { httpType } from './http.js';
-import { containerType } from './container.js';
-import { pipelineType } from './pipeline.js';
+import { functionType } from './function/module.js';
+import { httpType } from './http/module.js';
+import { containerType } from './container/module.js';
+import { pipelineType } from './pipeline/module.js';
 
 export const TOOL_TYPE_MODULES: { readonly [T in ToolType]: ToolTypeModule<T> } = {
   function: functionType,
@@ -20,4 +21,9 @@ export const TOOL_TYPE_MODULES: { readonly [T in ToolType]: ToolTypeModule<T> } 
 
 export function toolTypeModule(type: ToolType): ToolTypeModule {
   return TOOL_TYPE_MODULES[type] as unknown as ToolTypeModule;
+}
+
+/** The types whose module has a capability, in the catalog's order (for messages such as "only container tools …"). */
+export function typesWith(has: (module: ToolTypeModule) => unknown): ToolType[] {
+  return TOOL_TYPES.filter((t) => has(toolTypeModule(t)));
 }

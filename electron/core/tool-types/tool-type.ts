@@ -1,12 +1,14 @@
 /**
  * What the core knows about a kind of tool, in one place per type (Insomnia's one module per
  * model kind): the JSON Schema of its impl, the safety it gets when none is given, the checks a
- * save runs beyond the schema, the secrets it needs, and how to build its runner. The registry
- * (./registry.ts) lists one module per type of shared/tool-types/catalog.ts.
+ * save runs beyond the schema, the secrets it needs, and how to build its runner; and the optional
+ * capabilities generic code asks for instead of naming a type (build files, hosts called, transfer
+ * hooks). The registry (./registry.ts) lists one module per type of shared/tool-types/catalog.ts.
  */
 import type { TSchema } from '@sinclair/typebox';
 import type { FieldIssue } from '../../../shared/errors.js';
-import type { Config, Safety } from '../../../shared/schemas.js';
+import type { BundleFile, Config, Safety, ToolFile } from '../../../shared/schemas.js';
+import type { ImportReport } from '../../../shared/types.js';
 import type { ImplOf, ToolType } from '../../../shared/tool-types/catalog.js';
 import type { Logger } from '../log.js';
 import type { SecretsReader } from '../secrets/types.js';
@@ -50,7 +52,7 @@ export interface RunnerServices {
   steps?: () => StepInvoker;
 }
 
-export interface ToolTypeModule<T extends ToolType = ToolType> {
+export interface ToolTypeModule<T extends ToolType = ToolType> extends ToolTypeCapabilities<T> {
   readonly type: T;
   /** The impl's JSON Schema (from shared/tool-types), checked before anything else at save. */
   readonly implSchema: TSchema;
@@ -66,4 +68,46 @@ export interface ToolTypeModule<T extends ToolType = ToolType> {
   /** App-scoped secrets a tool of this impl needs; a tool naming one that is not set is unavailable. */
   secretNames(impl: ImplOf<T>, argSchema: unknown): string[];
   createRunner(services: RunnerServices): Runner;
+}
+
+/** A bundle an import is about to write, as a type's transfer hooks see it (transfer/validate.ts's BundleDraft). */
+export interface ImportDraft {
+  file: BundleFile;
+  tools: readonly { file: ToolFile }[];
+  origin: string;
+}
+
+/** What a type does when its tools travel between machines (export and import). */
+export interface TransferHooks<T extends ToolType> {
+  /** Bundle IDs a tool of this impl calls into: an export carries them along (built-ins excepted). */
+  calledBundles?(impl: ImplOf<T>): string[];
+  /** The impl as exported, e.g. with hints that let an import find what it names on another machine. */
+  exported?(impl: ImplOf<T>, bundle: (bundleID: string) => BundleFile | undefined): ImplOf<T>;
+  /**
+   * Re-links the tools of this type among an import's drafts once their bundles' final IDs are
+   * known (archive ID → ID here). `report` is merged into the ImportReport; throws INVALID_INPUT
+   * to refuse the import, writing nothing.
+   */
+  relinkImport?<D extends ImportDraft>(
+    drafts: readonly D[],
+    finalIDs: ReadonlyMap<string, string>,
+    base: ToolCatalog,
+  ): { drafts: D[]; report: Partial<ImportReport>; warnings: string[] };
+}
+
+/** Optional capabilities: generic code asks the registry for these and never compares a type's name. */
+export interface ToolTypeCapabilities<T extends ToolType> {
+  /**
+   * Tools of this type keep build files beside tool.json and build an image from them
+   * (tool-files/: the build-files and builds operations); their runner implements `ImageBuilder`.
+   */
+  readonly buildFiles?: {
+    /** The impl builds from the tool's own folder, so a new tool needs its build files written next. */
+    buildsFromFolder(impl: ImplOf<T>): boolean;
+  };
+  /** Literal hosts a tool of this impl calls; an import asks the person to allow those config.allowedHosts lacks. */
+  hostsCalled?(impl: ImplOf<T>): string[];
+  /** Warnings an import gives for a tool of this impl arriving with these files beside it (not refusals). */
+  importWarnings?(file: ToolFile & { impl: ImplOf<T> }, files: readonly { rel: string }[]): string[];
+  readonly transfer?: TransferHooks<T>;
 }

@@ -9,7 +9,7 @@ import { CoreError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { ImportStage, type PlanEntry } from './stage.js';
 import type { BundleDraft, Validated } from './validate.js';
-import { relinkPipelines } from './pipeline-links.js';
+import { relinkImport } from './pipeline-links.js';
 import { catalogOf } from '../store/catalog.js';
 import { copySlug } from '../../../shared/slug.js';
 
@@ -105,9 +105,9 @@ export async function applyImport(store: Store, validated: Validated, opts: Appl
       report.created.push({ bundleID: copy.file.bundleID, slug: copy.file.slug, fromBundleID: id });
     }
   }
-  const linked = relinkPipelines(writes, finalIDs, catalogOf(store.reader));
+  const linked = relinkImport(writes, finalIDs, catalogOf(store.reader));
   writes = linked.drafts;
-  if (linked.reports.length) report.pipelines = linked.reports;
+  Object.assign(report, linked.report);
   report.toolCount = writes.reduce((n, b) => n + b.tools.length, 0);
   if (validated.hostsToAllow.length) report.hostsToAllow = validated.hostsToAllow;
   const warnings = [...(opts.warnings ?? []), ...validated.warnings, ...linked.warnings];

@@ -100,7 +100,7 @@ export async function collectExport(store: Store, bundleIDs: string[], limits: T
     if (!rec) throw notFound(`bundle ${id}`);
     slugs.push(rec.file.slug);
   }
-  // Pipelines travel with the bundles they call into, and name them by slug too (pipeline-links.ts).
+  // Tools travel with the bundles they call into, named by slug too (pipeline-links.ts, a type's transfer hooks).
   const bundleOf = (bundleID: string) => store.reader.bundle(bundleID)?.file;
   for (const id of exportClosure(store.reader, ids)) {
     if (!ids.includes(id) && !store.isBuiltinBundle(id)) await store.syncBundle(id);

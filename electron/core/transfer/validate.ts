@@ -15,11 +15,11 @@ import type { FieldIssue } from '../../../shared/errors.js';
 import type { ToolInput } from '../../../shared/operations.js';
 import { isHostAllowed } from '../../../shared/hosts.js';
 import { toolKey } from '../../../shared/slug.js';
-import type { BundleFile, Config, HttpImpl, ToolFile } from '../../../shared/schemas.js';
+import type { BundleFile, Config, ToolFile } from '../../../shared/schemas.js';
 import { CoreError, invalid } from '../errors.js';
 import { parseBundle, parseTool } from '../store/loader.js';
 import { prepareTool } from '../tool-types/prepare.js';
-import { templateHost } from '../../../shared/hosts.js';
+import { toolTypeModule } from '../tool-types/registry.js';
 
 /** A build file beside tool.json: where it goes inside the tool folder and how to get its bytes. */
 export interface FileSource {
@@ -65,19 +65,9 @@ export interface Validated {
 
 const MAX_ISSUES = 50;
 
-/** The literal hosts an http tool calls (URL template and OAuth token URL). */
+/** The literal hosts a tool calls, as its type knows them (an http tool: URL template and OAuth token URL). */
 export function toolHosts(file: Pick<ToolFile, 'type' | 'impl'>): string[] {
-  if (file.type !== 'http') return [];
-  const impl = file.impl as HttpImpl;
-  const urls = [impl.urlTemplate];
-  if (impl.auth?.type === 'oauth2ClientCredentials') urls.push(impl.auth.tokenUrl);
-  const hosts: string[] = [];
-  for (const u of urls) {
-    if (typeof u !== 'string') continue;
-    const h = templateHost(u);
-    if (h.ok) hosts.push(h.host);
-  }
-  return hosts;
+  return toolTypeModule(file.type).hostsCalled?.(file.impl) ?? [];
 }
 
 /**
@@ -155,11 +145,7 @@ export function validateBundles(raw: RawBundle[], config: Config): Validated {
       const owner = toolOwners.get(file.toolID);
       if (owner) issues.push({ field: rt.origin, message: `toolID ${file.toolID} is also used by ${owner}; tool IDs are unique` });
       toolOwners.set(file.toolID, rt.origin);
-      if (file.type === 'container' && (file.impl as { build?: string }).build === '.' && !rt.files.some((f) => f.rel === 'Dockerfile')) {
-        warnings.push(
-          `${file.slug} ${file.version} builds its image from its folder, but the archive holds no Dockerfile for it; it stays unavailable until one is added`,
-        );
-      }
+      warnings.push(...(toolTypeModule(file.type).importWarnings?.(file, rt.files) ?? []));
       draft.tools.push({ file, files: rt.files, origin: rt.origin });
     }
     bundles.push(draft);

@@ -135,8 +135,8 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
       void qc.invalidateQueries({ queryKey: keys.tools });
       void qc.invalidateQueries({ queryKey: keys.bundles });
       qc.setQueryData(keys.tool(toolRefOf(saved)), saved);
-      // A new tool built from its folder has no Dockerfile yet: stay in the editor, on its files.
-      const writeFilesNext = !tool && saved.type === 'container' && (saved.impl as { build?: string }).build === '.';
+      // A new tool whose type needs files next (a container built from its folder) stays in the editor, on its files.
+      const writeFilesNext = !tool && (EDITOR_TYPES[saved.type].writeFilesAfterCreate?.(saved.impl) ?? false);
       replace({ name: writeFilesNext ? 'toolEdit' : 'tool', ref: toolRefOf(saved) });
     },
     onError: (e) => {

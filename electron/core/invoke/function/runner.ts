@@ -5,7 +5,7 @@
  */
 import { CoreError, cancelledError, isCoreError } from '../../errors.js';
 import type { Runner, RunContext, RunOutput } from '../types.js';
-import type { Config, ToolFile } from '../../../../shared/schemas.js';
+import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Config, type ToolFile } from '../../../../shared/schemas.js';
 import type { Availability } from '../../../../shared/types.js';
 import type { FunctionRegistry } from '../../functions/registry.js';
 
@@ -17,6 +17,12 @@ function functionNameOf(tool: ToolFile): string | undefined {
 export function createFunctionRunner(registry: FunctionRegistry, config?: () => Config): Runner {
   return {
     type: 'function',
+
+    // In-process, a function has no bound of its own: config's default holds it.
+    defaultTimeout: (current: Config) => ({
+      seconds: current.limits.timeoutSeconds ?? DEFAULT_FUNCTION_TIMEOUT_SECONDS,
+      source: 'the default timeout of function tools, config limits.timeoutSeconds',
+    }),
 
     availability(tool: ToolFile): Availability {
       const name = functionNameOf(tool);

@@ -1,8 +1,8 @@
 /** The editor module of `container` tools: an image or a build from the tool's folder (its files edited and built here), and the sandbox. */
 import { Field, TextField } from '../Field.js';
 import { CONTAINER_DEFAULTS } from '../../../../shared/tool-types/constants.js';
-import { ContainerFolder } from '../container/ContainerFolder.js';
-import { NamedImageStatus } from '../container/NamedImageStatus.js';
+import { ContainerFolder } from './container/ContainerFolder.js';
+import { NamedImageStatus } from './container/NamedImageStatus.js';
 import { compact, numberIssue, optInt, str, type EditorTypeModule, type ImplEditorProps, type SetIssue } from './editor-type.js';
 
 export interface ContainerDraft {
@@ -135,6 +135,8 @@ function ContainerImplEditor({ value, onChange, errors, readOnly, tool }: ImplEd
 export const containerEditorType: EditorTypeModule<'container', ContainerDraft> = {
   type: 'container',
   label: 'Container',
+  // Built from its folder, a new tool has no Dockerfile yet.
+  writeFilesAfterCreate: (impl) => impl['build'] === '.',
   empty: emptyContainer,
   fromImpl: containerFromImpl,
   toImpl: containerToImpl,

@@ -49,6 +49,10 @@ export interface EditorTypeModule<T extends ToolType, D> {
   /** The impl fields the server may report issues at. */
   fields: readonly string[];
   Editor: ComponentType<ImplEditorProps<D>>;
+  /** The wording of the safety picker's "auto" choice when the type judges it otherwise than by its impl. */
+  safetyAutoLabel?: string;
+  /** A new tool of this impl needs files written beside tool.json next: the editor stays open, on its files. */
+  writeFilesAfterCreate?(impl: Record<string, unknown>): boolean;
 }
 
 export const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));

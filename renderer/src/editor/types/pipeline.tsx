@@ -11,8 +11,8 @@ import { Badge } from '../../components/States.js';
 import { SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
 import { Field } from '../Field.js';
 import { TemplateInput } from '../TemplateInput.js';
-import { StepCard } from '../pipeline/StepCard.js';
-import { ToolPicker } from '../pipeline/ToolPicker.js';
+import { StepCard } from './pipeline/StepCard.js';
+import { ToolPicker } from './pipeline/ToolPicker.js';
 import { SAFETY_LEVELS, schemaPropertyNames } from '../../../../shared/pipeline.js';
 import { PIPELINE_DEFAULT_TIMEOUT_SECONDS, PIPELINE_MAX_STEPS, PIPELINE_MAX_TIMEOUT_SECONDS } from '../../../../shared/tool-types/constants.js';
 import type { Safety } from '../../../../shared/schemas.js';
@@ -31,7 +31,7 @@ import {
   type PipelineDraft,
   type StepArgDraft,
   type StepDraft,
-} from '../pipeline/draft.js';
+} from './pipeline/draft.js';
 import type { EditorTypeModule, ImplEditorProps } from './editor-type.js';
 import { useState } from 'react';
 import '../../pipelines.css';
@@ -219,6 +219,7 @@ const STEP_FIELDS = Array.from({ length: PIPELINE_MAX_STEPS }, (_, i) => [`impl.
 export const pipelineEditorType: EditorTypeModule<'pipeline', PipelineDraft> = {
   type: 'pipeline',
   label: 'Pipeline',
+  safetyAutoLabel: 'Automatic (its most dangerous step)',
   empty: emptyPipeline,
   fromImpl: pipelineFromImpl,
   toImpl: pipelineToImpl,

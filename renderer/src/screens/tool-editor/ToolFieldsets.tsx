@@ -2,7 +2,7 @@
 import { Field, TextField } from '../../editor/Field.js';
 import { JsonEditor } from '../../editor/JsonEditor.js';
 import { checkArgSchema, checkJsonSchema } from '../../editor/schemaChecks.js';
-import { EDITOR_TYPE_LIST } from '../../editor/types/registry.js';
+import { EDITOR_TYPE_LIST, EDITOR_TYPES } from '../../editor/types/registry.js';
 import { SchemaBuilder } from '../../editor/SchemaBuilder.js';
 import type { ToolDraft } from '../../editor/draft.js';
 import type { ToolType } from '../../../../shared/schemas.js';
@@ -86,7 +86,7 @@ export function GeneralFieldset({ draft, update, errors, readOnly, isNew }: Fiel
               onChange={(e) => update('safety', e.target.value as ToolDraft['safety'])}
               data-testid="tool-safety"
             >
-              <option value="auto">{draft.type === 'pipeline' ? 'Automatic (its most dangerous step)' : 'Automatic (from type)'}</option>
+              <option value="auto">{EDITOR_TYPES[draft.type].safetyAutoLabel ?? 'Automatic (from type)'}</option>
               <option value="readOnly">Read-only</option>
               <option value="sideEffecting">Side effects</option>
               <option value="privileged">Privileged</option>

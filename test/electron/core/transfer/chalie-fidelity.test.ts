@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import Dockerode from 'dockerode';
 import { v7 as uuidv7 } from 'uuid';
 import type { ContainerImpl, ToolFile } from '../../../../shared/schemas.js';
-import { containerType } from '../../../../electron/core/tool-types/container.js';
+import { containerType } from '../../../../electron/core/tool-types/container/module.js';
 import type { RunnerServices } from '../../../../electron/core/tool-types/tool-type.js';
 import type { SecretsReader } from '../../../../electron/core/secrets/types.js';
 import { BUSYBOX_IMAGE, dockerTestsEnabled, ensureBusyboxImage, runContext } from '../../../helpers/docker.js';

@@ -4,12 +4,12 @@
  * bundle while nothing is typed. A combobox: arrows move, Enter picks, Escape closes.
  */
 import { useId, useState, type KeyboardEvent } from 'react';
-import { useBundles, useToolPages } from '../../api/queries.js';
-import { errorMessage } from '../../api/errors.js';
-import { useSearch, highlight } from '../../search/Search.js';
-import { Badge } from '../../components/States.js';
-import { SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
-import type { ToolView } from '../../../../shared/types.js';
+import { useBundles, useToolPages } from '../../../api/queries.js';
+import { errorMessage } from '../../../api/errors.js';
+import { useSearch, highlight } from '../../../search/Search.js';
+import { Badge } from '../../../components/States.js';
+import { SAFETY_LABEL, SAFETY_TONE } from '../../../app/format.js';
+import type { ToolView } from '../../../../../shared/types.js';
 
 const SHOWN = 12;
 

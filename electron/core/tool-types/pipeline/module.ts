@@ -1,10 +1,11 @@
 /** `pipeline` tools: steps that each call an existing tool, through the engine's gates. */
-import { PipelineImpl } from '../../../shared/tool-types/pipeline.js';
-import { checkPipelineStructure, schemaPropertyNames } from '../../../shared/pipeline.js';
-import { createPipelineRunner } from '../invoke/pipeline/runner.js';
-import { checkPipelineReferences, stepsSafety } from './pipeline-refs.js';
-import type { ToolTypeModule } from './tool-type.js';
-import { defaultSafetyOf } from '../../../shared/tool-types/default-safety.js';
+import { PipelineImpl } from '../../../../shared/tool-types/pipeline.js';
+import { checkPipelineStructure, schemaPropertyNames } from '../../../../shared/pipeline.js';
+import { createPipelineRunner } from '../../invoke/pipeline/runner.js';
+import { checkPipelineReferences, stepsSafety } from './refs.js';
+import { pipelineTransfer } from './transfer.js';
+import type { ToolTypeModule } from '../tool-type.js';
+import { defaultSafetyOf } from '../../../../shared/tool-types/default-safety.js';
 
 export const pipelineType: ToolTypeModule<'pipeline'> = {
   type: 'pipeline',
@@ -18,5 +19,6 @@ export const pipelineType: ToolTypeModule<'pipeline'> = {
     return issues;
   },
   secretNames: () => [],
+  transfer: pipelineTransfer,
   createRunner: ({ steps }) => createPipelineRunner(steps),
 };

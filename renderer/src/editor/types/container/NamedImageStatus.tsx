@@ -1,8 +1,8 @@
 /** Under a container tool's image name: whether the Docker engine has that image, and its size. */
-import { errorMessage } from '../../api/errors.js';
-import { useToolImage } from '../../api/queries.js';
-import { formatBytes } from '../../../../shared/format.js';
-import type { ToolView } from '../../../../shared/types.js';
+import { errorMessage } from '../../../api/errors.js';
+import { useToolImage } from '../../../api/queries.js';
+import { formatBytes } from '../../../../../shared/format.js';
+import type { ToolView } from '../../../../../shared/types.js';
 
 export function NamedImageStatus({ tool }: { tool: ToolView }) {
   const image = useToolImage(tool);

@@ -4,14 +4,14 @@
  * what the step may read: the pipeline's arguments and the values of earlier steps.
  */
 import { useState } from 'react';
-import { errorMessage } from '../../api/errors.js';
-import { Badge } from '../../components/States.js';
-import { SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
-import { TemplateInput, type PlaceholderContext } from '../TemplateInput.js';
+import { errorMessage } from '../../../api/errors.js';
+import { Badge } from '../../../components/States.js';
+import { SAFETY_LABEL, SAFETY_TONE } from '../../../app/format.js';
+import { TemplateInput, type PlaceholderContext } from '../../TemplateInput.js';
 import { ToolPicker } from './ToolPicker.js';
-import { schemaPropertyNames, stepArgFit } from '../../../../shared/pipeline.js';
-import type { ToolView } from '../../../../shared/types.js';
-import type { Errors } from '../types/editor-type.js';
+import { schemaPropertyNames, stepArgFit } from '../../../../../shared/pipeline.js';
+import type { ToolView } from '../../../../../shared/types.js';
+import type { Errors } from '../editor-type.js';
 import { argPreview, argType, pipelineRules, unlessShown, wantsJson, type StepArgDraft, type StepDraft } from './draft.js';
 
 export interface StepToolState {

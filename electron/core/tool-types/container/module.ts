@@ -1,10 +1,10 @@
 /** `container` tools: a sandboxed, short-lived Docker container per call. */
-import { ContainerImpl } from '../../../shared/tool-types/container.js';
-import type { ToolFile } from '../../../shared/schemas.js';
-import type { SecretsReader } from '../secrets/types.js';
-import { createContainerRunner } from '../invoke/container/runner.js';
-import type { ToolTypeModule } from './tool-type.js';
-import { defaultSafetyOf } from '../../../shared/tool-types/default-safety.js';
+import { ContainerImpl } from '../../../../shared/tool-types/container.js';
+import type { ToolFile } from '../../../../shared/schemas.js';
+import type { SecretsReader } from '../../secrets/types.js';
+import { createContainerRunner } from '../../invoke/container/runner.js';
+import type { ToolTypeModule } from '../tool-type.js';
+import { defaultSafetyOf } from '../../../../shared/tool-types/default-safety.js';
 
 export const containerType: ToolTypeModule<'container'> = {
   type: 'container',
@@ -19,6 +19,13 @@ export const containerType: ToolTypeModule<'container'> = {
     return [];
   },
   secretNames: (impl) => [...new Set([...(impl.secrets ?? []), ...Object.values(secretSettings(impl))])],
+  buildFiles: { buildsFromFolder: (impl) => impl.build === '.' },
+  importWarnings(file, files) {
+    if (file.impl.build !== '.' || files.some((f) => f.rel === 'Dockerfile')) return [];
+    return [
+      `${file.slug} ${file.version} builds its image from its folder, but the archive holds no Dockerfile for it; it stays unavailable until one is added`,
+    ];
+  },
   createRunner: ({ secrets, container }) =>
     createContainerRunner({
       // Secrets a container tool names (impl.secrets) reach it in `settings`, never in its image or args.

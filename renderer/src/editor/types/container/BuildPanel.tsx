@@ -7,13 +7,13 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiCallError, errorMessage } from '../../api/errors.js';
-import { buildToolImage } from '../../api/operations.js';
-import { keys, toolRefOf, useToolImage } from '../../api/queries.js';
-import { onStoreEvent } from '../../api/events.js';
-import { absoluteTime, duration, relativeTime } from '../../app/format.js';
-import { formatBytes } from '../../../../shared/format.js';
-import type { BuildResult, ToolView } from '../../../../shared/types.js';
+import { ApiCallError, errorMessage } from '../../../api/errors.js';
+import { buildToolImage } from '../../../api/operations.js';
+import { keys, toolRefOf, useToolImage } from '../../../api/queries.js';
+import { onStoreEvent } from '../../../api/events.js';
+import { absoluteTime, duration, relativeTime } from '../../../app/format.js';
+import { formatBytes } from '../../../../../shared/format.js';
+import type { BuildResult, ToolView } from '../../../../../shared/types.js';
 
 interface BuildState {
   buildID: string;

@@ -3,12 +3,12 @@
  * keep their arguments as text while typed (a JSON literal for arguments that are not strings),
  * converted once on save. The rules themselves are shared with the core (shared/pipeline.ts).
  */
-import { checkPipelineStructure, lonePlaceholder, parseRef, refProblem, schemaPropertyNames } from '../../../../shared/pipeline.js';
-import { findPlaceholders } from '../../../../shared/template.js';
-import { STEP_ID_PATTERN } from '../../../../shared/tool-types/constants.js';
-import type { StepToolRef } from '../../../../shared/tool-types/pipeline.js';
-import type { PlaceholderKind, PlaceholderProblem, PlaceholderRules } from '../TemplateInput.js';
-import { compact, numberIssue, str, type SetIssue } from '../types/editor-type.js';
+import { checkPipelineStructure, lonePlaceholder, parseRef, refProblem, schemaPropertyNames } from '../../../../../shared/pipeline.js';
+import { findPlaceholders } from '../../../../../shared/template.js';
+import { STEP_ID_PATTERN } from '../../../../../shared/tool-types/constants.js';
+import type { StepToolRef } from '../../../../../shared/tool-types/pipeline.js';
+import type { PlaceholderKind, PlaceholderProblem, PlaceholderRules } from '../../TemplateInput.js';
+import { compact, numberIssue, str, type SetIssue } from '../editor-type.js';
 
 export interface StepArgDraft {
   text: string;

@@ -6,10 +6,10 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiCallError, errorMessage } from '../../api/errors.js';
-import { deleteBuildFile, readBuildFile, renameBuildFile, writeBuildFile } from '../../api/operations.js';
-import { keys, toolRefOf, useBuildFiles } from '../../api/queries.js';
-import type { ToolView } from '../../../../shared/types.js';
+import { ApiCallError, errorMessage } from '../../../api/errors.js';
+import { deleteBuildFile, readBuildFile, renameBuildFile, writeBuildFile } from '../../../api/operations.js';
+import { keys, toolRefOf, useBuildFiles } from '../../../api/queries.js';
+import type { ToolView } from '../../../../../shared/types.js';
 
 export interface FileBuffer {
   path: string;

@@ -4,18 +4,18 @@
  * tool.json) as the person saves them, independent of the tool form's own Save.
  */
 import { useId } from 'react';
-import { useConfirm } from '../../components/Dialog.js';
-import { useToast } from '../../components/Toasts.js';
-import { ErrorState, Loading } from '../../components/States.js';
-import { errorMessage } from '../../api/errors.js';
-import { formatBytes } from '../../../../shared/format.js';
-import { ContainerHelpButton } from '../../help/ContainerFolderHelp.js';
-import { CodeEditor } from '../code/CodeEditor.js';
-import { LANGUAGE_LABEL, languageOf } from '../code/languages.js';
+import { useConfirm } from '../../../components/Dialog.js';
+import { useToast } from '../../../components/Toasts.js';
+import { ErrorState, Loading } from '../../../components/States.js';
+import { errorMessage } from '../../../api/errors.js';
+import { formatBytes } from '../../../../../shared/format.js';
+import { ContainerHelpButton } from '../../../help/ContainerFolderHelp.js';
+import { CodeEditor } from '../../code/CodeEditor.js';
+import { LANGUAGE_LABEL, languageOf } from '../../code/languages.js';
 import { FileTree } from './FileTree.js';
 import { BuildPanel } from './BuildPanel.js';
 import { isDirty, useBuildFileBuffers } from './useBuildFiles.js';
-import type { ToolView } from '../../../../shared/types.js';
+import type { ToolView } from '../../../../../shared/types.js';
 
 const STARTER_DOCKERFILE = `# The image of this tool, built from this folder (tool.json is left out).
 FROM alpine:3.20

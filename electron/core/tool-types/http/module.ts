@@ -1,16 +1,16 @@
 /** `http` tools: a templated HTTP call with secrets, allowed hosts and extraction. */
-import type { FieldIssue } from '../../../shared/errors.js';
-import { isHostAllowed, templateHost } from '../../../shared/hosts.js';
-import { findPlaceholders, isSecretName, TOOL_VERSION_PLACEHOLDER } from '../../../shared/template.js';
-import type { Config } from '../../../shared/schemas.js';
-import { HttpImpl } from '../../../shared/tool-types/http.js';
-import { compileExtractExpr } from '../invoke/http/extract.js';
-import { argNames, httpSecretNames } from '../invoke/http/request.js';
-import { createHttpRunner } from '../invoke/http/runner.js';
-import type { ToolTypeModule } from './tool-type.js';
-import { headerNameProblem, headerValueProblem } from '../../../shared/schema-primitives.js';
-import { quoteKey } from '../../../shared/limits.js';
-import { defaultSafetyOf } from '../../../shared/tool-types/default-safety.js';
+import type { FieldIssue } from '../../../../shared/errors.js';
+import { isHostAllowed, templateHost } from '../../../../shared/hosts.js';
+import { findPlaceholders, isSecretName, TOOL_VERSION_PLACEHOLDER } from '../../../../shared/template.js';
+import type { Config } from '../../../../shared/schemas.js';
+import { HttpImpl } from '../../../../shared/tool-types/http.js';
+import { compileExtractExpr } from '../../invoke/http/extract.js';
+import { argNames, httpSecretNames } from '../../invoke/http/request.js';
+import { createHttpRunner } from '../../invoke/http/runner.js';
+import type { ToolTypeModule } from '../tool-type.js';
+import { headerNameProblem, headerValueProblem } from '../../../../shared/schema-primitives.js';
+import { quoteKey } from '../../../../shared/limits.js';
+import { defaultSafetyOf } from '../../../../shared/tool-types/default-safety.js';
 
 /** An IPv6 host may be listed with or without its brackets. */
 function hostAllowed(host: string, config: Config): boolean {
@@ -80,5 +80,16 @@ export const httpType: ToolTypeModule<'http'> = {
   defaultSafety: (impl) => defaultSafetyOf('http', impl),
   check: (impl, ctx) => checkHttp(impl, ctx.argSchema, ctx.config),
   secretNames: (impl, argSchema) => httpSecretNames(impl, argNames(argSchema)),
+  hostsCalled(impl) {
+    const urls = [impl.urlTemplate];
+    if (impl.auth?.type === 'oauth2ClientCredentials') urls.push(impl.auth.tokenUrl);
+    const hosts: string[] = [];
+    for (const u of urls) {
+      if (typeof u !== 'string') continue;
+      const h = templateHost(u);
+      if (h.ok) hosts.push(h.host);
+    }
+    return hosts;
+  },
   createRunner: ({ http }) => createHttpRunner(http),
 };

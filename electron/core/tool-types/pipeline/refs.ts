@@ -4,12 +4,12 @@
  * does the pipeline reach itself through other pipelines, how dangerous are its steps. Used by
  * the save checks (./pipeline.ts) and by imports once they have re-linked steps (transfer/).
  */
-import type { FieldIssue } from '../../../shared/errors.js';
-import type { Safety, ToolFile } from '../../../shared/schemas.js';
-import { PIPELINE_MAX_DEPTH, type PipelineImpl, type PipelineStep, type StepToolRef } from '../../../shared/tool-types/pipeline.js';
-import { moreDangerous, schemaPropertyNames, stepArgFit } from '../../../shared/pipeline.js';
-import { joinField } from '../../../shared/json-schema/issues.js';
-import type { ToolCatalog } from '../store/catalog.js';
+import type { FieldIssue } from '../../../../shared/errors.js';
+import type { Safety, ToolFile } from '../../../../shared/schemas.js';
+import { PIPELINE_MAX_DEPTH, type PipelineImpl, type PipelineStep, type StepToolRef } from '../../../../shared/tool-types/pipeline.js';
+import { moreDangerous, schemaPropertyNames, stepArgFit } from '../../../../shared/pipeline.js';
+import { joinField } from '../../../../shared/json-schema/issues.js';
+import type { ToolCatalog } from '../../store/catalog.js';
 
 export interface PipelineIdentity {
   bundleID: string;

@@ -5,9 +5,9 @@
  * its reason shows under the input.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { formatBytes } from '../../../../shared/format.js';
-import { errorMessage } from '../../api/errors.js';
-import type { BuildFileEntry } from '../../../../shared/types.js';
+import { formatBytes } from '../../../../../shared/format.js';
+import { errorMessage } from '../../../api/errors.js';
+import type { BuildFileEntry } from '../../../../../shared/types.js';
 
 interface Folder {
   name: string;
