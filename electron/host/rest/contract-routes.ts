@@ -22,7 +22,7 @@ export async function contractRoutes(app: FastifyInstance, opts: { core: Transpo
     const ifMatch = ifMatchOf(name, req);
     const env = await opts.core.dispatch(name, ifMatch === undefined ? input : { ...(input as object), ifMatch }, { transport: 'rest' });
     if (!env.ok) return sendError(reply, env.error);
-    if (tagAnswer(name, req, reply, env.data)) return reply.code(304).send();
+    tagAnswer(name, reply, env.data);
     if (route.status === 204) return reply.code(204).send();
     if (route.unwrap) {
       const data = env.data as Record<string, unknown>;

@@ -73,10 +73,9 @@ describe('ETag', () => {
     expect(bundlePatch.headers.get('etag')).toBe(bundlePut.headers.get('etag')); // nothing changed
   });
 
-  it('changes with the bytes of a hand edit that keeps modifiedAt, and answers 304 to If-None-Match', async () => {
+  it('changes with the bytes of a hand edit that keeps modifiedAt', async () => {
     const put = await h.api('PUT', toolPath('bytes'), fnTool());
     const before = put.headers.get('etag')!;
-    expect((await h.api('GET', toolPath('bytes'), undefined, { 'if-none-match': before })).status).toBe(304);
     // Only the formatting changes: the content as JSON is the same, the bytes are not.
     await handEdit(h.core.store.paths.toolFile(bundleID, put.body.toolID), () => undefined);
     const after = await until(
@@ -85,7 +84,22 @@ describe('ETag', () => {
     );
     expect(after.headers.get('etag')).not.toBe(before);
     expect(after.body.modifiedAt).toBe(put.body.modifiedAt);
-    expect((await h.api('GET', toolPath('bytes'), undefined, { 'if-none-match': before })).status).toBe(200);
+  });
+
+  it('never answers 304: the tag names the file, the answer also holds availability, which moves without it', async () => {
+    const put = await h.api('PUT', toolPath('avail'), fnTool());
+    const tag = put.headers.get('etag')!;
+    expect(put.body.availability.ok).toBe(true);
+    await h.api('PATCH', '/tools/config', { toolsEnabled: false });
+    try {
+      // A browser revalidates its cached answer with If-None-Match; a 304 would keep "available".
+      const again = await h.api('GET', toolPath('avail'), undefined, { 'if-none-match': tag });
+      expect(again.status).toBe(200);
+      expect(again.headers.get('etag')).toBe(tag);
+      expect(again.body.availability.ok).toBe(false);
+    } finally {
+      await h.api('PATCH', '/tools/config', { toolsEnabled: true });
+    }
   });
 
   it('refuses a stale save after a hand edit, in both If-Match forms, and leaves the file byte for byte', async () => {
