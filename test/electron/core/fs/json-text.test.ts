@@ -3,6 +3,7 @@ import { mkdir, symlink, writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { jsonErrorOffset, parseJsonText, readJsonIn } from '../../../../electron/core/fs/json-text.js';
+import { etagOf } from '../../../../electron/core/fs/etag.js';
 import { echoToolFile, openTestStore, tempDir, type TestStore } from '../../../helpers/store.js';
 import { canonicalJson } from '../../../../shared/canonical.js';
 import { TOOL_KEY_ORDER } from '../../../../shared/schemas.js';
@@ -52,7 +53,7 @@ describe('readJsonIn', () => {
     const leak = await readJsonIn(root, join(root, 'leak.json'));
     expect(leak).toEqual({ kind: 'bad', reason: expect.stringContaining('symbolic link to outside the data folder') });
     expect(JSON.stringify(leak)).not.toContain('SECRET');
-    expect(await readJsonIn(root, join(root, 'inner.json'))).toEqual({ kind: 'ok', value: { a: 1 } });
+    expect(await readJsonIn(root, join(root, 'inner.json'))).toEqual({ kind: 'ok', value: { a: 1 }, etag: etagOf('{"a":1}') });
     expect(await readJsonIn(root, join(root, 'none.json'))).toEqual({ kind: 'missing' });
   });
 });
