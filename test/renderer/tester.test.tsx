@@ -125,6 +125,20 @@ describe('live tester', () => {
     expect(screen.getByTestId('result-card').textContent).toContain('Hello Grace');
   });
 
+  it('says why a card lost its html, and shows the value in its place', async () => {
+    const bridge = installBridge();
+    renderTester();
+    fireEvent.change(document.getElementById('arg_name')!, { target: { value: 'Deep' } });
+    await act(async () => fireEvent.click(screen.getByTestId('run')));
+    await waitFor(() => expect(bridge.invocations).toHaveLength(1));
+    const note = "the card's html was left out: it nests deeper than 512 elements, which cannot be sanitised safely";
+    await act(async () => bridge.release({ value: { greeting: 'deep' }, card: { text: '{"greeting": "deep"}', note } }));
+    expect(screen.getByTestId('card-note').textContent).toBe(
+      "The card's html was left out: it nests deeper than 512 elements, which cannot be sanitised safely",
+    );
+    expect((screen.getByTestId('result-card-iframe') as HTMLIFrameElement).getAttribute('srcdoc')).toContain('greeting');
+  });
+
   it('stops a running invocation by its ID', async () => {
     const bridge = installBridge();
     renderTester();

@@ -161,6 +161,11 @@ export function ResultPanel({
           </div>
         )}
         {!running && !!result?.steps?.length && <PipelineTimeline steps={result.steps} />}
+        {card?.note && (
+          <p className="field-warning" data-testid="card-note">
+            {card.note.charAt(0).toUpperCase() + card.note.slice(1)}
+          </p>
+        )}
         {showCard && (
           <CardFrame
             title={fillCardTitle(tool.card.title ?? '', args) || card.title || tool.displayName || tool.slug}
