@@ -26,6 +26,7 @@ import type { PlaceholderContext } from '../editor/TemplateInput.js';
 import type { ToolView } from '../../../shared/types.js';
 import type { ToolType } from '../../../shared/schemas.js';
 import { ArgumentsFieldset, GeneralFieldset, LimitsFieldset } from './tool-editor/ToolFieldsets.js';
+import './ToolEditor.css';
 
 const FIELD_OF_DRAFT_KEY: Partial<Record<keyof ToolDraft, string>> = {
   slug: 'slug',
