@@ -28,7 +28,10 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 const RENDERER_FEATURES = ['approvals', 'card', 'editor', 'help', 'search', 'tester', 'transfer'].map((f) => `./renderer/src/${f}`);
 const RENDERER_BELOW_SCREENS = [...RENDERER_FEATURES, './renderer/src/components', './renderer/src/api'];
 
-const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'url', 'util', 'events', 'worker_threads'];
+// A regex on the specifier, not gitignore patterns: those also matched a folder of that name (editor/types/http/).
+const NODE_BUILTINS = [
+  { regex: '^(node:.*|(fs|path|os|child_process|crypto|http|https|net|stream|url|util|events|worker_threads)(/.*)?)$', message: 'no Node built-ins here' },
+];
 
 /** `x.type === 'http'`, `'http' !== x?.type`, `switch (x.type) { case 'http': … }`: generic code asking a type's name instead of its module. */
 const TYPE_NAME = '/^(function|http|container|pipeline|mcp|go)$/';

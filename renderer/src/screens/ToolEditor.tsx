@@ -2,58 +2,33 @@
  * Create or edit a tool. Rules are checked as you type (shared/slug.ts, schema checks,
  * placeholders); what only the core can judge comes back as issues and is shown at its field.
  * Editing uses tools.update guarded by the tool's modifiedAt, so a change made elsewhere in the
- * meantime is reported instead of overwritten. Built-ins open read-only.
+ * meantime is reported instead of overwritten. Built-ins open read-only. The form's parts are
+ * named hooks in tool-editor/: the draft and its errors (useToolDraft), the save (useToolSave),
+ * Ctrl+S (useSaveShortcut) and a save that met a newer version (useConflict).
  */
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiCallError, errorMessage } from '../api/errors.js';
-import { putTool, updateTool } from '../api/operations.js';
-import { keys, useBundles, useSchedules, useSecrets, useTool, toolRefOf, type ToolRef } from '../api/queries.js';
+import { useMemo, useState } from 'react';
+import { useBundles, useSchedules, useSecrets, useTool, toolRefOf, type ToolRef } from '../api/queries.js';
 import { useToggleTool } from '../api/mutations.js';
 import { useNav } from '../app/nav.js';
-import { useToast } from '../components/Toasts.js';
 import { useConfirm } from '../components/Dialog.js';
 import { ErrorState, Loading, Badge } from '../components/States.js';
 import { Switch } from '../components/Switch.js';
-import { FormErrors, issuesByField } from '../editor/Field.js';
+import { FormErrors } from '../editor/Field.js';
 import { EDITOR_TYPES, type ImplDrafts } from '../editor/types/registry.js';
 import type { DraftCommon, Errors } from '../editor/types/editor-type.js';
 import { CardSettings } from '../editor/CardSettings.js';
 import { SaveConflict } from '../editor/SaveConflict.js';
-import { argNamesOf, draftFromTool, emptyDraft, localIssues, parsedArgSchema, toToolInput, TOOL_FIELDS, type ToolDraft } from '../editor/draft.js';
+import { argNamesOf, localIssues, parsedArgSchema, TOOL_FIELDS } from '../editor/draft.js';
 import { ScheduleSettings } from '../editor/schedules/ScheduleSettings.js';
 import type { PlaceholderContext } from '../editor/TemplateInput.js';
 import type { ToolView } from '../../../shared/types.js';
 import type { ToolType } from '../../../shared/schemas.js';
 import { ArgumentsFieldset, GeneralFieldset, LimitsFieldset } from './tool-editor/ToolFieldsets.js';
-
-const FIELD_OF_DRAFT_KEY: Partial<Record<keyof ToolDraft, string>> = {
-  slug: 'slug',
-  version: 'version',
-  argSchemaText: 'argSchema',
-  outputSchemaText: 'outputSchema',
-  maxCallsPerMinute: 'limits.maxCallsPerMinute',
-  maxOutputBytes: 'limits.maxOutputBytes',
-};
-
-/**
- * Whether an impl issue may be shown before the first save attempt: only once the person changed
- * the field it is about (`impl.urlTemplate` after typing in the URL, `impl.auth` after picking an
- * authentication), so a new tool does not open full of complaints about fields not filled in yet.
- * Issues about a group with no field of its own (`impl.sandbox`) show once any impl field changed.
- */
-/** The save's guard: the ETag (hash of the file's bytes, so a hand edit that kept modifiedAt counts), modifiedAt when the view has none. */
-function ifMatchOf(tool: ToolView): { ifMatch: string } | { ifModifiedAt: string } {
-  return tool.etag ? { ifMatch: tool.etag } : { ifModifiedAt: tool.modifiedAt };
-}
-
-function implTouched(field: string, dirty: ReadonlySet<string>, implDraft: object): boolean {
-  if (!field.startsWith('impl.')) return false;
-  const touched = [...dirty].filter((d) => d.startsWith('impl.'));
-  if (touched.some((d) => d.startsWith(field) || field.startsWith(d))) return true;
-  const ownField = Object.keys(implDraft).some((k) => `impl.${k}`.startsWith(field));
-  return !ownField && touched.length > 0;
-}
+import { useFieldErrors, useToolDraft } from './tool-editor/useToolDraft.js';
+import { useToolSave } from './tool-editor/useToolSave.js';
+import { useSaveShortcut } from './tool-editor/useSaveShortcut.js';
+import { useConflict } from './tool-editor/useConflict.js';
+import './ToolEditor.css';
 
 /** The form of the draft's type, from the registry; each type keeps its own draft. */
 function ImplEditor<T extends ToolType>(props: {
@@ -90,98 +65,22 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
   // The version the edit started from: its modifiedAt guards the save, so a refetch (live
   // update) must not silently move it forward.
   const [tool, setBase] = useState(opened);
-  const { go, replace, back } = useNav();
-  const qc = useQueryClient();
-  const toast = useToast();
+  const { go, back } = useNav();
   const confirm = useConfirm();
   const secrets = useSecrets();
   const toggle = useToggleTool();
   const readOnly = !!tool?.isBuiltIn;
-  const [draft, setDraft] = useState<ToolDraft>(() => (tool ? draftFromTool(tool) : emptyDraft()));
-  const [dirty, setDirty] = useState<Set<string>>(new Set());
-  const [attempted, setAttempted] = useState(false);
-  const [serverError, setServerError] = useState<ApiCallError | null>(null);
-
-  const update = useCallback(<K extends keyof ToolDraft>(key: K, value: ToolDraft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    setDirty((s) => new Set(s).add(FIELD_OF_DRAFT_KEY[key] ?? String(key)));
-  }, []);
-
+  const { draft, dirty, update, updateImpls, updateCommon, replaceDraft } = useToolDraft(tool);
   const local = useMemo(() => localIssues(draft), [draft]);
-  const server = useMemo(() => issuesByField(serverError?.issues ?? [], TOOL_FIELDS), [serverError]);
-  const errors = useMemo(() => {
-    const m = new Map<string, string>();
-    for (const [f, msg] of local) if (attempted || dirty.has(f) || dirty.has(f.split('.')[0]!) || implTouched(f, dirty, draft.impls[draft.type])) m.set(f, msg);
-    for (const [f, msg] of server) if (!m.has(f)) m.set(f, msg);
-    return m;
-  }, [local, server, attempted, dirty, draft.impls, draft.type]);
+  const { submit, overwrite, saving, attempted, serverError, clearServerError } = useToolSave({ bundleID, tool, draft, local, readOnly });
+  const { server, errors } = useFieldErrors({ draft, dirty, local, attempted, serverError });
+  const conflict = useConflict({ serverError, clearServerError, rebase: setBase, replaceDraft, overwrite });
+  useSaveShortcut(submit);
 
   const runs = useSchedules(tool?.toolID ?? null);
   const argSchema = useMemo(() => parsedArgSchema(draft), [draft.argSchemaText]); // eslint-disable-line react-hooks/exhaustive-deps
   const scheduleErrors = useMemo(() => new Map([...errors].filter(([f]) => f.startsWith('schedules['))), [errors]);
-
   const ctx: PlaceholderContext = useMemo(() => ({ args: argNamesOf(draft), secrets: secrets.data?.items.map((s) => s.name) }), [draft, secrets.data]);
-
-  const save = useMutation({
-    // `over`: the newer version a person chose to overwrite after a conflict.
-    mutationFn: (over?: ToolView) => {
-      const input = toToolInput(draft);
-      return tool
-        ? updateTool({ ...toolRefOf(tool), tool: input, ...ifMatchOf(over ?? tool) })
-        : putTool({ bundleID, slug: input.slug!, version: input.version!, tool: input });
-    },
-    onSuccess: (saved) => {
-      toast.show('success', `${tool ? 'Saved' : 'Created'} ${saved.displayName || saved.slug}`);
-      void qc.invalidateQueries({ queryKey: keys.tools });
-      void qc.invalidateQueries({ queryKey: keys.bundles });
-      qc.setQueryData(keys.tool(toolRefOf(saved)), saved);
-      // A new tool whose type needs files next (a container built from its folder) stays in the editor, on its files.
-      const writeFilesNext = !tool && (EDITOR_TYPES[saved.type].writeFilesAfterCreate?.(saved.impl) ?? false);
-      replace({ name: writeFilesNext ? 'toolEdit' : 'tool', ref: toolRefOf(saved) });
-    },
-    onError: (e) => {
-      if (e instanceof ApiCallError) setServerError(e);
-      else toast.show('error', errorMessage(e));
-    },
-  });
-
-  // After the server answers with issues, take the person to the first field it complains about.
-  useEffect(() => {
-    if (!serverError) return;
-    const target =
-      document.querySelector<HTMLElement>('.editor .has-error input, .editor .has-error textarea, .editor .has-error select, .editor .has-error .cm-content') ??
-      document.querySelector<HTMLElement>('[data-testid="form-alert"]');
-    target?.scrollIntoView({ block: 'center' });
-    target?.focus({ preventScroll: true });
-  }, [serverError]);
-
-  const submit = (e?: FormEvent) => {
-    e?.preventDefault();
-    if (readOnly) return;
-    setAttempted(true);
-    setServerError(null);
-    if (local.size > 0) {
-      toast.show('error', `Fix ${local.size === 1 ? 'the highlighted field' : `${local.size} highlighted fields`} before saving`);
-      requestAnimationFrame(() =>
-        document.querySelector<HTMLElement>('.has-error input, .has-error textarea, .has-error select, .has-error .cm-content')?.focus(),
-      );
-      return;
-    }
-    save.mutate(undefined);
-  };
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      // A build file's editor handles its own Ctrl+S (saves the file) and marks the event handled.
-      if (e.defaultPrevented) return;
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-        e.preventDefault();
-        submit();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  });
 
   const cancel = async () => {
     if (dirty.size > 0 && !readOnly) {
@@ -191,8 +90,6 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
     if (tool) go({ name: 'tool', ref: toolRefOf(tool) });
     else back();
   };
-
-  const modifiedElsewhere = serverError?.code === 'MODIFIED_ELSEWHERE';
 
   return (
     <form className="form editor" onSubmit={submit} noValidate data-testid="tool-form">
@@ -209,28 +106,14 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
           />
         </div>
       )}
-      {modifiedElsewhere && tool ? (
+      {conflict.modifiedElsewhere && tool ? (
         <SaveConflict
           base={tool}
           draft={draft}
           canSend={local.size === 0}
-          onMerged={(merged, fresh) => {
-            qc.setQueryData(keys.tool(toolRefOf(fresh)), fresh);
-            setBase(fresh);
-            setDraft(merged);
-            setDirty((d) => new Set(d).add('merged'));
-            setServerError(null);
-            toast.show('info', 'Merged with the version saved elsewhere: review, then Save');
-            requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="tool-save"]')?.focus());
-          }}
-          onOverwrite={(fresh) => save.mutate(fresh)}
-          onDiscard={(fresh) => {
-            qc.setQueryData(keys.tool(toolRefOf(fresh)), fresh);
-            setBase(fresh);
-            setDraft(draftFromTool(fresh));
-            setDirty(new Set());
-            setServerError(null);
-          }}
+          onMerged={conflict.onMerged}
+          onOverwrite={conflict.onOverwrite}
+          onDiscard={conflict.onDiscard}
         />
       ) : (
         <FormErrors error={serverError} shownFields={TOOL_FIELDS} />
@@ -243,23 +126,9 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
       <ImplEditor
         type={draft.type}
         impls={draft.impls}
-        onImpls={(impls, patch) => {
-          setDraft((d) => ({ ...d, impls }));
-          setDirty((set) => {
-            const next = new Set(set).add('impls');
-            for (const key of Object.keys(patch)) next.add(`impl.${key}`);
-            return next;
-          });
-        }}
+        onImpls={updateImpls}
         common={draft}
-        onCommon={(patch) => {
-          setDraft((d) => ({ ...d, ...patch }));
-          setDirty((set) => {
-            const next = new Set(set);
-            for (const key of Object.keys(patch) as (keyof DraftCommon)[]) next.add(FIELD_OF_DRAFT_KEY[key] ?? key);
-            return next;
-          });
-        }}
+        onCommon={updateCommon}
         ctx={ctx}
         errors={errors}
         readOnly={readOnly}
@@ -304,8 +173,8 @@ function EditorForm({ bundleID, tool: opened }: { bundleID: string; tool?: ToolV
           {readOnly ? 'Close' : 'Cancel'}
         </button>
         {!readOnly && (
-          <button type="submit" className="btn btn-primary" disabled={save.isPending} data-testid="tool-save" title="Ctrl+S">
-            {save.isPending ? 'Saving…' : tool ? 'Save' : 'Create tool'}
+          <button type="submit" className="btn btn-primary" disabled={saving} data-testid="tool-save" title="Ctrl+S">
+            {saving ? 'Saving…' : tool ? 'Save' : 'Create tool'}
           </button>
         )}
       </div>

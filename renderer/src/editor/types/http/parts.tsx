@@ -1,11 +1,12 @@
 /** Smaller parts of the `http` editor: the URL's host against the allowed hosts, and the arguments sent in an OpenAPI style. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { errorMessage } from '../../api/errors.js';
-import { patchConfig } from '../../api/operations.js';
-import { keys, useConfig } from '../../api/queries.js';
-import { useToast } from '../../components/Toasts.js';
-import { isHostAllowed, templateHost } from '../../../../shared/hosts.js';
-import type { ParamSerialization } from '../../../../shared/tool-types/http.js';
+import { errorMessage } from '../../../api/errors.js';
+import { patchConfig } from '../../../api/operations.js';
+import { keys, useConfig } from '../../../api/queries.js';
+import { useToast } from '../../../components/Toasts.js';
+import { isHostAllowed, templateHost } from '../../../../../shared/hosts.js';
+import type { ParamSerialization } from '../../../../../shared/tool-types/http.js';
+import './http.css';
 
 /** The literal host of a URL template, or why there is none (the shared rule the core saves by). */
 export function hostOfTemplate(url: string): { host?: string; problem?: string } {

@@ -1,9 +1,9 @@
 /** The draft of an `http` tool's impl: the form's state, from and to the impl, and the checks made as you type. */
-import { headerNameProblem, headerValueProblem } from '../../../../shared/headers.js';
-import { HTTP_METHODS as METHODS } from '../../../../shared/tool-types/constants.js';
-import type { ParamSerialization } from '../../../../shared/tool-types/http.js';
-import { findPlaceholders, isSecretName, TOOL_VERSION_PLACEHOLDER } from '../../../../shared/template.js';
-import { compact, intIssue, optInt, optStr, str, type SetIssue } from './editor-type.js';
+import { headerNameProblem, headerValueProblem } from '../../../../../shared/headers.js';
+import { HTTP_METHODS as METHODS } from '../../../../../shared/tool-types/constants.js';
+import type { ParamSerialization } from '../../../../../shared/tool-types/http.js';
+import { findPlaceholders, isSecretName, TOOL_VERSION_PLACEHOLDER } from '../../../../../shared/template.js';
+import { compact, intIssue, optInt, optStr, str, type SetIssue } from '../editor-type.js';
 
 export type HttpMethod = (typeof METHODS)[number];
 export const HTTP_METHODS: readonly HttpMethod[] = METHODS;
