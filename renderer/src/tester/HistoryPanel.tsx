@@ -11,7 +11,6 @@ import { absoluteTime, duration, relativeTime } from '../app/format.js';
 import { errorMessage } from '../api/errors.js';
 import type { HistoryEntry, ToolView } from '../../../shared/types.js';
 import { PipelineTimeline } from './PipelineTimeline.js';
-import './HistoryPanel.css';
 
 export function HistoryPanel({
   tool,
