@@ -59,3 +59,13 @@ export async function startHost(opts: Partial<CoreOptions> & { rendererDir?: str
     },
   };
 }
+
+/** The body of a PUT that makes a core.calc function tool; `extra` says what a test is about. */
+export const calcToolBody = (extra: Record<string, unknown> = {}) => ({
+  type: 'function',
+  displayName: 'Calc',
+  description: 'arithmetic',
+  impl: { function: 'core.calc' },
+  argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
+  ...extra,
+});

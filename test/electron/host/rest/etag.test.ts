@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { v7 as uuidv7 } from 'uuid';
-import { startHost, type TestHost } from '../../../helpers/host.js';
+import { calcToolBody as fnTool, startHost, type TestHost } from '../../../helpers/host.js';
 
 let h: TestHost;
 let bundleID: string;
@@ -20,15 +20,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h.close();
-});
-
-const fnTool = (extra: Record<string, unknown> = {}) => ({
-  type: 'function',
-  displayName: 'Calc',
-  description: 'arithmetic',
-  impl: { function: 'core.calc' },
-  argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
-  ...extra,
 });
 
 const toolPath = (slug: string) => `/tools/bundles/${bundleID}/tools/${slug}/version/1`;

@@ -10,7 +10,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { canonicalJson } from '../../../../shared/canonical.js';
 import { TOOL_KEY_ORDER } from '../../../../shared/schemas.js';
 import { startHost, type TestHost } from '../../../helpers/host.js';
-import { FIXTURE_AT } from '../../../helpers/store.js';
+import { echoToolFile, FIXTURE_AT } from '../../../helpers/store.js';
 
 let h: TestHost;
 beforeAll(async () => {
@@ -26,26 +26,12 @@ describe('GET then PUT of the same body', () => {
     const toolID = uuidv7();
     expect((await h.api('PUT', `/tools/bundles/${bundleID}`, { slug: 'hand-edits' })).status).toBeLessThan(300);
     const file = {
-      schemaVersion: '1',
-      toolID,
-      bundleID,
-      slug: 'echo',
-      version: 'v1',
-      displayName: 'Echo',
-      description: 'Echoes its input',
-      type: 'function',
-      isEnabled: true,
-      isBuiltIn: false,
-      tags: ['util'],
-      safety: 'readOnly',
-      argSchema: { type: 'object', properties: { text: { type: 'string', default: 'hi' } } },
-      outputSchema: {},
-      impl: { function: 'core.echo' },
-      card: { enabled: false },
-      limits: {},
-      schedules: [{ scheduleID: uuidv7(), cron: '0 9 * * *', args: {}, isEnabled: false }],
-      createdAt: FIXTURE_AT,
-      modifiedAt: FIXTURE_AT,
+      ...echoToolFile(bundleID, toolID, {
+        tags: ['util'],
+        argSchema: { type: 'object', properties: { text: { type: 'string', default: 'hi' } } },
+        card: { enabled: false },
+        schedules: [{ scheduleID: uuidv7(), cron: '0 9 * * *', args: {}, isEnabled: false }],
+      }),
       'x-owner': 'team-weather',
       'x-review': { by: 'Ada', ticket: 42 },
     };

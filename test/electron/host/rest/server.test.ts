@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { v7 as uuidv7, v4 as uuidv4 } from 'uuid';
-import { startHost, type TestHost } from '../../../helpers/host.js';
+import { calcToolBody as fnTool, startHost, type TestHost } from '../../../helpers/host.js';
 import { collect, spawnTs } from '../../../helpers/procs.js';
 import { tempDir } from '../../../helpers/store.js';
 
@@ -14,15 +14,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h.close();
-});
-
-const fnTool = (extra: Record<string, unknown> = {}) => ({
-  type: 'function',
-  displayName: 'Calc',
-  description: 'arithmetic',
-  impl: { function: 'core.calc' },
-  argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
-  ...extra,
 });
 
 function expectError(res: { status: number; body: any }, status: number, code?: string) {
