@@ -78,6 +78,21 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
 }
 
 /**
+ * Replaces target whole (temp file, then rename) without fsync: for files that describe live
+ * processes or the last minute only, where a crash may lose the write but never tear it.
+ */
+export async function writeFileWhole(target: string, text: string): Promise<void> {
+  const tmp = tempPathFor(target);
+  try {
+    await fsp.writeFile(tmp, text, { flag: 'wx' });
+    await fsp.rename(tmp, target);
+  } catch (e) {
+    await fsp.rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/**
  * Publishes data at target only if nothing is there yet: the temp file is hard-linked to the
  * target, and link() fails with EEXIST instead of replacing. Returns false when target exists.
  */

@@ -14,7 +14,7 @@
  */
 import { promises as fsp, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { pidAlive, tempPathFor } from '../fs/atomic.js';
+import { pidAlive, writeFileWhole } from '../fs/atomic.js';
 import { parseJsonText } from '../fs/json-text.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -83,7 +83,7 @@ export class RunningInvocations implements RunRegistry {
       if (this.local.get(id) !== run || this.closed) return;
       const full: RunningEntry = { ...entry, pid: process.pid };
       run.written = this.ensureDir()
-        .then(() => writeWhole(this.entryFile(id), JSON.stringify(full)))
+        .then(() => writeFileWhole(this.entryFile(id), JSON.stringify(full)))
         .catch((e: unknown) => this.onError('registering a running invocation', e));
       this.watchRequests();
     }, REGISTER_AFTER_MS);
@@ -110,7 +110,7 @@ export class RunningInvocations implements RunRegistry {
       await Promise.all([rmQuiet(this.entryFile(invocationID)), rmQuiet(this.cancelFile(invocationID))]);
       return false;
     }
-    await writeWhole(this.cancelFile(invocationID), JSON.stringify({ requestedAt: new Date().toISOString(), pid: process.pid }));
+    await writeFileWhole(this.cancelFile(invocationID), JSON.stringify({ requestedAt: new Date().toISOString(), pid: process.pid }));
     const deadline = Date.now() + ACK_WAIT_MS;
     while (Date.now() < deadline) {
       // A timer that keeps the process alive: a CLI asking must not exit before the answer.
@@ -195,17 +195,6 @@ export class RunningInvocations implements RunRegistry {
     if (!run || !(await exists(this.cancelFile(id)))) return;
     run.cancel();
     await rmQuiet(this.cancelFile(id));
-  }
-}
-
-async function writeWhole(target: string, text: string): Promise<void> {
-  const tmp = tempPathFor(target);
-  try {
-    await fsp.writeFile(tmp, text, { flag: 'wx' });
-    await fsp.rename(tmp, target);
-  } catch (e) {
-    await rmQuiet(tmp);
-    throw e;
   }
 }
 

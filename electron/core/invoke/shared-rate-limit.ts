@@ -8,7 +8,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { writeFileWhole } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 
 /** A holder of a tool's window lock works for a few milliseconds: one dead that long is gone. */
@@ -37,9 +37,7 @@ export class SharedRateLimiter {
         const times = (await readTimes(path)).filter((t) => t > cutoff).sort((a, b) => a - b);
         if (times.length >= limit) return Math.max(1, Math.ceil(times[times.length - limit]! + this.windowMs - nowMs));
         times.push(nowMs);
-        const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-        await fsp.writeFile(tmp, JSON.stringify(times));
-        await fsp.rename(tmp, path);
+        await writeFileWhole(path, JSON.stringify(times));
         return 0;
       },
       { stale: LOCK_STALE_MS },
