@@ -7,10 +7,9 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost } from '../helpers/host.js';
 import { quantile, row } from './util.js';
@@ -86,7 +85,7 @@ export async function run(): Promise<void> {
     const latencies: number[] = [];
     const toggles: number[] = [];
     for (let i = 0; i < 20; i++) {
-      const seen = new Promise<number>((resolve) => stdio.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve(performance.now())));
+      const seen = new Promise<number>((resolve) => stdio.setNotificationHandler('notifications/tools/list_changed', () => resolve(performance.now())));
       const t0 = performance.now();
       await h.api('PATCH', `/tools/bundles/${CORE}/tools/calc/version/v1`, { isEnabled: i % 2 === 1 });
       toggles.push(performance.now() - t0);

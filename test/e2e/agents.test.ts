@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { v7 as uuidv7 } from 'uuid';
 import { api, PROJECT_ROOT, chromiumAvailable, launchBrowser, openApp, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
 

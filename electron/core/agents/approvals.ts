@@ -63,8 +63,12 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
     this.emit('changed');
   }
 
-  /** Asks and waits for the answer; the request file is removed once answered or given up. */
-  async ask(ask: ApprovalAsk): Promise<{ outcome: ApprovalOutcome; approvalID: string }> {
+  /**
+   * Opens a request without waiting for it: for a client that asks its own user and answers by
+   * retrying its call (MCP's input-required results). The app shows it like any other, so a person
+   * may also answer there; settle() takes whichever answer came, once.
+   */
+  async open(ask: Omit<ApprovalAsk, 'signal' | 'onWait'>): Promise<string> {
     const now = this.clock();
     const approvalID = uuidv7();
     await this.write({
@@ -75,6 +79,31 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + ask.timeoutMs).toISOString(),
     });
+    return approvalID;
+  }
+
+  /**
+   * Takes the answer of an opened request exactly once, under the file's lock: the app's decision
+   * when a person gave one there, else the client's. The request is gone afterwards, so a replayed
+   * answer finds nothing (NOT_FOUND) and nothing runs twice.
+   */
+  async settle(approvalID: string, clientDecision: ApprovalDecision | undefined): Promise<ApprovalOutcome> {
+    if (!APPROVAL_ID.test(approvalID)) throw notFound(`approval ${approvalID}`);
+    await fsp.mkdir(this.dir, { recursive: true });
+    return withLock(join(this.dir, `.${approvalID}.lock`), async () => {
+      const file = await this.read(approvalID);
+      if (!file) throw notFound(`approval ${approvalID} (it was already used, withdrawn or swept after it expired)`);
+      await fsp.rm(this.file(approvalID), { force: true });
+      this.emit('changed');
+      if (file.decision) return file.decision;
+      if (Date.parse(file.expiresAt) <= this.clock().getTime()) return 'expired';
+      return clientDecision ?? 'deny';
+    });
+  }
+
+  /** Asks and waits for the answer; the request file is removed once answered or given up. */
+  async ask(ask: ApprovalAsk): Promise<{ outcome: ApprovalOutcome; approvalID: string }> {
+    const approvalID = await this.open(ask);
     const deadline = Date.now() + ask.timeoutMs;
     let lastWait = 0;
     try {

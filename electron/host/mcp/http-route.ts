@@ -1,30 +1,111 @@
 /**
- * MCP over Streamable HTTP at `/mcp` on the headless host: POST (requests), GET (the stream that
- * carries list_changed and other server messages), DELETE (end of session). The REST guard in
- * front already checked Host/Origin (DNS rebinding) and the bearer token. One MCP server per
- * session; `/mcp?bundles=slug,slug` scopes a session to some bundles.
+ * MCP over Streamable HTTP at `/mcp` on the headless host and the desktop app's port, for both
+ * protocol eras on one address. The REST guard in front already checked Host/Origin (DNS
+ * rebinding) and the bearer token.
+ *
+ * - 2026-07-28: stateless POSTs (version and capabilities on every request, `server/discover`,
+ *   `subscriptions/listen` for list changes and schedule outputs) go to the SDK's handler of the
+ *   request's audience, which builds a server per request over the audience's shared scope.
+ * - 2025-11-25 / 2025-06-18: sessions as before — POST (requests), GET (the stream that carries
+ *   list_changed and other server messages), DELETE (end of session), one server per session.
+ *
+ * `/mcp?bundles=slug,slug` limits the audience to some bundles.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer, type McpConnection, type McpCore } from './mcp-server.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpServer, type McpConnection } from './mcp-server.js';
+import { createMcpScope, scopeKey, type McpCore, type McpScope } from './scope.js';
 
 export const MCP_PATH = '/mcp';
+/** Audiences (bundle sets) kept at once; the least recently used one without sessions goes first. */
+const MAX_AUDIENCES = 64;
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   connection: McpConnection;
+  audience: Audience;
+}
+
+interface Audience {
+  scope: McpScope;
+  modern: McpHttpHandler;
+  serveModern: ReturnType<typeof toNodeHandler>;
+  sessions: number;
+  stop(): Promise<void>;
 }
 
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
   return reply.code(status).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
+function bundlesOf(req: FastifyRequest): string[] {
+  const raw = (req.query as Record<string, unknown>)['bundles'];
+  return typeof raw === 'string'
+    ? raw
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean)
+    : [];
+}
+
+/** What isLegacyRequest reads: the method, the version header and the body it was given. */
+function probeOf(req: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  }
+  return new Request(`http://localhost${req.url}`, { method: req.method, headers });
+}
+
 export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; version?: string }): Promise<void> {
   const sessions = new Map<string, Session>();
+  const audiences = new Map<string, Audience>();
 
-  // Before the server waits for its connections: open GET streams would hold it forever.
+  const audienceFor = (bundles: string[]): Audience => {
+    const key = scopeKey(bundles);
+    const known = audiences.get(key);
+    if (known) {
+      // Most recently used last, so the first without sessions is the one to let go.
+      audiences.delete(key);
+      audiences.set(key, known);
+      return known;
+    }
+    if (audiences.size >= MAX_AUDIENCES) {
+      const idle = [...audiences].find(([, a]) => a.sessions === 0);
+      if (idle) {
+        audiences.delete(idle[0]);
+        void idle[1].stop();
+      }
+    }
+    const scope = createMcpScope(opts.core, key ? key.split(',') : []);
+    const modern = createMcpHandler(
+      (ctx) => createMcpServer(opts.core, scope, { era: ctx.era, transport: 'http', ...(opts.version ? { version: opts.version } : {}) }).server,
+      { legacy: 'reject', onerror: (e) => opts.core.logger.warn(`mcp: ${e.message}`) },
+    );
+    const unsubscribe = scope.onChange((change) => {
+      if (change.kind === 'tools') modern.notify.toolsChanged();
+      else if (change.kind === 'resources') modern.notify.resourcesChanged();
+      else modern.notify.resourceUpdated(`toolwright://schedules/${change.scheduleID}/latest`);
+    });
+    const audience: Audience = {
+      scope,
+      modern,
+      serveModern: toNodeHandler(modern),
+      sessions: 0,
+      async stop() {
+        unsubscribe();
+        await modern.close?.();
+        await scope.dispose();
+      },
+    };
+    audiences.set(key, audience);
+    return audience;
+  };
+
+  // Before the server waits for its connections: open GET and listen streams would hold it forever.
   app.addHook('preClose', async () => {
     await Promise.all(
       [...sessions.values()].map(async (s) => {
@@ -33,9 +114,18 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
       }),
     );
     sessions.clear();
+    await Promise.all([...audiences.values()].map((a) => a.stop()));
+    audiences.clear();
   });
 
   app.all(MCP_PATH, async (req, reply) => {
+    if (req.method === 'POST' && !(await isLegacyRequest(probeOf(req), req.body))) {
+      const audience = audienceFor(bundlesOf(req));
+      reply.hijack();
+      await audience.serveModern(req.raw, reply.raw, req.body);
+      return reply;
+    }
+
     const sessionID = req.headers['mcp-session-id'];
     const id = Array.isArray(sessionID) ? sessionID[0] : sessionID;
     let session = id ? sessions.get(id) : undefined;
@@ -44,28 +134,22 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
         return jsonRpcError(reply, 400, -32000, 'no MCP session: send an initialize request first (without an Mcp-Session-Id header)');
       }
-      const bundles = typeof (req.query as Record<string, unknown>)['bundles'] === 'string' ? String((req.query as Record<string, string>)['bundles']) : '';
-      const connection = createMcpServer(opts.core, {
+      const audience = audienceFor(bundlesOf(req));
+      const connection = createMcpServer(opts.core, audience.scope, {
+        era: 'legacy',
         transport: 'http',
-        ...(bundles
-          ? {
-              bundles: bundles
-                .split(',')
-                .map((b) => b.trim())
-                .filter(Boolean),
-            }
-          : {}),
         ...(opts.version ? { version: opts.version } : {}),
       });
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sid) => {
           sessions.set(sid, created);
+          audience.sessions++;
         },
       });
-      const created: Session = { transport, connection };
+      const created: Session = { transport, connection, audience };
       transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
+        if (transport.sessionId && sessions.delete(transport.sessionId)) audience.sessions--;
         void connection.dispose();
       };
       await connection.server.connect(transport);

@@ -4,11 +4,8 @@
  * tool's output as it arrives, as the notifications' `message` (partial text), gathered over a
  * few milliseconds so a tool printing many short lines does not send one notification each.
  */
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerContext } from '@modelcontextprotocol/server';
 import type { InvokeStreamEvent } from '../../../shared/types.js';
-
-export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** Status lines (approval waits, image builds) are short; output pieces may be longer. */
 const STATUS_CHARS = 500;
@@ -21,19 +18,19 @@ const GATHER_MS = 50;
  */
 const SETTLE_MS = 20;
 
-const progressSteps = new WeakMap<Extra, number>();
+const progressSteps = new WeakMap<ServerContext, number>();
 
 export type Report = (message: string, limit?: number) => Promise<void>;
 
 /** Sends one progress notification with a message (settles once sent), or undefined when the request asked for none. */
-export function progressOf(extra: Extra): Report | undefined {
-  const progressToken = extra._meta?.progressToken;
+export function progressOf(ctx: ServerContext): Report | undefined {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
   if (progressToken === undefined) return undefined;
   return (message, limit = STATUS_CHARS) => {
-    const progress = (progressSteps.get(extra) ?? 0) + 1;
-    progressSteps.set(extra, progress);
-    return extra
-      .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message: message.slice(0, limit) } })
+    const progress = (progressSteps.get(ctx) ?? 0) + 1;
+    progressSteps.set(ctx, progress);
+    return ctx.mcpReq
+      .notify({ method: 'notifications/progress', params: { progressToken, progress, message: message.slice(0, limit) } })
       .catch(() => undefined);
   };
 }

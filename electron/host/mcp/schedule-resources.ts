@@ -7,24 +7,10 @@
  * `schedule-outputs` puts the latest outputs of chosen schedules into a conversation, and the
  * resource list follows the switches like tools/list does.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CompleteRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  type Prompt,
-  type Resource,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Prompt, type Resource, type Server } from '@modelcontextprotocol/server';
 import type { Core } from '../../core/app-core.js';
 import type { AgentTool } from '../../core/agents/agent-tools.js';
-import type { StoreEvent } from '../../../shared/operations.js';
+import type { McpScope } from './scope.js';
 import type { Schedule } from '../../../shared/schedule-schema.js';
 import type { ScheduleOutput } from '../../../shared/types.js';
 import { describeCron, machineTimeZone, nextFireAfter } from '../../../shared/schedules.js';
@@ -34,8 +20,6 @@ export type ScheduleResourcesCore = Pick<Core, 'schedules'>;
 
 const URI = /^toolwright:\/\/schedules\/([0-9a-f-]{36})\/latest$/;
 export const scheduleUri = (scheduleID: string) => `toolwright://schedules/${scheduleID}/latest`;
-/** MCP's code for a resource that does not exist (or that this connection may not see). */
-const RESOURCE_NOT_FOUND = -32002 as ErrorCode;
 export const SCHEDULE_PROMPT = 'schedule-outputs';
 
 interface Visible {
@@ -82,17 +66,20 @@ async function resourceBody(core: ScheduleResourcesCore, v: Visible, output: Sch
 }
 
 export interface ScheduleResources {
-  onEvent(e: StoreEvent): void;
   dispose(): void;
 }
 
-export function registerScheduleResources(server: Server, core: ScheduleResourcesCore, visibleTools: () => AgentTool[]): ScheduleResources {
+/**
+ * `live`: a 2025 session or stdio connection, told of new outputs it subscribed to and of list
+ * changes on its own stream. A 2026 request's client hears of them through subscriptions/listen.
+ */
+export function registerScheduleResources(server: Server, core: ScheduleResourcesCore, scope: McpScope, live: boolean): ScheduleResources {
   const visible = (): Visible[] =>
-    visibleTools().flatMap((tool) => (tool.file.schedules ?? []).map((schedule) => ({ schedule, tool, zone: schedule.timezone ?? machineTimeZone() })));
+    scope.visible().flatMap((tool) => (tool.file.schedules ?? []).map((schedule) => ({ schedule, tool, zone: schedule.timezone ?? machineTimeZone() })));
   const find = (uri: string): Visible => {
     const id = URI.exec(uri)?.[1];
     const v = id ? visible().find((x) => x.schedule.scheduleID === id) : undefined;
-    if (!v) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 200)}; resources/list names the schedule outputs you may read`);
+    if (!v) throw new ResourceNotFoundError(uri, `Resource not found: ${uri.slice(0, 200)}; resources/list names the schedule outputs you may read`);
     return v;
   };
 
@@ -106,8 +93,8 @@ export function registerScheduleResources(server: Server, core: ScheduleResource
     mimeType: 'application/json',
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: visible().map(describe) }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+  server.setRequestHandler('resources/list', async () => ({ resources: visible().map(describe) }));
+  server.setRequestHandler('resources/templates/list', async () => ({
     resourceTemplates: [
       {
         uriTemplate: 'toolwright://schedules/{scheduleID}/latest',
@@ -118,7 +105,7 @@ export function registerScheduleResources(server: Server, core: ScheduleResource
       },
     ],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler('resources/read', async (request) => {
     const v = find(request.params.uri);
     const body = await resourceBody(core, v, await latestOf(core, v.schedule.scheduleID));
     return { contents: [{ uri: request.params.uri, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
@@ -126,12 +113,12 @@ export function registerScheduleResources(server: Server, core: ScheduleResource
 
   // Subscriptions: the invocation of the output last announced, so a new output is told once.
   const subscribed = new Map<string, string | undefined>();
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+  server.setRequestHandler('resources/subscribe', async (request) => {
     const v = find(request.params.uri);
     subscribed.set(v.schedule.scheduleID, (await latestOf(core, v.schedule.scheduleID))?.invocationID);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+  server.setRequestHandler('resources/unsubscribe', async (request) => {
     const id = URI.exec(request.params.uri)?.[1];
     if (id) subscribed.delete(id);
     return {};
@@ -149,10 +136,10 @@ export function registerScheduleResources(server: Server, core: ScheduleResource
       },
     ],
   };
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [prompt] }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+  server.setRequestHandler('prompts/list', async () => ({ prompts: [prompt] }));
+  server.setRequestHandler('prompts/get', async (request) => {
     if (request.params.name !== SCHEDULE_PROMPT)
-      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}; prompts/list names ${SCHEDULE_PROMPT}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}; prompts/list names ${SCHEDULE_PROMPT}`);
     const all = visible();
     const wanted = (request.params.arguments?.['schedules'] ?? '')
       .split(',')
@@ -161,7 +148,7 @@ export function registerScheduleResources(server: Server, core: ScheduleResource
     const unknown = wanted.filter((w) => !all.some((v) => v.schedule.scheduleID === w.toLowerCase() || v.tool.name === w));
     if (unknown.length) {
       const names = [...new Set(all.map((v) => v.tool.name))].join(', ') || 'none';
-      throw new McpError(ErrorCode.InvalidParams, `No schedule you may see is called ${unknown.join(', ')}; scheduled tools: ${names}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No schedule you may see is called ${unknown.join(', ')}; scheduled tools: ${names}`);
     }
     const chosen = wanted.length ? all.filter((v) => wanted.some((w) => v.schedule.scheduleID === w.toLowerCase() || v.tool.name === w)) : all;
     const sections = await Promise.all(
@@ -184,7 +171,7 @@ export function registerScheduleResources(server: Server, core: ScheduleResource
       messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
     };
   });
-  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+  server.setRequestHandler('completion/complete', async (request) => {
     const ref = request.params.ref;
     if (ref.type !== 'ref/prompt' || ref.name !== SCHEDULE_PROMPT || request.params.argument.name !== 'schedules') return { completion: { values: [] } };
     // Completes the last of the comma-separated names.
@@ -195,38 +182,22 @@ export function registerScheduleResources(server: Server, core: ScheduleResource
     return { completion: { values: names.slice(0, 100).map((n) => done + n), total: names.length, hasMore: names.length > 100 } };
   });
 
-  let listSignature = visible()
-    .map((v) => `${v.schedule.scheduleID}\u0000${v.schedule.cron}\u0000${v.schedule.isEnabled}`)
-    .join('\n');
-  let listTimer: NodeJS.Timeout | undefined;
-  const checkList = () => {
-    if (listTimer) return;
-    listTimer = setTimeout(() => {
-      listTimer = undefined;
-      const now = visible()
-        .map((v) => `${v.schedule.scheduleID}\u0000${v.schedule.cron}\u0000${v.schedule.isEnabled}`)
-        .join('\n');
-      if (now === listSignature) return;
-      listSignature = now;
-      server.sendResourceListChanged().catch(() => undefined);
-    }, 50);
-  };
+  const unsubscribe = live
+    ? scope.onChange((change) => {
+        if (change.kind === 'resources') server.sendResourceListChanged().catch(() => undefined);
+        if (change.kind !== 'output' || !subscribed.has(change.scheduleID)) return;
+        const id = change.scheduleID;
+        void latestOf(core, id).then((out) => {
+          if (!out || !subscribed.has(id) || subscribed.get(id) === out.invocationID) return;
+          subscribed.set(id, out.invocationID);
+          server.sendResourceUpdated({ uri: scheduleUri(id) }).catch(() => undefined);
+        });
+      })
+    : () => undefined;
 
   return {
-    onEvent(e) {
-      if (e.type === 'schedule.changed') {
-        if (!subscribed.has(e.scheduleID)) return;
-        void latestOf(core, e.scheduleID).then((out) => {
-          if (!out || !subscribed.has(e.scheduleID) || subscribed.get(e.scheduleID) === out.invocationID) return;
-          subscribed.set(e.scheduleID, out.invocationID);
-          server.sendResourceUpdated({ uri: scheduleUri(e.scheduleID) }).catch(() => undefined);
-        });
-        return;
-      }
-      if (e.type.startsWith('tool.') || e.type.startsWith('bundle.') || e.type === 'config.changed') checkList();
-    },
     dispose() {
-      if (listTimer) clearTimeout(listTimer);
+      unsubscribe();
       subscribed.clear();
     },
   };

@@ -1,13 +1,15 @@
 /**
- * `toolwright mcp`: the MCP server on stdin/stdout, started by an agent as a subprocess. stdout
- * carries protocol messages only; everything else (logs, warnings, stray console output) goes
- * to stderr. The store is watched, so switches flipped in the app or by another process reach
- * this connection as notifications/tools/list_changed.
+ * `toolwright mcp`: the MCP server on stdin/stdout, started by an agent as a subprocess, in either
+ * protocol era (the client's first message decides: `initialize` for 2025, `server/discover` or an
+ * enveloped request for 2026). stdout carries protocol messages only; everything else (logs,
+ * warnings, stray console output) goes to stderr. The store is watched, so switches flipped in the
+ * app or by another process reach this connection as notifications/tools/list_changed.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createCore } from '../../core/app-core.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { createCore, type Core } from '../../core/app-core.js';
 import { stderrLogger } from '../../core/log.js';
 import { createMcpServer } from './mcp-server.js';
+import { createMcpScope, type McpScope } from './scope.js';
 
 export interface StdioOptions {
   dataDir: string;
@@ -20,25 +22,25 @@ export async function runStdioServer(opts: StdioOptions): Promise<void> {
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
-  const core = await createCore({ dataDir: opts.dataDir, watch: true, transport: 'rest', logger: stderrLogger(), scheduler: true });
-  const connection = createMcpServer(core, {
-    transport: 'stdio',
-    ...(opts.bundles ? { bundles: opts.bundles } : {}),
-    ...(opts.version ? { version: opts.version } : {}),
-  });
-  const transport = new StdioServerTransport();
+  const core: Core = await createCore({ dataDir: opts.dataDir, watch: true, transport: 'rest', logger: stderrLogger(), scheduler: true });
+  const scope: McpScope = createMcpScope(core, opts.bundles ?? []);
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
     closing = true;
-    await connection.dispose();
-    await connection.server.close().catch(() => undefined);
+    await handle.close().catch(() => undefined);
+    await scope.dispose();
     await core.close().catch(() => undefined);
     process.exit(0);
   };
-  transport.onclose = () => void shutdown();
+  const handle = serveStdio(
+    (ctx) => {
+      const connection = createMcpServer(core, scope, { era: ctx.era, transport: 'stdio', ...(opts.version ? { version: opts.version } : {}) });
+      return connection.server;
+    },
+    { legacy: 'serve', onerror: (e) => core.logger.warn(`mcp: ${e.message}`) },
+  );
   process.stdin.on('end', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
-  await connection.server.connect(transport);
 }

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/client';
 import { startHost, type TestHost } from '../../../helpers/host.js';
 import type { LoopbackServer } from '../../../helpers/loopback-http.js';
 import { setUpLiveTools, type LiveTools } from '../../../helpers/live-tools.js';
@@ -48,12 +48,15 @@ async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Prom
 describe('MCP tools/call with streamed output', () => {
   it('sends the output as it arrives in progress messages, counting up, then the result', async () => {
     const progress: Progress[] = [];
-    const call = client.callTool({ name: 'halves', arguments: {} }, undefined, {
-      onprogress: (p) => {
-        progress.push(p);
-        if (p.message?.includes('first line')) releaseSecond();
+    const call = client.callTool(
+      { name: 'halves', arguments: {} },
+      {
+        onprogress: (p) => {
+          progress.push(p);
+          if (p.message?.includes('first line')) releaseSecond();
+        },
       },
-    });
+    );
     const result = (await call) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toBe('first line\nsecond line\n');
@@ -70,13 +73,16 @@ describe('MCP tools/call with streamed output', () => {
   it('notifications/cancelled stops a streaming run and its upstream request', async () => {
     const controller = new AbortController();
     let ticks = 0;
-    const call = client.callTool({ name: 'forever', arguments: {} }, undefined, {
-      signal: controller.signal,
-      onprogress: (p) => {
-        ticks += (p.message ?? '').split('tick').length - 1;
-        if (ticks >= 3) controller.abort();
+    const call = client.callTool(
+      { name: 'forever', arguments: {} },
+      {
+        signal: controller.signal,
+        onprogress: (p) => {
+          ticks += (p.message ?? '').split('tick').length - 1;
+          if (ticks >= 3) controller.abort();
+        },
       },
-    });
+    );
     await expect(call).rejects.toThrow();
     await until(() => open.size === 0);
   });
@@ -85,7 +91,7 @@ describe('MCP tools/call with streamed output', () => {
     const dir = join(h.dataDir, 'invocations');
     // Runs that ended a moment ago may still be registered while their files go.
     const before = new Set(await readdir(dir).catch(() => []));
-    const call = client.callTool({ name: 'forever', arguments: {} }, undefined, { onprogress: () => undefined });
+    const call = client.callTool({ name: 'forever', arguments: {} }, { onprogress: () => undefined });
     let invocationID = '';
     // The other process registered its run under <data>/invocations/: find it as a person's tool would.
     await until(async () => {

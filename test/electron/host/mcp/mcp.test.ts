@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost, type TestHost } from '../../../helpers/host.js';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../../../helpers/loopback-http.js';
@@ -75,7 +75,7 @@ function nextListChanged(client: Client, timeoutMs = 8000): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no notifications/tools/list_changed')), timeoutMs);
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
       clearTimeout(timer);
       resolve(performance.now() - started);
     });
@@ -181,7 +181,7 @@ describe('MCP over stdio (a separate process, as agents start it)', () => {
   }, 30_000);
 
   it('counts an unanswered approval as deny after approvalTimeoutSeconds', async () => {
-    const r = (await client.callTool({ name: 'wipe', arguments: {} }, undefined, { timeout: 20_000 })) as CallToolResult;
+    const r = (await client.callTool({ name: 'wipe', arguments: {} }, { timeout: 20_000 })) as CallToolResult;
     expect(r.isError).toBe(true);
     expect(textOf(r)).toMatch(/within 5 s/);
     expect((await h.api('GET', '/tools/approvals')).body.items).toEqual([]);
@@ -189,7 +189,7 @@ describe('MCP over stdio (a separate process, as agents start it)', () => {
 
   it('cancels a running call when the client sends notifications/cancelled', async () => {
     const controller = new AbortController();
-    const call = client.callTool({ name: 'slow', arguments: {} }, undefined, { signal: controller.signal });
+    const call = client.callTool({ name: 'slow', arguments: {} }, { signal: controller.signal });
     await new Promise((r) => setTimeout(r, 500));
     controller.abort();
     await expect(call).rejects.toThrow();
@@ -217,7 +217,7 @@ describe('MCP and pipelines', () => {
     expect(put.status).toBe(201);
     expect(put.body.safety).toBe('privileged');
     const client = await stdioClient([], { elicitation: {} });
-    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { confirm: true } }));
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
     try {
       const sweep = (await client.listTools()).tools.find((t) => t.name === 'sweep')!;
       expect(sweep).toMatchObject({ title: 'Sweep', annotations: { readOnlyHint: false, destructiveHint: true } });
@@ -240,7 +240,7 @@ describe('MCP elicitation and scope', () => {
   it('asks the client (elicitation) for a privileged tool when it can, and honours accept and decline', async () => {
     let answer: 'accept' | 'decline' = 'accept';
     const client = await stdioClient([], { elicitation: {} });
-    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    client.setRequestHandler('elicitation/create', async (req) => {
       expect(req.params.message).toContain('Wipe');
       return answer === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
     });

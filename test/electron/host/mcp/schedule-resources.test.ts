@@ -8,10 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost, type TestHost } from '../../../helpers/host.js';
 
@@ -92,7 +91,7 @@ describe('schedule outputs over MCP stdio (another process runs the schedule)', 
 
     await client.subscribeResource({ uri: uri(scheduleID) });
     const updated = next<string>(
-      (resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)),
+      (resolve) => client.setNotificationHandler('notifications/resources/updated', (n) => resolve(n.params.uri)),
       'resources/updated',
     );
     const run = await h.api('POST', `/tools/schedules/${scheduleID}/run`, {});
@@ -138,7 +137,7 @@ describe('schedule outputs over MCP HTTP', () => {
     try {
       expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([uri(scheduleID)]);
       await new Promise((r) => setTimeout(r, 300)); // the GET stream opens after initialisation
-      const changed = next<void>((resolve) => client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()), 'resources/list_changed');
+      const changed = next<void>((resolve) => client.setNotificationHandler('notifications/resources/list_changed', () => resolve()), 'resources/list_changed');
       await h.api('PATCH', `/tools/bundles/${bundleID}/tools/hidden/version/v1`, { isEnabled: true });
       await changed;
       expect((await client.listResources()).resources.map((r) => r.uri).sort()).toEqual([uri(scheduleID), uri(hidden)].sort());

@@ -5,9 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { v7 as uuidv7 } from 'uuid';
 import { calcToolBody as fnTool, startHost, type TestHost } from '../../../helpers/host.js';
 
@@ -148,7 +147,7 @@ describe('ETag', () => {
       await new Promise((r) => setTimeout(r, 300)); // the GET stream opens after initialisation
       const changed = new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no notifications/tools/list_changed')), 8000);
-        client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        client.setNotificationHandler('notifications/tools/list_changed', () => {
           clearTimeout(timer);
           resolve();
         });

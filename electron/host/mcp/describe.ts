@@ -1,0 +1,54 @@
+/**
+ * The MCP layer's mapping of Toolwright's words onto MCP's: a visible tool as an MCP Tool (name,
+ * title, schemas, safety as annotations, where it lives as `_meta`), and a run's result as MCP
+ * content (the value as text, the card as an embedded html resource, structuredContent when the
+ * tool announces an outputSchema).
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import { announcedOutputSchema, parametersOf, safetyAnnotations, type AgentTool } from '../../core/agents/agent-tools.js';
+import type { InvokeResult } from '../../../shared/types.js';
+import { valueText } from '../../../shared/format.js';
+
+const META = 'dev.toolwright';
+
+export function describeTool(t: AgentTool): Tool {
+  const f = t.file;
+  const tool: Tool = {
+    name: t.name,
+    title: f.displayName || f.slug,
+    description: f.description || f.displayName || f.slug,
+    inputSchema: parametersOf(f.argSchema) as Tool['inputSchema'],
+    annotations: { title: f.displayName || f.slug, ...safetyAnnotations(t.safety) },
+    _meta: {
+      [`${META}/bundleID`]: f.bundleID,
+      [`${META}/toolID`]: f.toolID,
+      [`${META}/slug`]: f.slug,
+      [`${META}/version`]: f.version,
+    },
+  };
+  const output = announcedOutputSchema(f.outputSchema);
+  if (output) tool.outputSchema = output as Tool['outputSchema'];
+  return tool;
+}
+
+export function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+export function toCallResult(tool: AgentTool, r: InvokeResult): CallToolResult {
+  if (!r.ok) return errorResult(r.error?.message ?? 'the tool failed');
+  const content: CallToolResult['content'] = [{ type: 'text', text: valueText(r.value) }];
+  if (r.card?.html) {
+    content.push({ type: 'resource', resource: { uri: `toolwright://invocations/${r.invocationID}/card`, mimeType: 'text/html', text: r.card.html } });
+  }
+  const result: CallToolResult = { content };
+  if (announcedOutputSchema(tool.file.outputSchema)) {
+    if (r.truncated || typeof r.value !== 'object' || r.value === null || Array.isArray(r.value)) {
+      return errorResult(
+        `the result of ${tool.name} was cut at ${tool.file.limits?.maxOutputBytes ?? 'the output limit'} bytes, so it no longer matches its outputSchema`,
+      );
+    }
+    result.structuredContent = r.value as Record<string, unknown>;
+  }
+  return result;
+}

@@ -1,0 +1,152 @@
+/**
+ * What one MCP audience sees — every enabled tool, or the bundles a `?bundles=` / `--bundles`
+ * names — built once per audience and shared by every 2025 session and every stateless 2026
+ * request of it, so a request costs a lookup, not a walk over 10,000 tools. It follows the store
+ * and the config, and tells its listeners when the visible tools, the schedule resources or a
+ * schedule's latest output changed (each 2025 session forwards that on its own stream; the 2026
+ * handler publishes it to its `subscriptions/listen` streams).
+ */
+import type { Tool } from '@modelcontextprotocol/server';
+import type { Core } from '../../core/app-core.js';
+import { agentTools, type AgentTool } from '../../core/agents/agent-tools.js';
+import type { ConnectionHandle } from '../../core/agents/connections.js';
+import { toolEtag } from '../../core/store/preconditions.js';
+import type { StoreEvent } from '../../../shared/operations.js';
+import { describeTool } from './describe.js';
+
+export type McpCore = Pick<Core, 'store' | 'tools' | 'invocations' | 'config' | 'approvals' | 'agents' | 'events' | 'logger' | 'schedules'>;
+
+export type ScopeChange = { kind: 'tools' } | { kind: 'resources' } | { kind: 'output'; scheduleID: string };
+
+/** Changes arrive in bursts (an import, a bundle switch): one notification per burst. */
+const CHANGE_DEBOUNCE_MS = 50;
+/** A 2026 client has no connection to end: it leaves the connected-agents list after this long without a request. */
+const AGENT_IDLE_MS = 5 * 60 * 1000;
+
+export interface McpScope {
+  /** Bundle slugs this audience is limited to; all when empty. */
+  readonly bundles: readonly string[];
+  visible(): AgentTool[];
+  byName(name: string): AgentTool | undefined;
+  /** The tools/list answer, described once per change. */
+  described(): Tool[];
+  onChange(listener: (change: ScopeChange) => void): () => void;
+  /** The connected-agents record of a client that speaks without a session (2026), kept while it keeps calling. */
+  agent(client: string, transport: 'stdio' | 'http'): Promise<ConnectionHandle | undefined>;
+  dispose(): Promise<void>;
+}
+
+const IGNORED: ReadonlySet<StoreEvent['type']> = new Set([
+  'metrics.changed',
+  'approvals.changed',
+  'problems.changed',
+  'secrets.changed',
+  'build.log',
+  'build.finished',
+] as StoreEvent['type'][]);
+
+export function scopeKey(bundles: readonly string[] | undefined): string {
+  return [...new Set(bundles ?? [])].sort().join(',');
+}
+
+export function createMcpScope(core: McpCore, bundles: readonly string[] = []): McpScope {
+  const bundleIDs = (): { bundleIDs?: Set<string> } => {
+    if (!bundles.length) return {};
+    const wanted = new Set(bundles);
+    const ids = new Set<string>();
+    for (const b of core.store.reader.bundles()) if (wanted.has(b.file.slug)) ids.add(b.file.bundleID);
+    return { bundleIDs: ids };
+  };
+  let cached: { tools: AgentTool[]; byName: Map<string, AgentTool>; described?: Tool[] } | undefined;
+  const current = () => {
+    if (cached) return cached;
+    const tools = core.config.get().toolsEnabled ? agentTools(core.store.reader, core.tools, bundleIDs()) : [];
+    cached = { tools, byName: new Map(tools.map((t) => [t.name, t])) };
+    return cached;
+  };
+  // By content (the file's ETag), not modifiedAt: a hand edit or a git pull may leave modifiedAt alone.
+  const contentTag = (t: AgentTool) => {
+    const rec = core.store.reader.tool(t.file.toolID);
+    return rec ? toolEtag(rec) : t.file.modifiedAt;
+  };
+  const toolSignature = () =>
+    current()
+      .tools.map((t) => `${t.name}\u0000${t.file.toolID}\u0000${contentTag(t)}\u0000${t.safety}`)
+      .join('\n');
+  const scheduleSignature = () =>
+    current()
+      .tools.flatMap((t) => (t.file.schedules ?? []).map((s) => `${s.scheduleID}\u0000${s.cron}\u0000${s.isEnabled}\u0000${s.timezone ?? ''}`))
+      .join('\n');
+
+  const listeners = new Set<(change: ScopeChange) => void>();
+  const tell = (change: ScopeChange) => {
+    for (const l of listeners) l(change);
+  };
+  let lastTools = toolSignature();
+  let lastSchedules = scheduleSignature();
+  let timer: NodeJS.Timeout | undefined;
+  const onEvent = (e: StoreEvent) => {
+    if (e.type === 'schedule.changed') {
+      if (current().tools.some((t) => t.file.schedules?.some((s) => s.scheduleID === e.scheduleID))) tell({ kind: 'output', scheduleID: e.scheduleID });
+      return;
+    }
+    if (IGNORED.has(e.type)) return;
+    cached = undefined;
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      const tools = toolSignature();
+      if (tools !== lastTools) {
+        lastTools = tools;
+        tell({ kind: 'tools' });
+      }
+      const schedules = scheduleSignature();
+      if (schedules !== lastSchedules) {
+        lastSchedules = schedules;
+        tell({ kind: 'resources' });
+      }
+    }, CHANGE_DEBOUNCE_MS);
+  };
+  core.events.on('event', onEvent);
+
+  const agents = new Map<string, { handle: Promise<ConnectionHandle | undefined>; idle: NodeJS.Timeout }>();
+  const closeAgent = (key: string) => {
+    const a = agents.get(key);
+    if (!a) return Promise.resolve();
+    agents.delete(key);
+    clearTimeout(a.idle);
+    return a.handle.then((h) => h?.close());
+  };
+
+  return {
+    bundles,
+    visible: () => current().tools,
+    byName: (name) => current().byName.get(name),
+    described() {
+      const c = current();
+      return (c.described ??= c.tools.map(describeTool));
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    agent(client, transport) {
+      const key = `${transport}\u0000${client}`;
+      let a = agents.get(key);
+      if (a) clearTimeout(a.idle);
+      else {
+        a = { handle: core.agents.open(client, transport).catch(() => undefined), idle: undefined as unknown as NodeJS.Timeout };
+        agents.set(key, a);
+      }
+      a.idle = setTimeout(() => void closeAgent(key), AGENT_IDLE_MS);
+      a.idle.unref();
+      return a.handle;
+    },
+    async dispose() {
+      core.events.off('event', onEvent);
+      if (timer) clearTimeout(timer);
+      listeners.clear();
+      await Promise.all([...agents.keys()].map(closeAgent));
+    },
+  };
+}
