@@ -11,6 +11,8 @@ import type { ListedOpName } from './op-names.js';
 import { Config, Safety, Uuid, Card, Limits, JsonSchemaValue, SecretName } from './schemas.js';
 import { ToolTypeInputSchema } from './tool-types/catalog.js';
 import { MAX_SCHEDULES, ScheduleInput } from './schedule-schema.js';
+import { BundleSource, type DefinitionReview, type ServerProbe, type UpstreamStatus, type UpstreamSyncReport } from './upstream.js';
+import { DEFINITION_HASH_PATTERN } from './tool-types/mcp.js';
 import type {
   BundleView,
   ToolView,
@@ -99,6 +101,8 @@ export const BundleInput = Type.Object(
     displayName: Type.Optional(Type.String({ maxLength: 200 })),
     description: Type.Optional(Type.String({ maxLength: 10000 })),
     isEnabled: Type.Optional(Type.Boolean()),
+    /** An upstream MCP server (shared/upstream.ts); left out, a replace keeps the bundle's; null removes it. */
+    source: Type.Optional(Type.Union([BundleSource, Type.Null()])),
     // read-only, ignored
     bundleID: Type.Optional(Type.String()),
     schemaVersion: Type.Optional(Type.String()),
@@ -460,6 +464,37 @@ export const operations = {
     input: Type.Object({ scheduleID: Uuid }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   }),
+  'servers.probe': op<ServerProbe>()({
+    summary: 'Start an MCP server from a source without saving anything, and list what it offers (the add-server dialog)',
+    input: Type.Object({ source: BundleSource }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'TOOL_UNAVAILABLE', 'UPSTREAM_ERROR', 'TIMEOUT'],
+  }),
+  'servers.status': op<UpstreamStatus & { syncedAt?: string; toolCount: number }>()({
+    summary: "The state of a bundle's upstream MCP server: stopped, starting, ready or failed, what it said of itself, the end of its stderr",
+    input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'servers.sync': op<UpstreamSyncReport>()({
+    summary:
+      "Bring a bundle's tools in line with its upstream server: new tools arrive switched off, changed definitions are withheld until accepted, tools gone upstream become unavailable (dryRun: report only)",
+    input: Type.Object({ bundleID: Uuid, dryRun: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'TOOL_UNAVAILABLE', 'UPSTREAM_ERROR', 'BUNDLE_DISABLED', 'BUNDLE_DELETED'],
+  }),
+  'servers.stop': op<UpstreamStatus>()({
+    summary: "Stop a bundle's upstream server in this process (it starts again on the next call)",
+    input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'tools.definition': op<DefinitionReview>()({
+    summary: "An upstream tool's accepted definition beside the server's current one, for review",
+    input: Type.Object(ToolRef, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'tools.acceptDefinition': op<ToolView>()({
+    summary: "Accept the upstream's current definition of a tool (pinned by its hash; definitionHash: the one reviewed)",
+    input: Type.Object({ ...ToolRef, definitionHash: Type.Optional(Type.String({ pattern: DEFINITION_HASH_PATTERN })) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'MODIFIED_ELSEWHERE'],
+  }),
 } as const;
 
 export type Operations = typeof operations;
@@ -490,4 +525,6 @@ export type StoreEvent =
   | { type: 'tool.files.changed'; bundleID: string; toolID: string }
   /** Lines of a running image build (batched, at most every 100 ms), in order. */
   | { type: 'build.log'; bundleID: string; toolID: string; buildID: string; lines: string[] }
-  | { type: 'build.finished'; bundleID: string; toolID: string; buildID: string; ok: boolean };
+  | { type: 'build.finished'; bundleID: string; toolID: string; buildID: string; ok: boolean }
+  /** An upstream MCP server of this process started, stopped, failed or wrote to stderr. */
+  | { type: 'upstream.changed'; bundleID: string };

@@ -77,6 +77,12 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'schedules.patch': { method: 'PATCH', path: '/tools/schedules/:scheduleID', params: ['scheduleID'], body: 'patch' },
   'schedules.run': { method: 'POST', path: '/tools/schedules/:scheduleID/run', params: ['scheduleID'], body: '*' },
   'schedules.latest': { method: 'GET', path: '/tools/schedules/:scheduleID/latest', params: ['scheduleID'] },
+  'servers.probe': { method: 'POST', path: '/tools/servers/probe', body: '*' },
+  'servers.status': { method: 'GET', path: '/tools/bundles/:bundleID/server', params: ['bundleID'] },
+  'servers.sync': { method: 'POST', path: '/tools/bundles/:bundleID/sync', params: ['bundleID'], query: ['dryRun'] },
+  'servers.stop': { method: 'POST', path: '/tools/bundles/:bundleID/server/stop', params: ['bundleID'] },
+  'tools.definition': { method: 'GET', path: `${TOOL}/definition`, params: TOOL_PARAMS },
+  'tools.acceptDefinition': { method: 'POST', path: `${TOOL}/definition/accept`, params: TOOL_PARAMS, body: '*' },
 };
 
 /** The query parameter that turns a streaming route's answer into server-sent events. */

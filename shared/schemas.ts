@@ -8,6 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CssColor, JsonSchemaValue, Nullable, Safety, SlugString, Timestamp, Uuid } from './schema-primitives.js';
 import { ToolTypeSchema, type Impl } from './tool-types/catalog.js';
 import { MAX_SCHEDULES, Schedule } from './schedule-schema.js';
+import { BundleSource } from './upstream.js';
 
 export { Uuid, Timestamp, SlugString, SecretName, CssColor, JsonSchemaValue, Safety, HeaderName } from './schema-primitives.js';
 export { FunctionImpl } from './tool-types/function.js';
@@ -91,6 +92,8 @@ export const BundleFile = Type.Object(
     createdAt: Timestamp,
     modifiedAt: Timestamp,
     softDeletedAt: Type.Optional(Nullable(Timestamp)),
+    /** An upstream MCP server whose tools this bundle holds (shared/upstream.ts). */
+    source: Type.Optional(BundleSource),
   },
   { additionalProperties: false, patternProperties: { '^x-': {} } },
 );
@@ -101,6 +104,7 @@ export const BUNDLE_KEY_ORDER = [
   'slug',
   'displayName',
   'description',
+  'source',
   'isEnabled',
   'isBuiltIn',
   'createdAt',

@@ -51,6 +51,9 @@ import { ScheduleFiles } from './schedules/schedule-files.js';
 import { ScheduleRunner } from './schedules/schedule-runner.js';
 import { ScheduleService } from './schedules/schedule-service.js';
 import { REAL_CLOCK, Scheduler, type SchedulerOptions } from './schedules/scheduler.js';
+import { UpstreamManager } from './tool-types/mcp/upstream/manager.js';
+import { UpstreamSync } from './tool-types/mcp/upstream/sync.js';
+import { UpstreamService } from './tool-types/mcp/upstream/service.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -140,7 +143,17 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   // Pipelines run their steps through the engine, which is built from the runners: their runner
   // gets a thunk, called only when a pipeline runs or is asked about, by which time `steps` exists.
-  const runnerServices: RunnerServices = { secrets, functions, log: logger, config: () => config.get(), steps: () => steps, ...opts.runners };
+  const upstreams = new UpstreamManager({ paths, reader: () => store.reader, secrets, log: logger, emit, appVersion: opts.appVersion ?? '0.1.0' });
+  owned.add(() => upstreams.close());
+  const runnerServices: RunnerServices = {
+    secrets,
+    functions,
+    log: logger,
+    config: () => config.get(),
+    steps: () => steps,
+    mcp: { upstreams, reader: () => store.reader },
+    ...opts.runners,
+  };
   const runners: Runner[] = Object.values(TOOL_TYPE_MODULES).map((m) => m.createRunner(runnerServices));
   for (const r of runners) if (r.close) owned.add(() => r.close!());
   const running = new RunningInvocations(paths.invocationsDir, (what, e) => logger.error(what, e));
@@ -168,6 +181,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     metrics: (id) => metrics.get(id),
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
   });
+  const upstreamSync = new UpstreamSync({ manager: upstreams, store, tools, now: () => store.now() });
+  // A server that says its tools changed is synced at once (its changed definitions withheld, never applied).
+  upstreams.onToolsChanged = (bundleID) =>
+    void upstreamSync.sync(bundleID).catch((e: unknown) => logger.error(`syncing upstream server of bundle ${bundleID}`, e));
+  const upstream = new UpstreamService({ manager: upstreams, sync: upstreamSync, store, secrets, log: logger, appVersion: opts.appVersion ?? '0.1.0' });
   const search = new SearchService(store, tools);
   owned.add(search.dispose);
   const invocations = new InvocationService(store, engine, history, running);
@@ -211,6 +229,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
           changed: async (scheduleID) => void emit({ type: 'schedule.changed', scheduleID }),
         },
         toolFiles: async (bundleID, toolID) => void emit({ type: 'tool.files.changed', bundleID, toolID }),
+        upstream: async (bundleID) => upstreams.snapshotChanged(bundleID),
       },
       { onError: (what, e) => logger.error(what, e) },
     );
@@ -238,6 +257,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));
   const services = {
+    upstream,
     buildFiles,
     builds,
     trash: { purge: (bundleID: string) => purgeBundle(store, tools, bundleID) },

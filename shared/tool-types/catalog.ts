@@ -9,6 +9,7 @@ import { FunctionImpl } from './function.js';
 import { HttpImpl } from './http.js';
 import { ContainerImpl } from './container.js';
 import { PipelineImpl } from './pipeline.js';
+import { McpImpl } from './mcp.js';
 import { TOOL_TYPE_NAMES } from './constants.js';
 
 export const IMPL_SCHEMAS = {
@@ -16,6 +17,7 @@ export const IMPL_SCHEMAS = {
   http: HttpImpl,
   container: ContainerImpl,
   pipeline: PipelineImpl,
+  mcp: McpImpl,
 } as const;
 
 export type ToolType = keyof typeof IMPL_SCHEMAS;

@@ -4,7 +4,7 @@
  */
 
 /** The tool types, in the order the app lists them; shared/tool-types/catalog.ts checks this against its schemas. */
-export const TOOL_TYPE_NAMES = ['function', 'http', 'container', 'pipeline'] as const;
+export const TOOL_TYPE_NAMES = ['function', 'http', 'container', 'pipeline', 'mcp'] as const;
 
 /** What an http tool gets when its impl leaves these out (the editor's placeholders show the same). */
 export const HTTP_DEFAULTS = { timeoutMs: 10_000, maxRetries: 2 } as const;

@@ -22,6 +22,8 @@ const GUARDS: { readonly [T in (typeof TOOL_TYPE_NAMES)[number]]: (impl: ImplFie
   },
   // Raised at save to the most dangerous step's, and at run time by the runner.
   pipeline: () => 'readOnly',
+  // Set at sync from the upstream's annotations; a tool.json without one is judged as MCP does.
+  mcp: () => 'sideEffecting',
 };
 
 /** The default safety of a tool of this type and impl; an unknown type is treated as the most dangerous. */

@@ -64,5 +64,11 @@ export function createHandlers(s: Services): Handlers {
     'buildFiles.delete': (i) => s.buildFiles.delete(ref(i), i.path),
     'tools.build': (i) => s.builds.build(ref(i), { ...(i.buildID ? { buildID: i.buildID } : {}), ...(i.noCache ? { noCache: true } : {}) }),
     'tools.image': (i) => s.builds.image(ref(i)),
+    'servers.probe': (i) => s.upstream.probe(i.source),
+    'servers.status': (i) => s.upstream.status(i.bundleID),
+    'servers.sync': (i) => s.upstream.sync(i.bundleID, i.dryRun === true),
+    'servers.stop': (i) => s.upstream.stop(i.bundleID),
+    'tools.definition': (i) => s.upstream.review(ref(i)),
+    'tools.acceptDefinition': (i) => s.upstream.accept(ref(i), i.definitionHash),
   };
 }

@@ -31,8 +31,10 @@ import type { OnConflict } from '../transfer/apply.js';
 import type { OpenApiOptions } from '../transfer/foreign/openapi.js';
 import type { BuildFilesService } from '../tool-files/build-files.js';
 import type { BuildService } from '../tool-files/builds.js';
+import type { UpstreamService } from '../tool-types/mcp/upstream/service.js';
 
 export interface Services {
+  upstream: Pick<UpstreamService, 'probe' | 'status' | 'sync' | 'stop' | 'review' | 'accept'>;
   buildFiles: Pick<BuildFilesService, 'list' | 'read' | 'write' | 'rename' | 'delete'>;
   builds: Pick<BuildService, 'build' | 'image'>;
   trash: { purge(bundleID: string): Promise<{ purged: true; toolCount: number }> };

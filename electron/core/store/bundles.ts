@@ -76,6 +76,9 @@ export class BundleService {
         createdAt: existing?.createdAt ?? now,
         modifiedAt: now,
       };
+      // The app's bundle form does not show a source: a replace that leaves it out keeps it.
+      const source = input.source === undefined ? existing?.source : (input.source ?? undefined);
+      if (source) file.source = source;
       await fsp.mkdir(this.store.paths.toolsDir(bundleID), { recursive: true });
       const etag = await this.store.writeBundleFile(file);
       return { bundle: this.view(this.store.applyBundle(file, etag)), created: !existing };

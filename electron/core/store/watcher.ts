@@ -20,6 +20,8 @@ export interface WatchHooks {
   schedules?: { dirs: string[]; changed: (scheduleID: string) => Promise<void> };
   /** A build file beside a tool.json changed (an editor, git): the app's file tree and availability follow. */
   toolFiles?: (bundleID: string, toolID: string) => Promise<void>;
+  /** A bundle's upstream.json (what its MCP server last said its tools are) was written, by any process. */
+  upstream?: (bundleID: string) => Promise<void>;
 }
 
 export interface StoreWatcher {
@@ -66,6 +68,7 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, options: WatchO
     if (rel.startsWith('..') || rel === '') return undefined;
     const parts = rel.split(sep);
     const bundleID = parts[0]!;
+    if (parts.length === 2 && parts[1] === 'upstream.json') return hooks.upstream && schedule(`u:${bundleID}`, () => hooks.upstream!(bundleID));
     if (parts.length === 1 || parts[1] === 'bundle.json' || (parts[1] === 'tools' && parts.length === 2)) {
       return schedule(`b:${bundleID}`, () => store.syncBundle(bundleID));
     }

@@ -18,6 +18,7 @@ import type { HttpRunnerOptions } from '../invoke/http/runner.js';
 import type { ContainerRunnerOptions } from '../invoke/container/runner.js';
 import type { StepInvoker } from '../invoke/pipeline/step-invoker.js';
 import type { ToolCatalog } from '../store/catalog.js';
+import type { McpRunnerOptions } from '../invoke/mcp/runner.js';
 
 export interface SaveCheckContext {
   /** The tool's argSchema as it will be saved (placeholders may name its properties). */
@@ -50,6 +51,8 @@ export interface RunnerServices {
    * asked about a tool, never while the core is being put together.
    */
   steps?: () => StepInvoker;
+  /** Upstream MCP servers (electron/core/upstream/), for `mcp` tools. */
+  mcp?: McpRunnerOptions;
 }
 
 export interface ToolTypeModule<T extends ToolType = ToolType> extends ToolTypeCapabilities<T> {

@@ -43,6 +43,7 @@ const IGNORED: ReadonlySet<StoreEvent['type']> = new Set([
   'secrets.changed',
   'build.log',
   'build.finished',
+  'upstream.changed',
 ] as StoreEvent['type'][]);
 
 export function scopeKey(bundles: readonly string[] | undefined): string {

@@ -41,6 +41,8 @@ export interface EditorTypeModule<T extends ToolType, D> {
   type: T;
   /** The name in the type picker. */
   label: string;
+  /** False for a type whose tools are made elsewhere (an upstream server's): offered only to a tool that already has it. */
+  creatable?: boolean;
   empty(): D;
   fromImpl(impl: Record<string, unknown>): D;
   toImpl(draft: D): Record<string, unknown>;

@@ -9,12 +9,14 @@ import { httpEditorType } from './http.js';
 import { containerEditorType } from './container.js';
 import { functionEditorType } from './function.js';
 import { pipelineEditorType } from './pipeline.js';
+import { mcpEditorType } from './mcp.js';
 
 const MODULES = {
   http: httpEditorType,
   container: containerEditorType,
   function: functionEditorType,
   pipeline: pipelineEditorType,
+  mcp: mcpEditorType,
 };
 
 type DraftOf<M> = M extends EditorTypeModule<ToolType, infer D> ? D : never;

@@ -68,7 +68,7 @@ export function GeneralFieldset({ draft, update, errors, readOnly, isNew }: Fiel
         <Field label="Type" className="w-mid" error={errors.get('type')}>
           {(id) => (
             <select id={id} className="input" value={draft.type} onChange={(e) => update('type', e.target.value as ToolType)} data-testid="tool-type">
-              {EDITOR_TYPE_LIST.map((t) => (
+              {EDITOR_TYPE_LIST.filter((t) => t.creatable !== false || t.type === draft.type).map((t) => (
                 <option key={t.type} value={t.type}>
                   {t.label}
                 </option>

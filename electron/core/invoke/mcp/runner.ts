@@ -1,0 +1,94 @@
+/**
+ * `mcp` tools: a call to one tool of an upstream MCP server (the bundle's `source`). Arguments
+ * were checked against the accepted argSchema by the engine; the call is the upstream's
+ * `tools/call`, with progress as streamed chunks and cancel as `notifications/cancelled`. A tool
+ * whose upstream definition changed, or that the server no longer offers, is unavailable (and so
+ * withheld from agents) until a person reviews it — judged from the last sync, without starting
+ * the server.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { ToolFile } from '../../../../shared/schemas.js';
+import type { Availability } from '../../../../shared/types.js';
+import type { McpImpl } from '../../../../shared/tool-types/mcp.js';
+import { withheldReason } from '../../../../shared/upstream.js';
+import { CoreError, cancelledError } from '../../errors.js';
+import type { StoreReader } from '../../store/reader.js';
+import type { UpstreamManager } from '../../tool-types/mcp/upstream/manager.js';
+import { sourceSecretNames } from '../../tool-types/mcp/upstream/source.js';
+import type { SecretsReader } from '../../secrets/types.js';
+import type { RunContext, RunOutput, Runner } from '../types.js';
+
+/** An upstream call has no bound of its own beyond this unless the tool's limits say otherwise. */
+export const MCP_DEFAULT_TIMEOUT_SECONDS = 120;
+
+export interface McpRunnerOptions {
+  upstreams: UpstreamManager;
+  reader: () => StoreReader;
+}
+
+function textOf(result: CallToolResult): string {
+  return (result.content ?? [])
+    .map((c) => (c.type === 'text' ? c.text : ''))
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The value of a result: structuredContent when the server gave it, else the text (JSON when it is JSON). */
+export function valueOfResult(result: CallToolResult): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const text = textOf(result);
+  const others = (result.content ?? []).filter((c) => c.type !== 'text');
+  if (others.length) return { text, content: others };
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function createMcpRunner(opts: McpRunnerOptions | undefined): Runner {
+  return {
+    type: 'mcp',
+    availability(tool: ToolFile, _toolDir: string, secrets: SecretsReader): Availability {
+      if (!opts) return { ok: false, reason: 'upstream MCP servers are not available in this process' };
+      const bundle = opts.reader().bundle(tool.bundleID);
+      const source = bundle?.file.source;
+      if (!source) return { ok: false, reason: `bundle ${bundle?.file.slug ?? tool.bundleID} has no upstream MCP server (its bundle.json has no source)` };
+      const missing = sourceSecretNames(source).find((n) => !secrets.has(n));
+      if (missing) return { ok: false, reason: `secret ${missing} is not set` };
+      const impl = tool.impl as McpImpl;
+      const withheld = withheldReason(impl.tool, impl.definitionHash, opts.upstreams.snapshot(tool.bundleID));
+      if (withheld) return { ok: false, reason: withheld };
+      return { ok: true };
+    },
+    defaultTimeout: () => ({ seconds: MCP_DEFAULT_TIMEOUT_SECONDS, source: 'the default for upstream MCP tools' }),
+    async run(ctx: RunContext): Promise<RunOutput> {
+      if (!opts) throw new CoreError('TOOL_UNAVAILABLE', 'upstream MCP servers are not available in this process');
+      const impl = ctx.tool.impl as McpImpl;
+      const withheld = withheldReason(impl.tool, impl.definitionHash, opts.upstreams.snapshot(ctx.tool.bundleID));
+      if (withheld) throw new CoreError('TOOL_UNAVAILABLE', withheld);
+      if (ctx.signal.aborted) throw cancelledError();
+      const timeoutMs = (ctx.tool.limits?.timeoutSeconds ?? MCP_DEFAULT_TIMEOUT_SECONDS) * 1000;
+      let result: CallToolResult;
+      try {
+        result = await opts.upstreams.connection(ctx.tool.bundleID).callTool(impl.tool, ctx.args, {
+          signal: ctx.signal,
+          timeoutMs,
+          onProgress: (message) => {
+            if (!message) return;
+            ctx.emit?.({ type: 'chunk', text: message.endsWith('\n') ? message : `${message}\n` });
+            ctx.onProgress?.(message);
+          },
+        });
+      } catch (e) {
+        if (ctx.signal.aborted) throw cancelledError();
+        if (e instanceof CoreError) throw e;
+        throw new CoreError('UPSTREAM_ERROR', `the MCP server failed the call to ${impl.tool}: ${(e as Error).message}`.slice(0, 2000));
+      }
+      if (result.isError) {
+        throw new CoreError('UPSTREAM_ERROR', textOf(result).slice(0, 4000) || `the MCP server reported an error for ${impl.tool} and gave no message`);
+      }
+      return { value: valueOfResult(result) };
+    },
+  };
+}

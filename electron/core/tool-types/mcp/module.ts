@@ -1,0 +1,19 @@
+/**
+ * `mcp` tools: tools of an upstream MCP server (DESIGN.md, "Upstream MCP servers"). They are
+ * made by a sync, not by hand: their description and schemas are the upstream definition a
+ * person accepted, pinned by its hash.
+ */
+import { McpImpl } from '../../../../shared/tool-types/mcp.js';
+import { createMcpRunner } from '../../invoke/mcp/runner.js';
+import type { ToolTypeModule } from '../tool-type.js';
+import { defaultSafetyOf } from '../../../../shared/tool-types/default-safety.js';
+
+export const mcpType: ToolTypeModule<'mcp'> = {
+  type: 'mcp',
+  implSchema: McpImpl,
+  defaultSafety: (impl) => defaultSafetyOf('mcp', impl),
+  check: () => [],
+  // The server's secrets are the bundle's (its source), not the tool's: the runner's availability names a missing one.
+  secretNames: () => [],
+  createRunner: ({ mcp }) => createMcpRunner(mcp),
+};

@@ -1,0 +1,222 @@
+/**
+ * One upstream MCP server as a managed connection: started on first need (a stdio server as a
+ * child process, an HTTP server by connecting), reused by every call, started again after a
+ * crash with a growing pause, stopped when idle. Its state, what it said of itself and the end
+ * of its stderr are kept for the bundle's view. Everything the server does wrong — hangs on
+ * start, exits mid-call, floods stderr, prints garbage on stdout — ends as a clear error on the
+ * call that met it; the host stays healthy.
+ */
+import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { UpstreamStatus } from '../../../../../shared/upstream.js';
+import { CoreError } from '../../../errors.js';
+import type { Logger } from '../../../log.js';
+import type { ResolvedSource } from './source.js';
+
+const STDERR_KEEP_CHARS = 16 * 1024;
+const BACKOFF_MS = [0, 1000, 2000, 5000, 10_000, 30_000];
+/** A server's stdout line may be large (a big tools/list), not unbounded. */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+export interface ConnectionOptions {
+  bundleID: string;
+  /** The bundle's source with its secrets filled in; throws when the bundle has none or a secret is missing. */
+  source(): ResolvedSource;
+  startTimeoutMs: number;
+  idleMs: number;
+  appVersion: string;
+  /** The server said its tools changed (list_changed). */
+  onToolsChanged(): void;
+  onStatus(): void;
+  log: Logger;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+  timeoutMs: number;
+}
+
+function tail(text: string, lines = 5): string {
+  const t = text.trimEnd().split('\n').slice(-lines).join('\n');
+  return t ? `; its last output on stderr:\n${t}` : '';
+}
+
+export class UpstreamConnection {
+  private client: Client | undefined;
+  private starting: Promise<Client> | undefined;
+  private stopping = false;
+  private failures = 0;
+  private failedAt = 0;
+  private active = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private stderrText = '';
+  private info: Omit<UpstreamStatus, 'stderr' | 'state'> & { state: UpstreamStatus['state'] } = { state: 'stopped', restarts: 0 };
+
+  constructor(private readonly opts: ConnectionOptions) {}
+
+  status(): UpstreamStatus {
+    return { ...this.info, stderr: this.stderrText };
+  }
+
+  private set(patch: Partial<UpstreamStatus>): void {
+    this.info = { ...this.info, ...patch };
+    this.opts.onStatus();
+  }
+
+  private keepStderr(chunk: Buffer | string): void {
+    this.stderrText += String(chunk);
+    if (this.stderrText.length > STDERR_KEEP_CHARS) this.stderrText = '…' + this.stderrText.slice(-STDERR_KEEP_CHARS);
+  }
+
+  /** The connected client, starting the server when it is not running. */
+  connect(): Promise<Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.starting ??= this.start().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async start(): Promise<Client> {
+    const pause = this.failures ? BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)]! - (Date.now() - this.failedAt) : 0;
+    if (pause > 0) await new Promise((r) => setTimeout(r, pause));
+    this.stopping = false;
+    const source = this.opts.source();
+    this.set({ state: 'starting', lastError: undefined, since: new Date().toISOString() });
+    const client = new Client(
+      { name: 'toolwright', title: 'Toolwright', version: this.opts.appVersion },
+      { capabilities: {}, versionNegotiation: { mode: 'auto' } },
+    );
+    client.setNotificationHandler('notifications/tools/list_changed', () => this.opts.onToolsChanged());
+    const transport =
+      source.transport === 'stdio'
+        ? new StdioClientTransport({
+            command: source.command,
+            args: source.args,
+            env: { ...getDefaultEnvironment(), ...source.env },
+            ...(source.cwd ? { cwd: source.cwd } : {}),
+            stderr: 'pipe',
+            maxBufferSize: MAX_MESSAGE_BYTES,
+          })
+        : new StreamableHTTPClientTransport(new URL(source.url), { requestInit: { headers: source.headers } });
+    if (transport instanceof StdioClientTransport) transport.stderr?.on('data', (c: Buffer) => this.keepStderr(c));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        client.connect(transport),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`it did not answer the MCP handshake within ${Math.round(this.opts.startTimeoutMs / 1000)} s`)),
+            this.opts.startTimeoutMs,
+          );
+        }),
+      ]);
+    } catch (e) {
+      await client.close().catch(() => undefined);
+      this.failures++;
+      this.failedAt = Date.now();
+      const what = source.transport === 'stdio' ? `'${source.command}'` : source.url.replace(/[?#].*$/, '');
+      const message = `the MCP server ${what} could not be started: ${startError(e)}${tail(this.stderrText)}`;
+      this.set({ state: 'failed', lastError: message });
+      throw new CoreError('TOOL_UNAVAILABLE', message);
+    } finally {
+      clearTimeout(timer);
+    }
+    client.onclose = () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      if (this.stopping) return this.set({ state: 'stopped', pid: undefined });
+      this.failures++;
+      this.failedAt = Date.now();
+      this.set({ state: 'failed', pid: undefined, lastError: `the server exited${tail(this.stderrText)}`, restarts: this.info.restarts + 1 });
+    };
+    client.onerror = (e) => this.opts.log.warn(`upstream ${this.opts.bundleID}: ${e.message}`);
+    this.client = client;
+    const server = client.getServerVersion();
+    this.set({
+      state: 'ready',
+      ...(server ? { server: { name: server.name, version: server.version, ...(server.title ? { title: server.title } : {}) } } : {}),
+      protocolVersion: client.getNegotiatedProtocolVersion(),
+      pid: transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined,
+    });
+    if (client.getProtocolEra() === 'modern') {
+      // 2026 servers tell of list changes on a listen stream only.
+      void client
+        .listen({ toolsListChanged: true })
+        .catch((e: unknown) => this.opts.log.warn(`upstream ${this.opts.bundleID}: listen: ${(e as Error).message}`));
+    }
+    this.armIdle();
+    return client;
+  }
+
+  private armIdle(): void {
+    clearTimeout(this.idleTimer);
+    if (this.active > 0 || !this.client || this.opts.idleMs <= 0) return;
+    this.idleTimer = setTimeout(() => void this.stop(), this.opts.idleMs);
+    this.idleTimer.unref();
+  }
+
+  async listTools(): Promise<Tool[]> {
+    return this.using(async (client) => {
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 1000; page++) {
+        const r = await client.listTools(cursor ? { cursor } : undefined, { cacheMode: 'bypass' } as never);
+        tools.push(...r.tools);
+        if (!r.nextCursor) break;
+        cursor = r.nextCursor;
+      }
+      return tools;
+    });
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
+    return this.using(async (client) => {
+      try {
+        const result = await client.callTool(
+          { name, arguments: args },
+          {
+            ...(opts.signal ? { signal: opts.signal } : {}),
+            ...(opts.onProgress ? { onprogress: (p: { message?: string }) => opts.onProgress!(p.message ?? '') } : {}),
+            timeout: opts.timeoutMs,
+            resetTimeoutOnProgress: true,
+          },
+        );
+        this.failures = 0;
+        return result as CallToolResult;
+      } catch (e) {
+        if (opts.signal?.aborted) throw e;
+        if (!this.client) throw new CoreError('TOOL_UNAVAILABLE', `the MCP server exited during the call${tail(this.stderrText)}`);
+        throw e;
+      }
+    });
+  }
+
+  private async using<T>(work: (client: Client) => Promise<T>): Promise<T> {
+    const client = await this.connect();
+    this.active++;
+    clearTimeout(this.idleTimer);
+    try {
+      return await work(client);
+    } finally {
+      this.active--;
+      this.armIdle();
+    }
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    this.stopping = true;
+    const client = this.client ?? (await this.starting?.catch(() => undefined));
+    this.client = undefined;
+    if (client) await client.close().catch(() => undefined);
+    if (this.info.state !== 'failed') this.set({ state: 'stopped', pid: undefined });
+  }
+}
+
+function startError(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  if (/ENOENT/.test(message)) return 'the command was not found; check the command and that it is installed and on PATH';
+  if (/EACCES/.test(message)) return 'the command may not be run (permission denied)';
+  if (/Connection closed/i.test(message)) return 'it exited before it answered';
+  return message.slice(0, 500);
+}

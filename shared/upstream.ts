@@ -1,0 +1,146 @@
+/**
+ * Upstream MCP servers (DESIGN.md, "Upstream MCP servers"): a bundle whose `source` names an MCP
+ * server that runs elsewhere, and the plain facts about it every layer shares — the source's
+ * schema, the snapshot of what the server last said its tools are, and how a definition's
+ * annotations map onto Toolwright's safety. Pure: no Node, no DOM.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+
+type Safety = 'readOnly' | 'sideEffecting' | 'privileged';
+
+/** Environment variable and header names; values may hold `${SECRET_NAME}` placeholders. */
+const EnvName = Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', maxLength: 128 });
+const HeaderName = Type.String({ pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", maxLength: 128 });
+const Value = Type.String({ maxLength: 8192 });
+
+export const StdioSource = Type.Object(
+  {
+    kind: Type.Literal('mcp'),
+    transport: Type.Literal('stdio'),
+    command: Type.String({ minLength: 1, maxLength: 4096 }),
+    args: Type.Optional(Type.Array(Type.String({ maxLength: 8192 }), { maxItems: 256 })),
+    env: Type.Optional(Type.Record(EnvName, Value, { maxProperties: 256 })),
+    cwd: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+  },
+  { additionalProperties: false },
+);
+
+export const HttpSource = Type.Object(
+  {
+    kind: Type.Literal('mcp'),
+    transport: Type.Literal('http'),
+    url: Type.String({ pattern: '^https?://', maxLength: 4096 }),
+    headers: Type.Optional(Type.Record(HeaderName, Value, { maxProperties: 64 })),
+    auth: Type.Optional(
+      Type.Object(
+        {
+          kind: Type.Literal('oauth'),
+          clientId: Type.Optional(Type.String({ maxLength: 512 })),
+          scopes: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 64 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const BundleSource = Type.Union([StdioSource, HttpSource]);
+export type BundleSource = Static<typeof BundleSource>;
+export type StdioSource = Static<typeof StdioSource>;
+export type HttpSource = Static<typeof HttpSource>;
+
+/** A tool as the upstream server defines it (the parts Toolwright pins). */
+export interface UpstreamDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+/**
+ * What the server said at the last sync: `<data>/bundles/<bundleID>/upstream.json`, written by
+ * whichever process synced, read by every process (an agent never sees a definition nobody
+ * accepted, whichever process serves it).
+ */
+export interface UpstreamSnapshot {
+  syncedAt: string;
+  server?: { name: string; version: string; title?: string };
+  protocolVersion?: string;
+  instructions?: string;
+  tools: Record<string, { hash: string; definition: UpstreamDefinition }>;
+}
+
+/** The upstream's annotations, judged as MCP defines them (destructiveHint defaults to true when readOnlyHint is false). */
+export function safetyOfAnnotations(annotations: Record<string, unknown> | undefined): Safety {
+  if (annotations?.['readOnlyHint'] === true) return 'readOnly';
+  if (annotations?.['destructiveHint'] === true) return 'privileged';
+  return 'sideEffecting';
+}
+
+const SAFETY_ORDER: readonly Safety[] = ['readOnly', 'sideEffecting', 'privileged'];
+
+/** A person may make a tool stricter than its upstream says, never looser. */
+export function stricterSafety(a: Safety, b: Safety): Safety {
+  return SAFETY_ORDER.indexOf(a) >= SAFETY_ORDER.indexOf(b) ? a : b;
+}
+
+/** Why an upstream tool is withheld from agents now, or undefined when it may be offered. */
+export function withheldReason(toolName: string, acceptedHash: string, snapshot: UpstreamSnapshot | undefined): string | undefined {
+  if (!snapshot) return 'the upstream server has not been synced yet; sync the bundle';
+  const seen = snapshot.tools[toolName];
+  if (!seen) return `the upstream server no longer offers the tool '${toolName}' (last sync ${snapshot.syncedAt})`;
+  if (seen.hash !== acceptedHash) {
+    return `the upstream server changed the definition of '${toolName}' (description or schema); review the difference and accept it before agents may use it`;
+  }
+  return undefined;
+}
+
+/** A server's state as the bundle's view and REST show it. */
+export interface UpstreamStatus {
+  state: 'stopped' | 'starting' | 'ready' | 'failed';
+  server?: { name: string; version: string; title?: string } | undefined;
+  protocolVersion?: string | undefined;
+  lastError?: string | undefined;
+  pid?: number | undefined;
+  since?: string | undefined;
+  /** Times it was started again after it exited on its own. */
+  restarts: number;
+  /** The end of what it wrote on stderr (bounded). */
+  stderr: string;
+}
+
+/** What a sync found (and, unless it was a dry run, did). */
+export interface UpstreamSyncReport {
+  bundleID: string;
+  dryRun: boolean;
+  server?: { name: string; version: string };
+  /** New upstream tools: created switched off (a dry run only names them). */
+  added: { name: string; slug: string; toolID?: string }[];
+  /** Tools whose upstream definition no longer matches what a person accepted: withheld until reviewed. */
+  changed: { name: string; toolID: string; slug: string; version: string }[];
+  /** Tools the server no longer offers: kept, unavailable. */
+  gone: { name: string; toolID: string; slug: string; version: string }[];
+  unchanged: number;
+}
+
+/** What a server offers, seen before anything is saved (servers.probe). */
+export interface ServerProbe {
+  server?: { name: string; version: string; title?: string };
+  protocolVersion?: string;
+  instructions?: string;
+  tools: { name: string; title?: string; description?: string; safety: Safety }[];
+}
+
+/** An upstream tool's accepted definition beside the server's current one (tools.definition). */
+export interface DefinitionReview {
+  name: string;
+  accepted: { hash: string; description: string; argSchema: unknown; outputSchema?: unknown; safety: Safety };
+  /** What the server says now (at the last sync); null when it no longer offers the tool. */
+  upstream: { hash: string; definition: UpstreamDefinition; safety: Safety } | null;
+  /** accepted.hash ≠ upstream.hash: withheld from agents until accepted. */
+  changed: boolean;
+  syncedAt?: string;
+}
