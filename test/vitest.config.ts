@@ -9,7 +9,7 @@ export default defineConfig({
   plugins: [react()],
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    globalSetup: ['test/helpers/renderer-built.global.ts'],
+    globalSetup: ['test/helpers/renderer-built.global.ts', 'test/helpers/scripts-compiled.global.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 60_000,

@@ -1,11 +1,27 @@
-/** Spawns TypeScript helpers as real OS processes (node + tsx), and reads their JSON lines. */
+/** Spawns TypeScript helpers as real OS processes, and reads their JSON lines. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compiledPathOf } from './compiled-scripts.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Runs the script's bundle from the test run's global set-up, or the source through tsx when there is none. */
+export function nodeArgsFor(script: string): string[] {
+  const compiled = compiledPathOf(ROOT, script);
+  return compiled ? [compiled] : ['--import', 'tsx', join(ROOT, script)];
+}
+
+/**
+ * The node arguments that start the `toolwright` CLI: the bundle of bin/toolwright.js's work
+ * (test/helpers/cli-main.ts). Tests that are about the command itself start bin/toolwright.js.
+ */
+export function toolwrightArgs(): string[] {
+  return nodeArgsFor('test/helpers/cli-main.ts');
+}
+
 export function spawnTs(script: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  return spawn(process.execPath, [...nodeArgsFor(script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
