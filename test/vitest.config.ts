@@ -10,6 +10,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     globalSetup: ['test/helpers/renderer-built.global.ts', 'test/helpers/scripts-compiled.global.ts'],
+    setupFiles: ['test/helpers/workers-killed.setup.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 60_000,

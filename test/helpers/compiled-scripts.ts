@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
 
 /** Scripts that tests spawn, by their path from the project root. */
 export const SPAWNED_SCRIPTS = [
@@ -59,6 +59,8 @@ function ownImportMeta(root: string, entries: Set<string>): Plugin {
 }
 
 export async function compileScripts(root: string): Promise<void> {
+  // Imported here: every test file loads this module through procs.ts, and only the set-up builds.
+  const { build } = await import('esbuild');
   const entryPoints = Object.fromEntries(SPAWNED_SCRIPTS.map((s) => [bundleName(s), join(root, s)]));
   await build({
     absWorkingDir: root,

@@ -20,12 +20,26 @@ export function toolwrightArgs(): string[] {
   return nodeArgsFor('test/helpers/cli-main.ts');
 }
 
+const running = new Set<ChildProcess>();
+
+/**
+ * Kills the workers a test file left running (workers-killed.setup.ts, after each file): a test
+ * that timed out leaves its worker behind (a churn worker writes until killed), eating the CPU the
+ * next files need.
+ */
+export function killLeftWorkers(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
 export function spawnTs(script: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [...nodeArgsFor(script), ...args], {
+  const child = spawn(process.execPath, [...nodeArgsFor(script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
 }
 
 export interface Finished {
