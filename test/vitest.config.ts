@@ -9,7 +9,8 @@ export default defineConfig({
   plugins: [react()],
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    globalSetup: ['test/helpers/renderer-built.global.ts'],
+    globalSetup: ['test/helpers/renderer-built.global.ts', 'test/helpers/scripts-compiled.global.ts'],
+    setupFiles: ['test/helpers/workers-killed.setup.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 60_000,

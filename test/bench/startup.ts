@@ -133,7 +133,7 @@ export async function run(): Promise<void> {
     console.log(`  10,000 tools in 200 bundles; Node ${process.versions.node}; load ${loadavg()[0]!.toFixed(2)} on ${os.cpus().length} cores`);
     await hostReady(dataDir);
 
-    host = await startHost({ dataDir, skipBuild: true });
+    host = await startHost({ dataDir });
     await warmUp(host);
     const painted: number[] = [];
     const fetches: number[] = [];

@@ -1,5 +1,5 @@
 /**
- * End-to-end plumbing: the real headless host (`npm run serve`) on a temporary data directory,
+ * End-to-end plumbing: the real headless host (what `npm run serve` starts) on a temporary data directory,
  * and Debian's Chromium driven by playwright-core (never a downloaded browser) with a fresh
  * profile. One host and one browser serve a whole test file, so the suite stays quick on 2 cores.
  */
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { buildRestRequest } from '../../shared/rest.js';
 import type { OpInput, OpName, OpOutput } from '../../shared/operations.js';
+import { nodeArgsFor } from '../helpers/procs.js';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -40,15 +41,14 @@ export interface Host {
   stop(): Promise<void>;
 }
 
-/** Starts `npm run serve -- --data-dir <tmp> --port 0` and waits for its "listening" line. */
-export async function startHost(opts: { dataDir?: string; skipBuild?: boolean } = {}): Promise<Host> {
+/**
+ * Starts the headless host as `npm run serve -- --data-dir <tmp> --port 0` would (serve.ts, from
+ * the run's compiled bundle: npm and tsx cost seconds per start) and waits for its "listening" line.
+ */
+export async function startHost(opts: { dataDir?: string } = {}): Promise<Host> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'tw-e2e-data-')));
   const token = randomBytes(18).toString('base64url');
-  // The renderer build is part of `npm run serve`; a caller that already built can skip it.
-  const [cmd, args] = opts.skipBuild
-    ? ['npx', ['tsx', 'electron/host/serve.ts', '--data-dir', dataDir, '--port', '0']]
-    : ['npm', ['run', 'serve', '--silent', '--', '--data-dir', dataDir, '--port', '0']];
-  const child = spawn(cmd, args as string[], {
+  const child = spawn(process.execPath, [...nodeArgsFor('electron/host/serve.ts'), '--data-dir', dataDir, '--port', '0'], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, TOOLWRIGHT_TOKEN: token, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,15 +1,45 @@
-/** Spawns TypeScript helpers as real OS processes (node + tsx), and reads their JSON lines. */
+/** Spawns TypeScript helpers as real OS processes, and reads their JSON lines. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compiledPathOf } from './compiled-scripts.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Runs the script's bundle from the test run's global set-up, or the source through tsx when there is none. */
+export function nodeArgsFor(script: string): string[] {
+  const compiled = compiledPathOf(ROOT, script);
+  return compiled ? [compiled] : ['--import', 'tsx', join(ROOT, script)];
+}
+
+/**
+ * The node arguments that start the `toolwright` CLI: the bundle of bin/toolwright.js's work
+ * (test/helpers/cli-main.ts). Tests that are about the command itself start bin/toolwright.js.
+ */
+export function toolwrightArgs(): string[] {
+  return nodeArgsFor('test/helpers/cli-main.ts');
+}
+
+const running = new Set<ChildProcess>();
+
+/**
+ * Kills the workers a test file left running (workers-killed.setup.ts, after each file): a test
+ * that timed out leaves its worker behind (a churn worker writes until killed), eating the CPU the
+ * next files need.
+ */
+export function killLeftWorkers(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
 export function spawnTs(script: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...nodeArgsFor(script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
 }
 
 export interface Finished {

@@ -5,10 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { startHost, type TestHost } from '../../helpers/host.js';
+import { toolwrightArgs } from '../../helpers/procs.js';
 
-const BIN = join(import.meta.dirname, '../../../bin/toolwright.js');
 const CORE = '0190a000-0000-7000-8000-00000000c0e0';
 const CALC = `/tools/bundles/${CORE}/tools/calc/version/v1`;
 
@@ -16,7 +15,7 @@ let h: TestHost;
 
 function tw(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--data-dir', h.dataDir, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...toolwrightArgs(), '--data-dir', h.dataDir, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -34,7 +33,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-// Each call is a fresh process that compiles the CLI with tsx: seconds apiece on a busy 2-core machine.
+// Each call is a fresh process of the compiled CLI (procs.ts: toolwrightArgs).
 describe('toolwright CLI through the operations contract', () => {
   it('refuses an input the contract forbids with the same error REST answers', async () => {
     const badID = 'not/a-valid-id';

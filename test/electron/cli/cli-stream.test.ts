@@ -10,11 +10,10 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost, type TestHost } from '../../helpers/host.js';
+import { toolwrightArgs } from '../../helpers/procs.js';
 import type { LoopbackServer } from '../../helpers/loopback-http.js';
 import { setUpLiveTools, type LiveTools } from '../../helpers/live-tools.js';
 import { chunkText, postSse } from '../../helpers/sse.js';
-
-const BIN = join(import.meta.dirname, '../../../bin/toolwright.js');
 
 let h: TestHost;
 let upstream: LoopbackServer;
@@ -32,7 +31,7 @@ interface Child {
 }
 
 function tw(args: string[]): Child {
-  const proc = spawn(process.execPath, [BIN, '--data-dir', h.dataDir, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...toolwrightArgs(), '--data-dir', h.dataDir, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   proc.stdin.end();
   let stdout = '';
   let stderr = '';
@@ -94,8 +93,7 @@ describe('toolwright run, streamed and stopped', () => {
     // --json prints only the answer; the run is going once the upstream was asked, and
     // cancellable from elsewhere once the CLI registered it under <data>/invocations/.
     const registered = join(h.dataDir, 'invocations', `${invocationID}.json`);
-    for (let i = 0; i < 400 && (open.size === 0 || !existsSync(registered)); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(open.size).toBe(1);
+    await expect.poll(() => open.size === 1 && existsSync(registered), { timeout: 60_000 }).toBe(true);
     const cancel = await h.api('POST', `/tools/invocations/${invocationID}/cancel`);
     expect(cancel.body).toEqual({ cancelled: true });
     expect(await child.exit).toBe(1);

@@ -8,13 +8,15 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
 import { tempDir } from '../../helpers/store.js';
+import { toolwrightArgs } from '../../helpers/procs.js';
 
 const BIN = join(import.meta.dirname, '../../../bin/toolwright.js');
 let dataDir: string;
 
-function tw(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs the CLI's compiled bundle, or with `entry` [BIN] the command as installed (bin/toolwright.js through tsx). */
+function tw(args: string[], stdin?: string, entry: string[] = toolwrightArgs()): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--data-dir', dataDir, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...entry, '--data-dir', dataDir, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -30,10 +32,10 @@ beforeAll(async () => {
 });
 afterAll(async () => undefined);
 
-// Each call is a fresh process that compiles the CLI with tsx: seconds apiece on a busy 2-core machine.
+// Each call is a fresh process of the compiled CLI (procs.ts: toolwrightArgs).
 describe('toolwright CLI', () => {
   it('ls prints a table, and --json the items of GET /tools/tools', async () => {
-    const human = await tw(['ls']);
+    const human = await tw(['ls'], undefined, [BIN]);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^TOOL\s+TYPE\s+SAFETY/);
     expect(human.stdout).toContain('core/calc@v1');

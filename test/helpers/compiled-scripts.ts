@@ -1,0 +1,80 @@
+/**
+ * The scripts tests start as separate processes, compiled once per test run. Started with tsx,
+ * every process compiled the TypeScript of the whole core again before its first line ran
+ * (3-6 s apiece on a loaded 2-core machine; the crash tests start 49 of them). The bundles hold
+ * the project's own code and import packages from node_modules as the sources do.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Plugin } from 'esbuild';
+
+/** Scripts that tests spawn, by their path from the project root. */
+export const SPAWNED_SCRIPTS = [
+  'test/helpers/race-worker.ts',
+  'test/helpers/transfer-worker.ts',
+  'test/helpers/scheduler-worker.ts',
+  'test/helpers/cli-main.ts',
+  'electron/host/serve.ts',
+] as const;
+
+// Two levels below the root, like the sources the entries come from (electron/host/serve.ts finds
+// the root as '../..' from its own file).
+const OUT_DIR = 'out/test-scripts';
+
+// Set by the global set-up for the test run's processes: outside a test run (the benches) a bundle
+// left by an earlier run may be older than the sources, and is not used.
+const COMPILED_ENV = 'TOOLWRIGHT_TEST_SCRIPTS';
+
+const bundleName = (script: string): string => script.replaceAll('/', '__').replace(/\.ts$/, '');
+
+/** The bundle of a script this test run compiled, if it did. */
+export function compiledPathOf(root: string, script: string): string | undefined {
+  if (process.env[COMPILED_ENV] !== join(root, OUT_DIR) || !(SPAWNED_SCRIPTS as readonly string[]).includes(script)) return undefined;
+  const path = join(root, OUT_DIR, `${bundleName(script)}.mjs`);
+  return existsSync(path) ? path : undefined;
+}
+
+/**
+ * A bundled module's import.meta.url is the bundle's; the modules inside it that find files
+ * next to their source (data/builtin, bin/toolwright.js) get their own file's URL instead.
+ * An entry keeps the bundle's, so its "am I the script that was started" test still holds.
+ */
+function ownImportMeta(root: string, entries: Set<string>): Plugin {
+  return {
+    name: 'own-import-meta',
+    setup(b) {
+      b.onLoad({ filter: /\.tsx?$/ }, async ({ path }) => {
+        const source = await readFile(path, 'utf8');
+        if (entries.has(path) || relative(root, path).startsWith('node_modules') || !source.includes('import.meta.')) return undefined;
+        const contents = source
+          .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(path).href))
+          .replaceAll('import.meta.dirname', JSON.stringify(dirname(path)))
+          .replaceAll('import.meta.filename', JSON.stringify(path));
+        return { contents, loader: path.endsWith('x') ? 'tsx' : 'ts' };
+      });
+    },
+  };
+}
+
+export async function compileScripts(root: string): Promise<void> {
+  // Imported here: every test file loads this module through procs.ts, and only the set-up builds.
+  const { build } = await import('esbuild');
+  const entryPoints = Object.fromEntries(SPAWNED_SCRIPTS.map((s) => [bundleName(s), join(root, s)]));
+  await build({
+    absWorkingDir: root,
+    entryPoints,
+    outdir: join(root, OUT_DIR),
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    plugins: [ownImportMeta(root, new Set(Object.values(entryPoints)))],
+  });
+  process.env[COMPILED_ENV] = join(root, OUT_DIR);
+}
