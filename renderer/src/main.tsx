@@ -1,5 +1,8 @@
-// First, so that the components' own styles (imported by each) come after the global ones.
+// First and in this order, so that the components' own styles (imported by each) come after the global ones.
 import './styles.css';
+import './styles/controls.css';
+import './styles/pages.css';
+import './styles/surfaces.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';

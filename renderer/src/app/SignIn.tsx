@@ -6,6 +6,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiCallError } from '../api/errors.js';
 import { setToken, token, transportKind } from '../api/session.js';
 import { getSystemInfo } from '../api/operations.js';
+import './SignIn.css';
 
 type State = { kind: 'checking' } | { kind: 'ok' } | { kind: 'needed'; error?: string };
 

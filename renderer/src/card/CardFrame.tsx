@@ -9,6 +9,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { buildCardDocument, CARD_SANDBOX, cardHeightOf, safeColor } from './sanitize.js';
 import { useColorScheme } from '../app/useColorScheme.js';
+import './CardFrame.css';
 
 interface CardFrameProps {
   title: string;

@@ -3,6 +3,7 @@
  * no library. Large arrays and objects render their first entries and a "show more" button.
  */
 import { useState } from 'react';
+import './JsonTree.css';
 
 const PAGE = 200;
 

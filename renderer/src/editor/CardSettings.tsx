@@ -5,6 +5,7 @@ import { TemplateInput, type PlaceholderContext } from './TemplateInput.js';
 import { fillCardTitle } from '../../../shared/template.js';
 import { parseColor, withPickedColor } from './color.js';
 import type { ToolDraft } from './draft.js';
+import './CardSettings.css';
 
 type Card = ToolDraft['card'];
 

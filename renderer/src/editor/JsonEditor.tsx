@@ -16,6 +16,8 @@ import { json, jsonParseLinter } from '@codemirror/lang-json';
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
 import { classHighlighter } from '@lezer/highlight';
 import { editorTheme } from './code/theme.js';
+import './code/tokens.css';
+import './JsonEditor.css';
 
 export interface JsonIssue {
   /** Path into the value, e.g. ['properties', 'city', 'type']; [] for the whole document. */

@@ -16,6 +16,7 @@ import type { ToolView } from '../../../shared/types.js';
 import type { ToolInput } from '../../../shared/operations.js';
 import { draftFromTool, toToolInput, type ToolDraft } from './draft.js';
 import { changedKeys, pathKey, resolveConflicts, threeWayMerge, type Json, type MergeConflict, type MergeResult } from './merge.js';
+import './SaveConflict.css';
 
 const FIELD_LABELS: Record<string, string> = {
   slug: 'slug',

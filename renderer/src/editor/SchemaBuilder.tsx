@@ -29,6 +29,7 @@ import {
   type PropertyNode,
   type SchemaNode,
 } from './schemaModel.js';
+import './SchemaBuilder.css';
 
 interface Ctx {
   text: string;

@@ -10,6 +10,7 @@ import { useCopy } from '../app/useCopy.js';
 import { ErrorState, Loading, Badge, Empty } from '../components/States.js';
 import { relativeTime, absoluteTime } from '../app/format.js';
 import type { McpLaunch } from '../../../shared/types.js';
+import './AgentsScreen.css';
 
 type Client = 'claude' | 'cursor' | 'vscode' | 'command' | 'http';
 

@@ -18,6 +18,7 @@ import { JsonTree } from '../components/JsonTree.js';
 import { describeCron, formatFireTime } from '../../../shared/schedules.js';
 import type { ScheduleView, ToolView } from '../../../shared/types.js';
 import { RUN_STATUS_TONE } from '../editor/schedules/ScheduleSettings.js';
+import './SchedulesScreen.css';
 
 function LatestOutput({ scheduleID }: { scheduleID: string }) {
   const output = useScheduleOutput(scheduleID);

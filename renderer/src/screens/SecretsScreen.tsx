@@ -10,6 +10,7 @@ import { Empty, ErrorState, Loading } from '../components/States.js';
 import { Field } from '../editor/Field.js';
 import { isSecretName } from '../../../shared/template.js';
 import { absoluteTime, relativeTime } from '../app/format.js';
+import './ListCards.css';
 
 function SecretForm({ name: fixedName, onDone }: { name?: string; onDone(): void }) {
   const qc = useQueryClient();

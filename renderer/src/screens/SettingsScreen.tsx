@@ -13,6 +13,7 @@ import { TextField } from '../editor/Field.js';
 import { useCopy } from '../app/useCopy.js';
 import { checkHostPattern, normalizeHostPattern } from '../../../shared/hosts.js';
 import type { Config } from '../../../shared/schemas.js';
+import './SettingsScreen.css';
 
 function useConfigPatch() {
   const qc = useQueryClient();

@@ -11,6 +11,7 @@ import { JsonTree } from '../components/JsonTree.js';
 import { Tester } from '../tester/Tester.js';
 import { SAFETY_LABEL, SAFETY_TONE, relativeTime, absoluteTime, plural } from '../app/format.js';
 import { errorCode } from '../api/errors.js';
+import './ToolDetail.css';
 
 /**
  * A tool that cannot be read: when its tool.json is broken (a problem names its folder), the view

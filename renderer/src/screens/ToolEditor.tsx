@@ -28,6 +28,7 @@ import { useFieldErrors, useToolDraft } from './tool-editor/useToolDraft.js';
 import { useToolSave } from './tool-editor/useToolSave.js';
 import { useSaveShortcut } from './tool-editor/useSaveShortcut.js';
 import { useConflict } from './tool-editor/useConflict.js';
+import './ToolEditor.css';
 
 /** The form of the draft's type, from the registry; each type keeps its own draft. */
 function ImplEditor<T extends ToolType>(props: {

@@ -7,6 +7,8 @@ import { useConfirm } from '../components/Dialog.js';
 import { Empty, ErrorState, Loading } from '../components/States.js';
 import { absoluteTime, relativeTime, plural } from '../app/format.js';
 import type { BundleView } from '../../../shared/types.js';
+import './ListCards.css';
+import './TrashScreen.css';
 
 function Contents({ bundle }: { bundle: BundleView }) {
   const tools = useQuery({

@@ -14,6 +14,7 @@ import { Badge } from '../components/States.js';
 import { Modal } from '../components/Dialog.js';
 import { focusScreen } from '../components/focus.js';
 import type { SearchHit } from '../../../shared/types.js';
+import './Search.css';
 
 /** Lower-case without accents, per code point, with where each folded char came from. */
 function fold(text: string): { folded: string; origin: number[] } {

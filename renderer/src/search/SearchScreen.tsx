@@ -10,6 +10,7 @@ import { useNav } from '../app/nav.js';
 import { Badge } from '../components/States.js';
 import { highlight, snippet, useSearch } from './Search.js';
 import { plural } from '../app/format.js';
+import './Search.css';
 import './SearchScreen.css';
 
 const SCREEN_PAGE_SIZE = 50;

@@ -11,6 +11,7 @@ import { absoluteTime, duration, relativeTime } from '../app/format.js';
 import { errorMessage } from '../api/errors.js';
 import type { HistoryEntry, ToolView } from '../../../shared/types.js';
 import { PipelineTimeline } from './PipelineTimeline.js';
+import './HistoryPanel.css';
 
 export function HistoryPanel({
   tool,

@@ -4,6 +4,7 @@
  * `label`, it goes without its own heading (inside a disclosure that names it).
  */
 import { useLayoutEffect, useRef } from 'react';
+import './LiveOutput.css';
 
 export function outputBytes(output: string): string {
   return `${new Intl.NumberFormat().format(new TextEncoder().encode(output).length)} bytes`;

@@ -11,6 +11,7 @@ import type { ToolView, HttpExchange, PipelineStepRecord } from '../../../shared
 import type { RunOutcome } from './run-outcome.js';
 import { LiveOutput, outputBytes } from './LiveOutput.js';
 import { PipelineTimeline, plannedSteps } from './PipelineTimeline.js';
+import './ResultPanel.css';
 
 function Headers({ headers }: { headers: Record<string, string> }) {
   const entries = Object.entries(headers);

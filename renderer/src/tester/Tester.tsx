@@ -24,6 +24,8 @@ import { useLiveRun } from './useLiveRun.js';
 import type { RunOutcome } from './run-outcome.js';
 import type { ToolView, InvokeResult, HistoryEntry, InvokeStreamEvent } from '../../../shared/types.js';
 import type { ApiError } from '../../../shared/errors.js';
+import './Tester.css';
+import '../components/rjsf.css';
 
 const UI_SCHEMA: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
 

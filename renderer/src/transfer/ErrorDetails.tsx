@@ -1,6 +1,7 @@
 /** An error in a transfer dialog: its message (after its code, where asked) and the field issues it carries. */
 import { errorCode, errorMessage, ApiCallError } from '../api/errors.js';
 import { Badge } from '../components/States.js';
+import './transfer.css';
 
 export function ErrorDetails({ error, testId, showCode = false }: { error: unknown; testId: string; showCode?: boolean }) {
   const issues = error instanceof ApiCallError ? error.issues : [];

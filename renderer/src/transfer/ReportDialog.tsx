@@ -17,6 +17,7 @@ import { nothingLanded, type Outcome } from './outcome.js';
 import { ErrorDetails } from './ErrorDetails.js';
 import type { ImportReport } from '../../../shared/types.js';
 import '../pipelines.css';
+import './transfer.css';
 
 function HostsPrompt({ hosts }: { hosts: string[] }) {
   const confirm = useConfirm();

@@ -1,4 +1,4 @@
-// Five dialogs of one lazy chunk, loaded together when the first import or export dialog opens: kept in one file on purpose.
+// Long on purpose: five dialogs of one lazy chunk, loaded together when the first import or export dialog opens.
 /** The questions an import or export asks: conflicts, an OpenAPI preview, a target bundle, a selection, a fallback for the clipboard. */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ApiCallError } from '../api/errors.js';
@@ -13,6 +13,7 @@ import type { OpenApiOutline } from './openapiOutline.js';
 import { needsServerUrl, replaceBlocker } from './outcome.js';
 import { ErrorDetails } from './ErrorDetails.js';
 import { copySlug } from '../../../shared/slug.js';
+import './transfer.css';
 
 export type OnConflict = 'skip' | 'replace' | 'copy';
 

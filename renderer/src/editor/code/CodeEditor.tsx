@@ -12,6 +12,8 @@ import { bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/
 import { classHighlighter } from '@lezer/highlight';
 import { editorTheme } from './theme.js';
 import { loadLanguage, type LanguageName } from './languages.js';
+import './tokens.css';
+import './CodeEditor.css';
 
 interface CodeEditorProps {
   /** Id of the element that describes the editor (keys, state). */

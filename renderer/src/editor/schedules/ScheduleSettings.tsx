@@ -18,6 +18,8 @@ import { useNav } from '../../app/nav.js';
 import { Field } from '../Field.js';
 import { TimeZonePicker } from './TimeZonePicker.js';
 import { newScheduleDraft, type ScheduleDraft } from './scheduleDraft.js';
+import './ScheduleSettings.css';
+import '../../components/rjsf.css';
 
 const PRESETS: [string, string][] = [
   ['Every hour', '0 * * * *'],

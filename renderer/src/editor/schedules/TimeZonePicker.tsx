@@ -6,6 +6,7 @@
  */
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { machineTimeZone } from '../../../../shared/schedules.js';
+import './TimeZonePicker.css';
 
 interface ZoneOption {
   value: string;

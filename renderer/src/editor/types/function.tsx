@@ -6,6 +6,7 @@ import { SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
 import { Field } from '../Field.js';
 import type { FunctionInfo } from '../../../../shared/types.js';
 import { str, type DraftCommon, type EditorTypeModule, type ImplEditorProps, type SetIssue } from './editor-type.js';
+import './function.css';
 
 export interface FunctionDraft {
   functionName: string;

@@ -5,6 +5,7 @@ import { HTTP_DEFAULTS } from '../../../../shared/tool-types/constants.js';
 import type { EditorTypeModule, ImplEditorProps } from './editor-type.js';
 import { type HttpMethod, HTTP_METHODS, type HttpDraft, newHeaderRow, emptyHttp, httpFromImpl, httpToImpl, checkHttp } from './http/draft.js';
 import { AllowedHostStatus, ParamStyles } from './http/parts.js';
+import './http/http.css';
 
 function HttpImplEditor({ value, onChange, ctx, errors, readOnly }: ImplEditorProps<HttpDraft>) {
   const h = value;

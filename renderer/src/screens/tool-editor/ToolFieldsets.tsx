@@ -6,6 +6,7 @@ import { EDITOR_TYPE_LIST, EDITOR_TYPES } from '../../editor/types/registry.js';
 import { SchemaBuilder } from '../../editor/SchemaBuilder.js';
 import type { ToolDraft } from '../../editor/draft.js';
 import type { ToolType } from '../../../../shared/schemas.js';
+import './ToolFieldsets.css';
 
 export interface FieldsetProps {
   draft: ToolDraft;

@@ -14,6 +14,7 @@ import { onStoreEvent } from '../../../api/events.js';
 import { absoluteTime, duration, relativeTime } from '../../../app/format.js';
 import { formatBytes } from '../../../../../shared/format.js';
 import type { BuildResult, ToolView } from '../../../../../shared/types.js';
+import './container.css';
 
 interface BuildState {
   buildID: string;

@@ -16,6 +16,7 @@ import { FileTree } from './FileTree.js';
 import { BuildPanel } from './BuildPanel.js';
 import { isDirty, useBuildFileBuffers } from './useBuildFiles.js';
 import type { ToolView } from '../../../../../shared/types.js';
+import './container.css';
 
 const STARTER_DOCKERFILE = `# The image of this tool, built from this folder (tool.json is left out).
 FROM alpine:3.20

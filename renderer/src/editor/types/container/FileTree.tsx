@@ -8,6 +8,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { formatBytes } from '../../../../../shared/format.js';
 import { errorMessage } from '../../../api/errors.js';
 import type { BuildFileEntry } from '../../../../../shared/types.js';
+import './container.css';
 
 interface Folder {
   name: string;

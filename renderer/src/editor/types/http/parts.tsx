@@ -6,6 +6,7 @@ import { keys, useConfig } from '../../../api/queries.js';
 import { useToast } from '../../../components/Toasts.js';
 import { isHostAllowed, templateHost } from '../../../../../shared/hosts.js';
 import type { ParamSerialization } from '../../../../../shared/tool-types/http.js';
+import './http.css';
 
 /** The literal host of a URL template, or why there is none (the shared rule the core saves by). */
 export function hostOfTemplate(url: string): { host?: string; problem?: string } {

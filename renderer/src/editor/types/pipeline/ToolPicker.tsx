@@ -10,6 +10,7 @@ import { useSearch, highlight } from '../../../search/Search.js';
 import { Badge } from '../../../components/States.js';
 import { SAFETY_LABEL, SAFETY_TONE } from '../../../app/format.js';
 import type { ToolView } from '../../../../../shared/types.js';
+import '../../../pipelines.css';
 
 const SHOWN = 12;
 
