@@ -256,6 +256,33 @@ describe('tasks over Streamable HTTP', () => {
     }
   }, 30_000);
 
+  it('runs a pipeline as a task and cancels it by task id in the middle of its step', async () => {
+    const put = await h.api('PUT', `/tools/bundles/${bundleID}/tools/chain/version/v1`, {
+      type: 'pipeline',
+      displayName: 'Chain',
+      argSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
+      impl: { steps: [{ id: 'wait', tool: { slug: 'slow', version: 'v1' }, args: { ms: '${input.ms}' } }], output: '${steps.wait.value}' },
+    });
+    expect(put.status).toBe(201);
+    const client = await httpClient('pipeline-agent');
+    try {
+      const quick = await startTask('chain', { ms: 50 });
+      expect(await pollUntil(client, quick.taskId, finished)).toMatchObject({
+        status: 'completed',
+        result: { content: [{ text: expect.stringContaining('50') }] },
+      });
+      const long = await startTask('chain', { ms: 20_000 });
+      await new Promise((r) => setTimeout(r, 400));
+      await cancelTask(client, long.taskId);
+      expect((await pollUntil(client, long.taskId, finished, 5000)).status).toBe('cancelled');
+      await expect
+        .poll(async () => (await h.api('GET', `/tools/bundles/${bundleID}/tools/chain/version/v1/history`)).body.items[0]?.status, { timeout: 5000 })
+        .toBe('cancelled');
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
   it('keeps a finished task for its ttl, then removes it', async () => {
     await h.api('PATCH', '/tools/config', { taskResultTtlSeconds: 1 });
     const client = await httpClient('ttl');
@@ -280,7 +307,9 @@ describe('tasks across processes (toolwright mcp over stdio beside the host)', (
     try {
       const endedBefore = waitsEnded;
       const before = (await historyOf('slow')).length;
-      const created = await startTask('slow', { ms: 20_000 });
+      // The other process is up (and answers an unknown id as such) before the run starts.
+      expect((await stdio.request('tasks/get', { taskId: 'not-yet' })).error?.message).toMatch(/Unknown task not-yet/);
+      const created = await startTask('slow', { ms: 60_000 });
       await new Promise((r) => setTimeout(r, 300));
       expect(await stdio.request('tasks/cancel', { taskId: created.taskId })).toMatchObject({ result: { resultType: 'complete' } });
       const done = await pollUntil(starter, created.taskId, finished, 5000);
