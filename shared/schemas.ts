@@ -125,6 +125,9 @@ export const ConfigLimits = Type.Object(
 /** Function tools run in-process with no timeout of their own: the engine ends one after this. */
 export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 60;
 
+/** An agent's finished task is kept this long, unless config.taskResultTtlSeconds says otherwise. */
+export const DEFAULT_TASK_RESULT_TTL_SECONDS = 3600;
+
 export const Config = Type.Object(
   {
     allowedHosts: Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 1000 }),
@@ -134,6 +137,8 @@ export const Config = Type.Object(
     limits: ConfigLimits,
     /** How long a privileged call from an agent waits for a person's answer before it counts as denied. */
     approvalTimeoutSeconds: Type.Integer({ minimum: 5, maximum: 3600 }),
+    /** How long an agent's finished task (MCP tasks extension) keeps its result (DEFAULT_TASK_RESULT_TTL_SECONDS when absent). */
+    taskResultTtlSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 7 * 24 * 3600 })),
     /** MCP over HTTP on a local port of the app (off by default); the headless host always serves /mcp. */
     agentAccess: Type.Object({ enabled: Type.Boolean(), port: Type.Integer({ minimum: 1024, maximum: 65535 }) }, { additionalProperties: false }),
   },

@@ -34,6 +34,10 @@ export class DataPaths {
   get invocationsDir(): string {
     return join(this.dataDir, 'invocations');
   }
+  /** Agents' tasks (MCP tasks extension), one file each, readable by every process (agents/tasks.ts). */
+  get tasksDir(): string {
+    return join(this.dataDir, 'tasks');
+  }
   /** Each rate-limited tool's calls of the last minute, shared by every process (invoke/shared-rate-limit.ts). */
   get rateLimitsDir(): string {
     return join(this.dataDir, 'rate-limits');

@@ -101,6 +101,17 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
     });
   }
 
+  /**
+   * Whether an opened request still waits for someone: 'answered' once a person decided or it
+   * expired (settle() then takes the outcome), 'gone' once it was settled or withdrawn.
+   */
+  async state(approvalID: string): Promise<'pending' | 'answered' | 'gone'> {
+    if (!APPROVAL_ID.test(approvalID)) return 'gone';
+    const file = await this.read(approvalID);
+    if (!file) return 'gone';
+    return file.decision || Date.parse(file.expiresAt) <= this.clock().getTime() ? 'answered' : 'pending';
+  }
+
   /** Asks and waits for the answer; the request file is removed once answered or given up. */
   async ask(ask: ApprovalAsk): Promise<{ outcome: ApprovalOutcome; approvalID: string }> {
     const approvalID = await this.open(ask);

@@ -68,6 +68,23 @@ function clientCapabilities(server: Server, ctx: ServerContext): ClientCapabilit
 
 export type ApprovalGate = { kind: 'run' } | { kind: 'refused'; message: string } | { kind: 'ask'; result: InputRequiredResult };
 
+/** What a person is asked about: the tool in words, the approval file's tool, the arguments with secrets masked, and the form to answer. */
+export function approvalSubject(tool: AgentTool, args: Record<string, unknown>) {
+  const f = tool.file;
+  const what = `${f.displayName || f.slug} (${tool.bundle.slug}/${f.slug}@${f.version})`;
+  const masked = maskMarked(args, f.argSchema);
+  const toolRef = { bundleID: f.bundleID, toolID: f.toolID, bundleSlug: tool.bundle.slug, slug: f.slug, version: f.version, displayName: f.displayName };
+  const elicit = {
+    message: `Toolwright: ${what} is privileged. Run it with these arguments?\n${JSON.stringify(masked, null, 2)}`,
+    requestedSchema: {
+      type: 'object' as const,
+      properties: { confirm: { type: 'boolean' as const, title: 'Run it', description: `Run ${what} now` } },
+      required: ['confirm'],
+    },
+  };
+  return { what, masked, toolRef, elicit };
+}
+
 export async function approvalGate(
   core: McpCore,
   server: Server,
@@ -76,10 +93,7 @@ export async function approvalGate(
   caller: string,
   ctx: ServerContext,
 ): Promise<ApprovalGate> {
-  const f = tool.file;
-  const what = `${f.displayName || f.slug} (${tool.bundle.slug}/${f.slug}@${f.version})`;
-  const masked = maskMarked(args, f.argSchema);
-  const toolRef = { bundleID: f.bundleID, toolID: f.toolID, bundleSlug: tool.bundle.slug, slug: f.slug, version: f.version, displayName: f.displayName };
+  const { what, masked, toolRef, elicit } = approvalSubject(tool, args);
   const timeoutSeconds = core.config.get().approvalTimeoutSeconds;
   const refused = (outcome: ApprovalOutcome, how: string): ApprovalGate => ({
     kind: 'refused',
@@ -124,14 +138,7 @@ export async function approvalGate(
       kind: 'ask',
       result: inputRequired({
         inputRequests: {
-          approve: inputRequired.elicit({
-            message: `Toolwright: ${what} is privileged. Run it with these arguments?\n${JSON.stringify(masked, null, 2)}`,
-            requestedSchema: {
-              type: 'object',
-              properties: { confirm: { type: 'boolean', title: 'Run it', description: `Run ${what} now` } },
-              required: ['confirm'],
-            },
-          }),
+          approve: inputRequired.elicit(elicit),
         },
         requestState: await requestStateCodec.mint({ approvalID, call: callDigest(tool, args) }, ctx),
       }),

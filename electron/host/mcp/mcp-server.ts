@@ -24,6 +24,7 @@ import { outputProgress, progressOf } from './progress.js';
 import { registerScheduleResources } from './schedule-resources.js';
 import { approvalGate, requestStateCodec } from './approval.js';
 import { errorResult, toCallResult } from './describe.js';
+import { registerTasks } from './tasks.js';
 import type { McpCore, McpScope } from './scope.js';
 
 export type { McpCore } from './scope.js';
@@ -99,6 +100,7 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
       })
     : () => undefined;
   const scheduleResources = registerScheduleResources(server, core, scope, live);
+  const tasks = registerTasks(server, core, scope, opts.era);
 
   // Log messages: a 2025 client gets them once it asked (logging/setLevel), at its level or above;
   // a 2026 client names its level on each request.
@@ -127,6 +129,7 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
     const caller = `mcp:${clientName(ctx)}`;
     // A retry that carries an answer is the same call, counted once.
     if (!ctx.mcpReq.requestState()) void agentOf(ctx).then((h) => h?.recordCall());
+    if (tasks.asked(ctx)) return tasks.start(tool, args, caller, ctx);
     if (tool.safety === 'privileged') {
       const gate = await approvalGate(core, server, tool, args, caller, ctx);
       if (gate.kind === 'ask') return gate.result;

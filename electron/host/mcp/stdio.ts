@@ -10,6 +10,7 @@ import { createCore, type Core } from '../../core/app-core.js';
 import { stderrLogger } from '../../core/log.js';
 import { createMcpServer } from './mcp-server.js';
 import { createMcpScope, type McpScope } from './scope.js';
+import { tasksSettled } from './tasks.js';
 
 export interface StdioOptions {
   dataDir: string;
@@ -40,7 +41,8 @@ export async function runStdioServer(opts: StdioOptions): Promise<void> {
     },
     { legacy: 'serve', onerror: (e) => core.logger.warn(`mcp: ${e.message}`) },
   );
-  process.stdin.on('end', () => void shutdown());
+  // Tasks outlive the agent that started them: their runs finish (and record their results) first.
+  process.stdin.on('end', () => void tasksSettled(core).then(shutdown));
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
 }
