@@ -172,6 +172,8 @@ describe.skipIf(!chromiumAvailable())('a card as an MCP App in a real Apps host'
       }
       await expect.poll(() => page.frameLocator('#raw-0').locator('#value').innerText()).toBe('forty-two');
       await expect.poll(() => page.frameLocator('#raw-1').locator('#card').innerText()).toContain('script element');
+      // The frame applied the sanitiser's rules again, svg (in its own namespace) included.
+      expect(await page.frameLocator('#raw-1').locator('#card svg, #card script, #card img, #card style, #card meta, #card base').count()).toBe(0);
       await page.frameLocator('#raw-0').locator('#js').click();
       await page.mouse.move(10, 10);
       await page.waitForTimeout(1500);

@@ -36,8 +36,19 @@ export function cardAppToolMeta(t: AgentTool): Record<string, unknown> {
   return { ui: { resourceUri }, [RESOURCE_URI_META_KEY]: resourceUri };
 }
 
-/** The sanitiser's element and attribute rules, applied again in the frame (handlers and javascript: URLs always go). */
-const FRAME_RULES = JSON.stringify({ removeElements: CARD_PURIFY_CONFIG.FORBID_TAGS, removeAttributes: CARD_PURIFY_CONFIG.FORBID_ATTR });
+/**
+ * The sanitiser's element and attribute rules, applied again in the frame (handlers and
+ * javascript: URLs always go). The Sanitizer matches a bare name in the HTML namespace only, so
+ * svg and math are named in their own namespaces too.
+ */
+const FRAME_RULES = JSON.stringify({
+  removeElements: [
+    ...CARD_PURIFY_CONFIG.FORBID_TAGS,
+    { name: 'svg', namespace: 'http://www.w3.org/2000/svg' },
+    { name: 'math', namespace: 'http://www.w3.org/1998/Math/MathML' },
+  ],
+  removeAttributes: CARD_PURIFY_CONFIG.FORBID_ATTR,
+});
 
 /**
  * Runs in the app's frame. Speaks the view's side of the Apps bridge as JSON-RPC over
@@ -48,7 +59,7 @@ const FRAME_RULES = JSON.stringify({ removeElements: CARD_PURIFY_CONFIG.FORBID_T
 export const CARD_APP_BRIDGE = `(()=>{
 const root=document.getElementById('card'),title=document.getElementById('title'),RULES=${FRAME_RULES};
 const put=(html)=>{if(typeof root.setHTML==='function'){root.setHTML(html,{sanitizer:RULES});return}
-const t=document.createElement('template');t.innerHTML=html;t.content.querySelectorAll(RULES.removeElements.join(',')).forEach((e)=>e.remove());
+const t=document.createElement('template');t.innerHTML=html;t.content.querySelectorAll(RULES.removeElements.map((e)=>e.name||e).join(',')).forEach((e)=>e.remove());
 t.content.querySelectorAll('*').forEach((e)=>{for(const a of [...e.attributes])if(/^on/i.test(a.name)||RULES.removeAttributes.includes(a.name.toLowerCase()))e.removeAttribute(a.name)});root.replaceChildren(t.content)};
 let next=1;const send=(m)=>parent.postMessage(m,'*');
 const notify=(method,params)=>send({jsonrpc:'2.0',method,params});
