@@ -1,13 +1,16 @@
 /**
  * The MCP layer's mapping of Toolwright's words onto MCP's: a visible tool as an MCP Tool (name,
  * title, schemas, safety as annotations, where it lives as `_meta`), and a run's result as MCP
- * content (the value as text, the card as an embedded html resource, structuredContent when the
- * tool announces an outputSchema).
+ * content (the value as text, the card as an embedded html resource and, for the tool's MCP App,
+ * in `_meta`; structuredContent when the tool announces an outputSchema), icons from tool.json or
+ * bundle.json.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { announcedOutputSchema, parametersOf, safetyAnnotations, type AgentTool } from '../../core/agents/agent-tools.js';
 import type { InvokeResult } from '../../../shared/types.js';
 import { valueText } from '../../../shared/format.js';
+import { CARD_RESULT_META_KEY, cardAppToolMeta, hasCardApp } from './card-apps.js';
+import { toolIcons } from './icons.js';
 
 const META = 'dev.toolwright';
 
@@ -24,8 +27,11 @@ export function describeTool(t: AgentTool): Tool {
       [`${META}/toolID`]: f.toolID,
       [`${META}/slug`]: f.slug,
       [`${META}/version`]: f.version,
+      ...(hasCardApp(t) ? cardAppToolMeta(t) : {}),
     },
   };
+  const icons = toolIcons(t);
+  if (icons) tool.icons = icons;
   const output = announcedOutputSchema(f.outputSchema);
   if (output) tool.outputSchema = output as Tool['outputSchema'];
   return tool;
@@ -42,6 +48,8 @@ export function toCallResult(tool: AgentTool, r: InvokeResult): CallToolResult {
     content.push({ type: 'resource', resource: { uri: `toolwright://invocations/${r.invocationID}/card`, mimeType: 'text/html', text: r.card.html } });
   }
   const result: CallToolResult = { content };
+  // For the tool's MCP App (card-apps.ts); the html is the core's sanitised html, as embedded above.
+  if (r.card && (r.card.html || r.card.text)) result._meta = { [CARD_RESULT_META_KEY]: r.card };
   if (announcedOutputSchema(tool.file.outputSchema)) {
     if (r.truncated || typeof r.value !== 'object' || r.value === null || Array.isArray(r.value)) {
       return errorResult(

@@ -22,6 +22,7 @@ import type { ConnectionHandle } from '../../core/agents/connections.js';
 import type { InvokeResult } from '../../../shared/types.js';
 import { outputProgress, progressOf } from './progress.js';
 import { registerScheduleResources } from './schedule-resources.js';
+import { APPS_EXTENSION, cardAppResources } from './card-apps.js';
 import { approvalGate, requestStateCodec } from './approval.js';
 import { errorResult, toCallResult } from './describe.js';
 import { registerTasks } from './tasks.js';
@@ -66,6 +67,7 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
         resources: { subscribe: true, listChanged: true },
         prompts: {},
         completions: {},
+        extensions: APPS_EXTENSION,
       },
       instructions: INSTRUCTIONS,
       requestState: { verify: requestStateCodec.verify },
@@ -99,7 +101,7 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
         if (change.kind === 'tools') server.sendToolListChanged().catch(() => undefined); // not connected yet, or gone
       })
     : () => undefined;
-  const scheduleResources = registerScheduleResources(server, core, scope, live);
+  const scheduleResources = registerScheduleResources(server, core, scope, live, [cardAppResources(scope)]);
   const tasks = registerTasks(server, core, scope, opts.era);
 
   // Log messages: a 2025 client gets them once it asked (logging/setLevel), at its level or above;

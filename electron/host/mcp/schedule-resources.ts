@@ -7,7 +7,15 @@
  * `schedule-outputs` puts the latest outputs of chosen schedules into a conversation, and the
  * resource list follows the switches like tools/list does.
  */
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Prompt, type Resource, type Server } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type Server,
+} from '@modelcontextprotocol/server';
 import type { Core } from '../../core/app-core.js';
 import type { AgentTool } from '../../core/agents/agent-tools.js';
 import type { McpScope } from './scope.js';
@@ -65,6 +73,12 @@ async function resourceBody(core: ScheduleResourcesCore, v: Visible, output: Sch
   };
 }
 
+/** Other resources served beside the schedule outputs (the cards' ui:// apps): `read` answers undefined for an address not its own. */
+export interface ResourceSource {
+  list(): Resource[];
+  read(uri: string): ReadResourceResult | undefined;
+}
+
 export interface ScheduleResources {
   dispose(): void;
 }
@@ -73,7 +87,13 @@ export interface ScheduleResources {
  * `live`: a 2025 session or stdio connection, told of new outputs it subscribed to and of list
  * changes on its own stream. A 2026 request's client hears of them through subscriptions/listen.
  */
-export function registerScheduleResources(server: Server, core: ScheduleResourcesCore, scope: McpScope, live: boolean): ScheduleResources {
+export function registerScheduleResources(
+  server: Server,
+  core: ScheduleResourcesCore,
+  scope: McpScope,
+  live: boolean,
+  others: readonly ResourceSource[] = [],
+): ScheduleResources {
   const visible = (): Visible[] =>
     scope.visible().flatMap((tool) => (tool.file.schedules ?? []).map((schedule) => ({ schedule, tool, zone: schedule.timezone ?? machineTimeZone() })));
   const find = (uri: string): Visible => {
@@ -93,7 +113,7 @@ export function registerScheduleResources(server: Server, core: ScheduleResource
     mimeType: 'application/json',
   });
 
-  server.setRequestHandler('resources/list', async () => ({ resources: visible().map(describe) }));
+  server.setRequestHandler('resources/list', async () => ({ resources: [...visible().map(describe), ...others.flatMap((o) => o.list())] }));
   server.setRequestHandler('resources/templates/list', async () => ({
     resourceTemplates: [
       {
@@ -106,6 +126,10 @@ export function registerScheduleResources(server: Server, core: ScheduleResource
     ],
   }));
   server.setRequestHandler('resources/read', async (request) => {
+    for (const o of others) {
+      const answer = o.read(request.params.uri);
+      if (answer) return answer;
+    }
     const v = find(request.params.uri);
     const body = await resourceBody(core, v, await latestOf(core, v.schedule.scheduleID));
     return { contents: [{ uri: request.params.uri, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };

@@ -74,9 +74,13 @@ export function createMcpScope(core: McpCore, bundles: readonly string[] = []): 
     current()
       .tools.map((t) => `${t.name}\u0000${t.file.toolID}\u0000${contentTag(t)}\u0000${t.safety}`)
       .join('\n');
+  // The resources: schedule outputs, and the ui:// apps of the tools with a card (card-apps.ts).
   const scheduleSignature = () =>
     current()
-      .tools.flatMap((t) => (t.file.schedules ?? []).map((s) => `${s.scheduleID}\u0000${s.cron}\u0000${s.isEnabled}\u0000${s.timezone ?? ''}`))
+      .tools.flatMap((t) => [
+        ...(t.file.schedules ?? []).map((s) => `${s.scheduleID}\u0000${s.cron}\u0000${s.isEnabled}\u0000${s.timezone ?? ''}`),
+        ...(t.file.card?.enabled ? [`ui\u0000${t.file.toolID}`] : []),
+      ])
       .join('\n');
 
   const listeners = new Set<(change: ScopeChange) => void>();

@@ -22,6 +22,8 @@ let bundleID: string;
 let scheduleID: string;
 let hidden: string;
 const uri = (id: string) => `toolwright://schedules/${id}/latest`;
+// The list also holds the ui:// card apps of the tools with a card (card-apps.test.ts).
+const scheduleUris = (resources: { uri: string }[]) => resources.map((r) => r.uri).filter((u) => u.startsWith('toolwright://schedules/'));
 
 beforeAll(async () => {
   h = await startHost();
@@ -79,8 +81,11 @@ describe('schedule outputs over MCP stdio (another process runs the schedule)', 
 
   it('lists the latest output of each schedule of the tools it may see, and reads it before and after a run, after a subscription update', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual([uri(scheduleID)]); // the switched-off tool's schedule is not visible
-    expect(resources[0]).toMatchObject({ mimeType: 'application/json', title: 'Digest: At 06:00, on day 1 of the month, only in January (Europe/Malta)' });
+    expect(scheduleUris(resources)).toEqual([uri(scheduleID)]); // the switched-off tool's schedule is not visible
+    expect(resources.find((r) => r.uri === uri(scheduleID))).toMatchObject({
+      mimeType: 'application/json',
+      title: 'Digest: At 06:00, on day 1 of the month, only in January (Europe/Malta)',
+    });
     const before = await readJson(client, uri(scheduleID));
     expect(before).toMatchObject({
       schedule: { scheduleID, cron: '0 6 1 1 *', timezone: 'Europe/Malta', isEnabled: true },
@@ -135,12 +140,12 @@ describe('schedule outputs over MCP HTTP', () => {
     const client = new Client({ name: 'http-agent', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${h.token}` } } }));
     try {
-      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([uri(scheduleID)]);
+      expect(scheduleUris((await client.listResources()).resources)).toEqual([uri(scheduleID)]);
       await new Promise((r) => setTimeout(r, 300)); // the GET stream opens after initialisation
       const changed = next<void>((resolve) => client.setNotificationHandler('notifications/resources/list_changed', () => resolve()), 'resources/list_changed');
       await h.api('PATCH', `/tools/bundles/${bundleID}/tools/hidden/version/v1`, { isEnabled: true });
       await changed;
-      expect((await client.listResources()).resources.map((r) => r.uri).sort()).toEqual([uri(scheduleID), uri(hidden)].sort());
+      expect(scheduleUris((await client.listResources()).resources).sort()).toEqual([uri(scheduleID), uri(hidden)].sort());
     } finally {
       await client.close();
     }
