@@ -12,7 +12,7 @@ import { apiIssues } from '../../../shared/json-schema/issues.js';
 import type { InvokeStreamEvent } from '../../../shared/types.js';
 
 export interface CallContext {
-  transport: 'ipc' | 'rest' | 'test' | 'cli';
+  transport: 'ipc' | 'rest' | 'test' | 'cli' | 'mcp';
   /** tools.invoke only: who asked, written into the run's history entry (the CLI says 'cli'). */
   caller?: string;
   /** tools.invoke only: a transport that streams the run (REST SSE, IPC events) listens here. */
@@ -24,6 +24,8 @@ export interface InvokeStreamHooks {
   onStart?: (invocationID: string) => void;
   /** Output chunks and pipeline steps, redacted and capped by the engine. */
   onEvent?: (event: InvokeStreamEvent) => void;
+  /** Status lines of the run (an image build), which MCP sends as progress notifications. */
+  onProgress?: (line: string) => void;
 }
 
 export type Handler<N extends OpName> = (input: OpInput<N>, ctx: CallContext) => Promise<OpOutput<N>> | OpOutput<N>;

@@ -17,6 +17,7 @@ import { createMcpHandler, isInitializeRequest, isLegacyRequest, type McpHttpHan
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { createMcpScope, scopeKey, type McpCore, type McpScope } from './scope.js';
+import { createListCache, plainModernListRequest, type ListCache } from './list-cache.js';
 
 export const MCP_PATH = '/mcp';
 /** Audiences (bundle sets) kept at once; the least recently used one without sessions goes first. */
@@ -32,6 +33,7 @@ interface Audience {
   scope: McpScope;
   modern: McpHttpHandler;
   serveModern: ReturnType<typeof toNodeHandler>;
+  lists: ListCache;
   sessions: number;
   stop(): Promise<void>;
 }
@@ -94,6 +96,7 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
       scope,
       modern,
       serveModern: toNodeHandler(modern),
+      lists: createListCache(scope, modern),
       sessions: 0,
       async stop() {
         unsubscribe();
@@ -119,6 +122,8 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
   });
 
   app.all(MCP_PATH, async (req, reply) => {
+    const plainList = plainModernListRequest(req);
+    if (plainList && (await audienceFor(bundlesOf(req)).lists.answer(req, reply, plainList))) return reply;
     if (req.method === 'POST' && !(await isLegacyRequest(probeOf(req), req.body))) {
       const audience = audienceFor(bundlesOf(req));
       reply.hijack();

@@ -16,10 +16,8 @@ import {
   type LoggingLevel,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { toApiError } from '../../core/errors.js';
 import type { AgentTool } from '../../core/agents/agent-tools.js';
 import type { ConnectionHandle } from '../../core/agents/connections.js';
-import type { InvokeResult } from '../../../shared/types.js';
 import { outputProgress, progressOf } from './progress.js';
 import { registerScheduleResources } from './schedule-resources.js';
 import { APPS_EXTENSION, cardAppResources } from './card-apps.js';
@@ -161,31 +159,31 @@ async function callTool(
   log: (ctx: ServerContext, level: LoggingLevel, data: string) => void,
 ): Promise<CallToolResult> {
   const f = tool.file;
-  const ref = { bundleID: f.bundleID, slug: f.slug, version: f.version };
   const invocationID = randomUUID();
   const signal = ctx.mcpReq.signal;
-  const onAbort = () => void core.invocations.cancel(invocationID);
+  const onAbort = () => void core.dispatch('tools.cancel', { invocationID }, { transport: 'mcp' });
   signal.addEventListener('abort', onAbort, { once: true });
   const report = progressOf(ctx);
   // The tool's output as it arrives, as the text of progress notifications.
   const output = report && outputProgress(report);
-  let result: InvokeResult;
-  try {
-    result = await core.invocations.invoke(ref, {
-      args,
-      confirm: tool.safety === 'privileged',
-      invocationID,
-      caller,
-      ...(report ? { onProgress: (line: string) => void report(line) } : {}),
-      ...(output ? { onEvent: output.onEvent } : {}),
+  // The operation REST, IPC and the CLI call too, so its contract and rules hold here as well.
+  const env = await core
+    .dispatch(
+      'tools.invoke',
+      { bundleID: f.bundleID, slug: f.slug, version: f.version, args, confirm: tool.safety === 'privileged', invocationID },
+      {
+        transport: 'mcp',
+        caller,
+        stream: { ...(report ? { onProgress: (line: string) => void report(line) } : {}), ...(output ? { onEvent: output.onEvent } : {}) },
+      },
+    )
+    .finally(async () => {
+      signal.removeEventListener('abort', onAbort);
+      await output?.flush();
     });
-  } catch (e) {
-    // Gates (kill switch, switches, rate limit, arguments) refuse before a run: a result the model can read.
-    return errorResult(toApiError(e, { unexpected: 'the call failed' }).message);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    await output?.flush();
-  }
+  // Gates (kill switch, switches, rate limit, arguments) refuse before a run: a result the model can read.
+  if (!env.ok) return errorResult(env.error.message);
+  const result = env.data;
   log(ctx, result.ok ? 'info' : 'warning', `${tool.name}: ${result.ok ? 'ok' : result.error?.code} in ${result.durationMs} ms`);
   return toCallResult(tool, result);
 }

@@ -14,7 +14,10 @@ import { toolEtag } from '../../core/store/preconditions.js';
 import type { StoreEvent } from '../../../shared/operations.js';
 import { describeTool } from './describe.js';
 
-export type McpCore = Pick<Core, 'store' | 'tools' | 'invocations' | 'config' | 'approvals' | 'agents' | 'events' | 'logger' | 'schedules' | 'paths'>;
+export type McpCore = Pick<
+  Core,
+  'store' | 'tools' | 'invocations' | 'config' | 'approvals' | 'agents' | 'events' | 'logger' | 'schedules' | 'paths' | 'dispatch'
+>;
 
 export type ScopeChange = { kind: 'tools' } | { kind: 'resources' } | { kind: 'output'; scheduleID: string };
 
