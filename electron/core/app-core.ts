@@ -178,6 +178,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     prepare: prepareTool,
     availability: (rec) => engine.availability(rec),
     safety: (rec) => engine.safetyOf(rec).safety,
+    withheld: (rec) => engine.withheld(rec),
     metrics: (id) => metrics.get(id),
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
   });

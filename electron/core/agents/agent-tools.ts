@@ -44,7 +44,7 @@ export function agentTools(store: StoreReader, tools: ToolService, scope: AgentS
   const recs: ToolRecord[] = [];
   for (const rec of store.tools()) {
     if (scope.bundleIDs && !scope.bundleIDs.has(rec.file.bundleID)) continue;
-    if (tools.isVisible(rec)) recs.push(rec);
+    if (tools.offeredToAgents(rec)) recs.push(rec);
   }
   const bundleOf = (r: ToolRecord) => store.bundle(r.file.bundleID)!.file;
   const cmp = COLLATOR.compare;

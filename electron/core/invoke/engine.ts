@@ -132,6 +132,15 @@ export class InvocationEngine {
     this.clock = deps.clock ?? (() => new Date());
   }
 
+  /** Why agents must not see a tool now (Runner.withheld), or undefined. */
+  withheld(tool: EngineTool): string | undefined {
+    try {
+      return this.runners.get(tool.file.type)?.withheld?.(tool.file);
+    } catch (e) {
+      return `the check failed: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+
   availability(tool: EngineTool): Availability {
     // What a run would meet now: with the kill switch on, nothing runs, whatever else holds.
     if (!this.deps.config().toolsEnabled) return { ok: false, reason: 'tools are switched off (the kill switch): turn on Settings → Tools enabled' };

@@ -55,6 +55,11 @@ export interface Runner {
   /** Whether this tool can run here; must not throw and must be cheap (cache slow probes). */
   availability(tool: ToolFile, toolDir: string, secrets: SecretsReader): Availability;
   /**
+   * Why agents must not be offered this tool now although it is switched on and may be able to
+   * run (an upstream definition that changed and nobody accepted), or undefined. Cheap; never throws.
+   */
+  withheld?(tool: ToolFile): string | undefined;
+  /**
    * The safety a run of this tool has now, when it can exceed what the file says (a pipeline: its
    * most dangerous step's, as the steps' tools are now), and why. Must not throw; cheap.
    */

@@ -50,6 +50,8 @@ export interface ToolServiceDeps {
   /** The safety a run of the tool has now, when it may exceed the file's (a pipeline: its most dangerous step's). */
   safety?(rec: ToolRecord): Safety;
   metrics(toolID: string): ToolMetrics;
+  /** Why agents must not see the tool now although it is switched on (an upstream definition nobody accepted), or undefined. */
+  withheld?(rec: ToolRecord): string | undefined;
   /** Data kept apart from tool.json (usage counters, history) that goes with a deleted tool. */
   onDeleted?(toolID: string): Promise<void>;
 }
@@ -82,6 +84,11 @@ export class ToolService {
   isVisible(rec: ToolRecord): boolean {
     const b = this.store.state.bundles.get(rec.file.bundleID)?.file;
     return rec.file.isEnabled && !!b && b.isEnabled && !b.softDeletedAt;
+  }
+
+  /** Switched on and not withheld: what agents are offered (MCP tools/list, the OpenAI export). */
+  offeredToAgents(rec: ToolRecord): boolean {
+    return this.isVisible(rec) && this.deps.withheld?.(rec) === undefined;
   }
 
   async get(ref: ToolRef): Promise<ToolView> {

@@ -61,6 +61,11 @@ export function createMcpRunner(opts: McpRunnerOptions | undefined): Runner {
       if (withheld) return { ok: false, reason: withheld };
       return { ok: true };
     },
+    withheld(tool: ToolFile): string | undefined {
+      if (!opts) return undefined;
+      const impl = tool.impl as McpImpl;
+      return withheldReason(impl.tool, impl.definitionHash, opts.upstreams.snapshot(tool.bundleID));
+    },
     defaultTimeout: () => ({ seconds: MCP_DEFAULT_TIMEOUT_SECONDS, source: 'the default for upstream MCP tools' }),
     async run(ctx: RunContext): Promise<RunOutput> {
       if (!opts) throw new CoreError('TOOL_UNAVAILABLE', 'upstream MCP servers are not available in this process');
