@@ -18,7 +18,7 @@ import type { HttpRunnerOptions } from '../invoke/http/runner.js';
 import type { ContainerRunnerOptions } from '../invoke/container/runner.js';
 import type { StepInvoker } from '../invoke/pipeline/step-invoker.js';
 import type { ToolCatalog } from '../store/catalog.js';
-import type { McpRunnerOptions } from '../invoke/mcp/runner.js';
+import type { McpRunnerOptions } from './mcp/runner.js';
 
 export interface SaveCheckContext {
   /** The tool's argSchema as it will be saved (placeholders may name its properties). */

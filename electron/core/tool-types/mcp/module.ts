@@ -4,7 +4,7 @@
  * person accepted, pinned by its hash.
  */
 import { McpImpl } from '../../../../shared/tool-types/mcp.js';
-import { createMcpRunner } from '../../invoke/mcp/runner.js';
+import { createMcpRunner } from './runner.js';
 import type { ToolTypeModule } from '../tool-type.js';
 import { defaultSafetyOf } from '../../../../shared/tool-types/default-safety.js';
 

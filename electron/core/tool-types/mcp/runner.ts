@@ -13,10 +13,10 @@ import type { McpImpl } from '../../../../shared/tool-types/mcp.js';
 import { withheldReason } from '../../../../shared/upstream.js';
 import { CoreError, cancelledError } from '../../errors.js';
 import type { StoreReader } from '../../store/reader.js';
-import type { UpstreamManager } from '../../tool-types/mcp/upstream/manager.js';
-import { sourceSecretNames } from '../../tool-types/mcp/upstream/source.js';
+import type { UpstreamManager } from './upstream/manager.js';
+import { sourceSecretNames } from './upstream/source.js';
 import type { SecretsReader } from '../../secrets/types.js';
-import type { RunContext, RunOutput, Runner } from '../types.js';
+import type { RunContext, RunOutput, Runner } from '../../invoke/types.js';
 
 /** An upstream call has no bound of its own beyond this unless the tool's limits say otherwise. */
 export const MCP_DEFAULT_TIMEOUT_SECONDS = 120;
