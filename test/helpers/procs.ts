@@ -1,10 +1,11 @@
 /** Spawns TypeScript helpers as real OS processes, and reads their JSON lines. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compiledPathOf } from './compiled-scripts.js';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// From the string, not `new URL`: under jsdom (the renderer's tests load this through the set-up file) URL is jsdom's.
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Runs the script's bundle from the test run's global set-up, or the source through tsx when there is none. */
 export function nodeArgsFor(script: string): string[] {
