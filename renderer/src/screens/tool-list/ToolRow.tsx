@@ -3,6 +3,7 @@ import { Switch } from '../../components/Switch.js';
 import { Badge } from '../../components/States.js';
 import { relativeTime, absoluteTime, plural, SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
 import type { ToolView } from '../../../../shared/types.js';
+import { MARK_LABEL, upstreamMarkOf } from '../../servers/upstreamMark.js';
 
 export const ROW_HEIGHT = 52;
 
@@ -22,6 +23,7 @@ export function ToolRow({
   bundleOff: boolean;
 }) {
   const avail = tool.availability;
+  const mark = upstreamMarkOf(tool);
   return (
     <div
       role="row"
@@ -42,6 +44,14 @@ export function ToolRow({
       <div role="cell" className="cell cell-type">
         <Badge>{tool.type}</Badge>
         {tool.isBuiltIn && <Badge tone="info">built-in</Badge>}
+        {mark && (
+          <Badge
+            tone={mark === 'new' ? 'info' : mark === 'changed' ? 'warn' : 'danger'}
+            title={mark === 'changed' ? 'Open the tool to review the change' : avail.reason}
+          >
+            {MARK_LABEL[mark]}
+          </Badge>
+        )}
       </div>
       <div role="cell" className="cell cell-safety">
         <Badge tone={SAFETY_TONE[tool.effectiveSafety ?? tool.safety]}>{SAFETY_LABEL[tool.effectiveSafety ?? tool.safety]}</Badge>
