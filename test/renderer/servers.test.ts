@@ -131,3 +131,13 @@ describe('live updates of a server', () => {
     expect(k).toContain('["servers","b1"]');
   });
 });
+
+describe('the bundle slug suggested for a server', () => {
+  it('comes from the package or script the command starts, or the server name', async () => {
+    const { suggestedSlug } = await import('../../renderer/src/servers/commandLine.js');
+    expect(suggestedSlug(parseServerLine('npx -y @modelcontextprotocol/server-memory@2025.1.1'))).toBe('server-memory');
+    expect(suggestedSlug(parseServerLine("node ./file-tools-server.mjs '/tmp/tools with space.json'"))).toBe('file-tools-server');
+    expect(suggestedSlug(parseServerLine('https://mcp.example.com/mcp'))).toBe('mcp');
+    expect(suggestedSlug(parseServerLine('npx x'), 'GitHub MCP')).toBe('github-mcp');
+  });
+});

@@ -131,14 +131,13 @@ export function ServerPanel({ bundle }: { bundle: BundleView }) {
         </p>
       )}
       {preview && <SyncPreview report={preview} busy={sync.isPending} onApply={() => sync.mutate()} onCancel={() => setPreview(null)} />}
-      {s && (
+      {s && !s.stderr && <p className="server-log muted">The server has written nothing on stderr.</p>}
+      {s?.stderr && (
         <details className="server-log" open={s.state === 'failed' || undefined}>
-          <summary>Server log (stderr){s.stderr ? '' : ': empty'}</summary>
-          {s.stderr && (
-            <pre className="code-block server-stderr" tabIndex={0} aria-label="The server's stderr, most recent last" data-testid="server-stderr">
-              {s.stderr}
-            </pre>
-          )}
+          <summary>Server log (stderr)</summary>
+          <pre className="code-block server-stderr" tabIndex={0} aria-label="The server's stderr, most recent last" data-testid="server-stderr">
+            {s.stderr}
+          </pre>
         </details>
       )}
     </section>

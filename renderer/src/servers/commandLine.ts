@@ -129,12 +129,12 @@ export function suggestedSlug(parsed: ParsedServerLine, serverName?: string): st
   let base = fromName ?? '';
   if (!base && parsed.ok && parsed.transport === 'http') base = new URL(parsed.url).hostname.split('.')[0] ?? '';
   if (!base && parsed.ok && parsed.transport === 'stdio') {
-    const pkg = [...parsed.args].reverse().find((a) => !a.startsWith('-')) ?? parsed.command;
+    const pkg = parsed.args.find((a) => !a.startsWith('-')) ?? parsed.command;
     base = pkg
       .split('/')
       .pop()!
-      .replace(/@[^@]*$/, '')
-      .replace(/\.(m?js|py|ts)$/, '');
+      .replace(/(.)@[^@]*$/, '$1')
+      .replace(/\.(m?js|cjs|py|ts)$/, '');
   }
   return (
     base

@@ -44,20 +44,20 @@ export function ToolRow({
       <div role="cell" className="cell cell-type">
         <Badge>{tool.type}</Badge>
         {tool.isBuiltIn && <Badge tone="info">built-in</Badge>}
-        {mark && (
-          <Badge
-            tone={mark === 'new' ? 'info' : mark === 'changed' ? 'warn' : 'danger'}
-            title={mark === 'changed' ? 'Open the tool to review the change' : avail.reason}
-          >
-            {MARK_LABEL[mark]}
-          </Badge>
-        )}
       </div>
       <div role="cell" className="cell cell-safety">
         <Badge tone={SAFETY_TONE[tool.effectiveSafety ?? tool.safety]}>{SAFETY_LABEL[tool.effectiveSafety ?? tool.safety]}</Badge>
       </div>
       <div role="cell" className="cell cell-avail">
-        {avail.ok ? (
+        {mark ? (
+          // The reason is long; the mark says it in a word that fits, the whole reason on hover and in the tool's view.
+          <Badge
+            tone={mark === 'new' ? 'info' : mark === 'changed' ? 'warn' : 'danger'}
+            title={mark === 'new' ? 'Added by the last sync; off until you switch it on' : avail.reason}
+          >
+            {MARK_LABEL[mark]}
+          </Badge>
+        ) : avail.ok ? (
           <span className="avail avail-ok">available</span>
         ) : (
           <span className="avail avail-bad" title={avail.reason}>
