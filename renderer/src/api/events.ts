@@ -13,7 +13,8 @@ export function keysForEvent(e: StoreEvent): QueryKey[] {
   switch (e.type) {
     case 'bundle.changed':
     case 'bundle.removed':
-      return [keys.bundles, keys.tools, ['search']];
+      // A changed source is a different server.
+      return [keys.bundles, keys.tools, ['search'], keys.server(e.bundleID)];
     case 'tool.changed':
     case 'tool.removed':
       return [keys.tools, keys.bundles, ['search'], keys.schedules];
@@ -38,6 +39,8 @@ export function keysForEvent(e: StoreEvent): QueryKey[] {
     case 'tool.files.changed':
       // A Dockerfile added or removed changes the tool's availability, and its image may no longer match.
       return [keys.buildFiles(e.toolID), keys.toolImage(e.toolID), keys.tools];
+    case 'upstream.changed':
+      return [keys.server(e.bundleID)];
     case 'build.finished':
       return [keys.toolImage(e.toolID), keys.tools];
     default:

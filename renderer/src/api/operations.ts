@@ -42,3 +42,8 @@ export const deleteBuildFile = operation('buildFiles.delete');
 export const decideApproval = operation('approvals.decide');
 export const patchSchedule = operation('schedules.patch');
 export const runSchedule = operation('schedules.run');
+
+export const probeServer = operation('servers.probe');
+export const syncServer = operation('servers.sync');
+export const stopServer = operation('servers.stop');
+export const acceptDefinition = operation('tools.acceptDefinition');

@@ -36,6 +36,10 @@ export const keys = {
   buildFiles: (toolID: string) => ['buildFiles', toolID] as const,
   buildFile: (toolID: string, path: string) => ['buildFiles', toolID, 'file', path] as const,
   toolImage: (toolID: string) => ['toolImage', toolID] as const,
+  /** An upstream bundle's server: its state, stderr and last sync (servers.status). */
+  server: (bundleID: string) => ['servers', bundleID] as const,
+  /** Under 'tools': a tool change (an accept, a sync) makes its review stale too. */
+  definition: (ref: ToolRef) => ['tools', 'definition', ref.bundleID, ref.slug, ref.version] as const,
 };
 
 /** All bundles (enabled and disabled), or the Trash. Bundles are few, so every page is fetched. */
@@ -203,4 +207,18 @@ export function useToolImage(tool: Pick<ToolView, 'toolID' | 'bundleID' | 'slug'
     enabled: !!tool && enabled,
     retry: false,
   });
+}
+
+/** The state of an upstream bundle's MCP server; refetched on upstream.changed, and each second while it starts. */
+export function useServerStatus(bundleID: string) {
+  return useQuery({
+    queryKey: keys.server(bundleID),
+    queryFn: () => call('servers.status', { bundleID }),
+    refetchInterval: (q) => (q.state.data?.state === 'starting' ? 1000 : false),
+  });
+}
+
+/** An upstream tool's accepted definition beside the server's current one. */
+export function useDefinitionReview(ref: ToolRef, enabled = true) {
+  return useQuery({ queryKey: keys.definition(ref), queryFn: () => call('tools.definition', ref), enabled });
 }

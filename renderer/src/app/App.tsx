@@ -11,6 +11,7 @@ import { SearchCombo, SearchPalette } from '../search/Search.js';
 import { SearchScreen } from '../search/SearchScreen.js';
 import { DropOverlay, TransferStatus } from '../transfer/DropZone.js';
 import { ApprovalsPanel } from '../approvals/ApprovalsPanel.js';
+import { AddServerProvider } from '../servers/AddServer.js';
 
 // The tester (rjsf) and the editors (CodeMirror) are most of the code; the tool list, which
 // people see first, does not wait for them, nor for screens opened now and then.
@@ -87,50 +88,52 @@ export function App() {
   useFocusOnNavigate(mainRef, seq);
 
   return (
-    <div className="app">
-      <a
-        className="skip-link"
-        href="#main"
-        onClick={(e) => {
-          e.preventDefault();
-          mainRef.current?.focus();
-        }}
-      >
-        Skip to content
-      </a>
-      <aside className="app-sidebar">
-        <Sidebar />
-      </aside>
-      <div className="app-main">
-        <header className="topbar">
-          <button type="button" className="icon-btn" aria-label="Back" title="Back (Alt+←)" onClick={back} disabled={!canGoBack}>
-            ←
-          </button>
-          <SearchCombo variant="bar" inputRef={searchRef} />
-          <div className="topbar-status">
-            <TransferStatus />
-            {config.data && !config.data.toolsEnabled && (
-              <button type="button" className="badge badge-danger as-button" onClick={() => go({ name: 'settings' })} data-testid="kill-badge">
-                All tools stopped
-              </button>
-            )}
-            <span
-              className={`live-dot${live ? ' is-live' : ''}`}
-              title={live ? 'Live: changes made elsewhere appear here' : 'Reconnecting to live updates…'}
-              aria-label={live ? 'Live updates on' : 'Live updates reconnecting'}
-              role="img"
-            />
-          </div>
-        </header>
-        <main id="main" ref={mainRef} tabIndex={-1} className="content">
-          <Suspense fallback={<Loading />}>
-            <Screen route={route} />
-          </Suspense>
-        </main>
+    <AddServerProvider>
+      <div className="app">
+        <a
+          className="skip-link"
+          href="#main"
+          onClick={(e) => {
+            e.preventDefault();
+            mainRef.current?.focus();
+          }}
+        >
+          Skip to content
+        </a>
+        <aside className="app-sidebar">
+          <Sidebar />
+        </aside>
+        <div className="app-main">
+          <header className="topbar">
+            <button type="button" className="icon-btn" aria-label="Back" title="Back (Alt+←)" onClick={back} disabled={!canGoBack}>
+              ←
+            </button>
+            <SearchCombo variant="bar" inputRef={searchRef} />
+            <div className="topbar-status">
+              <TransferStatus />
+              {config.data && !config.data.toolsEnabled && (
+                <button type="button" className="badge badge-danger as-button" onClick={() => go({ name: 'settings' })} data-testid="kill-badge">
+                  All tools stopped
+                </button>
+              )}
+              <span
+                className={`live-dot${live ? ' is-live' : ''}`}
+                title={live ? 'Live: changes made elsewhere appear here' : 'Reconnecting to live updates…'}
+                aria-label={live ? 'Live updates on' : 'Live updates reconnecting'}
+                role="img"
+              />
+            </div>
+          </header>
+          <main id="main" ref={mainRef} tabIndex={-1} className="content">
+            <Suspense fallback={<Loading />}>
+              <Screen route={route} />
+            </Suspense>
+          </main>
+        </div>
+        <SearchPalette open={palette} onClose={() => setPalette(false)} />
+        <DropOverlay />
+        <ApprovalsPanel />
       </div>
-      <SearchPalette open={palette} onClose={() => setPalette(false)} />
-      <DropOverlay />
-      <ApprovalsPanel />
-    </div>
+    </AddServerProvider>
   );
 }

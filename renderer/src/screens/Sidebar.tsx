@@ -8,6 +8,7 @@ import { errorMessage } from '../api/errors.js';
 import { useTransfer } from '../transfer/TransferProvider.js';
 import { ImportIcon } from '../transfer/DropZone.js';
 import { plural } from '../app/format.js';
+import { useAddServer } from '../servers/AddServer.js';
 import './Sidebar.css';
 
 function isBundleActive(route: Route, bundleID: string): boolean {
@@ -26,6 +27,7 @@ export function Sidebar() {
   const scheduled = schedules.data?.filter((s) => s.isEnabled).length;
   const toggle = useToggleBundle();
   const transfer = useTransfer();
+  const addServer = useAddServer();
   const total = bundles.data?.reduce((n, b) => n + b.toolCount, 0);
 
   return (
@@ -59,6 +61,16 @@ export function Sidebar() {
             data-testid="sidebar-import"
           >
             <ImportIcon />
+          </button>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Add an MCP server…"
+            title="Add an MCP server… (a command line or a URL; its tools become Toolwright tools)"
+            onClick={addServer}
+            data-testid="sidebar-add-server"
+          >
+            <ServerIcon />
           </button>
           <button
             type="button"
@@ -170,5 +182,15 @@ export function Sidebar() {
         </button>
       </div>
     </nav>
+  );
+}
+
+function ServerIcon() {
+  return (
+    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
+      <rect x="2" y="2.5" width="12" height="4.5" rx="1" />
+      <rect x="2" y="9" width="12" height="4.5" rx="1" />
+      <path d="M5 4.75h.01M5 11.25h.01" strokeWidth="2" />
+    </svg>
   );
 }

@@ -11,6 +11,7 @@ import { JsonTree } from '../components/JsonTree.js';
 import { Tester } from '../tester/Tester.js';
 import { SAFETY_LABEL, SAFETY_TONE, relativeTime, absoluteTime, plural } from '../app/format.js';
 import { errorCode } from '../api/errors.js';
+import { UpstreamNotice } from '../servers/DefinitionReview.js';
 import './ToolDetail.css';
 
 /**
@@ -179,6 +180,7 @@ export function ToolDetail({ toolRef, args }: { toolRef: ToolRef; args?: string 
             <span title={absoluteTime(t.metrics.lastCalledAt)}>{relativeTime(t.metrics.lastCalledAt)}</span>
           </span>
         </p>
+        <UpstreamNotice tool={t} />
         {bundle && !bundle.isEnabled && <p className="notice">The bundle {bundle.displayName || bundle.slug} is off, so this tool cannot run.</p>}
       </header>
       {/* Keyed by tool: another tool starts from its own defaults, not the last one's arguments. */}

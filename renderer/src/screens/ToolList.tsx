@@ -14,6 +14,7 @@ import { plural } from '../app/format.js';
 import { ROW_HEIGHT, ToolRow } from './tool-list/ToolRow.js';
 import { BrokenRow, brokenTools, withBroken } from './tool-list/BrokenRow.js';
 import { AllToolsHeader, BundleHeader } from './tool-list/ListHeaders.js';
+import { ServerPanel } from '../servers/ServerPanel.js';
 import './ToolList.css';
 
 function markFirstPaint(): void {
@@ -137,6 +138,7 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
         </h2>
       )}
 
+      {bundle?.source && <ServerPanel key={bundle.bundleID} bundle={bundle} />}
       <BrokenFiles bundleID={bundleID} />
       {pages.isPending ? (
         <Loading label="Loading tools…" />

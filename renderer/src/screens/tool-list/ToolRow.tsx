@@ -3,6 +3,7 @@ import { Switch } from '../../components/Switch.js';
 import { Badge } from '../../components/States.js';
 import { relativeTime, absoluteTime, plural, SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
 import type { ToolView } from '../../../../shared/types.js';
+import { MARK_LABEL, upstreamMarkOf } from '../../servers/upstreamMark.js';
 
 export const ROW_HEIGHT = 52;
 
@@ -22,6 +23,7 @@ export function ToolRow({
   bundleOff: boolean;
 }) {
   const avail = tool.availability;
+  const mark = upstreamMarkOf(tool);
   return (
     <div
       role="row"
@@ -47,7 +49,15 @@ export function ToolRow({
         <Badge tone={SAFETY_TONE[tool.effectiveSafety ?? tool.safety]}>{SAFETY_LABEL[tool.effectiveSafety ?? tool.safety]}</Badge>
       </div>
       <div role="cell" className="cell cell-avail">
-        {avail.ok ? (
+        {mark ? (
+          // The reason is long; the mark says it in a word that fits, the whole reason on hover and in the tool's view.
+          <Badge
+            tone={mark === 'new' ? 'info' : mark === 'changed' ? 'warn' : 'danger'}
+            title={mark === 'new' ? 'Added by the last sync; off until you switch it on' : avail.reason}
+          >
+            {MARK_LABEL[mark]}
+          </Badge>
+        ) : avail.ok ? (
           <span className="avail avail-ok">available</span>
         ) : (
           <span className="avail avail-bad" title={avail.reason}>
