@@ -37,6 +37,7 @@ export const OP_NAMES = [
   'bundles.import',
   'bundles.importSkill',
   'bundles.importOpenApi',
+  'bundles.importMcpServers',
   'tools.importContainer',
   'tools.openaiFunctions',
   'schedules.list',

@@ -358,6 +358,21 @@ export const operations = {
     ),
     errors: ['INVALID_INPUT', 'PAYLOAD_TOO_LARGE'],
   }),
+  'bundles.importMcpServers': op<ImportReport>()({
+    summary:
+      'One bundle per MCP server of a claude_desktop_config.json, Cursor/Windsurf or VS Code mcp.json, registry server.json or .mcpb (base64); secrets go to the secrets store; each server that can start is synced',
+    input: Type.Object(
+      {
+        content: Type.String({ minLength: 1, maxLength: 96 * 1024 * 1024 }),
+        encoding: Type.Optional(Type.Union([Type.Literal('utf8'), Type.Literal('base64')])),
+        dryRun: Type.Optional(Type.Boolean()),
+        /** Sync each created server after the import (default true). */
+        sync: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT', 'PAYLOAD_TOO_LARGE'],
+  }),
   'tools.importContainer': op<ContainerImportResult>()({
     summary: 'A container tool in an existing bundle from a manifest.json + Dockerfile + runner folder (its files, relative paths)',
     input: Type.Object(

@@ -36,6 +36,7 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'bundles.import': { method: 'POST', path: '/tools/bundles/import', query: ['onConflict', 'dryRun'], binary: true },
   'bundles.importSkill': { method: 'POST', path: '/tools/bundles/import/skill', body: '*', status: 201 },
   'bundles.importOpenApi': { method: 'POST', path: '/tools/bundles/import/openapi', body: '*', status: 201 },
+  'bundles.importMcpServers': { method: 'POST', path: '/tools/bundles/import/mcp', body: '*', status: 201 },
   'tools.importContainer': { method: 'POST', path: '/tools/bundles/:bundleID/container-import', params: ['bundleID'], body: '*', status: 201 },
   'tools.openaiFunctions': { method: 'GET', path: '/tools/tools/openai-functions', query: ['bundleIDs'] },
   'bundles.get': { method: 'GET', path: '/tools/bundles/:bundleID', params: ['bundleID'] },

@@ -167,6 +167,29 @@ export interface ImportReport {
   dryRun?: boolean;
   /** Each imported pipeline: how many of its steps were re-linked to tools here, and the steps whose tool is not here. */
   pipelines?: PipelineLinkReport[];
+  /** MCP configuration imports: which kind of file it was. */
+  mcpFormat?: 'mcpServers' | 'vscode' | 'registry' | 'mcpb';
+  /** MCP configuration imports: each server of the file, made a bundle or skipped with the reason. */
+  mcpServers?: McpServerImportItem[];
+}
+
+/** One server of an imported MCP configuration (ImportReport.mcpServers). */
+export interface McpServerImportItem {
+  /** The server's name in the file. */
+  name: string;
+  status: 'created' | 'skipped';
+  /** Why it was skipped. */
+  reason?: string;
+  slug?: string;
+  /** Absent in a dry run. */
+  bundleID?: string;
+  transport?: 'stdio' | 'http';
+  /** Secrets whose values the file held, now (or, in a dry run, to be) in the secrets store. */
+  secretsStored?: string[];
+  /** Secrets the file names without a value: set them (Settings → Secrets, `toolwright secrets set`) before the server can start. */
+  secretsNeeded?: { name: string; description?: string }[];
+  /** The first sync after the import: its new tools (switched off), or why it did not run or failed. */
+  sync?: { status: 'synced' | 'failed' | 'not-run'; tools?: string[]; error?: string };
 }
 
 /** How an imported pipeline's steps found their tools (ImportReport.pipelines). */

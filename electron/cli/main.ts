@@ -19,6 +19,7 @@ import { registerTransferCommands } from './commands/transfer.js';
 import { registerSecretCommands } from './commands/secrets.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerServeCommands } from './commands/serve.js';
+import { registerServerCommands } from './commands/servers.js';
 
 const VERSION = '0.1.0';
 
@@ -49,6 +50,7 @@ export function buildProgram(): { program: Command; close(): Promise<void> } {
   registerRunCommands(program, cli);
   registerSwitchCommands(program, cli);
   registerTransferCommands(program, cli);
+  registerServerCommands(program, cli);
   registerSecretCommands(program, cli);
   registerDoctorCommand(program, cli);
   return { program, close: () => sessions.close() };

@@ -37,6 +37,7 @@ import { TOOL_TYPE_MODULES, toolTypeModule } from './tool-types/registry.js';
 import type { RunnerServices } from './tool-types/tool-type.js';
 import { prepareTool } from './tool-types/prepare.js';
 import { TransferService } from './transfer/transfer-service.js';
+import { McpServerImport } from './transfer/mcp-import.js';
 import { BuildFilesService } from './tool-files/build-files.js';
 import { BuildService, type ImageBuilder } from './tool-files/builds.js';
 import type { ToolType } from '../../shared/tool-types/catalog.js';
@@ -192,6 +193,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const invocations = new InvocationService(store, engine, history, running);
   const transfer = new TransferService({ store, bundles, tools, config, paths });
   await transfer.recover();
+  const mcpImport = new McpServerImport({ store, bundles, secrets, upstream, paths, limits: transfer.limits });
 
   const schedulerOptions = opts.scheduler === true ? {} : opts.scheduler || undefined;
   const scheduleClock = schedulerOptions?.clock ?? REAL_CLOCK;
@@ -259,6 +261,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));
   const services = {
     upstream,
+    mcpImport,
     buildFiles,
     builds,
     trash: { purge: (bundleID: string) => purgeBundle(store, tools, bundleID) },

@@ -47,6 +47,16 @@ describe('classify', () => {
     expect(classify('old.json', enc.encode('{"swagger":"2.0","paths":{}}')).kind).toBe('openapi');
   });
 
+  it('sends MCP client configurations and .mcpb packages to the MCP import', async () => {
+    const MCP = join(process.cwd(), 'test', 'fixtures', 'mcp', 'configs') + '/';
+    expect(classify('claude_desktop_config.json', await readFile(`${MCP}claude_desktop_config.json`))).toMatchObject({ kind: 'mcp', encoding: 'utf8' });
+    expect(classify('mcp.json', await readFile(`${MCP}vscode-mcp.json`)).kind).toBe('mcp');
+    expect(classify('server.json', await readFile(`${MCP}registry-server.json`)).kind).toBe('mcp');
+    expect(classify('inventory.json', await readFile(`${FIXTURES}inventory-openapi.json`)).kind).toBe('openapi');
+    const mcpb = classify('files.mcpb', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]));
+    expect(mcpb).toMatchObject({ kind: 'mcp', encoding: 'base64', content: btoa('PK\x03\x04\x01\x02\x03') });
+  });
+
   it('refuses other JSON, YAML whose openapi key is nested, binary text files and unknown kinds, saying what works', () => {
     const plain = classify('package.json', enc.encode('{"name":"x","scripts":{}}'));
     expect(plain).toMatchObject({ kind: 'unsupported' });

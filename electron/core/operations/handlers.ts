@@ -51,6 +51,7 @@ export function createHandlers(s: Services): Handlers {
     'bundles.import': (i) => s.transfer.importZip(i.zip, i.onConflict ?? 'skip', { dryRun: i.dryRun === true }),
     'bundles.importSkill': (i) => s.transfer.importSkillMd(i.text, { dryRun: i.dryRun === true }),
     'bundles.importOpenApi': (i) => s.transfer.importOpenApi(i.document, { dryRun: i.dryRun === true, ...(i.serverUrl ? { serverUrl: i.serverUrl } : {}) }),
+    'bundles.importMcpServers': (i) => s.mcpImport.import(i),
     'tools.importContainer': (i) => s.transfer.importContainerFiles(i.bundleID, i.files, { dryRun: i.dryRun === true }),
     'tools.openaiFunctions': (i) => ({ items: s.transfer.openAiFunctions(i.bundleIDs) }),
     'schedules.list': (i) => s.schedules.list(i.toolID ? { toolID: i.toolID } : {}),

@@ -32,8 +32,10 @@ import type { OpenApiOptions } from '../transfer/foreign/openapi.js';
 import type { BuildFilesService } from '../tool-files/build-files.js';
 import type { BuildService } from '../tool-files/builds.js';
 import type { UpstreamService } from '../tool-types/mcp/upstream/service.js';
+import type { McpServerImport } from '../transfer/mcp-import.js';
 
 export interface Services {
+  mcpImport: Pick<McpServerImport, 'import'>;
   upstream: Pick<UpstreamService, 'probe' | 'status' | 'sync' | 'stop' | 'review' | 'accept'>;
   buildFiles: Pick<BuildFilesService, 'list' | 'read' | 'write' | 'rename' | 'delete'>;
   builds: Pick<BuildService, 'build' | 'image'>;

@@ -95,8 +95,16 @@ function readAllEntries(zip: yauzl.ZipFile, max: number): Promise<yauzl.Entry[]>
   });
 }
 
-/** Opens an archive and checks its whole directory. Throws a CoreError naming the first bad entry. */
-export async function indexArchive(data: Uint8Array, limits: TransferLimits): Promise<ArchiveIndex> {
+/**
+ * Opens an archive and checks its whole directory. Throws a CoreError naming the first bad entry.
+ * `place` maps entries onto a layout (by default, bundles/<bundleID>/…); other archives (.mcpb)
+ * pass their own and keep every other check.
+ */
+export async function indexArchive(
+  data: Uint8Array,
+  limits: TransferLimits,
+  place: (name: string, isDirectory: boolean) => Place = placeOf,
+): Promise<ArchiveIndex> {
   if (data.byteLength > limits.maxArchiveBytes) {
     throw new CoreError('PAYLOAD_TOO_LARGE', `The archive is ${formatBytes(data.byteLength)}; at most ${formatBytes(limits.maxArchiveBytes)} can be imported.`);
   }
@@ -165,20 +173,20 @@ export async function indexArchive(data: Uint8Array, limits: TransferLimits): Pr
         if (!dirs.has(dir)) dirs.set(dir, name);
       }
 
-      const place = placeOf(name, isDirectory);
-      if (place.kind === 'error') throw refuse(name, place.reason);
-      if (place.kind === 'junk') {
+      const where = place(name, isDirectory);
+      if (where.kind === 'error') throw refuse(name, where.reason);
+      if (where.kind === 'junk') {
         ignored.push(name);
         continue;
       }
-      if (place.kind === 'dir') continue;
+      if (where.kind === 'dir') continue;
 
       const other = offsets.get(raw.relativeOffsetOfLocalHeader);
       if (other !== undefined) throw refuse(name, `shares its data with entry '${other}' (overlapping entries are a zip-bomb technique)`);
       offsets.set(raw.relativeOffsetOfLocalHeader, name);
 
       const size = raw.uncompressedSize;
-      const cap = place.kind === 'file' ? limits.maxFileBytes : limits.maxJsonBytes;
+      const cap = where.kind === 'file' ? limits.maxFileBytes : limits.maxJsonBytes;
       if (size > cap) throw refuse(name, `declares ${formatBytes(size)}; at most ${formatBytes(cap)} are allowed for it`, 'PAYLOAD_TOO_LARGE');
       if (size > limits.ratioFloorBytes && size > raw.compressedSize * limits.maxRatio) {
         const ratio = raw.compressedSize === 0 ? '∞' : Math.round(size / raw.compressedSize);
@@ -192,9 +200,9 @@ export async function indexArchive(data: Uint8Array, limits: TransferLimits): Pr
           { entry: name },
         );
       }
-      if (place.kind === 'file') {
-        if (place.depth > limits.maxDepth) throw refuse(name, `is nested more than ${limits.maxDepth} folders deep`);
-        const k = `${place.bundleID}/${place.toolID}`;
+      if (where.kind === 'file') {
+        if (where.depth > limits.maxDepth) throw refuse(name, `is nested more than ${limits.maxDepth} folders deep`);
+        const k = `${where.bundleID}/${where.toolID}`;
         const t = perTool.get(k) ?? { bytes: 0, count: 0 };
         t.bytes += size;
         t.count += 1;
@@ -205,7 +213,7 @@ export async function indexArchive(data: Uint8Array, limits: TransferLimits): Pr
           throw refuse(name, `makes its tool folder larger than ${formatBytes(limits.maxToolFolderBytes)}`, 'PAYLOAD_TOO_LARGE');
       }
       const executable = mode !== undefined && (mode & 0o111) !== 0;
-      entries.push({ name, place, size, executable, raw });
+      entries.push({ name, place: where, size, executable, raw });
     }
     return { zip, entries, ignored };
   } catch (e) {

@@ -19,6 +19,7 @@ export const listBundles = operation('bundles.list');
 export const putBundle = operation('bundles.put');
 export const importBundles = operation('bundles.import');
 export const openApiImport = operation('bundles.importOpenApi');
+export const mcpServersImport = operation('bundles.importMcpServers');
 export const skillImport = operation('bundles.importSkill');
 export const bundlesExport = operation('bundles.export');
 

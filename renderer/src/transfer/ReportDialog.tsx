@@ -4,6 +4,7 @@
  * yet (allowed only after the person confirms); secrets a container tool needs; or the error,
  * with its field issues.
  */
+import { McpServersReport } from './McpServersReport.js';
 import { useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../api/errors.js';
@@ -245,6 +246,7 @@ export function ReportDialog({ outcome, onClose }: { outcome: Outcome; onClose()
           )}
         />
         {r.items && r.items.length > 0 && <ItemsTable items={r.items} />}
+        {r.mcpServers && r.mcpServers.length > 0 && <McpServersReport items={r.mcpServers} />}
         <ReportSection
           heading="Pipelines"
           testId="report-pipelines"

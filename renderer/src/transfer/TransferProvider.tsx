@@ -7,7 +7,16 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../api/errors.js';
-import { bundlesExport, importBundles, importContainerTool, listBundles, openaiFunctions, openApiImport, skillImport } from '../api/operations.js';
+import {
+  bundlesExport,
+  importBundles,
+  importContainerTool,
+  listBundles,
+  mcpServersImport,
+  openaiFunctions,
+  openApiImport,
+  skillImport,
+} from '../api/operations.js';
 import { keys } from '../api/queries.js';
 import { useNav, type Route } from '../app/nav.js';
 import { useToast } from '../components/Toasts.js';
@@ -29,7 +38,7 @@ const OpenApiDialog = lazy(() => dialogs().then((m) => ({ default: m.OpenApiDial
 const ReportDialog = lazy(() => import('./ReportDialog.js').then((m) => ({ default: m.ReportDialog })));
 import type { Outcome } from './outcome.js';
 
-export const IMPORT_ACCEPT = '.zip,.md,.markdown,.json,.yaml,.yml,application/zip';
+export const IMPORT_ACCEPT = '.zip,.md,.markdown,.json,.yaml,.yml,.mcpb,application/zip';
 
 type Dialog =
   | { kind: 'conflict'; name: string; report: ImportReport; existing: Map<string, BundleView>; resolve(v: OnConflict | null): void }
@@ -178,6 +187,19 @@ export function TransferProvider({ children }: { children: ReactNode }) {
     [refresh, report, withBusy],
   );
 
+  const importMcp = useCallback(
+    async (src: Extract<ImportSource, { kind: 'mcp' }>) => {
+      const done = await withBusy(`Importing the MCP servers of ${src.name}…`, () =>
+        attempt(() => mcpServersImport({ content: src.content, encoding: src.encoding })),
+      );
+      refresh();
+      if (!done.ok)
+        return report({ kind: 'error', source: src.name, title: 'This MCP configuration cannot be imported; nothing was changed', error: done.error });
+      return report({ kind: 'bundles', source: src.name, report: done.value });
+    },
+    [refresh, report, withBusy],
+  );
+
   const importFolder = useCallback(
     async (src: Extract<ImportSource, { kind: 'folder' }>) => {
       const bundleID = await ask<'container'>({ kind: 'container', source: src, defaultBundleID: bundleOfRoute(routeRef.current) });
@@ -218,13 +240,14 @@ export function TransferProvider({ children }: { children: ReactNode }) {
             else if (src.kind === 'openapi') await importOpenApi(src);
             else if (src.kind === 'skill') await importSkill(src);
             else if (src.kind === 'folder') await importFolder(src);
+            else if (src.kind === 'mcp') await importMcp(src);
           }
         } finally {
           running.current = false;
         }
       })();
     },
-    [importFolder, importOpenApi, importSkill, importZip, report, toast, withBusy],
+    [importFolder, importMcp, importOpenApi, importSkill, importZip, report, toast, withBusy],
   );
 
   // ---- export and copy ------------------------------------------------------------------------------

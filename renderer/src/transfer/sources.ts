@@ -12,6 +12,8 @@ export type ImportSource =
   | { kind: 'folder'; name: string; files: FolderFile[]; notes: string[] }
   | { kind: 'skill'; name: string; text: string }
   | { kind: 'openapi'; name: string; text: string }
+  /** An MCP client configuration (JSON text) or an .mcpb package (base64). */
+  | { kind: 'mcp'; name: string; content: string; encoding: 'utf8' | 'base64' }
   | { kind: 'unsupported'; name: string; reason: string };
 
 /** The largest file read into memory at all; the core applies its own, finer limits. */
@@ -20,7 +22,20 @@ export const MAX_READ_BYTES = 512 * 1024 * 1024;
 export const MAX_FOLDER_FILES = 5000;
 
 const WHAT_WORKS =
-  'Toolwright imports its own ZIP exports, container-tool folders (manifest.json + Dockerfile), SKILL.md files and OpenAPI 3 documents (.json, .yaml).';
+  'Toolwright imports its own ZIP exports, container-tool folders (manifest.json + Dockerfile), SKILL.md files, OpenAPI 3 documents (.json, .yaml) and the MCP servers of a claude_desktop_config.json, an mcp.json (Cursor, Windsurf, VS Code), a registry server.json or an .mcpb.';
+
+/** A claude_desktop_config.json, an mcp.json (Cursor, Windsurf, VS Code) or an MCP registry server.json. */
+export function looksLikeMcpConfig(text: string): boolean {
+  try {
+    const doc = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return false;
+    const o = doc as Record<string, unknown>;
+    if ('openapi' in o || 'swagger' in o) return false;
+    return 'mcpServers' in o || 'servers' in o || (typeof o['name'] === 'string' && ('packages' in o || 'remotes' in o));
+  } catch {
+    return false;
+  }
+}
 /** Operating-system litter that is never part of a tool. */
 const LITTER = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
 const SKIPPED_DIRS = new Set(['.git', '__MACOSX', 'node_modules']);
@@ -72,6 +87,7 @@ function decodeUtf8(bytes: Uint8Array): string | null {
 /** Sorts one file by its first bytes and its name. */
 export function classify(name: string, bytes: Uint8Array): ImportSource {
   const ext = extensionOf(name);
+  if (ext === 'mcpb' && isZip(bytes)) return { kind: 'mcp', name, content: toBase64(bytes), encoding: 'base64' };
   if (isZip(bytes)) return { kind: 'zip', name, bytes };
   if (ext === 'zip')
     return { kind: 'unsupported', name, reason: 'is not a ZIP archive (it does not start with the ZIP signature PK\\x03\\x04); was it renamed or cut short?' };
@@ -80,6 +96,7 @@ export function classify(name: string, bytes: Uint8Array): ImportSource {
   const text = decodeUtf8(bytes);
   if (text === null) return { kind: 'unsupported', name, reason: 'is not UTF-8 text' };
   if (ext === 'md' || ext === 'markdown') return { kind: 'skill', name, text };
+  if (ext === 'json' && looksLikeMcpConfig(text)) return { kind: 'mcp', name, content: text, encoding: 'utf8' };
   if (looksLikeOpenApi(text, ext)) return { kind: 'openapi', name, text };
   return {
     kind: 'unsupported',
