@@ -83,9 +83,9 @@ describe.skipIf(!installed).each(CASES)('MCP Inspector v2 CLI, era %s over %s', 
     const call = called.result ?? called;
     expect(call.isError, JSON.stringify(call)).toBeFalsy();
     expect(call.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/"value": 42/) });
-    // Each era's own shape: a 2026 result names the server in _meta, a 2025 one does not.
-    if (era === 'modern') expect(call._meta?.['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'toolwright' });
-    else expect(call._meta).toBeUndefined();
+    // The card travels for MCP Apps hosts, and the Inspector sees the tool's app (ui://… with a CSP of no outside domains).
+    expect(call._meta?.['dev.toolwright/card']).toMatchObject({ text: '6*7 = 42' });
+    expect(called.appInfo).toMatchObject({ hasApp: true, resourceMimeType: 'text/html;profile=mcp-app', csp: { connectDomains: [], resourceDomains: [] } });
 
     // Each Inspector start costs seconds: resources over stdio and unknown names are the SDK tests' (mcp.test.ts, schedule-resources.test.ts).
     if (transport === 'http') {
