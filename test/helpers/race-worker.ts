@@ -52,8 +52,10 @@ async function main(): Promise<void> {
       try {
         if (i % 3 === 0) await t.bundles.put(b!, { slug: `bundle-${i}`, displayName: `Bundle ${i}`.repeat(20), description: 'x'.repeat(i % 500) });
         const existing = t.store.state.pairOwner(b!, slug, '1');
-        if (!existing) await t.tools.create({ bundleID: b!, slug, version: '1' }, functionTool({ description: 'd'.repeat(2000 + i) }));
-        else if (i % 2) await t.tools.setEnabled({ bundleID: b!, slug, version: '1' }, i % 4 === 1);
+        if (!existing) {
+          await t.tools.create({ bundleID: b!, slug, version: '1' }, functionTool({ description: 'd'.repeat(2000 + i) }));
+          out({ created: slug });
+        } else if (i % 2) await t.tools.setEnabled({ bundleID: b!, slug, version: '1' }, i % 4 === 1);
         else await t.tools.update({ bundleID: b!, slug, version: '1' }, functionTool({ description: `edit ${i} `.repeat(300) }));
       } catch (e) {
         const code = (e as { code?: string }).code;

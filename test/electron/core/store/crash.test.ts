@@ -48,7 +48,8 @@ describe('crash safety', () => {
     for (let i = 0; i < KILLS; i++) {
       const child = spawnTs('test/helpers/race-worker.ts', ['churn', t.dataDir, bundleID]);
       const run = collect(child);
-      await new Promise<void>((resolve) => run.onLine((l) => l['ready'] && resolve()));
+      // The first worker lives until it created a tool, so the end check has files to read even when a loaded machine is slow to write.
+      await new Promise<void>((resolve) => run.onLine((l) => (i === 0 ? l['created'] : l['ready']) && resolve()));
       await new Promise((r) => setTimeout(r, 20 + Math.random() * 150));
       child.kill('SIGKILL');
       const done = await run.done;
