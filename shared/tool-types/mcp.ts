@@ -16,8 +16,4 @@ export const McpImpl = Type.Object(
   { additionalProperties: false },
 );
 export type McpImpl = Static<typeof McpImpl>;
-
-/** A tool's pinned upstream definition (its impl) when it is a tool of an upstream MCP server; generic code asks this, not the type's name. */
-export function pinnedUpstreamOf(tool: { type: string; impl?: unknown }): McpImpl | undefined {
-  return tool.type === 'mcp' ? (tool.impl as McpImpl) : undefined;
-}
+export { pinnedUpstreamOf } from './constants.js';

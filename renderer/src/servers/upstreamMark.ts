@@ -6,7 +6,7 @@
  */
 import { lineDiff } from '../tester/lineDiff.js';
 import type { ToolView } from '../../../shared/types.js';
-import { pinnedUpstreamOf } from '../../../shared/tool-types/mcp.js';
+import { pinnedUpstreamOf } from '../../../shared/tool-types/constants.js';
 
 export type UpstreamMark = 'new' | 'changed' | 'gone' | null;
 

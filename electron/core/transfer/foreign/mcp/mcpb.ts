@@ -53,6 +53,14 @@ export async function openMcpb(data: Uint8Array, limits: TransferLimits): Promis
 const ENTRY_COMMAND: Record<string, string> = { node: 'node', python: 'python3' };
 
 /** The manifest as one server whose files will be at `folder`. */
+/**
+ * The manifest's own variable for the package folder, spelled apart: the desktop build's ESM shim
+ * (electron-vite) adds CommonJS globals to a bundle whose text names that variable, and put its
+ * lines in the middle of a string.
+ */
+const DIRNAME = ['__', 'dirname'].join('');
+const FOLDER_VAR = `\${${DIRNAME}}`;
+
 export function readMcpbManifest(manifest: Record<string, unknown>, folder: string, allocate: SlugAllocator): ReadServers {
   const name = typeof manifest['name'] === 'string' ? manifest['name'] : '';
   const read = eachServer([[name, manifest]], allocate, (_name, m, names) => {
@@ -63,7 +71,7 @@ export function readMcpbManifest(manifest: Record<string, unknown>, folder: stri
     const userConfig = isRecord(m['user_config']) ? m['user_config'] : {};
     const home = homedir();
     const builtins: Record<string, string> = {
-      __dirname: folder,
+      [DIRNAME]: folder,
       HOME: home,
       DESKTOP: join(home, 'Desktop'),
       DOCUMENTS: join(home, 'Documents'),
@@ -92,9 +100,9 @@ export function readMcpbManifest(manifest: Record<string, unknown>, folder: stri
       args = stringList(config['args'], 'server.mcp_config.args');
     } else if (entryPoint && (type === 'node' || type === 'python')) {
       command = ENTRY_COMMAND[type]!;
-      args = [`\${__dirname}/${entryPoint}`];
+      args = [`${FOLDER_VAR}/${entryPoint}`];
     } else if (entryPoint && type === 'binary') {
-      command = `\${__dirname}/${entryPoint}`;
+      command = `${FOLDER_VAR}/${entryPoint}`;
       args = [];
     } else {
       throw new ServerRefused(`its server (type '${type}') has neither mcp_config.command nor an entry_point to start`);
