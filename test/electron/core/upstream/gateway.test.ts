@@ -270,6 +270,36 @@ describe('the reference server from the npm registry (@modelcontextprotocol/serv
   }, 60_000);
 });
 
+describe('an upstream server over Streamable HTTP', () => {
+  it('syncs and calls the tools of another Toolwright host, its bearer token a secret placeholder filled at start', async () => {
+    const other = await startHost();
+    try {
+      const id = uuidv7();
+      await h.api('PUT', '/tools/secrets/OTHER_HOST_TOKEN', { value: other.token });
+      const put = await h.api('PUT', `/tools/bundles/${id}`, {
+        slug: 'other-host',
+        source: { kind: 'mcp', transport: 'http', url: `${other.url}/mcp?bundles=core`, headers: { Authorization: 'Bearer ${OTHER_HOST_TOKEN}' } },
+      });
+      expect(put.status, JSON.stringify(put.body)).toBe(201);
+      const sync = await h.api('POST', `/tools/bundles/${id}/sync`);
+      expect(sync.status, JSON.stringify(sync.body)).toBe(200);
+      expect(sync.body.server).toMatchObject({ name: 'toolwright' });
+      const calc = sync.body.added.find((a: { name: string }) => a.name === 'calc');
+      expect(calc).toBeDefined();
+      expect((await h.api('GET', `/tools/bundles/${id}/server`)).body).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28' });
+      await h.api('PATCH', `/tools/bundles/${id}/tools/${calc.slug}/version/v1`, { isEnabled: true });
+      const r = await h.api('POST', `/tools/bundles/${id}/tools/${calc.slug}/version/v1/invoke`, { args: { expression: '6*7' } });
+      expect(r.body, JSON.stringify(r.body)).toMatchObject({ ok: true, value: { value: 42 } });
+      // The other host saw the call, from the gateway.
+      const hist = await other.api('GET', '/tools/bundles/0190a000-0000-7000-8000-00000000c0e0/tools/calc/version/v1/history');
+      expect(hist.body.items[0]).toMatchObject({ status: 'ok', caller: 'mcp:toolwright' });
+      expect(await readFile(join(h.dataDir, 'bundles', id, 'bundle.json'), 'utf8')).not.toContain(other.token);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+});
+
 describe('closing Toolwright', () => {
   it('leaves no server process behind', async () => {
     const own = await startHost();
