@@ -15,3 +15,16 @@ export function canonicalJson(value: Record<string, unknown>, keyOrder: readonly
   }
   return JSON.stringify(out, null, 2) + '\n';
 }
+
+/**
+ * Compact JSON with the keys of every object, at every depth, in code-unit order: the same value
+ * always gives the same text whatever order it was written in, for digests (an MCP tool's pinned
+ * definition, an approval bound to one call).
+ */
+export function sortedKeysJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}

@@ -26,6 +26,7 @@ import type { ApprovalOutcome } from '../../core/agents/approvals.js';
 import { isCoreError } from '../../core/errors.js';
 import type { McpCore } from './scope.js';
 import { progressOf } from './progress.js';
+import { sortedKeysJson } from '../../../shared/canonical.js';
 
 interface ApprovalState {
   approvalID: string;
@@ -46,17 +47,9 @@ export const requestStateCodec = createRequestStateCodec<ApprovalState>({
   bind: (ctx) => ctx.mcpReq.method,
 });
 
-function sortedJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-}
-
 function callDigest(tool: AgentTool, args: Record<string, unknown>): string {
   return createHash('sha256')
-    .update(sortedJson([tool.file.toolID, tool.file.version, args]))
+    .update(sortedKeysJson([tool.file.toolID, tool.file.version, args]))
     .digest('base64url');
 }
 

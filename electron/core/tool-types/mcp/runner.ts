@@ -47,6 +47,11 @@ export function valueOfResult(result: CallToolResult): unknown {
 }
 
 export function createMcpRunner(opts: McpRunnerOptions | undefined): Runner {
+  /** The one judgement of whether a tool's accepted definition still matches the server's (last sync). */
+  const withheldOf = (tool: ToolFile, upstreams: UpstreamManager): string | undefined => {
+    const impl = tool.impl as McpImpl;
+    return withheldReason(impl.tool, impl.definitionHash, upstreams.snapshot(tool.bundleID));
+  };
   return {
     type: 'mcp',
     availability(tool: ToolFile, _toolDir: string, secrets: SecretsReader): Availability {
@@ -56,21 +61,16 @@ export function createMcpRunner(opts: McpRunnerOptions | undefined): Runner {
       if (!source) return { ok: false, reason: `bundle ${bundle?.file.slug ?? tool.bundleID} has no upstream MCP server (its bundle.json has no source)` };
       const missing = sourceSecretNames(source).find((n) => !secrets.has(n));
       if (missing) return { ok: false, reason: `secret ${missing} is not set` };
-      const impl = tool.impl as McpImpl;
-      const withheld = withheldReason(impl.tool, impl.definitionHash, opts.upstreams.snapshot(tool.bundleID));
+      const withheld = withheldOf(tool, opts.upstreams);
       if (withheld) return { ok: false, reason: withheld };
       return { ok: true };
     },
-    withheld(tool: ToolFile): string | undefined {
-      if (!opts) return undefined;
-      const impl = tool.impl as McpImpl;
-      return withheldReason(impl.tool, impl.definitionHash, opts.upstreams.snapshot(tool.bundleID));
-    },
+    withheld: (tool) => (opts ? withheldOf(tool, opts.upstreams) : undefined),
     defaultTimeout: () => ({ seconds: MCP_DEFAULT_TIMEOUT_SECONDS, source: 'the default for upstream MCP tools' }),
     async run(ctx: RunContext): Promise<RunOutput> {
       if (!opts) throw new CoreError('TOOL_UNAVAILABLE', 'upstream MCP servers are not available in this process');
       const impl = ctx.tool.impl as McpImpl;
-      const withheld = withheldReason(impl.tool, impl.definitionHash, opts.upstreams.snapshot(ctx.tool.bundleID));
+      const withheld = withheldOf(ctx.tool, opts.upstreams);
       if (withheld) throw new CoreError('TOOL_UNAVAILABLE', withheld);
       if (ctx.signal.aborted) throw cancelledError();
       const timeoutMs = (ctx.tool.limits?.timeoutSeconds ?? MCP_DEFAULT_TIMEOUT_SECONDS) * 1000;

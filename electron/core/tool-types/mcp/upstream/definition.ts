@@ -6,14 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { UpstreamDefinition } from '../../../../../shared/upstream.js';
-
-function sortedJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-}
+import { sortedKeysJson } from '../../../../../shared/canonical.js';
 
 export function definitionOf(tool: Tool): UpstreamDefinition {
   const def: UpstreamDefinition = { name: tool.name, inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown> };
@@ -33,5 +26,5 @@ export function definitionHash(def: UpstreamDefinition): string {
     outputSchema: def.outputSchema ?? null,
     annotations: def.annotations ?? null,
   };
-  return `sha256:${createHash('sha256').update(sortedJson(pinned)).digest('hex')}`;
+  return `sha256:${createHash('sha256').update(sortedKeysJson(pinned)).digest('hex')}`;
 }

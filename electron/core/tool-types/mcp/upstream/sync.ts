@@ -105,7 +105,7 @@ export class UpstreamSync {
       gone: [],
       unchanged: 0,
     };
-    for (const [name, { hash, definition }] of Object.entries(seen)) {
+    for (const [name, { hash }] of Object.entries(seen)) {
       const rec = byName.get(name);
       if (!rec) {
         report.added.push({ name, slug: slugFor(name, taken) });
@@ -114,7 +114,6 @@ export class UpstreamSync {
       const ref = { name, toolID: rec.file.toolID, slug: rec.file.slug, version: rec.file.version };
       if ((rec.file.impl as McpImpl).definitionHash === hash) report.unchanged++;
       else report.changed.push(ref);
-      void definition;
     }
     for (const [name, rec] of byName) {
       if (!Object.hasOwn(seen, name)) report.gone.push({ name, toolID: rec.file.toolID, slug: rec.file.slug, version: rec.file.version });
