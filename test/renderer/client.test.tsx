@@ -10,7 +10,7 @@ import { ApiCallError } from '../../renderer/src/api/errors.js';
 import { adoptTokenFromUrl, transportKind } from '../../renderer/src/api/session.js';
 import { applyEvent } from '../../renderer/src/tester/useLiveRun.js';
 import type { InvokeStreamEvent } from '../../shared/types.js';
-import { createInvalidator, keysForEvent } from '../../renderer/src/api/events.js';
+import { createInvalidator, createResync, keysForEvent } from '../../renderer/src/api/events.js';
 import { OP_NAMES, opFunctionName, type StoreEvent } from '../../shared/operations.js';
 import type { Envelope } from '../../shared/errors.js';
 
@@ -195,5 +195,20 @@ describe('live updates', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('refetches what was fetched before the stream (re)connected, since the events of the gap are lost', async () => {
+    const qc = new QueryClient();
+    let fetched = 0;
+    await qc.fetchQuery({ queryKey: ['tools', 'one', 'b', 'sum', 'v1'], queryFn: () => ++fetched });
+    const resync = createResync(qc);
+    resync(false);
+    expect(qc.getQueryState(['tools', 'one', 'b', 'sum', 'v1'])?.isInvalidated).toBe(false);
+    await new Promise((r) => setTimeout(r, 2));
+    resync(true);
+    expect(qc.getQueryState(['tools', 'one', 'b', 'sum', 'v1'])?.isInvalidated).toBe(true);
+    // A query fetched after the connection is current and stays so.
+    await qc.fetchQuery({ queryKey: ['config'], queryFn: () => 'fresh', staleTime: 0 });
+    expect(qc.getQueryState(['config'])?.isInvalidated).toBe(false);
   });
 });

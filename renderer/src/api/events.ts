@@ -65,6 +65,20 @@ export function createInvalidator(qc: QueryClient): (e: StoreEvent) => void {
   };
 }
 
+/**
+ * Events sent while the stream was down (a host restart, a dropped connection, the app's first
+ * queries answered before the stream was open) are never replayed, so each time the stream
+ * (re)connects, whatever was fetched before that moment is refetched once. A query still in
+ * flight is left alone: its answer is as new as the connection.
+ */
+export function createResync(qc: QueryClient): (live: boolean) => void {
+  return (live) => {
+    if (!live) return;
+    const connectedAt = Date.now();
+    void qc.invalidateQueries({ predicate: (q) => q.state.dataUpdatedAt > 0 && q.state.dataUpdatedAt <= connectedAt });
+  };
+}
+
 const listeners = new Set<(e: StoreEvent) => void>();
 
 /**
@@ -82,10 +96,17 @@ export function useLiveUpdates(): boolean {
   const [live, setLive] = useState(false);
   useEffect(() => {
     const invalidate = createInvalidator(qc);
-    return subscribeEvents((e) => {
-      invalidate(e);
-      for (const listener of listeners) listener(e);
-    }, setLive);
+    const resync = createResync(qc);
+    return subscribeEvents(
+      (e) => {
+        invalidate(e);
+        for (const listener of listeners) listener(e);
+      },
+      (connected) => {
+        resync(connected);
+        setLive(connected);
+      },
+    );
   }, [qc]);
   return live;
 }
