@@ -5,29 +5,52 @@
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { join, resolve } from 'node:path';
+import { promises as fsp } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCore, defaultDataDir } from '../core/app-core.js';
 import { createRestServer } from './rest/server.js';
 import { ensureRendererBuilt } from './renderer-build.js';
 import { AgentAccess, followAgentAccess } from './agent-access.js';
+import { DEFAULT_PORT, ListenRefused, listenFromEnv, listenUrl, planListen, type ListenPlan, type ListenRequest } from './listen.js';
 
-export const DEFAULT_PORT = 7420;
+export { DEFAULT_PORT };
 
 export function fail(message: string): never {
   process.stderr.write(`toolwright: ${message}\n`);
   process.exit(2);
 }
 
-export interface ServeOptions {
+export interface ServeOptions extends ListenRequest {
   dataDir: string;
   port: number;
+  /** Keeps the token across restarts: read from this file, or made and written there (0600) on first start. */
+  tokenFile?: string | undefined;
+}
+
+async function tokenFrom(file: string | undefined): Promise<{ token: string; source: 'env' | 'file' | 'new' }> {
+  const envToken = process.env['TOOLWRIGHT_TOKEN'];
+  if (envToken && envToken.length > 0) return { token: envToken, source: 'env' };
+  if (!file) return { token: randomBytes(24).toString('base64url'), source: 'new' };
+  const kept = (await fsp.readFile(file, 'utf8').catch(() => '')).trim();
+  if (kept.length >= 16) return { token: kept, source: 'file' };
+  const token = randomBytes(24).toString('base64url');
+  await fsp.mkdir(dirname(file), { recursive: true });
+  await fsp.writeFile(file, token + '\n', { mode: 0o600 });
+  return { token, source: 'new' };
 }
 
 /** Starts the headless host (renderer, REST API and MCP at /mcp) and prints where it listens. */
-export async function startServe({ dataDir, port }: ServeOptions): Promise<void> {
-  const envToken = process.env['TOOLWRIGHT_TOKEN'];
-  const token = envToken && envToken.length > 0 ? envToken : randomBytes(24).toString('base64url');
+export async function startServe(options: ServeOptions): Promise<void> {
+  const { dataDir } = options;
+  let plan: ListenPlan;
+  try {
+    plan = await planListen(options);
+  } catch (e) {
+    if (e instanceof ListenRefused) fail(e.message);
+    throw e;
+  }
+  const { token, source } = await tokenFrom(options.tokenFile);
   const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
   const rendererDir = join(projectRoot, 'out/renderer');
   await ensureRendererBuilt(projectRoot, rendererDir);
@@ -35,21 +58,22 @@ export async function startServe({ dataDir, port }: ServeOptions): Promise<void>
   const agentAccess = new AgentAccess(dataDir, () => core.events.emit('event', { type: 'config.changed' }));
   const core = await createCore({ dataDir, watch: true, transport: 'rest', agentAccess, scheduler: true });
   const stopAgentAccess = followAgentAccess(core, agentAccess);
-  const app = await createRestServer({ core, token, rendererDir, mcp: core });
+  const app = await createRestServer({ core, token, rendererDir, mcp: core, tls: plan.tls, publicUrl: plan.publicUrl, trustedProxy: plan.trustedProxy });
   try {
-    await app.listen({ host: '127.0.0.1', port });
+    await app.listen({ host: plan.host, port: plan.port });
   } catch (e) {
     await core.close();
     fail(
-      `cannot listen on 127.0.0.1:${port}: ${(e as Error).message}${(e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (pick another with --port N)' : ''}`,
+      `cannot listen on ${plan.host}:${plan.port}: ${(e as Error).message}${(e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (pick another with --port N)' : ''}`,
     );
   }
   const address = app.server.address();
-  const actualPort = typeof address === 'object' && address ? address.port : port;
-  const url = `http://127.0.0.1:${actualPort}`;
+  const actualPort = typeof address === 'object' && address ? address.port : plan.port;
+  const url = listenUrl(plan, actualPort);
   process.stdout.write(`Toolwright listening on ${url}\n`);
-  // A token given through the environment is not echoed into logs: the link then carries none.
-  if (envToken) process.stdout.write(`Open ${url}/ (sign in with the token from TOOLWRIGHT_TOKEN)\nData: ${dataDir}\n`);
+  // A token given through the environment or kept in a file is not echoed into logs: the link then carries none.
+  if (source === 'env') process.stdout.write(`Open ${url}/ (sign in with the token from TOOLWRIGHT_TOKEN)\nData: ${dataDir}\n`);
+  else if (source === 'file' || options.tokenFile) process.stdout.write(`Open ${url}/ (sign in with the token in ${options.tokenFile})\nData: ${dataDir}\n`);
   else process.stdout.write(`Token: ${token}\nOpen ${url}/#token=${token}\nData: ${dataDir}\n`);
   process.stdout.write(`MCP: ${url}/mcp (Streamable HTTP, Authorization: Bearer <token>)\n`);
 
@@ -66,24 +90,41 @@ export async function startServe({ dataDir, port }: ServeOptions): Promise<void>
   process.on('SIGTERM', () => void shutdown());
 }
 
+const USAGE = `usage: npm run serve -- [--data-dir DIR] [--port N] [--listen ADDR[:PORT]] [--public-url URL]
+                        [--tls-cert FILE --tls-key FILE] [--behind-proxy ADDR|CIDR] [--token-file FILE]
+  env: TOOLWRIGHT_TOKEN, TOOLWRIGHT_DATA_DIR, TOOLWRIGHT_LISTEN, TOOLWRIGHT_PUBLIC_URL, TOOLWRIGHT_TLS_CERT,
+       TOOLWRIGHT_TLS_KEY, TOOLWRIGHT_BEHIND_PROXY, TOOLWRIGHT_TOKEN_FILE
+`;
+
 async function main(): Promise<void> {
-  let values: { 'data-dir'?: string; port?: string; help?: boolean };
+  const flags = ['data-dir', 'port', 'listen', 'public-url', 'tls-cert', 'tls-key', 'behind-proxy', 'token-file'] as const;
+  let values: Partial<Record<(typeof flags)[number], string>> & { help?: boolean };
   try {
     ({ values } = parseArgs({
-      options: { 'data-dir': { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { ...Object.fromEntries(flags.map((f) => [f, { type: 'string' as const }])), help: { type: 'boolean', short: 'h' } },
       strict: true,
     }));
   } catch (e) {
-    fail(`${(e as Error).message}\nusage: npm run serve -- [--data-dir DIR] [--port N]`);
+    fail(`${(e as Error).message}\n${USAGE}`);
   }
   if (values.help) {
-    process.stdout.write('usage: npm run serve -- [--data-dir DIR] [--port N]\n  env: TOOLWRIGHT_TOKEN, TOOLWRIGHT_DATA_DIR\n');
+    process.stdout.write(USAGE);
     return;
   }
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a whole number from 0 to 65535 (got '${values.port}')`);
   const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
-  await startServe({ dataDir, port });
+  const env = listenFromEnv();
+  await startServe({
+    dataDir,
+    port,
+    listen: values.listen ?? env.listen,
+    publicUrl: values['public-url'] ?? env.publicUrl,
+    tlsCert: values['tls-cert'] ?? env.tlsCert,
+    tlsKey: values['tls-key'] ?? env.tlsKey,
+    behindProxy: values['behind-proxy'] ?? env.behindProxy,
+    tokenFile: values['token-file'] ?? env.tokenFile,
+  });
 }
 
 // Run as a script (npm run serve), not when the CLI imports startServe.

@@ -12,11 +12,18 @@ export function registerServeCommands(program: Command, cli: CliContext): void {
     .command('serve')
     .description('run the headless host: the app in a browser, the REST API and MCP at /mcp')
     .option('--port <n>', 'port on 127.0.0.1', '7420')
-    .action(async (o: { port: string }) => {
+    .option('--listen <addr>', 'address[:port] to listen on; beyond loopback it needs TLS or --behind-proxy, and --public-url')
+    .option('--public-url <url>', 'the https:// address people and agents use (Host and Origin checks accept it)')
+    .option('--tls-cert <file>', 'PEM certificate: serve HTTPS')
+    .option('--tls-key <file>', 'PEM private key of --tls-cert')
+    .option('--behind-proxy <addr>', 'the TLS proxy in front (address or CIDR), the only peer accepted')
+    .option('--token-file <file>', 'keep the host token in this file (made on first start, 0600)')
+    .action(async (o: { port: string; listen?: string; publicUrl?: string; tlsCert?: string; tlsKey?: string; behindProxy?: string; tokenFile?: string }) => {
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new CliFailure({ code: 'INVALID_INPUT', message: `--port must be 0–65535 (got '${o.port}')` });
-      await startHeadlessHost({ dataDir: cli.dataDir(), port });
+      const { listen, publicUrl, tlsCert, tlsKey, behindProxy, tokenFile } = o;
+      await startHeadlessHost({ dataDir: cli.dataDir(), port, listen, publicUrl, tlsCert, tlsKey, behindProxy, tokenFile });
       await new Promise(() => undefined); // until a signal
     });
 

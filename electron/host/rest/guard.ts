@@ -7,23 +7,49 @@ import fp from 'fastify-plugin';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from './errors.js';
+import { isLoopbackHost, matchesProxy } from '../listen.js';
 
 function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
 }
 
-export const guardPlugin = fp<{ token: string }>(
+export interface GuardOptions {
+  token: string;
+  /** The address people use when the host listens beyond loopback: its host is accepted too. */
+  publicUrl?: URL | undefined;
+  /** Behind a proxy, the only peer (address or CIDR) accepted besides this machine. */
+  trustedProxy?: string | undefined;
+}
+
+/** Host header values naming the public URL: with and without its scheme's default port. */
+function publicHosts(url: URL | undefined): string[] {
+  if (!url) return [];
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return [url.host.toLowerCase(), `${url.hostname.toLowerCase()}:${port}`];
+}
+
+export const guardPlugin = fp<GuardOptions>(
   async (app: FastifyInstance, opts) => {
     const tokenDigest = digest(opts.token);
+    const publicHostSet = publicHosts(opts.publicUrl);
+    const publicOrigin = opts.publicUrl?.origin.toLowerCase();
     app.addHook('onRequest', async (req, reply) => {
+      const peer = req.socket.remoteAddress;
+      if (opts.trustedProxy && !isLoopbackHost(peer ?? '') && !matchesProxy(peer, opts.trustedProxy)) {
+        return sendError(reply, { code: 'FORBIDDEN', message: 'this host accepts connections from its proxy only' });
+      }
       const port = req.socket.localPort;
-      const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+      const loopbackHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
       const host = String(req.headers.host ?? '').toLowerCase();
-      if (!allowedHosts.has(host)) {
-        return sendError(reply, { code: 'FORBIDDEN', message: `Host '${host}' is not this server; use http://127.0.0.1:${port}` });
+      if (!loopbackHosts.has(host) && !publicHostSet.includes(host)) {
+        return sendError(reply, {
+          code: 'FORBIDDEN',
+          message: `Host '${host}' is not this server; use ${opts.publicUrl?.origin ?? `http://127.0.0.1:${port}`}`,
+        });
       }
       const origin = req.headers.origin;
-      if (origin !== undefined && origin !== 'null' && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase())) {
+      const originOk = (o: string) => o.toLowerCase() === publicOrigin || loopbackHosts.has(o.replace(/^https?:\/\//i, '').toLowerCase());
+      if (origin !== undefined && origin !== 'null' && !originOk(origin)) {
         return sendError(reply, { code: 'FORBIDDEN', message: `requests from origin '${origin}' are refused` });
       }
       if (origin === 'null') return sendError(reply, { code: 'FORBIDDEN', message: 'requests from an opaque origin are refused' });

@@ -28,7 +28,16 @@ export interface RestOptions {
   maxImportBytes?: number;
   /** The core as the MCP server needs it: given, `/mcp` serves MCP over Streamable HTTP. */
   mcp?: McpCore;
+  /** Certificate and key: HTTPS instead of HTTP. */
+  tls?: { cert: Buffer; key: Buffer } | undefined;
+  /** The address people use when the host listens beyond loopback (Host and Origin checks). */
+  publicUrl?: URL | undefined;
+  /** The proxy in front (address or CIDR): the only peer accepted besides this machine. */
+  trustedProxy?: string | undefined;
 }
+
+/** Unauthenticated liveness for container health checks and load balancers: it says nothing else. */
+export const HEALTH_PATH = '/healthz';
 
 export { RENDERER_CSP };
 
@@ -36,6 +45,7 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
   const maxImportBytes = opts.maxImportBytes ?? 512 * 1024 * 1024;
   // Foreign documents (OpenAPI, SKILL.md, container folders) can be large; ZIPs have their own limit.
   const app = Fastify({
+    ...(opts.tls ? { https: opts.tls } : {}),
     logger: false,
     bodyLimit: 32 * 1024 * 1024,
     // `/tools/bundles/` is `/tools/bundles`, not a bundle with an empty ID.
@@ -53,7 +63,8 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
     // not HTTP); those answers keep the contract's shape too.
     clientErrorHandler: answerClientError,
   });
-  await app.register(guardPlugin, { token: opts.token });
+  await app.register(guardPlugin, { token: opts.token, publicUrl: opts.publicUrl, trustedProxy: opts.trustedProxy });
+  app.get(HEALTH_PATH, async () => ({ ok: true }));
   await app.register(parsersPlugin, { maxImportBytes });
   await app.register(contractRoutes, { core: opts.core });
   await app.register(transferRoutes, { core: opts.core, maxImportBytes });
