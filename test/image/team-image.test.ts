@@ -1,0 +1,197 @@
+/**
+ * The team host as a container image: the repository's Dockerfile, unchanged, built on a local
+ * stand-in for the official Node image (no registry is reachable here), then run as a team would —
+ * TLS, the data folder a volume — and reached in the browser's way (the UI), over REST and over
+ * MCP. Its data and token survive a new container on the same volume.
+ */
+import { execFile as execFileCb, execFileSync } from 'node:child_process';
+import { chmodSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { v7 as uuidv7 } from 'uuid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const execFile = promisify(execFileCb);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BASE = 'node:24-bookworm-slim';
+const suffix = Math.random().toString(36).slice(2, 8);
+const IMAGE = `toolwright-team-test:${suffix}`;
+const VOLUME = `toolwright-team-test-${suffix}`;
+const NAME = `toolwright-team-test-${suffix}`;
+
+function has(cmd: string, args: string[]): boolean {
+  try {
+    execFileSync(cmd, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const ready = has('docker', ['info']) && has('debootstrap', ['--version']);
+
+async function docker(args: string[], timeoutMs = 120_000): Promise<string> {
+  const { stdout } = await execFile('docker', args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+  return stdout.trim();
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+let tlsDir: string;
+let port: number;
+let origin: string;
+let trusting: Agent;
+
+async function runContainer(): Promise<void> {
+  await docker([
+    'run',
+    '-d',
+    '--name',
+    NAME,
+    '-p',
+    `127.0.0.1:${port}:7420`,
+    '-v',
+    `${VOLUME}:/data`,
+    '-v',
+    `${tlsDir}:/tls:ro`,
+    '-e',
+    'TOOLWRIGHT_TLS_CERT=/tls/cert.pem',
+    '-e',
+    'TOOLWRIGHT_TLS_KEY=/tls/key.pem',
+    '-e',
+    `TOOLWRIGHT_PUBLIC_URL=${origin}`,
+    IMAGE,
+  ]);
+}
+
+async function health(): Promise<number> {
+  try {
+    return (await undiciFetch(`${origin}/healthz`, { dispatcher: trusting })).status;
+  } catch {
+    return 0;
+  }
+}
+
+async function logs(): Promise<string> {
+  return docker(['logs', NAME]).catch((e: Error) => e.message);
+}
+
+describe.skipIf(!ready)('the team host image', () => {
+  beforeAll(async () => {
+    execFileSync('bash', [join(ROOT, 'test/image/node-stand-in.sh'), BASE], { stdio: 'inherit', timeout: 20 * 60_000 });
+    execFileSync('docker', ['build', '-t', IMAGE, ROOT], { stdio: 'inherit', timeout: 25 * 60_000 });
+    tlsDir = await mkdtemp(join(tmpdir(), 'tw-team-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(tlsDir, 'key.pem'),
+        '-out',
+        join(tlsDir, 'cert.pem'),
+      ].concat(['-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']),
+      { stdio: 'ignore' },
+    );
+    // The host runs as the image's unprivileged user, which must be able to read what is mounted.
+    chmodSync(tlsDir, 0o755);
+    chmodSync(join(tlsDir, 'key.pem'), 0o644);
+    port = await freePort();
+    origin = `https://127.0.0.1:${port}`;
+    trusting = new Agent({ connect: { ca: readFileSync(join(tlsDir, 'cert.pem')) } });
+    await docker(['volume', 'create', VOLUME]);
+  });
+
+  afterAll(async () => {
+    await docker(['rm', '-f', NAME]).catch(() => undefined);
+    await docker(['volume', 'rm', '-f', VOLUME]).catch(() => undefined);
+    await docker(['rmi', '-f', IMAGE]).catch(() => undefined);
+    await trusting?.close();
+  });
+
+  it('is built on the official Node image, runs as an unprivileged user, and declares its volume and health check', async () => {
+    const [config] = JSON.parse(await docker(['image', 'inspect', IMAGE])) as { Config: Record<string, unknown> }[];
+    expect(config!.Config['User']).toBe('node');
+    expect(Object.keys(config!.Config['Volumes'] as object)).toEqual(['/data']);
+    expect((config!.Config['Healthcheck'] as { Test: string[] }).Test).toEqual(['CMD', 'node', 'bin/healthcheck.js']);
+    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-bookworm-slim$/m);
+    // The code of the image holds no test, no renderer sources, no dev tools.
+    const listing = await docker([
+      'run',
+      '--rm',
+      '--entrypoint',
+      'sh',
+      IMAGE,
+      '-c',
+      'ls /app; ls /app/node_modules | grep -cx -e vitest -e electron -e vite || true',
+    ]);
+    expect(listing.split('\n')).toEqual(expect.arrayContaining(['bin', 'electron', 'shared', 'out', 'node_modules']));
+    expect(listing).not.toMatch(/^(test|renderer)$/m);
+    expect(listing.split('\n').at(-1)).toBe('0');
+  });
+
+  it('serves the UI, REST and MCP over TLS; its data and token survive a new container on the same volume', async () => {
+    await runContainer();
+    await expect.poll(health, { timeout: 180_000, message: 'the host never answered /healthz' }).toBe(200);
+    expect(await docker(['exec', NAME, 'id', '-un'])).toBe('node');
+    const token = await docker(['exec', NAME, 'cat', '/data/host.token']);
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    expect(await logs()).not.toContain(token);
+
+    const ui = await undiciFetch(`${origin}/`, { dispatcher: trusting });
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toMatch(/<div id="root">/);
+
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const bundleID = uuidv7();
+    const put = await undiciFetch(`${origin}/tools/bundles/${bundleID}`, {
+      method: 'PUT',
+      headers: auth,
+      body: JSON.stringify({ slug: 'team', displayName: 'Team tools', isEnabled: true }),
+      dispatcher: trusting,
+    });
+    expect(put.status).toBe(200);
+    expect((await undiciFetch(`${origin}/tools/bundles`, { dispatcher: trusting })).status).toBe(401);
+
+    const client = new Client({ name: 'team-agent', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+      fetch: ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: trusting })) as unknown as typeof fetch,
+    });
+    await client.connect(transport);
+    const listed = await client.listTools();
+    expect(Array.isArray(listed.tools)).toBe(true);
+    await client.close();
+
+    // The health check Docker runs reports healthy too.
+    await expect
+      .poll(async () => JSON.parse(await docker(['inspect', '--format', '{{json .State.Health.Status}}', NAME])) as string, { timeout: 150_000 })
+      .toBe('healthy');
+
+    // A new container on the same volume: same data, same token.
+    await docker(['rm', '-f', NAME]);
+    await runContainer();
+    await expect.poll(health, { timeout: 180_000, message: 'the second container never answered' }).toBe(200);
+    expect(await docker(['exec', NAME, 'cat', '/data/host.token'])).toBe(token);
+    const bundles = (await (await undiciFetch(`${origin}/tools/bundles`, { headers: auth, dispatcher: trusting })).json()) as { items: { slug: string }[] };
+    expect(bundles.items.map((b) => b.slug)).toContain('team');
+  });
+});
