@@ -5,7 +5,7 @@ export async function startHeadlessHost(options: { dataDir: string; port: number
   await startServe(options);
 }
 
-export async function startStdioMcp(options: { dataDir: string; bundles?: string[]; version: string }): Promise<void> {
+export async function startStdioMcp(options: { dataDir: string; bundles?: string[]; profile?: string; version: string }): Promise<void> {
   const { runStdioServer } = await import('../host/mcp/stdio.js');
   await runStdioServer(options);
 }

@@ -18,6 +18,7 @@ import { rendererStatic } from './renderer-static.js';
 import { answerClientError } from './client-errors.js';
 import { mcpRoute } from '../mcp/http-route.js';
 import type { McpCore } from '../mcp/mcp-server.js';
+import { profileTokenCheck } from '../mcp/profile-auth.js';
 
 export interface RestOptions {
   core: TransportCore;
@@ -53,7 +54,7 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
     // not HTTP); those answers keep the contract's shape too.
     clientErrorHandler: answerClientError,
   });
-  await app.register(guardPlugin, { token: opts.token });
+  await app.register(guardPlugin, { token: opts.token, ...(opts.mcp ? { profiles: profileTokenCheck(opts.mcp) } : {}) });
   await app.register(parsersPlugin, { maxImportBytes });
   await app.register(contractRoutes, { core: opts.core });
   await app.register(transferRoutes, { core: opts.core, maxImportBytes });
