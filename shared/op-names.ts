@@ -57,6 +57,13 @@ export const OP_NAMES = [
   'buildFiles.delete',
   'tools.build',
   'tools.image',
+  'profiles.list',
+  'profiles.get',
+  'profiles.put',
+  'profiles.delete',
+  'profiles.tokens.list',
+  'profiles.tokens.create',
+  'profiles.tokens.revoke',
 ] as const;
 
 export type ListedOpName = (typeof OP_NAMES)[number];

@@ -13,6 +13,7 @@ import { ToolTypeInputSchema } from './tool-types/catalog.js';
 import { MAX_SCHEDULES, ScheduleInput } from './schedule-schema.js';
 import { BundleSource, type DefinitionReview, type ServerProbe, type UpstreamStatus, type UpstreamSyncReport } from './upstream.js';
 import { DEFINITION_HASH_PATTERN } from './tool-types/mcp.js';
+import { ProfileInput, type CreatedProfileToken, type ProfileDetail, type ProfileSummary, type ProfileTokenInfo } from './profiles.js';
 import type {
   BundleView,
   ToolView,
@@ -510,6 +511,44 @@ export const operations = {
     input: Type.Object({ ...ToolRef, definitionHash: Type.Optional(Type.String({ pattern: DEFINITION_HASH_PATTERN })) }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND', 'MODIFIED_ELSEWHERE'],
   }),
+  'profiles.list': op<{ items: ProfileSummary[] }>()({
+    summary: 'Profiles (MCP addresses of their own), each with its tool count and the references that no longer exist',
+    input: Type.Object({}, { additionalProperties: false }),
+    errors: [],
+  }),
+  'profiles.get': op<ProfileDetail>()({
+    summary: 'One profile with its tools as the agent sees them (names and descriptions after overrides)',
+    input: Type.Object({ profileID: Uuid }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'profiles.put': op<{ profile: ProfileSummary; created: boolean }>()({
+    summary: 'Create or replace a profile (ifModifiedAt: replace only the version read)',
+    input: Type.Object(
+      { profileID: Uuid, profile: ProfileInput, ifModifiedAt: Type.Optional(Type.String({ maxLength: 64 })), ifMatch: IfMatch },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT', 'CONFLICT', 'MODIFIED_ELSEWHERE', 'NOT_FOUND'],
+  }),
+  'profiles.delete': op<{ deleted: true }>()({
+    summary: 'Delete a profile and its tokens',
+    input: Type.Object({ profileID: Uuid }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'profiles.tokens.list': op<{ items: ProfileTokenInfo[] }>()({
+    summary: "A profile's tokens: label, creation, last use and calls (never the token)",
+    input: Type.Object({ profileID: Uuid }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'profiles.tokens.create': op<CreatedProfileToken>()({
+    summary: 'A new token that opens only this profile (shown once, stored hashed)',
+    input: Type.Object({ profileID: Uuid, label: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'profiles.tokens.revoke': op<{ revoked: true }>()({
+    summary: 'Revoke a token of a profile; it is refused at once',
+    input: Type.Object({ profileID: Uuid, tokenID: Uuid }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
 } as const;
 
 export type Operations = typeof operations;
@@ -542,4 +581,7 @@ export type StoreEvent =
   | { type: 'build.log'; bundleID: string; toolID: string; buildID: string; lines: string[] }
   | { type: 'build.finished'; bundleID: string; toolID: string; buildID: string; ok: boolean }
   /** An upstream MCP server of this process started, stopped, failed or wrote to stderr. */
-  | { type: 'upstream.changed'; bundleID: string };
+  | { type: 'upstream.changed'; bundleID: string }
+  /** A profile's file or tokens changed (in any process). */
+  | { type: 'profile.changed'; profileID: string }
+  | { type: 'profile.removed'; profileID: string };

@@ -84,6 +84,13 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'servers.stop': { method: 'POST', path: '/tools/bundles/:bundleID/server/stop', params: ['bundleID'] },
   'tools.definition': { method: 'GET', path: `${TOOL}/definition`, params: TOOL_PARAMS },
   'tools.acceptDefinition': { method: 'POST', path: `${TOOL}/definition/accept`, params: TOOL_PARAMS, body: '*' },
+  'profiles.list': { method: 'GET', path: '/tools/profiles' },
+  'profiles.get': { method: 'GET', path: '/tools/profiles/:profileID', params: ['profileID'] },
+  'profiles.put': { method: 'PUT', path: '/tools/profiles/:profileID', params: ['profileID'], body: 'profile', unwrap: 'profile' },
+  'profiles.delete': { method: 'DELETE', path: '/tools/profiles/:profileID', params: ['profileID'], status: 204 },
+  'profiles.tokens.list': { method: 'GET', path: '/tools/profiles/:profileID/tokens', params: ['profileID'] },
+  'profiles.tokens.create': { method: 'POST', path: '/tools/profiles/:profileID/tokens', params: ['profileID'], body: '*', status: 201 },
+  'profiles.tokens.revoke': { method: 'DELETE', path: '/tools/profiles/:profileID/tokens/:tokenID', params: ['profileID', 'tokenID'], status: 204 },
 };
 
 /** The query parameter that turns a streaming route's answer into server-sent events. */

@@ -20,6 +20,7 @@ import { registerSecretCommands } from './commands/secrets.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerServeCommands } from './commands/serve.js';
 import { registerServerCommands } from './commands/servers.js';
+import { registerProfileCommands } from './commands/profiles.js';
 
 const VERSION = '0.1.0';
 
@@ -51,6 +52,7 @@ export function buildProgram(): { program: Command; close(): Promise<void> } {
   registerSwitchCommands(program, cli);
   registerTransferCommands(program, cli);
   registerServerCommands(program, cli);
+  registerProfileCommands(program, cli);
   registerSecretCommands(program, cli);
   registerDoctorCommand(program, cli);
   return { program, close: () => sessions.close() };

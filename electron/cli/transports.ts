@@ -8,7 +8,7 @@ export async function startHeadlessHost(options: import('../host/serve.js').Serv
   await startServe({ ...env, ...given, dataDir: options.dataDir, port: options.port });
 }
 
-export async function startStdioMcp(options: { dataDir: string; bundles?: string[]; version: string }): Promise<void> {
+export async function startStdioMcp(options: { dataDir: string; bundles?: string[]; profile?: string; version: string }): Promise<void> {
   const { runStdioServer } = await import('../host/mcp/stdio.js');
   await runStdioServer(options);
 }

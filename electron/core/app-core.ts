@@ -55,6 +55,9 @@ import { REAL_CLOCK, Scheduler, type SchedulerOptions } from './schedules/schedu
 import { UpstreamManager } from './tool-types/mcp/upstream/manager.js';
 import { UpstreamSync } from './tool-types/mcp/upstream/sync.js';
 import { UpstreamService } from './tool-types/mcp/upstream/service.js';
+import { ProfileStore } from './profiles/profile-store.js';
+import { ProfileTokens } from './profiles/profile-tokens.js';
+import { ProfileService } from './profiles/profile-service.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -109,6 +112,9 @@ export interface Core extends TransportCore {
   agents: AgentConnections;
   paths: DataPaths;
   schedules: ScheduleService;
+  /** profile.json files (MCP addresses of their own) and their tokens. */
+  profileStore: ProfileStore;
+  profiles: ProfileService;
   /** Present when this process runs schedules (it fires them only while it holds the lease). */
   scheduler?: Scheduler;
   close(): Promise<void>;
@@ -210,6 +216,18 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   });
   const schedules = new ScheduleService({ store, tools, files: scheduleFiles, runner: scheduleRunner, clock: scheduleClock });
 
+  const profileStore = await ProfileStore.open(paths, () => store.now());
+  owned.listen(profileStore, 'event', emit);
+  const profileTokens = new ProfileTokens(paths, () => store.now());
+  owned.add(() => profileTokens.close());
+  const profiles = new ProfileService(
+    profileStore,
+    profileTokens,
+    () => store.reader,
+    tools,
+    () => config.get().toolsEnabled,
+  );
+
   const approvals = new ApprovalStore(paths.approvalsDir, opts.clock);
   const agents = new AgentConnections(paths.agentsDir, opts.clock);
   owned.listen(agents, 'changed', () => emit({ type: 'agents.changed' }));
@@ -233,6 +251,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         },
         toolFiles: async (bundleID, toolID) => void emit({ type: 'tool.files.changed', bundleID, toolID }),
         upstream: async (bundleID) => upstreams.snapshotChanged(bundleID),
+        profiles: { dir: paths.profilesDir, changed: (profileID) => profileStore.sync(profileID) },
       },
       { onError: (what, e) => logger.error(what, e) },
     );
@@ -260,6 +279,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));
   const services = {
+    profiles,
     upstream,
     mcpImport,
     buildFiles,
@@ -311,6 +331,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     agents,
     paths,
     schedules,
+    profileStore,
+    profiles,
     ...(scheduler ? { scheduler } : {}),
     openExport: (bundleIDs) => transfer.openExport(bundleIDs),
     close: () => owned.dispose(),

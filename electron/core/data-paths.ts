@@ -49,6 +49,26 @@ export class DataPaths {
   get schedulerDir(): string {
     return join(this.dataDir, 'scheduler');
   }
+  /** Profiles: one folder per profile with profile.json and tokens.json (core/profiles/). */
+  get profilesDir(): string {
+    return join(this.dataDir, 'profiles');
+  }
+  /** Held while a profile is created, renamed or deleted, so two profiles never get one slug. */
+  get profilesLock(): string {
+    return join(this.profilesDir, '.lock');
+  }
+  profileDir(profileID: string): string {
+    return join(this.profilesDir, profileID);
+  }
+  profileFile(profileID: string): string {
+    return join(this.profileDir(profileID), 'profile.json');
+  }
+  profileTokensFile(profileID: string): string {
+    return join(this.profileDir(profileID), 'tokens.json');
+  }
+  profileLock(profileID: string): string {
+    return join(this.profileDir(profileID), '.lock');
+  }
   /** Lock guarding data-dir-wide files (config, builtin-state, secrets). */
   get rootLock(): string {
     return join(this.dataDir, '.lock');

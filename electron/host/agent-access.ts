@@ -13,6 +13,7 @@ import type { AgentAccessStatus } from '../../shared/types.js';
 import { guardPlugin } from './rest/guard.js';
 import { parsersPlugin } from './rest/parsers.js';
 import { mcpRoute } from './mcp/http-route.js';
+import { profileTokenCheck } from './mcp/profile-auth.js';
 import { sendError } from './rest/errors.js';
 import type { McpCore } from './mcp/mcp-server.js';
 import type { Core } from '../core/app-core.js';
@@ -68,11 +69,11 @@ export class AgentAccess {
     }
     const token = await this.token();
     const app = Fastify({ logger: false, bodyLimit: 32 * 1024 * 1024 });
-    await app.register(guardPlugin, { token });
+    await app.register(guardPlugin, { token, profiles: profileTokenCheck(core) });
     await app.register(parsersPlugin, { maxImportBytes: 1 });
     await app.register(mcpRoute, { core });
     app.setNotFoundHandler(async (req, reply) =>
-      sendError(reply, { code: 'NOT_FOUND', message: `this port serves MCP at /mcp only (got ${req.method} ${req.url.split('?')[0]})` }),
+      sendError(reply, { code: 'NOT_FOUND', message: `this port serves MCP at /mcp and /mcp/p/<profile> only (got ${req.method} ${req.url.split('?')[0]})` }),
     );
     try {
       await app.listen({ host: '127.0.0.1', port });

@@ -31,14 +31,16 @@ export function registerServeCommands(program: Command, cli: CliContext): void {
     .command('mcp')
     .description('run the MCP server on stdin/stdout (agents start this as a subprocess)')
     .option('--bundles <slugs>', 'only these bundles, comma-separated')
-    .action(async (o: { bundles?: string }) => {
+    .option('--profile <slug>', "a profile's address: its tools, instructions and mode (toolwright profiles)")
+    .action(async (o: { bundles?: string; profile?: string }) => {
+      if (o.bundles && o.profile) throw new CliFailure({ code: 'INVALID_INPUT', message: 'give --bundles or --profile, not both' });
       const bundles = o.bundles
         ? o.bundles
             .split(',')
             .map((s) => s.trim())
             .filter(Boolean)
         : undefined;
-      await startStdioMcp({ dataDir: cli.dataDir(), ...(bundles ? { bundles } : {}), version: cli.version });
+      await startStdioMcp({ dataDir: cli.dataDir(), ...(bundles ? { bundles } : {}), ...(o.profile ? { profile: o.profile } : {}), version: cli.version });
       await new Promise(() => undefined); // until stdin closes
     });
 }

@@ -32,18 +32,27 @@ export interface AgentTool {
   bundle: BundleFile;
   /** The safety a run has now (a pipeline: at least its most dangerous step's), for annotations and approvals. */
   safety: Safety;
+  /** A profile's override of the description the agent sees (the tool itself keeps its own). */
+  description?: string;
+  /** The name or description comes from a profile's override. */
+  overridden?: boolean;
 }
 
 export interface AgentScope {
   /** Bundle IDs (lower case) the connection or export is limited to; undefined: all. */
   bundleIDs?: ReadonlySet<string>;
+  /** Tools offered besides those of `bundleIDs` (a profile's include). */
+  toolIDs?: ReadonlySet<string>;
+  /** Tools left out whatever their bundle (a profile's exclude). */
+  excludeToolIDs?: ReadonlySet<string>;
 }
 
 /** The visible tools of a scope, named, in a stable order. */
 export function agentTools(store: StoreReader, tools: ToolService, scope: AgentScope = {}): AgentTool[] {
   const recs: ToolRecord[] = [];
   for (const rec of store.tools()) {
-    if (scope.bundleIDs && !scope.bundleIDs.has(rec.file.bundleID)) continue;
+    if (scope.bundleIDs && !scope.bundleIDs.has(rec.file.bundleID) && !scope.toolIDs?.has(rec.file.toolID)) continue;
+    if (scope.excludeToolIDs?.has(rec.file.toolID)) continue;
     if (tools.offeredToAgents(rec)) recs.push(rec);
   }
   const bundleOf = (r: ToolRecord) => store.bundle(r.file.bundleID)!.file;

@@ -71,5 +71,12 @@ export function createHandlers(s: Services): Handlers {
     'servers.stop': (i) => s.upstream.stop(i.bundleID),
     'tools.definition': (i) => s.upstream.review(ref(i)),
     'tools.acceptDefinition': (i) => s.upstream.accept(ref(i), i.definitionHash),
+    'profiles.list': () => s.profiles.list(),
+    'profiles.get': (i) => s.profiles.get(i.profileID),
+    'profiles.put': (i) => s.profiles.put(i.profileID, i.profile, i.ifModifiedAt ?? i.ifMatch),
+    'profiles.delete': (i) => s.profiles.delete(i.profileID),
+    'profiles.tokens.list': (i) => s.profiles.listTokens(i.profileID),
+    'profiles.tokens.create': (i) => s.profiles.createToken(i.profileID, i.label),
+    'profiles.tokens.revoke': (i) => s.profiles.revokeToken(i.profileID, i.tokenID),
   };
 }

@@ -22,6 +22,8 @@ export interface WatchHooks {
   toolFiles?: (bundleID: string, toolID: string) => Promise<void>;
   /** A bundle's upstream.json (what its MCP server last said its tools are) was written, by any process. */
   upstream?: (bundleID: string) => Promise<void>;
+  /** A profile's folder or profile.json changed (profiles/<profileID>/): its ID. */
+  profiles?: { dir: string; changed: (profileID: string) => Promise<void> };
 }
 
 export interface StoreWatcher {
@@ -101,7 +103,14 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, options: WatchO
     const name = basename(path);
     if (name.endsWith('.json')) schedule(`s:${name}`, () => scheduleHook!.changed(name.slice(0, -5)));
   });
-  const watchers = schedules ? [bundles, top, schedules] : [bundles, top];
+  const profileHook = hooks.profiles;
+  const profiles: FSWatcher | undefined = profileHook && watch(profileHook.dir, { ignoreInitial: true, ignored: skipHidden, depth: 1 });
+  profiles?.on('all', (_event, path) => {
+    const parts = relative(profileHook!.dir, path).split(sep);
+    // tokens.json is re-read by every check (profile-tokens.ts): only the folder and profile.json matter here.
+    if (parts[0] && (parts.length === 1 || parts[1] === 'profile.json')) schedule(`p:${parts[0]}`, () => profileHook!.changed(parts[0]!));
+  });
+  const watchers = [bundles, top, ...(schedules ? [schedules] : []), ...(profiles ? [profiles] : [])];
   for (const w of watchers) {
     w.on('all', (_event, path) => onPath(path));
     // chokidar emits 'error' for ELOOP (a symlink loop), EACCES, ENOSPC (inotify limit) and the

@@ -19,7 +19,7 @@ export function describeTool(t: AgentTool): Tool {
   const tool: Tool = {
     name: t.name,
     title: f.displayName || f.slug,
-    description: f.description || f.displayName || f.slug,
+    description: t.description ?? (f.description || f.displayName || f.slug),
     inputSchema: parametersOf(f.argSchema) as Tool['inputSchema'],
     annotations: { title: f.displayName || f.slug, ...safetyAnnotations(t.safety) },
     _meta: {

@@ -9,7 +9,8 @@
  * - 2025-11-25 / 2025-06-18: sessions as before — POST (requests), GET (the stream that carries
  *   list_changed and other server messages), DELETE (end of session), one server per session.
  *
- * `/mcp?bundles=slug,slug` limits the audience to some bundles.
+ * `/mcp?bundles=slug,slug` limits the audience to some bundles; `/mcp/p/<slug>` serves a profile
+ * (its tools, instructions and mode; the guard let in only its tokens or the host's).
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -20,6 +21,8 @@ import { createMcpScope, scopeKey, type McpCore, type McpScope } from './scope.j
 import { createListCache, plainModernListRequest, type ListCache } from './list-cache.js';
 
 export const MCP_PATH = '/mcp';
+/** A profile's own address. */
+export const MCP_PROFILE_PATH = '/mcp/p/:slug';
 /** Audiences (bundle sets) kept at once; the least recently used one without sessions goes first. */
 const MAX_AUDIENCES = 64;
 
@@ -27,6 +30,7 @@ interface Session {
   transport: NodeStreamableHTTPServerTransport;
   connection: McpConnection;
   audience: Audience;
+  key: string;
 }
 
 interface Audience {
@@ -37,6 +41,9 @@ interface Audience {
   sessions: number;
   stop(): Promise<void>;
 }
+
+/** Audience keys of profiles; bundle slugs never contain ':'. */
+const PROFILE_KEY = 'profile:';
 
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
   return reply.code(status).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
@@ -66,8 +73,7 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
   const sessions = new Map<string, Session>();
   const audiences = new Map<string, Audience>();
 
-  const audienceFor = (bundles: string[]): Audience => {
-    const key = scopeKey(bundles);
+  const audienceFor = (key: string): Audience => {
     const known = audiences.get(key);
     if (known) {
       // Most recently used last, so the first without sessions is the one to let go.
@@ -82,7 +88,7 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
         void idle[1].stop();
       }
     }
-    const scope = createMcpScope(opts.core, key ? key.split(',') : []);
+    const scope = createMcpScope(opts.core, key.startsWith(PROFILE_KEY) ? { profileID: key.slice(PROFILE_KEY.length) } : key ? key.split(',') : []);
     const modern = createMcpHandler(
       (ctx) => createMcpServer(opts.core, scope, { era: ctx.era, transport: 'http', ...(opts.version ? { version: opts.version } : {}) }).server,
       { legacy: 'reject', onerror: (e) => opts.core.logger.warn(`mcp: ${e.message}`) },
@@ -121,11 +127,11 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
     audiences.clear();
   });
 
-  app.all(MCP_PATH, async (req, reply) => {
+  const serve = async (req: FastifyRequest, reply: FastifyReply, key: string) => {
     const plainList = plainModernListRequest(req);
-    if (plainList && (await audienceFor(bundlesOf(req)).lists.answer(req, reply, plainList))) return reply;
+    if (plainList && (await audienceFor(key).lists.answer(req, reply, plainList))) return reply;
     if (req.method === 'POST' && !(await isLegacyRequest(probeOf(req), req.body))) {
-      const audience = audienceFor(bundlesOf(req));
+      const audience = audienceFor(key);
       reply.hijack();
       await audience.serveModern(req.raw, reply.raw, req.body);
       return reply;
@@ -134,12 +140,14 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
     const sessionID = req.headers['mcp-session-id'];
     const id = Array.isArray(sessionID) ? sessionID[0] : sessionID;
     let session = id ? sessions.get(id) : undefined;
+    // A session belongs to the address it began at: its ID opens nothing elsewhere.
+    if (session && session.key !== key) session = undefined;
     if (id && !session) return jsonRpcError(reply, 404, -32001, `unknown or ended MCP session ${id}; initialize a new one`);
     if (!session) {
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
         return jsonRpcError(reply, 400, -32000, 'no MCP session: send an initialize request first (without an Mcp-Session-Id header)');
       }
-      const audience = audienceFor(bundlesOf(req));
+      const audience = audienceFor(key);
       const connection = createMcpServer(opts.core, audience.scope, {
         era: 'legacy',
         transport: 'http',
@@ -152,7 +160,7 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
           audience.sessions++;
         },
       });
-      const created: Session = { transport, connection, audience };
+      const created: Session = { transport, connection, audience, key };
       transport.onclose = () => {
         if (transport.sessionId && sessions.delete(transport.sessionId)) audience.sessions--;
         void connection.dispose();
@@ -163,5 +171,12 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
     reply.hijack();
     await session.transport.handleRequest(req.raw, reply.raw, req.body);
     return reply;
+  };
+
+  app.all(MCP_PATH, (req, reply) => serve(req, reply, scopeKey(bundlesOf(req))));
+  app.all(MCP_PROFILE_PATH, (req, reply) => {
+    const profile = opts.core.profileStore.bySlug((req.params as { slug: string }).slug);
+    if (!profile) return jsonRpcError(reply, 404, -32001, `no profile '${(req.params as { slug: string }).slug}'; see GET /tools/profiles`);
+    return serve(req, reply, PROFILE_KEY + profile.profileID);
   });
 }

@@ -24,6 +24,7 @@ import { APPS_EXTENSION, cardAppResources } from './card-apps.js';
 import { approvalGate, requestStateCodec } from './approval.js';
 import { errorResult, toCallResult } from './describe.js';
 import { registerTasks } from './tasks.js';
+import { isSearchModeTool, searchModeCall } from './search-mode.js';
 import type { McpCore, McpScope } from './scope.js';
 
 export type { McpCore } from './scope.js';
@@ -67,7 +68,8 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
         completions: {},
         extensions: APPS_EXTENSION,
       },
-      instructions: INSTRUCTIONS,
+      // A profile's own instructions come first: its person wrote them for this address's agents.
+      instructions: scope.instructions() ? `${scope.instructions()}\n\n${INSTRUCTIONS}` : INSTRUCTIONS,
       requestState: { verify: requestStateCodec.verify },
       // Lists change when a person flips a switch; the list_changed notifications say when.
       cacheHints: {
@@ -119,13 +121,7 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
     return { tools: scope.described() };
   });
 
-  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
-    const tool = scope.byName(request.params.name);
-    if (!tool) {
-      const off = core.config.get().toolsEnabled ? '' : ' (tools are switched off in Toolwright: the kill switch is on)';
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}${off}; call tools/list for the tools you may use`);
-    }
-    const args = request.params.arguments ?? {};
+  const run = async (tool: AgentTool, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
     const caller = `mcp:${clientName(ctx)}`;
     // A retry that carries an answer is the same call, counted once.
     if (!ctx.mcpReq.requestState()) void agentOf(ctx).then((h) => h?.recordCall());
@@ -136,6 +132,20 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
       if (gate.kind === 'refused') return errorResult(gate.message);
     }
     return callTool(core, tool, args, caller, ctx, log);
+  };
+
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
+    const args = request.params.arguments ?? {};
+    if (scope.mode() === 'search' && isSearchModeTool(request.params.name)) {
+      const answer = searchModeCall(scope, request.params.name, args);
+      return answer.kind === 'result' ? answer.result : run(answer.tool, answer.args, ctx);
+    }
+    const tool = scope.byName(request.params.name);
+    if (!tool) {
+      const off = core.config.get().toolsEnabled ? '' : ' (tools are switched off in Toolwright: the kill switch is on)';
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}${off}; call tools/list for the tools you may use`);
+    }
+    return run(tool, args, ctx);
   });
 
   let disposed: Promise<void> | undefined;

@@ -13,11 +13,30 @@ import type { ConnectionHandle } from '../../core/agents/connections.js';
 import { toolEtag } from '../../core/store/preconditions.js';
 import type { StoreEvent } from '../../../shared/operations.js';
 import { describeTool } from './describe.js';
+import { profileTools } from '../../core/profiles/profile-view.js';
+import { createToolSearcher, type ToolSearcher } from '../../core/agents/tool-search.js';
+import { searchModeTools, searchEntryOf } from './search-mode.js';
 
 export type McpCore = Pick<
   Core,
-  'store' | 'tools' | 'invocations' | 'config' | 'approvals' | 'agents' | 'events' | 'logger' | 'schedules' | 'paths' | 'dispatch'
+  | 'store'
+  | 'tools'
+  | 'invocations'
+  | 'config'
+  | 'approvals'
+  | 'agents'
+  | 'events'
+  | 'logger'
+  | 'schedules'
+  | 'paths'
+  | 'dispatch'
+  | 'profileStore'
+  | 'profiles'
+  | 'metrics'
 >;
+
+/** Who a scope serves: some bundles (all when none), or one profile. */
+export type ScopeAudience = readonly string[] | { profileID: string };
 
 export type ScopeChange = { kind: 'tools' } | { kind: 'resources' } | { kind: 'output'; scheduleID: string };
 
@@ -31,8 +50,16 @@ export interface McpScope {
   readonly bundles: readonly string[];
   visible(): AgentTool[];
   byName(name: string): AgentTool | undefined;
-  /** The tools/list answer, described once per change. */
+  /** The tools/list answer, described once per change (a search-mode profile: its three tools). */
   described(): Tool[];
+  /** The profile served, when the audience is one. */
+  readonly profileID?: string;
+  /** The profile's instructions for the MCP server, when it has some. */
+  instructions(): string | undefined;
+  /** `search`: tools/list holds search_tools, describe_tools and call_tool (search-mode.ts). */
+  mode(): 'all' | 'search';
+  /** Ranks the visible tools; built once per change of what is visible. */
+  searcher(): ToolSearcher;
   onChange(listener: (change: ScopeChange) => void): () => void;
   /** The connected-agents record of a client that speaks without a session (2026), kept while it keeps calling. */
   agent(client: string, transport: 'stdio' | 'http'): Promise<ConnectionHandle | undefined>;
@@ -55,7 +82,16 @@ export function scopeKey(bundles: readonly string[] | undefined): string {
   return [...new Set(bundles ?? [])].sort().join(',');
 }
 
-export function createMcpScope(core: McpCore, bundles: readonly string[] = []): McpScope {
+export function createMcpScope(core: McpCore, audience: ScopeAudience = []): McpScope {
+  const profileID = Array.isArray(audience) ? undefined : (audience as { profileID: string }).profileID;
+  const bundles: readonly string[] = Array.isArray(audience) ? audience : [];
+  const profile = () => (profileID ? core.profileStore.get(profileID) : undefined);
+  const visibleNow = (): AgentTool[] => {
+    if (!core.config.get().toolsEnabled) return [];
+    if (!profileID) return agentTools(core.store.reader, core.tools, bundleIDs());
+    const p = profile();
+    return p ? profileTools(core.store.reader, core.tools, p) : [];
+  };
   const bundleIDs = (): { bundleIDs?: Set<string> } => {
     if (!bundles.length) return {};
     const wanted = new Set(bundles);
@@ -63,10 +99,10 @@ export function createMcpScope(core: McpCore, bundles: readonly string[] = []): 
     for (const b of core.store.reader.bundles()) if (wanted.has(b.file.slug)) ids.add(b.file.bundleID);
     return { bundleIDs: ids };
   };
-  let cached: { tools: AgentTool[]; byName: Map<string, AgentTool>; described?: Tool[] } | undefined;
+  let cached: { tools: AgentTool[]; byName: Map<string, AgentTool>; described?: Tool[]; searcher?: ToolSearcher } | undefined;
   const current = () => {
     if (cached) return cached;
-    const tools = core.config.get().toolsEnabled ? agentTools(core.store.reader, core.tools, bundleIDs()) : [];
+    const tools = visibleNow();
     cached = { tools, byName: new Map(tools.map((t) => [t.name, t])) };
     return cached;
   };
@@ -77,8 +113,8 @@ export function createMcpScope(core: McpCore, bundles: readonly string[] = []): 
   };
   const toolSignature = () =>
     current()
-      .tools.map((t) => `${t.name}\u0000${t.file.toolID}\u0000${contentTag(t)}\u0000${t.safety}`)
-      .join('\n');
+      .tools.map((t) => `${t.name}\u0000${t.file.toolID}\u0000${contentTag(t)}\u0000${t.safety}\u0000${t.description ?? ''}`)
+      .join('\n') + `\u0000${profile()?.mode ?? ''}`;
   // The resources: schedule outputs, and the ui:// apps of the tools with a card (card-apps.ts).
   const scheduleSignature = () =>
     current()
@@ -101,6 +137,8 @@ export function createMcpScope(core: McpCore, bundles: readonly string[] = []): 
       return;
     }
     if (IGNORED.has(e.type)) return;
+    // Another profile's change changes nothing this audience sees.
+    if ((e.type === 'profile.changed' || e.type === 'profile.removed') && e.profileID !== profileID) return;
     cached = undefined;
     if (timer) return;
     timer = setTimeout(() => {
@@ -128,13 +166,21 @@ export function createMcpScope(core: McpCore, bundles: readonly string[] = []): 
     return a.handle.then((h) => h?.close());
   };
 
+  const mode = () => profile()?.mode ?? 'all';
   return {
     bundles,
+    ...(profileID ? { profileID } : {}),
     visible: () => current().tools,
     byName: (name) => current().byName.get(name),
     described() {
       const c = current();
-      return (c.described ??= c.tools.map(describeTool));
+      return (c.described ??= mode() === 'search' ? searchModeTools() : c.tools.map(describeTool));
+    },
+    instructions: () => profile()?.instructions,
+    mode,
+    searcher() {
+      const c = current();
+      return (c.searcher ??= createToolSearcher(c.tools.map((t) => searchEntryOf(t, core.metrics.get(t.file.toolID).callCount))));
     },
     onChange(listener) {
       listeners.add(listener);

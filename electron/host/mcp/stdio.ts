@@ -15,6 +15,8 @@ import { tasksSettled } from './tasks.js';
 export interface StdioOptions {
   dataDir: string;
   bundles?: string[];
+  /** A profile's slug: its tools, instructions and mode. */
+  profile?: string;
   version?: string;
 }
 
@@ -24,7 +26,13 @@ export async function runStdioServer(opts: StdioOptions): Promise<void> {
   console.info = console.error;
   console.debug = console.error;
   const core: Core = await createCore({ dataDir: opts.dataDir, watch: true, transport: 'rest', logger: stderrLogger(), scheduler: true });
-  const scope: McpScope = createMcpScope(core, opts.bundles ?? []);
+  const profile = opts.profile === undefined ? undefined : core.profileStore.bySlug(opts.profile);
+  if (opts.profile !== undefined && !profile) {
+    process.stderr.write(`toolwright: NOT_FOUND: no profile '${opts.profile}'; see toolwright profiles\n`);
+    await core.close().catch(() => undefined);
+    process.exit(2);
+  }
+  const scope: McpScope = createMcpScope(core, profile ? { profileID: profile.profileID } : (opts.bundles ?? []));
   let closing = false;
   const shutdown = async () => {
     if (closing) return;

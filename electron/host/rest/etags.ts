@@ -10,7 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OpName } from '../../../shared/operations.js';
 
 /** Writes that take If-Match, and the reads and writes whose answer carries an ETag. */
-const GUARDED: ReadonlySet<OpName> = new Set(['tools.update', 'tools.patch', 'bundles.put', 'bundles.patch']);
+const GUARDED: ReadonlySet<OpName> = new Set(['tools.update', 'tools.patch', 'bundles.put', 'bundles.patch', 'profiles.put']);
 const TAGGED: ReadonlySet<OpName> = new Set(['tools.get', 'tools.put', 'tools.update', 'tools.patch', 'bundles.get', 'bundles.put', 'bundles.patch']);
 
 /** The first entity tag of a header, unquoted (`*` as is); a weak prefix is dropped, as this host's tags are all strong. */

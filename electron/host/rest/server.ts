@@ -18,6 +18,7 @@ import { rendererStatic } from './renderer-static.js';
 import { answerClientError } from './client-errors.js';
 import { mcpRoute } from '../mcp/http-route.js';
 import type { McpCore } from '../mcp/mcp-server.js';
+import { profileTokenCheck } from '../mcp/profile-auth.js';
 
 export interface RestOptions {
   core: TransportCore;
@@ -63,7 +64,12 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
     // not HTTP); those answers keep the contract's shape too.
     clientErrorHandler: answerClientError,
   });
-  await app.register(guardPlugin, { token: opts.token, publicUrl: opts.publicUrl, trustedProxy: opts.trustedProxy });
+  await app.register(guardPlugin, {
+    token: opts.token,
+    publicUrl: opts.publicUrl,
+    trustedProxy: opts.trustedProxy,
+    ...(opts.mcp ? { profiles: profileTokenCheck(opts.mcp) } : {}),
+  });
   app.get(HEALTH_PATH, async () => ({ ok: true }));
   await app.register(parsersPlugin, { maxImportBytes });
   await app.register(contractRoutes, { core: opts.core });

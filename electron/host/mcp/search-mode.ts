@@ -1,0 +1,153 @@
+/**
+ * A profile in search mode lists three tools instead of its own, so an agent with thousands of
+ * tools spends a few hundred tokens on the list: `search_tools` (ranked matches, from the
+ * scope's searcher), `describe_tools` (the full definitions of some) and `call_tool` (the real
+ * call, through the same path — gates, approvals, limits, history — as a direct tools/call).
+ * A name outside the profile is answered exactly as a name that exists nowhere.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import type { AgentTool } from '../../core/agents/agent-tools.js';
+import type { ToolSearchEntry } from '../../core/agents/tool-search.js';
+import { describeTool, errorResult } from './describe.js';
+import type { McpScope } from './scope.js';
+
+export const SEARCH_TOOLS = 'search_tools';
+export const DESCRIBE_TOOLS = 'describe_tools';
+export const CALL_TOOL = 'call_tool';
+/** Longer queries are refused: a query is a few words, and a megabyte of them must not cost the index a walk. */
+export const MAX_QUERY_LENGTH = 1000;
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 50;
+const MAX_DESCRIBE = 50;
+
+const READ_ONLY = { readOnlyHint: true } as const;
+
+const TOOLS: Tool[] = [
+  {
+    name: SEARCH_TOOLS,
+    title: 'Search tools',
+    description: `Find the tools you may call by what they do. Returns ranked matches: name (pass it to ${CALL_TOOL}), title, a one-line description, safety and why it matched.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'a few words about the task', maxLength: MAX_QUERY_LENGTH },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `at most this many matches (default ${DEFAULT_LIMIT})` },
+      },
+      required: ['query'],
+    },
+    annotations: { title: 'Search tools', ...READ_ONLY },
+  },
+  {
+    name: DESCRIBE_TOOLS,
+    title: 'Describe tools',
+    description: `The full definitions (input and output schemas) of tools found with ${SEARCH_TOOLS}.`,
+    inputSchema: {
+      type: 'object',
+      properties: { names: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: MAX_DESCRIBE } },
+      required: ['names'],
+    },
+    annotations: { title: 'Describe tools', ...READ_ONLY },
+  },
+  {
+    name: CALL_TOOL,
+    title: 'Call a tool',
+    description: `Call a tool found with ${SEARCH_TOOLS}, with arguments matching its input schema (see ${DESCRIBE_TOOLS}).`,
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string' }, arguments: { type: 'object', additionalProperties: true } },
+      required: ['name'],
+    },
+    annotations: { title: 'Call a tool', readOnlyHint: false, destructiveHint: true },
+  },
+];
+
+export function searchModeTools(): Tool[] {
+  return TOOLS;
+}
+
+export function isSearchModeTool(name: string): boolean {
+  return name === SEARCH_TOOLS || name === DESCRIBE_TOOLS || name === CALL_TOOL;
+}
+
+/** What the searcher knows of a visible tool, under the name the agent would call. */
+export function searchEntryOf(t: AgentTool, calls: number): ToolSearchEntry {
+  const schema = (t.file.argSchema ?? {}) as { properties?: Record<string, { description?: unknown }> };
+  const props = schema.properties && typeof schema.properties === 'object' ? schema.properties : {};
+  return {
+    name: t.name,
+    title: t.file.displayName || t.file.slug,
+    description: t.description ?? t.file.description,
+    argNames: Object.keys(props),
+    argDescriptions: Object.values(props).flatMap((p) => (typeof p?.description === 'string' ? [p.description] : [])),
+    tags: t.file.tags ?? [],
+    bundle: t.bundle.slug,
+    calls,
+  };
+}
+
+/** The same answer for a name outside the profile as for one that exists nowhere. */
+export function unknownToolResult(name: string): CallToolResult {
+  return errorResult(`Unknown tool: ${name}; use ${SEARCH_TOOLS} to find the tools you may call`);
+}
+
+const oneLine = (text: string) => {
+  const line = text.split('\n')[0]!.trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+};
+
+const invalidInput = (message: string): CallToolResult => errorResult(`INVALID_INPUT: ${message}`);
+
+function structured(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+}
+
+export type SearchModeAnswer = { kind: 'result'; result: CallToolResult } | { kind: 'call'; tool: AgentTool; args: Record<string, unknown> };
+
+/** search_tools and describe_tools answer here; call_tool names the real tool and its arguments. */
+export function searchModeCall(scope: McpScope, name: string, args: Record<string, unknown>): SearchModeAnswer {
+  if (name === SEARCH_TOOLS) {
+    const query = args['query'];
+    if (typeof query !== 'string') return { kind: 'result', result: invalidInput('query must be a string of a few words') };
+    if (query.length > MAX_QUERY_LENGTH) {
+      return { kind: 'result', result: invalidInput(`the query has ${query.length} characters; at most ${MAX_QUERY_LENGTH} are searched — use a few words`) };
+    }
+    const limit = args['limit'] === undefined ? DEFAULT_LIMIT : args['limit'];
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+      return { kind: 'result', result: invalidInput(`limit must be a whole number from 1 to ${MAX_LIMIT}`) };
+    }
+    let found;
+    try {
+      found = scope.searcher().search(query, limit);
+    } catch (e) {
+      return { kind: 'result', result: invalidInput((e as Error).message) };
+    }
+    const matches = found.flatMap((m) => {
+      const t = scope.byName(m.name);
+      if (!t) return [];
+      const description = t.description ?? (t.file.description || t.file.displayName || t.file.slug);
+      return [{ name: t.name, title: t.file.displayName || t.file.slug, description: oneLine(description), safety: t.safety, score: m.score, why: m.why }];
+    });
+    return { kind: 'result', result: structured({ matches }) };
+  }
+  if (name === DESCRIBE_TOOLS) {
+    const names = args['names'];
+    if (!Array.isArray(names) || names.length === 0 || names.length > MAX_DESCRIBE || !names.every((n) => typeof n === 'string')) {
+      return { kind: 'result', result: invalidInput(`names must be a list of 1 to ${MAX_DESCRIBE} tool names`) };
+    }
+    const tools: Tool[] = [];
+    const unknown: string[] = [];
+    for (const n of names as string[]) {
+      const t = scope.byName(n);
+      if (t) tools.push(describeTool(t));
+      else unknown.push(n);
+    }
+    return { kind: 'result', result: structured({ tools, unknown }) };
+  }
+  const target = args['name'];
+  if (typeof target !== 'string') return { kind: 'result', result: invalidInput('name must be the name of a tool found with search_tools') };
+  const inner = args['arguments'] ?? {};
+  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return { kind: 'result', result: invalidInput('arguments must be an object') };
+  const tool = scope.byName(target);
+  if (!tool) return { kind: 'result', result: unknownToolResult(target) };
+  return { kind: 'call', tool, args: inner as Record<string, unknown> };
+}

@@ -1,0 +1,109 @@
+/**
+ * Profiles (docs/contracts.md, "Profiles"): an MCP address of its own — some bundles, plus tools
+ * from elsewhere, minus some, with the names and descriptions an agent sees overridden, its own
+ * instructions and tokens, and a mode (every tool listed, or three tools to search them).
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Uuid } from './schema-primitives.js';
+
+/** MCP's rule for a tool name (the 2025-11-25 specification): what an override may be. */
+export const MCP_TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+/** Enough for every tool of a 10,000-tool profile to carry an override. */
+export const MAX_PROFILE_REFS = 20_000;
+
+export const ProfileMode = Type.Union([Type.Literal('all'), Type.Literal('search')]);
+export type ProfileMode = Static<typeof ProfileMode>;
+
+export const ProfileOverride = Type.Object(
+  { name: Type.Optional(Type.String({ maxLength: 256 })), description: Type.Optional(Type.String({ maxLength: 10000 })) },
+  { additionalProperties: false },
+);
+
+/** What a client sends to create or replace a profile; read-only fields of an answer are accepted and ignored. */
+export const ProfileInput = Type.Object(
+  {
+    slug: Type.String({ minLength: 1, maxLength: 1024 }),
+    displayName: Type.Optional(Type.String({ maxLength: 200 })),
+    bundles: Type.Array(Uuid, { maxItems: 10000 }),
+    include: Type.Optional(Type.Array(Uuid, { maxItems: MAX_PROFILE_REFS })),
+    exclude: Type.Optional(Type.Array(Uuid, { maxItems: MAX_PROFILE_REFS })),
+    overrides: Type.Optional(Type.Record(Type.String({ pattern: '^[0-9a-f-]{36}$' }), ProfileOverride, { maxProperties: MAX_PROFILE_REFS })),
+    instructions: Type.Optional(Type.String({ maxLength: 20000 })),
+    mode: Type.Optional(ProfileMode),
+    // read-only, ignored
+    profileID: Type.Optional(Type.String()),
+    createdAt: Type.Optional(Type.String()),
+    modifiedAt: Type.Optional(Type.String()),
+    toolCount: Type.Optional(Type.Unknown()),
+    missing: Type.Optional(Type.Unknown()),
+    tools: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+export type ProfileInput = Static<typeof ProfileInput>;
+
+export interface ProfileFile {
+  profileID: string;
+  slug: string;
+  displayName: string;
+  bundles: string[];
+  include?: string[];
+  exclude?: string[];
+  overrides?: Record<string, { name?: string; description?: string }>;
+  instructions?: string;
+  mode: ProfileMode;
+  createdAt: string;
+  modifiedAt: string;
+}
+
+export const PROFILE_KEY_ORDER = [
+  'profileID',
+  'slug',
+  'displayName',
+  'mode',
+  'bundles',
+  'include',
+  'exclude',
+  'overrides',
+  'instructions',
+  'createdAt',
+  'modifiedAt',
+];
+
+export interface ProfileSummary extends ProfileFile {
+  /** Tools an agent sees at this address now. */
+  toolCount: number;
+  /** References that no longer exist: kept in the file, shown here. */
+  missing: { bundles: string[]; tools: string[] };
+}
+
+export interface ProfileTool {
+  toolID: string;
+  bundleID: string;
+  slug: string;
+  version: string;
+  /** As the agent sees them. */
+  name: string;
+  description: string;
+  overridden: boolean;
+}
+
+export interface ProfileDetail extends ProfileSummary {
+  tools: ProfileTool[];
+}
+
+export interface ProfileTokenInfo {
+  tokenID: string;
+  label: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  calls: number;
+}
+
+/** The answer of a token's creation: the only time the token itself is shown. */
+export interface CreatedProfileToken {
+  tokenID: string;
+  label: string;
+  createdAt: string;
+  token: string;
+}

@@ -1,0 +1,60 @@
+/** `toolwright profiles …` from the command line, a fresh CLI process per command on one data folder. */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { v7 as uuidv7 } from 'uuid';
+import { createCore } from '../../../electron/core/app-core.js';
+import { tempDir } from '../../helpers/store.js';
+import { toolwrightArgs } from '../../helpers/procs.js';
+
+let dataDir: string;
+
+function tw(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...toolwrightArgs(), '--data-dir', dataDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  dataDir = await tempDir('tw-cli-profiles-');
+  const core = await createCore({ dataDir, docker: false });
+  const ops = uuidv7();
+  const misc = uuidv7();
+  await core.dispatch('bundles.put', { bundleID: ops, bundle: { slug: 'ops' } });
+  await core.dispatch('bundles.put', { bundleID: misc, bundle: { slug: 'misc' } });
+  const tool = { type: 'function', impl: { function: 'core.uuid' }, argSchema: { type: 'object', properties: {} } };
+  for (const slug of ['deploy', 'status']) await core.dispatch('tools.put', { bundleID: ops, slug, version: 'v1', tool });
+  await core.dispatch('tools.put', { bundleID: misc, slug: 'extra', version: 'v1', tool });
+  await core.close();
+}, 60_000);
+
+describe('toolwright profiles', () => {
+  it('adds, lists, shows, makes and revokes a token, and removes a profile', async () => {
+    const added = await tw(['profiles', 'add', 'oncall', '--bundle', 'ops', '--include', 'misc/extra', '--exclude', 'ops/deploy', '--mode', 'search']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('added profile oncall (search): 2 tool(s)');
+    const list = await tw(['profiles']);
+    expect(list.stdout).toMatch(/oncall\s+search\s+2/);
+    const shown = JSON.parse((await tw(['--json', 'profiles', 'show', 'oncall'])).stdout) as { tools: { name: string }[] };
+    expect(shown.tools.map((t) => t.name).sort()).toEqual(['extra', 'status']);
+    const token = await tw(['--json', 'profiles', 'token', 'oncall', '--label', 'pager']);
+    expect(token.code, token.stderr).toBe(0);
+    const created = JSON.parse(token.stdout) as { tokenID: string; token: string; label: string };
+    expect(created.label).toBe('pager');
+    expect(created.token.length).toBeGreaterThan(32);
+    const revoked = await tw(['profiles', 'revoke', 'oncall', created.tokenID]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    const taken = await tw(['profiles', 'add', 'oncall', '--bundle', 'ops']);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toMatch(/CONFLICT.*oncall/);
+    expect((await tw(['profiles', 'remove', 'oncall'])).code).toBe(0);
+    const gone = await tw(['profiles', 'show', 'oncall']);
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toMatch(/no profile 'oncall'/);
+  }, 120_000);
+});
