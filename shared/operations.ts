@@ -36,6 +36,7 @@ import type {
   BuildFileContent,
   BuildResult,
   ToolImage,
+  ToolLintFinding,
 } from './types.js';
 
 interface OpDef<I extends TSchema, O> {
@@ -457,6 +458,20 @@ export const operations = {
   'tools.openaiFunctions': op<{ items: OpenAiFunction[] }>()({
     summary: 'Enabled tools as OpenAI function-calling definitions, ready to paste into an agent',
     input: Type.Object({ bundleIDs: Type.Optional(Ids) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'tools.lint': op<{ items: ToolLintFinding[]; checked: number }>()({
+    summary:
+      'What about tools an agent may misread or confuse: near-duplicate names or descriptions, vague or overlong descriptions, arguments without a description or type',
+    input: Type.Object(
+      {
+        /** Check the tools agents are offered in these bundles (default: every tool agents are offered). */
+        bundleIDs: Type.Optional(Ids),
+        /** Check these tools, whatever their state (a switched-off draft too). */
+        toolIDs: Type.Optional(Ids),
+      },
+      { additionalProperties: false },
+    ),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   }),
   'schedules.list': op<{ items: ScheduleView[] }>()({

@@ -39,6 +39,7 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'bundles.importMcpServers': { method: 'POST', path: '/tools/bundles/import/mcp', body: '*', status: 201 },
   'tools.importContainer': { method: 'POST', path: '/tools/bundles/:bundleID/container-import', params: ['bundleID'], body: '*', status: 201 },
   'tools.openaiFunctions': { method: 'GET', path: '/tools/tools/openai-functions', query: ['bundleIDs'] },
+  'tools.lint': { method: 'GET', path: '/tools/lint', query: ['bundleIDs', 'toolIDs'] },
   'bundles.get': { method: 'GET', path: '/tools/bundles/:bundleID', params: ['bundleID'] },
   'bundles.put': { method: 'PUT', path: '/tools/bundles/:bundleID', params: ['bundleID'], body: 'bundle', unwrap: 'bundle' },
   'bundles.patch': { method: 'PATCH', path: '/tools/bundles/:bundleID', params: ['bundleID'], body: 'patch' },

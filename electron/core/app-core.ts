@@ -55,6 +55,8 @@ import { REAL_CLOCK, Scheduler, type SchedulerOptions } from './schedules/schedu
 import { UpstreamManager } from './tool-types/mcp/upstream/manager.js';
 import { UpstreamSync } from './tool-types/mcp/upstream/sync.js';
 import { UpstreamService } from './tool-types/mcp/upstream/service.js';
+import { ContextCostService } from './agents/context-cost.js';
+import { ToolLintService } from './agents/tool-lint-service.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -109,6 +111,8 @@ export interface Core extends TransportCore {
   agents: AgentConnections;
   paths: DataPaths;
   schedules: ScheduleService;
+  /** Tokens each tool's definition costs an agent, counted in the background. */
+  contextCost: ContextCostService;
   /** Present when this process runs schedules (it fires them only while it holds the lease). */
   scheduler?: Scheduler;
   close(): Promise<void>;
@@ -174,8 +178,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   });
   const steps = new EngineSteps(store.reader, engine);
 
-  const bundles = new BundleService(store);
+  // Context costs are asked for only when a view is built, by which time `contextCost` exists.
+  const bundles = new BundleService(store, { agentCost: (bundleID): { agentTools: number; tokens?: number } => contextCost.forBundle(bundleID) });
   const tools = new ToolService(store, {
+    contextTokens: (toolID): number | undefined => contextCost.forTool(toolID),
     prepare: prepareTool,
     availability: (rec) => engine.availability(rec),
     safety: (rec) => engine.safetyOf(rec).safety,
@@ -183,6 +189,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     metrics: (id) => metrics.get(id),
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
   });
+  const contextCost: ContextCostService = new ContextCostService({ store, tools });
+  owned.add(contextCost.dispose);
+  const lint = new ToolLintService({ reader: store.reader, tools });
   const upstreamSync = new UpstreamSync({ manager: upstreams, store, tools, now: () => store.now() });
   // A server that says its tools changed is synced at once (its changed definitions withheld, never applied).
   upstreams.onToolsChanged = (bundleID) =>
@@ -269,6 +278,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     agents,
     bundles,
     tools,
+    lint,
     schedules,
     search,
     invocations,
@@ -311,6 +321,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     agents,
     paths,
     schedules,
+    contextCost,
     ...(scheduler ? { scheduler } : {}),
     openExport: (bundleIDs) => transfer.openExport(bundleIDs),
     close: () => owned.dispose(),
