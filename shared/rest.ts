@@ -96,7 +96,7 @@ export const RESULT_EVENT = 'result';
 export const EVENTS_PATH = '/tools/events';
 
 /** Query keys whose values are lists (comma-separated on the wire). */
-export const LIST_QUERY_KEYS = new Set(['bundleIDs', 'tags']);
+export const LIST_QUERY_KEYS = new Set(['bundleIDs', 'toolIDs', 'tags']);
 /** Query keys whose values are booleans ("true"/"false"). */
 export const BOOLEAN_QUERY_KEYS = new Set(['includeDisabled', 'dryRun']);
 /** Query keys whose values are integers. */
