@@ -557,4 +557,6 @@ export type StoreEvent =
   | { type: 'build.log'; bundleID: string; toolID: string; buildID: string; lines: string[] }
   | { type: 'build.finished'; bundleID: string; toolID: string; buildID: string; ok: boolean }
   /** An upstream MCP server of this process started, stopped, failed or wrote to stderr. */
-  | { type: 'upstream.changed'; bundleID: string };
+  | { type: 'upstream.changed'; bundleID: string }
+  /** The background count of the tools' context cost is done: tool and bundle views carry their counts now. */
+  | { type: 'context.counted' };

@@ -189,7 +189,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     metrics: (id) => metrics.get(id),
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
   });
-  const contextCost: ContextCostService = new ContextCostService({ store, tools });
+  const contextCost: ContextCostService = new ContextCostService({ store, tools, onCounted: () => emit({ type: 'context.counted' }) });
   owned.add(contextCost.dispose);
   const lint = new ToolLintService({ reader: store.reader, tools });
   const upstreamSync = new UpstreamSync({ manager: upstreams, store, tools, now: () => store.now() });

@@ -4,8 +4,8 @@
  * offered it, counted with the o200k_base tokenizer (shared/context-cost.ts names the basis).
  *
  * Counted once per tool and kept current: after the store opens every tool is counted in the
- * background in short slices, so nothing waits on it; a changed tool (a new modifiedAt or file
- * tag) is recounted alone. A count not made yet is absent (undefined), never estimated.
+ * background in short slices, so nothing waits on it (`onCounted` says when it is done); a changed
+ * tool (a new modifiedAt or file tag) is recounted alone. A count not made yet is absent (undefined), never estimated.
  *
  * What is not in a tool's count: its icons (clients show them, they do not hand them to a model),
  * and the name's disambiguation when two tools agents see share a slug (agent-tools.ts puts the
@@ -44,6 +44,8 @@ export interface ContextCostOptions {
   tools: Pick<ToolService, 'safetyOf' | 'offeredToAgents'>;
   /** The tokenizer; tests count its calls. */
   count?: (text: string) => number;
+  /** Called when a background count is done, so views made before it can be made again. */
+  onCounted?: () => void;
 }
 
 interface Counted {
@@ -70,9 +72,13 @@ export class ContextCostService {
       loaded: (reader) => {
         for (const t of reader.tools()) this.enqueue(t.file.toolID);
       },
+      // One changed tool is counted at once (well under a millisecond), so the answer to its edit
+      // carries its new count; while the background count runs it joins the queue.
       toolChanged: (tool) => {
         const rec = this.reader.tool(tool.toolID);
-        if (rec && this.counts.get(tool.toolID)?.version !== versionOf(rec)) this.enqueue(tool.toolID);
+        if (!rec || this.counts.get(tool.toolID)?.version === versionOf(rec)) return;
+        if (this.queue.size) this.enqueue(tool.toolID);
+        else this.countTool(tool.toolID);
       },
       toolRemoved: (toolID) => {
         this.counts.delete(toolID);
@@ -149,7 +155,10 @@ export class ContextCostService {
       if (performance.now() >= until) break;
     }
     if (this.queue.size) this.scheduled = setImmediate(() => this.slice());
-    else this.settle();
+    else {
+      this.settle();
+      this.opts.onCounted?.();
+    }
   }
 
   private countTool(toolID: string): void {

@@ -79,6 +79,14 @@ export function editDistance(a: string, b: string, max: number): number {
   return prev[b.length]!;
 }
 
+/** 'a' (x), 'b' (y) and 3 more: the others a pair rule matched, the first few named. */
+function othersText(others: LintSubject[]): string {
+  const named = others.slice(0, 3).map((o) => `'${o.name}' (${o.ref})`);
+  const rest = others.length - named.length;
+  if (rest > 0) return `${named.join(', ')} and ${rest} more`;
+  return named.length > 1 ? `${named.slice(0, -1).join(', ')} and ${named.at(-1)}` : named[0]!;
+}
+
 function finding(s: LintSubject, rule: ToolLintRule, severity: 'error' | 'warning', message: string, fix: string): ToolLintFinding {
   return { toolID: s.toolID, bundleID: s.bundleID, name: s.name, rule, severity, message, fix };
 }
@@ -97,28 +105,30 @@ function nameDuplicates(checked: LintSubject[], pool: LintSubject[]): ToolLintFi
   const out: ToolLintFinding[] = [];
   for (const c of checked) {
     const seen = new Set<string>([c.toolID]);
+    const close: LintSubject[] = [];
     const cName = c.name.toLowerCase();
     for (const k of nameKeys(c.name)) {
       for (const other of index.get(k) ?? []) {
         if (seen.has(other.toolID)) continue;
         seen.add(other.toolID);
         const oName = other.name.toLowerCase();
-        const close =
+        const near =
           cName === oName ||
           (Math.min(cName.length, oName.length) >= LINT_LIMITS.nameMinLength && editDistance(cName, oName, LINT_LIMITS.nameEdits) <= LINT_LIMITS.nameEdits) ||
           (k.startsWith('w:') && wordKey(c.name).includes(' '));
-        if (!close) continue;
-        out.push(
-          finding(
-            c,
-            'name-near-duplicate',
-            'warning',
-            `its name '${c.name}' is close to '${other.name}' (${other.ref}), which agents see too; an agent may call one for the other`,
-            `rename one of them so the name says what sets it apart (what it acts on, or how), or switch one off if they do the same`,
-          ),
-        );
+        if (near) close.push(other);
       }
     }
+    if (!close.length) continue;
+    out.push(
+      finding(
+        c,
+        'name-near-duplicate',
+        'warning',
+        `its name '${c.name}' is close to ${othersText(close)}, which agents see too; an agent may call one for another`,
+        `rename so the name says what sets each apart (what it acts on, or how), or switch off the ones that do the same`,
+      ),
+    );
   }
   return out;
 }
@@ -146,6 +156,7 @@ function descriptionDuplicates(checked: LintSubject[], pool: LintSubject[]): Too
   const out: ToolLintFinding[] = [];
   for (const c of checkedSets) {
     const seen = new Set<string>([c.subject.toolID]);
+    const alike: LintSubject[] = [];
     const mine = new Set(c.words);
     for (const w of prefix(c)) {
       for (const other of index.get(w) ?? []) {
@@ -153,18 +164,19 @@ function descriptionDuplicates(checked: LintSubject[], pool: LintSubject[]): Too
         seen.add(other.subject.toolID);
         const shared = other.words.filter((x) => mine.has(x)).length;
         const jaccard = shared / (mine.size + other.words.length - shared);
-        if (jaccard < t) continue;
-        out.push(
-          finding(
-            c.subject,
-            'description-near-duplicate',
-            'warning',
-            `its description says nearly the same as that of '${other.subject.name}' (${other.subject.ref}): ${Math.round(jaccard * 100)}% of their words are shared`,
-            `say in each description when to use this tool rather than '${other.subject.name}' (what it takes, what it returns, what it is for)`,
-          ),
-        );
+        if (jaccard >= t) alike.push(other.subject);
       }
     }
+    if (!alike.length) continue;
+    out.push(
+      finding(
+        c.subject,
+        'description-near-duplicate',
+        'warning',
+        `its description says nearly the same (${Math.round(t * 100)}% or more of the words) as that of ${othersText(alike)}`,
+        `say in its description when to use this tool rather than '${alike[0]!.name}'${alike.length > 1 ? ' and the others' : ''} (what it takes, what it returns, what it is for)`,
+      ),
+    );
   }
   return out;
 }

@@ -54,7 +54,7 @@ it('exits 0 on warnings only, prints each tool with its findings and fixes', asy
   expect(r.code).toBe(0);
   expect(r.stdout).toContain("good/tally@v1 (agents see 'tally')");
   expect(r.stdout).toMatch(/warning {2}name-near-duplicate: its name 'tally' is close to 'tallys' \(good\/tallys@v1\)/);
-  expect(r.stdout).toContain('fix: rename one of them');
+  expect(r.stdout).toContain('fix: rename so the name says what sets each apart');
   expect(r.stdout).toMatch(/2 tools checked: 0 errors, 2 warnings in 2 tools/);
 }, 60_000);
 

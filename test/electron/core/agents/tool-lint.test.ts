@@ -53,7 +53,9 @@ describe('tool lint', () => {
     const f = result.items.find((i) => i.rule === 'name-near-duplicate' && i.name === 'get-user')!;
     expect(f).toMatchObject({ severity: 'warning' });
     expect(f.message).toMatch(/close to 'get-users' \(lab\/get-users@v1\)/);
-    expect(f.fix).toMatch(/rename one of them/);
+    expect(f.fix).toMatch(/rename so the name says what sets each apart/);
+    expect(result.items.filter((i) => i.name === 'get-user' && i.rule === 'name-near-duplicate')).toHaveLength(1); // one finding naming both others
+    expect(f.message).toMatch(/close to 'get-users' \(lab\/get-users@v1\) and 'user-get' \(lab\/user-get@v1\)/);
   });
 
   it(`near-duplicate descriptions: word sets ${LINT_LIMITS.descriptionJaccard * 100}% alike or more`, async () => {
