@@ -40,6 +40,7 @@ export const OP_NAMES = [
   'bundles.importMcpServers',
   'tools.importContainer',
   'tools.openaiFunctions',
+  'tools.lint',
   'schedules.list',
   'schedules.patch',
   'schedules.run',

@@ -37,6 +37,7 @@ import type {
   BuildFileContent,
   BuildResult,
   ToolImage,
+  ToolLintFinding,
 } from './types.js';
 
 interface OpDef<I extends TSchema, O> {
@@ -460,6 +461,20 @@ export const operations = {
     input: Type.Object({ bundleIDs: Type.Optional(Ids) }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   }),
+  'tools.lint': op<{ items: ToolLintFinding[]; checked: number }>()({
+    summary:
+      'What about tools an agent may misread or confuse: near-duplicate names or descriptions, vague or overlong descriptions, arguments without a description or type',
+    input: Type.Object(
+      {
+        /** Check the tools agents are offered in these bundles (default: every tool agents are offered). */
+        bundleIDs: Type.Optional(Ids),
+        /** Check these tools, whatever their state (a switched-off draft too). */
+        toolIDs: Type.Optional(Ids),
+      },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
   'schedules.list': op<{ items: ScheduleView[] }>()({
     summary: "Every tool's schedules with their next run and last run (of one tool with toolID)",
     input: Type.Object({ toolID: Type.Optional(Uuid) }, { additionalProperties: false }),
@@ -584,4 +599,6 @@ export type StoreEvent =
   | { type: 'upstream.changed'; bundleID: string }
   /** A profile's file or tokens changed (in any process). */
   | { type: 'profile.changed'; profileID: string }
-  | { type: 'profile.removed'; profileID: string };
+  | { type: 'profile.removed'; profileID: string }
+  /** The background count of the tools' context cost is done: tool and bundle views carry their counts now. */
+  | { type: 'context.counted' };

@@ -39,6 +39,7 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'bundles.importMcpServers': { method: 'POST', path: '/tools/bundles/import/mcp', body: '*', status: 201 },
   'tools.importContainer': { method: 'POST', path: '/tools/bundles/:bundleID/container-import', params: ['bundleID'], body: '*', status: 201 },
   'tools.openaiFunctions': { method: 'GET', path: '/tools/tools/openai-functions', query: ['bundleIDs'] },
+  'tools.lint': { method: 'GET', path: '/tools/lint', query: ['bundleIDs', 'toolIDs'] },
   'bundles.get': { method: 'GET', path: '/tools/bundles/:bundleID', params: ['bundleID'] },
   'bundles.put': { method: 'PUT', path: '/tools/bundles/:bundleID', params: ['bundleID'], body: 'bundle', unwrap: 'bundle' },
   'bundles.patch': { method: 'PATCH', path: '/tools/bundles/:bundleID', params: ['bundleID'], body: 'patch' },
@@ -102,7 +103,7 @@ export const RESULT_EVENT = 'result';
 export const EVENTS_PATH = '/tools/events';
 
 /** Query keys whose values are lists (comma-separated on the wire). */
-export const LIST_QUERY_KEYS = new Set(['bundleIDs', 'tags']);
+export const LIST_QUERY_KEYS = new Set(['bundleIDs', 'toolIDs', 'tags']);
 /** Query keys whose values are booleans ("true"/"false"). */
 export const BOOLEAN_QUERY_KEYS = new Set(['includeDisabled', 'dryRun']);
 /** Query keys whose values are integers. */

@@ -22,7 +22,14 @@ export interface ToolMetrics {
  * `etag`: hash of the file's bytes on disk (the REST ETag header, unquoted), which If-Match takes.
  * Every view the core answers has it; optional only so that views built by hand (tests) need not invent one.
  */
-export type BundleView = BundleFile & { etag?: string; toolCount: number };
+export type BundleView = BundleFile & {
+  etag?: string;
+  toolCount: number;
+  /** How many of its tools agents are offered now (switched on, bundle on, not withheld). */
+  agentToolCount?: number;
+  /** Tokens the definitions of those tools add to an agent's context (shared/context-cost.ts names the basis); absent until counted. */
+  contextTokens?: number;
+};
 
 export type ToolView = ToolFile & {
   etag?: string;
@@ -30,7 +37,25 @@ export type ToolView = ToolFile & {
   metrics: ToolMetrics;
   /** Set when a run needs more care than `safety` says: a pipeline whose step became more dangerous since it was saved. */
   effectiveSafety?: ToolFile['safety'];
+  /** Tokens its MCP definition adds to an agent's context (shared/context-cost.ts names the basis); absent until counted. */
+  contextTokens?: number;
 };
+
+/** Something about a tool an agent may misread (GET /tools/lint, electron/core/agents/tool-lint.ts). */
+export interface ToolLintFinding {
+  toolID: string;
+  bundleID: string;
+  /** The name agents see it under (its slug made ASCII). */
+  name: string;
+  rule: ToolLintRule;
+  severity: 'error' | 'warning';
+  message: string;
+  /** What to do about it. */
+  fix: string;
+}
+
+export type ToolLintRule =
+  'name-near-duplicate' | 'description-near-duplicate' | 'description-vague' | 'description-too-long' | 'argument-undescribed' | 'schema-untyped';
 
 export interface Problem {
   /** Absolute path of the file that could not be read. */

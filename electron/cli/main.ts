@@ -21,6 +21,7 @@ import { registerDoctorCommand } from './commands/doctor.js';
 import { registerServeCommands } from './commands/serve.js';
 import { registerServerCommands } from './commands/servers.js';
 import { registerProfileCommands } from './commands/profiles.js';
+import { registerLintCommand } from './commands/lint.js';
 
 const VERSION = '0.1.0';
 
@@ -55,6 +56,7 @@ export function buildProgram(): { program: Command; close(): Promise<void> } {
   registerProfileCommands(program, cli);
   registerSecretCommands(program, cli);
   registerDoctorCommand(program, cli);
+  registerLintCommand(program, cli);
   return { program, close: () => sessions.close() };
 }
 

@@ -58,6 +58,8 @@ import { UpstreamService } from './tool-types/mcp/upstream/service.js';
 import { ProfileStore } from './profiles/profile-store.js';
 import { ProfileTokens } from './profiles/profile-tokens.js';
 import { ProfileService } from './profiles/profile-service.js';
+import { ContextCostService } from './agents/context-cost.js';
+import { ToolLintService } from './agents/tool-lint-service.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -115,6 +117,8 @@ export interface Core extends TransportCore {
   /** profile.json files (MCP addresses of their own) and their tokens. */
   profileStore: ProfileStore;
   profiles: ProfileService;
+  /** Tokens each tool's definition costs an agent, counted in the background. */
+  contextCost: ContextCostService;
   /** Present when this process runs schedules (it fires them only while it holds the lease). */
   scheduler?: Scheduler;
   close(): Promise<void>;
@@ -180,8 +184,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   });
   const steps = new EngineSteps(store.reader, engine);
 
-  const bundles = new BundleService(store);
+  // Context costs are asked for only when a view is built, by which time `contextCost` exists.
+  const bundles = new BundleService(store, { agentCost: (bundleID): { agentTools: number; tokens?: number } => contextCost.forBundle(bundleID) });
   const tools = new ToolService(store, {
+    contextTokens: (toolID): number | undefined => contextCost.forTool(toolID),
     prepare: prepareTool,
     availability: (rec) => engine.availability(rec),
     safety: (rec) => engine.safetyOf(rec).safety,
@@ -189,6 +195,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     metrics: (id) => metrics.get(id),
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
   });
+  const contextCost: ContextCostService = new ContextCostService({ store, tools, onCounted: () => emit({ type: 'context.counted' }) });
+  owned.add(contextCost.dispose);
+  const lint = new ToolLintService({ reader: store.reader, tools });
   const upstreamSync = new UpstreamSync({ manager: upstreams, store, tools, now: () => store.now() });
   // A server that says its tools changed is synced at once (its changed definitions withheld, never applied).
   upstreams.onToolsChanged = (bundleID) =>
@@ -289,6 +298,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     agents,
     bundles,
     tools,
+    lint,
     schedules,
     search,
     invocations,
@@ -333,6 +343,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     schedules,
     profileStore,
     profiles,
+    contextCost,
     ...(scheduler ? { scheduler } : {}),
     openExport: (bundleIDs) => transfer.openExport(bundleIDs),
     close: () => owned.dispose(),

@@ -40,6 +40,15 @@ async function docker(args: string[], timeoutMs = 120_000): Promise<string> {
   return stdout.trim();
 }
 
+async function step(cmd: string, args: string[], timeoutMs: number): Promise<void> {
+  try {
+    await execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 });
+  } catch (e) {
+    const { stdout = '', stderr = '' } = e as { stdout?: string; stderr?: string };
+    throw new Error(`${cmd} ${args.join(' ')} failed: ${(e as Error).message}\n${stdout.slice(-4000)}\n${stderr.slice(-4000)}`);
+  }
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
@@ -90,8 +99,9 @@ async function logs(): Promise<string> {
 
 describe.skipIf(!ready)('the team host image', () => {
   beforeAll(async () => {
-    execFileSync('bash', [join(ROOT, 'test/image/node-stand-in.sh'), BASE], { stdio: 'inherit', timeout: 20 * 60_000 });
-    execFileSync('docker', ['build', '-t', IMAGE, ROOT], { stdio: 'inherit', timeout: 25 * 60_000 });
+    // Their output goes to a log, shown when a step fails (streamed, it starved Vitest's worker of its RPC).
+    await step('bash', [join(ROOT, 'test/image/node-stand-in.sh'), BASE], 20 * 60_000);
+    await step('docker', ['build', '-t', IMAGE, ROOT], 25 * 60_000);
     tlsDir = await mkdtemp(join(tmpdir(), 'tw-team-tls-'));
     execFileSync(
       'openssl',
@@ -168,7 +178,7 @@ describe.skipIf(!ready)('the team host image', () => {
       body: JSON.stringify({ slug: 'team', displayName: 'Team tools', isEnabled: true }),
       dispatcher: trusting,
     });
-    expect(put.status).toBe(200);
+    expect(put.status).toBe(201);
     expect((await undiciFetch(`${origin}/tools/bundles`, { dispatcher: trusting })).status).toBe(401);
 
     const client = new Client({ name: 'team-agent', version: '1.0.0' });

@@ -54,6 +54,7 @@ export function createHandlers(s: Services): Handlers {
     'bundles.importMcpServers': (i) => s.mcpImport.import(i),
     'tools.importContainer': (i) => s.transfer.importContainerFiles(i.bundleID, i.files, { dryRun: i.dryRun === true }),
     'tools.openaiFunctions': (i) => ({ items: s.transfer.openAiFunctions(i.bundleIDs) }),
+    'tools.lint': (i) => s.lint.lint(i),
     'schedules.list': (i) => s.schedules.list(i.toolID ? { toolID: i.toolID } : {}),
     'schedules.patch': (i) => s.schedules.setEnabled(i.scheduleID, i.patch.isEnabled),
     'schedules.run': (i) => s.schedules.runNow(i.scheduleID, { confirm: i.confirm === true }),

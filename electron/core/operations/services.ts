@@ -20,6 +20,7 @@ import type {
   SearchHit,
   SecretInfo,
   SystemInfo,
+  ToolLintFinding,
   ToolView,
 } from '../../../shared/types.js';
 import type { ToolRef } from '../store/tools.js';
@@ -61,6 +62,7 @@ export interface Services {
     delete(ref: ToolRef): Promise<void>;
   };
   search: { search(input: OpInput<'tools.search'>): Page<SearchHit> };
+  lint: { lint(input: OpInput<'tools.lint'>): { items: ToolLintFinding[]; checked: number } };
   schedules: {
     list(filter: { toolID?: string }): Promise<{ items: ScheduleView[] }>;
     setEnabled(scheduleID: string, isEnabled: boolean): Promise<ScheduleView>;

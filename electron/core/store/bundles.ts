@@ -12,11 +12,25 @@ import { bundleEtag, checkIfMatch } from './preconditions.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 
+export interface BundleServiceDeps {
+  /** How many of its tools agents are offered and what their definitions cost (agents/context-cost.ts). */
+  agentCost?(bundleID: string): { agentTools: number; tokens?: number };
+}
+
 export class BundleService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly deps: BundleServiceDeps = {},
+  ) {}
 
   view(rec: BundleRecord): BundleView {
-    return { ...rec.file, etag: bundleEtag(rec), toolCount: this.store.state.toolCount(rec.file.bundleID) };
+    const view: BundleView = { ...rec.file, etag: bundleEtag(rec), toolCount: this.store.state.toolCount(rec.file.bundleID) };
+    const cost = this.deps.agentCost?.(rec.file.bundleID);
+    if (cost) {
+      view.agentToolCount = cost.agentTools;
+      if (cost.tokens !== undefined) view.contextTokens = cost.tokens;
+    }
+    return view;
   }
 
   /** One bundle (also one another process created moments ago), soft-deleted ones included. */

@@ -52,6 +52,8 @@ export interface ToolServiceDeps {
   metrics(toolID: string): ToolMetrics;
   /** Why agents must not see the tool now although it is switched on (an upstream definition nobody accepted), or undefined. */
   withheld?(rec: ToolRecord): string | undefined;
+  /** Tokens its definition costs an agent's context (agents/context-cost.ts), undefined until counted. */
+  contextTokens?(toolID: string): number | undefined;
   /** Data kept apart from tool.json (usage counters, history) that goes with a deleted tool. */
   onDeleted?(toolID: string): Promise<void>;
 }
@@ -72,6 +74,8 @@ export class ToolService {
     const view: ToolView = { ...rec.file, etag: toolEtag(rec), availability: this.deps.availability(rec), metrics: this.deps.metrics(rec.file.toolID) };
     const safety = this.safetyOf(rec);
     if (safety !== rec.file.safety) view.effectiveSafety = safety;
+    const tokens = this.deps.contextTokens?.(rec.file.toolID);
+    if (tokens !== undefined) view.contextTokens = tokens;
     return view;
   }
 

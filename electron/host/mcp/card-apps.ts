@@ -13,9 +13,10 @@
  * sanitiser could not run or fetch a thing.
  */
 import { createHash } from 'node:crypto';
-import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { ResourceNotFoundError, type ReadResourceResult, type Resource } from '@modelcontextprotocol/server';
 import type { AgentTool } from '../../core/agents/agent-tools.js';
+import { cardAppToolMeta, cardAppUri, hasCardApp } from '../../core/agents/mcp-tool.js';
 import { CARD_PURIFY_CONFIG, safeColor } from '../../../shared/card/sanitize.js';
 import type { McpScope } from './scope.js';
 
@@ -26,15 +27,8 @@ export const CARD_RESULT_META_KEY = 'dev.toolwright/card';
 export const APPS_EXTENSION = { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } };
 
 const URI = /^ui:\/\/toolwright\/([0-9a-f-]{36})\/card$/;
-export const cardAppUri = (toolID: string) => `ui://toolwright/${toolID}/card`;
-
-export const hasCardApp = (t: AgentTool): boolean => t.file.card?.enabled === true;
-
-/** The tool's `_meta` entries that point a host at its app: the current key and the flat one older hosts read. */
-export function cardAppToolMeta(t: AgentTool): Record<string, unknown> {
-  const resourceUri = cardAppUri(t.file.toolID);
-  return { ui: { resourceUri }, [RESOURCE_URI_META_KEY]: resourceUri };
-}
+// Where a tool points at its app is part of its definition, which the core builds (its context cost counts it).
+export { cardAppToolMeta, cardAppUri, hasCardApp };
 
 /**
  * The sanitiser's element and attribute rules, applied again in the frame (handlers and

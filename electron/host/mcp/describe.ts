@@ -1,39 +1,24 @@
 /**
- * The MCP layer's mapping of Toolwright's words onto MCP's: a visible tool as an MCP Tool (name,
- * title, schemas, safety as annotations, where it lives as `_meta`), and a run's result as MCP
+ * The MCP layer's mapping of Toolwright's words onto MCP's: a visible tool as an MCP Tool (the
+ * core's definition, core/agents/mcp-tool.ts, plus its icons), and a run's result as MCP
  * content (the value as text, the card as an embedded html resource and, for the tool's MCP App,
  * in `_meta`; structuredContent when the tool announces an outputSchema), icons from tool.json or
  * bundle.json.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import { announcedOutputSchema, parametersOf, safetyAnnotations, type AgentTool } from '../../core/agents/agent-tools.js';
+import { announcedOutputSchema, type AgentTool } from '../../core/agents/agent-tools.js';
+import { mcpToolDefinition } from '../../core/agents/mcp-tool.js';
 import type { InvokeResult } from '../../../shared/types.js';
 import { valueText } from '../../../shared/format.js';
-import { CARD_RESULT_META_KEY, cardAppToolMeta, hasCardApp } from './card-apps.js';
+import { CARD_RESULT_META_KEY } from './card-apps.js';
 import { toolIcons } from './icons.js';
 
-const META = 'dev.toolwright';
-
 export function describeTool(t: AgentTool): Tool {
-  const f = t.file;
-  const tool: Tool = {
-    name: t.name,
-    title: f.displayName || f.slug,
-    description: t.description ?? (f.description || f.displayName || f.slug),
-    inputSchema: parametersOf(f.argSchema) as Tool['inputSchema'],
-    annotations: { title: f.displayName || f.slug, ...safetyAnnotations(t.safety) },
-    _meta: {
-      [`${META}/bundleID`]: f.bundleID,
-      [`${META}/toolID`]: f.toolID,
-      [`${META}/slug`]: f.slug,
-      [`${META}/version`]: f.version,
-      ...(hasCardApp(t) ? cardAppToolMeta(t) : {}),
-    },
-  };
+  const { outputSchema, ...definition } = mcpToolDefinition(t);
+  const tool = definition as Tool;
   const icons = toolIcons(t);
   if (icons) tool.icons = icons;
-  const output = announcedOutputSchema(f.outputSchema);
-  if (output) tool.outputSchema = output as Tool['outputSchema'];
+  if (outputSchema) tool.outputSchema = outputSchema as Tool['outputSchema'];
   return tool;
 }
 

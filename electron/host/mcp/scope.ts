@@ -74,6 +74,8 @@ const IGNORED: ReadonlySet<StoreEvent['type']> = new Set([
   'build.log',
   'build.finished',
   'upstream.changed',
+  // Counting tokens changes nothing an agent sees.
+  'context.counted',
   // Who is connected changes with every 2026 client's first request: it changes nothing an agent sees.
   'agents.changed',
 ] as StoreEvent['type'][]);

@@ -12,7 +12,7 @@ export function coerceQuery(route: RestRoute, query: Record<string, unknown>): R
         .flatMap((x) => String(x).split(','))
         .map((x) => x.trim())
         .filter(Boolean);
-      out[key] = key === 'bundleIDs' ? parts.map((p) => p.toLowerCase()) : parts;
+      out[key] = key === 'bundleIDs' || key === 'toolIDs' ? parts.map((p) => p.toLowerCase()) : parts;
       continue;
     }
     if (Array.isArray(v)) v = v[v.length - 1];

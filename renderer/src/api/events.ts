@@ -41,6 +41,8 @@ export function keysForEvent(e: StoreEvent): QueryKey[] {
       return [keys.buildFiles(e.toolID), keys.toolImage(e.toolID), keys.tools];
     case 'upstream.changed':
       return [keys.server(e.bundleID)];
+    case 'context.counted':
+      return [['tools', 'list'], ['tools', 'one'], keys.bundles];
     case 'build.finished':
       return [keys.toolImage(e.toolID), keys.tools];
     default:

@@ -40,7 +40,17 @@ export const keys = {
   server: (bundleID: string) => ['servers', bundleID] as const,
   /** Under 'tools': a tool change (an accept, a sync) makes its review stale too. */
   definition: (ref: ToolRef) => ['tools', 'definition', ref.bundleID, ref.slug, ref.version] as const,
+  /** Under 'tools': any tool's change may add or settle a near-duplicate. */
+  lint: (scope: { bundleID?: string; toolID?: string }) => ['tools', 'lint', scope.bundleID ?? '', scope.toolID ?? ''] as const,
 };
+
+/** What an agent may misread: of one tool (whatever its state), or of the tools agents see in a bundle. */
+export function useToolLint(scope: { bundleID?: string; toolID?: string }) {
+  return useQuery({
+    queryKey: keys.lint(scope),
+    queryFn: () => call('tools.lint', scope.toolID ? { toolIDs: [scope.toolID] } : scope.bundleID ? { bundleIDs: [scope.bundleID] } : {}),
+  });
+}
 
 /** All bundles (enabled and disabled), or the Trash. Bundles are few, so every page is fetched. */
 export function useBundles(deleted: 'exclude' | 'only' = 'exclude') {

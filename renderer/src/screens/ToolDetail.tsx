@@ -12,6 +12,8 @@ import { Tester } from '../tester/Tester.js';
 import { SAFETY_LABEL, SAFETY_TONE, relativeTime, absoluteTime, plural } from '../app/format.js';
 import { errorCode } from '../api/errors.js';
 import { UpstreamNotice } from '../servers/DefinitionReview.js';
+import { TOKENIZER_BASIS, tokensApprox } from '../../../shared/context-cost.js';
+import { ToolFindings } from './tool-detail/ToolFindings.js';
 import './ToolDetail.css';
 
 /**
@@ -178,9 +180,23 @@ export function ToolDetail({ toolRef, args }: { toolRef: ToolRef; args?: string 
             {' '}
             · {plural(t.metrics.callCount, 'call')} · {plural(t.metrics.errorCount, 'error')} · last called{' '}
             <span title={absoluteTime(t.metrics.lastCalledAt)}>{relativeTime(t.metrics.lastCalledAt)}</span>
+            {t.contextTokens !== undefined && (
+              <>
+                {' '}
+                ·{' '}
+                <span
+                  className="context-cost"
+                  title={`What its definition adds to every request of an agent offered it (${TOKENIZER_BASIS})`}
+                  data-testid="tool-context-tokens"
+                >
+                  {tokensApprox(t.contextTokens)} of context
+                </span>
+              </>
+            )}
           </span>
         </p>
         <UpstreamNotice tool={t} />
+        <ToolFindings toolID={t.toolID} />
         {bundle && !bundle.isEnabled && <p className="notice">The bundle {bundle.displayName || bundle.slug} is off, so this tool cannot run.</p>}
       </header>
       {/* Keyed by tool: another tool starts from its own defaults, not the last one's arguments. */}

@@ -9,6 +9,7 @@ import type { BundleView } from '../../../../shared/types.js';
 import { useTransfer } from '../../transfer/TransferProvider.js';
 import { ContainerHelpButton } from '../../help/ContainerFolderHelp.js';
 import { MenuButton } from '../../components/Menu.js';
+import { BundleAgentCost } from './BundleAgentCost.js';
 
 export function BundleHeader({ bundle }: { bundle: BundleView }) {
   const { go } = useNav();
@@ -89,6 +90,7 @@ export function BundleHeader({ bundle }: { bundle: BundleView }) {
         </div>
       </div>
       {bundle.description && <p className="page-sub">{bundle.description}</p>}
+      <BundleAgentCost bundle={bundle} />
       {!bundle.isEnabled && (
         <p className="notice">This bundle is off: its tools are not offered to agents, and its tools cannot be edited until it is switched on.</p>
       )}

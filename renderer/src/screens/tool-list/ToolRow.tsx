@@ -3,6 +3,7 @@ import { Switch } from '../../components/Switch.js';
 import { Badge } from '../../components/States.js';
 import { relativeTime, absoluteTime, plural, SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
 import type { ToolView } from '../../../../shared/types.js';
+import { compactTokens, TOKENIZER_BASIS, tokensApprox } from '../../../../shared/context-cost.js';
 import { MARK_LABEL, upstreamMarkOf } from '../../servers/upstreamMark.js';
 
 export const ROW_HEIGHT = 52;
@@ -39,6 +40,16 @@ export function ToolRow({
           {tool.slug}
           <span className="muted">@{tool.version}</span>
           {bundleName && <span className="muted"> · {bundleName}</span>}
+          {tool.contextTokens !== undefined && (
+            <span
+              className="muted"
+              title={`${tokensApprox(tool.contextTokens)} of context per agent request (${TOKENIZER_BASIS})`}
+              data-testid="row-context-tokens"
+            >
+              {' '}
+              · {compactTokens(tool.contextTokens)}
+            </span>
+          )}
         </span>
       </div>
       <div role="cell" className="cell cell-type">

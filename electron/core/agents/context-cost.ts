@@ -1,0 +1,177 @@
+/**
+ * The context cost of tool definitions: how many tokens each tool's MCP definition
+ * (mcp-tool.ts, what `tools/list` gives an agent) adds to every request of an agent that is
+ * offered it, counted with the o200k_base tokenizer (shared/context-cost.ts names the basis).
+ *
+ * Counted once per tool and kept current: after the store opens every tool is counted in the
+ * background in short slices, so nothing waits on it (`onCounted` says when it is done); a changed
+ * tool (a new modifiedAt or file tag) is recounted alone. A count not made yet is absent (undefined), never estimated.
+ *
+ * What is not in a tool's count: its icons (clients show them, they do not hand them to a model),
+ * and the name's disambiguation when two tools agents see share a slug (agent-tools.ts puts the
+ * bundle or version beside it: a token or two). A pipeline's annotations follow its safety when it
+ * was counted: a step that becomes more dangerous changes the count on the pipeline's next edit.
+ */
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import type { StoreReader, ToolRecord } from '../store/reader.js';
+import type { ToolService } from '../store/tools.js';
+import type { Store } from '../store/store.js';
+import { asciiName } from './agent-tools.js';
+import { mcpToolDefinition } from './mcp-tool.js';
+
+/** Tokens of the text: the tokenizer's count (o200k_base). */
+export const countTextTokens = (text: string): number => countTokens(text);
+
+/**
+ * The JSON-RPC answer around the definitions, counted once per list:
+ * `{"jsonrpc":"2.0","id":1,"result":{"tools":[…]}}` and the commas between tools.
+ */
+export const LIST_ENVELOPE_TOKENS = countTextTokens('{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}');
+
+/** How long one background slice may count before it lets other work run. */
+const SLICE_MS = 8;
+
+export interface ContextTotal {
+  /** The counted tools' tokens, plus the list envelope once when any tool was counted. */
+  tokens: number;
+  counted: number;
+  /** Tools whose count is not ready yet (not in the sum). */
+  pending: number;
+}
+
+export interface ContextCostOptions {
+  store: Store;
+  tools: Pick<ToolService, 'safetyOf' | 'offeredToAgents'>;
+  /** The tokenizer; tests count its calls. */
+  count?: (text: string) => number;
+  /** Called when a background count is done, so views made before it can be made again. */
+  onCounted?: () => void;
+}
+
+interface Counted {
+  version: string;
+  tokens: number;
+}
+
+/** What a count is of: modifiedAt, and the file's tag, since a hand edit may leave modifiedAt as it was. */
+const versionOf = (rec: ToolRecord): string => `${rec.file.modifiedAt} ${rec.etag ?? ''}`;
+
+export class ContextCostService {
+  private readonly counts = new Map<string, Counted>();
+  private readonly queue = new Set<string>();
+  private readonly reader: StoreReader;
+  private readonly count: (text: string) => number;
+  private scheduled: NodeJS.Immediate | undefined;
+  private waiters: (() => void)[] = [];
+  private readonly unobserve: () => void;
+
+  constructor(private readonly opts: ContextCostOptions) {
+    this.reader = opts.store.reader;
+    this.count = opts.count ?? countTextTokens;
+    this.unobserve = opts.store.observe({
+      loaded: (reader) => {
+        for (const t of reader.tools()) this.enqueue(t.file.toolID);
+      },
+      // One changed tool is counted at once (well under a millisecond), so the answer to its edit
+      // carries its new count; while the background count runs it joins the queue.
+      toolChanged: (tool) => {
+        const rec = this.reader.tool(tool.toolID);
+        if (!rec || this.counts.get(tool.toolID)?.version === versionOf(rec)) return;
+        if (this.queue.size) this.enqueue(tool.toolID);
+        else this.countTool(tool.toolID);
+      },
+      toolRemoved: (toolID) => {
+        this.counts.delete(toolID);
+        this.queue.delete(toolID);
+      },
+    });
+  }
+
+  /** The tokens the tool's definition adds to an agent's context; undefined until it is counted. */
+  forTool(toolID: string): number | undefined {
+    const counted = this.counts.get(toolID);
+    const rec = this.reader.tool(toolID);
+    if (!counted || !rec || versionOf(rec) !== counted.version) return undefined;
+    return counted.tokens;
+  }
+
+  /** The tokens a list of these tools costs an agent: their counts and the list's envelope once. */
+  total(toolIDs: Iterable<string>): ContextTotal {
+    let tokens = 0;
+    let counted = 0;
+    let pending = 0;
+    for (const id of toolIDs) {
+      const n = this.forTool(id);
+      if (n === undefined) pending++;
+      else {
+        tokens += n;
+        counted++;
+      }
+    }
+    return { tokens: counted ? tokens + LIST_ENVELOPE_TOKENS : 0, counted, pending };
+  }
+
+  /**
+   * What a bundle's tools cost the agents offered them (switched on, in a switched-on bundle, not
+   * withheld): how many those are and the sum of their counts (no envelope: a bundle is part of a
+   * list), the sum absent while any of them is not counted yet.
+   */
+  forBundle(bundleID: string): { agentTools: number; tokens?: number } {
+    const offered = this.reader.toolsOf(bundleID).filter((rec) => this.opts.tools.offeredToAgents(rec));
+    let tokens = 0;
+    for (const rec of offered) {
+      const n = this.forTool(rec.file.toolID);
+      if (n === undefined) return { agentTools: offered.length };
+      tokens += n;
+    }
+    return { agentTools: offered.length, tokens };
+  }
+
+  /** Resolves once every tool known now is counted. */
+  idle(): Promise<void> {
+    if (!this.queue.size) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  dispose = (): void => {
+    this.unobserve();
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+    this.queue.clear();
+    this.settle();
+  };
+
+  private enqueue(toolID: string): void {
+    this.queue.add(toolID);
+    this.scheduled ??= setImmediate(() => this.slice());
+  }
+
+  private slice(): void {
+    this.scheduled = undefined;
+    const until = performance.now() + SLICE_MS;
+    for (const toolID of this.queue) {
+      this.queue.delete(toolID);
+      this.countTool(toolID);
+      if (performance.now() >= until) break;
+    }
+    if (this.queue.size) this.scheduled = setImmediate(() => this.slice());
+    else {
+      this.settle();
+      this.opts.onCounted?.();
+    }
+  }
+
+  private countTool(toolID: string): void {
+    const rec = this.reader.tool(toolID);
+    const bundle = rec && this.reader.bundle(rec.file.bundleID);
+    if (!rec || !bundle) return;
+    const definition = mcpToolDefinition({ name: asciiName(rec.file.slug), file: rec.file, bundle: bundle.file, safety: this.opts.tools.safetyOf(rec) });
+    this.counts.set(toolID, { version: versionOf(rec), tokens: this.count(JSON.stringify(definition)) });
+  }
+
+  private settle(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * `toolwright lint-tools` as a user runs it: findings grouped by tool with their fix, --bundle
+ * and --json, and the exit code: 1 when a finding is an error, 0 when there are only warnings.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { v7 as uuidv7 } from 'uuid';
+import { tempDir, functionTool } from '../../helpers/store.js';
+import { toolwrightArgs } from '../../helpers/procs.js';
+import { createCore } from '../../../electron/core/app-core.js';
+
+let dataDir: string;
+
+function tw(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...toolwrightArgs(), '--data-dir', dataDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  dataDir = await tempDir('tw-cli-lint-');
+  const core = await createCore({ dataDir, docker: false });
+  const good = uuidv7();
+  const bad = uuidv7();
+  await core.bundles.put(good, { slug: 'good' });
+  await core.bundles.put(bad, { slug: 'bad' });
+  const argSchema = { type: 'object', properties: { expr: { type: 'string', description: 'An arithmetic expression such as 2*(3+4)' } } };
+  await core.tools.create(
+    { bundleID: good, slug: 'tally', version: 'v1' },
+    functionTool({ description: 'Adds up the numbers of a column and returns the sum', argSchema }),
+  );
+  await core.tools.create(
+    { bundleID: good, slug: 'tallys', version: 'v1' },
+    functionTool({ description: 'Counts how many rows of a sheet match a filter', argSchema }),
+  );
+  await core.tools.create(
+    { bundleID: bad, slug: 'mystery', version: 'v1' },
+    functionTool({ description: '', argSchema: { type: 'object', properties: { x: {} } } }),
+  );
+  await core.close();
+}, 60_000);
+afterAll(async () => rm(dataDir, { recursive: true, force: true }));
+
+it('exits 0 on warnings only, prints each tool with its findings and fixes', async () => {
+  const r = await tw(['lint-tools', '--bundle', 'good']);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain("good/tally@v1 (agents see 'tally')");
+  expect(r.stdout).toMatch(/warning {2}name-near-duplicate: its name 'tally' is close to 'tallys' \(good\/tallys@v1\)/);
+  expect(r.stdout).toContain('fix: rename so the name says what sets each apart');
+  expect(r.stdout).toMatch(/2 tools checked: 0 errors, 2 warnings in 2 tools/);
+}, 60_000);
+
+it('exits 1 when a finding is an error; --json prints the operation answer', async () => {
+  const r = await tw(['lint-tools']);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain("bad/mystery@v1 (agents see 'mystery')");
+  expect(r.stdout).toMatch(/error {4}description-vague: it has no description/);
+  expect(r.stdout).toMatch(/error {4}schema-untyped: argument 'x' has no type/);
+  const json = await tw(['--json', 'lint-tools', '--bundle', 'bad']);
+  expect(json.code).toBe(1);
+  const body = JSON.parse(json.stdout) as { items: { rule: string; fix: string }[]; checked: number };
+  expect(body.checked).toBe(1);
+  expect(body.items.find((f) => f.rule === 'argument-undescribed')?.fix).toBe("add a description to argument 'x': what it is and its format");
+  const unknown = await tw(['lint-tools', '--bundle', 'nope']);
+  expect(unknown.code).toBe(2);
+}, 60_000);
