@@ -36,6 +36,8 @@ export const ProfileInput = Type.Object(
     modifiedAt: Type.Optional(Type.String()),
     toolCount: Type.Optional(Type.Unknown()),
     missing: Type.Optional(Type.Unknown()),
+    contextTokens: Type.Optional(Type.Unknown()),
+    warnings: Type.Optional(Type.Unknown()),
     tools: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },
@@ -75,6 +77,14 @@ export interface ProfileSummary extends ProfileFile {
   toolCount: number;
   /** References that no longer exist: kept in the file, shown here. */
   missing: { bundles: string[]; tools: string[] };
+  /**
+   * Tokens the address's tools/list costs an agent: every tool listed (on the tools' own
+   * definitions; an override's text is not recounted), and the three tools of search mode;
+   * `pending` tools are not counted yet (the background count after a start).
+   */
+  contextTokens: { listed: number; search: number; pending: number };
+  /** Client limits the listed tools pass (in `all` mode), most severe first. */
+  warnings: string[];
 }
 
 export interface ProfileTool {

@@ -235,6 +235,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     () => store.reader,
     tools,
     () => config.get().toolsEnabled,
+    contextCost,
   );
 
   const approvals = new ApprovalStore(paths.approvalsDir, opts.clock);

@@ -10,6 +10,7 @@ import { plural } from '../../../shared/format.js';
 import type { CliContext } from '../context.js';
 import type { CliSession } from '../session.js';
 import { printJson } from '../output.js';
+import { CliFailure } from '../failure.js';
 import { allTools, bundleSlugs } from '../pages.js';
 
 /** The findings as text: one block per tool (`bundle/slug@version`), then a count. */
@@ -48,8 +49,20 @@ export function registerLintCommand(program: Command, cli: CliContext): void {
       'find what agents may misread: near-duplicate names or descriptions, vague descriptions, arguments without a description or type; exit 1 on an error',
     )
     .option('--bundle <slug...>', 'only the tools agents see in these bundles (compared with every tool agents see)')
-    .action(async (o: { bundle?: string[] }) => {
+    .option('--profile <slug>', "only the tools a profile's address lists")
+    .action(async (o: { bundle?: string[]; profile?: string }) => {
       const session = await cli.session();
+      if (o.profile !== undefined) {
+        if (o.bundle?.length) throw new CliFailure({ code: 'INVALID_INPUT', message: 'give --profile or --bundle, not both' });
+        const profile = (await session.call('profiles.list', {})).items.find((p) => p.slug === o.profile);
+        if (!profile) throw new CliFailure({ code: 'NOT_FOUND', message: `no profile '${o.profile}' (toolwright profiles lists them)` });
+        const { tools } = await session.call('profiles.get', { profileID: profile.profileID });
+        if (!tools.length) {
+          process.stdout.write(`profile '${o.profile}' lists no tools\n`);
+          return;
+        }
+        return lintTools(session, cli, { toolIDs: tools.map((t) => t.toolID) });
+      }
       const bundleIDs = o.bundle?.map((slug) => session.bundleID(slug));
       await lintTools(session, cli, bundleIDs?.length ? { bundleIDs } : {});
     });

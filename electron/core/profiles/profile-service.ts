@@ -5,6 +5,9 @@ import type { StoreReader } from '../store/reader.js';
 import type { ToolService } from '../store/tools.js';
 import type { ProfileStore } from './profile-store.js';
 import type { ProfileTokens } from './profile-tokens.js';
+import type { ContextCostService } from '../agents/context-cost.js';
+import { SEARCH_MODE_TOKENS } from '../agents/search-mode-cost.js';
+import { toolLimitWarnings } from '../../../shared/context-cost.js';
 import { missingRefs, overrideIssues, profileToolRows, profileTools } from './profile-view.js';
 
 export class ProfileService {
@@ -14,14 +17,22 @@ export class ProfileService {
     private readonly reader: () => StoreReader,
     private readonly tools: ToolService,
     private readonly toolsEnabled: () => boolean,
+    private readonly contextCost?: ContextCostService,
   ) {}
 
   private visible(p: ProfileFile) {
     return this.toolsEnabled() ? profileTools(this.reader(), this.tools, p) : [];
   }
 
-  private summary(p: ProfileFile, toolCount = this.visible(p).length): ProfileSummary {
-    return { ...p, toolCount, missing: missingRefs(this.reader(), p) };
+  private summary(p: ProfileFile, visible = this.visible(p)): ProfileSummary {
+    const listed = this.contextCost?.total(visible.map((t) => t.file.toolID));
+    return {
+      ...p,
+      toolCount: visible.length,
+      missing: missingRefs(this.reader(), p),
+      contextTokens: { listed: listed?.tokens ?? 0, search: SEARCH_MODE_TOKENS, pending: listed?.pending ?? visible.length },
+      warnings: p.mode === 'all' ? toolLimitWarnings(visible.length) : [],
+    };
   }
 
   private existing(profileID: string): ProfileFile {
@@ -38,7 +49,7 @@ export class ProfileService {
     if (!this.profiles.get(profileID)) await this.profiles.sync(profileID);
     const p = this.existing(profileID);
     const tools = this.visible(p);
-    return { ...this.summary(p, tools.length), tools: profileToolRows(tools) };
+    return { ...this.summary(p, tools), tools: profileToolRows(tools) };
   }
 
   async put(profileID: string, input: ProfileInput, ifModifiedAt?: string): Promise<{ profile: ProfileSummary; created: boolean }> {

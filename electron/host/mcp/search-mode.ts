@@ -9,57 +9,24 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { AgentTool } from '../../core/agents/agent-tools.js';
 import type { ToolSearchEntry } from '../../core/agents/tool-search.js';
 import { describeTool, errorResult } from './describe.js';
+import {
+  CALL_TOOL,
+  DESCRIBE_TOOLS,
+  MAX_QUERY_LENGTH,
+  SEARCH_DEFAULT_LIMIT,
+  SEARCH_MAX_DESCRIBE,
+  SEARCH_MAX_LIMIT,
+  SEARCH_MODE_TOOLS,
+  SEARCH_TOOLS,
+} from '../../core/agents/search-mode-tools.js';
 import type { McpScope } from './scope.js';
 
-export const SEARCH_TOOLS = 'search_tools';
-export const DESCRIBE_TOOLS = 'describe_tools';
-export const CALL_TOOL = 'call_tool';
-/** Longer queries are refused: a query is a few words, and a megabyte of them must not cost the index a walk. */
-export const MAX_QUERY_LENGTH = 1000;
-const DEFAULT_LIMIT = 10;
-const MAX_LIMIT = 50;
-const MAX_DESCRIBE = 50;
+export { SEARCH_TOOLS, DESCRIBE_TOOLS, CALL_TOOL, MAX_QUERY_LENGTH } from '../../core/agents/search-mode-tools.js';
 
-const READ_ONLY = { readOnlyHint: true } as const;
-
-const TOOLS: Tool[] = [
-  {
-    name: SEARCH_TOOLS,
-    title: 'Search tools',
-    description: `Find the tools you may call by what they do. Returns ranked matches: name (pass it to ${CALL_TOOL}), title, a one-line description, safety and why it matched.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'a few words about the task', maxLength: MAX_QUERY_LENGTH },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `at most this many matches (default ${DEFAULT_LIMIT})` },
-      },
-      required: ['query'],
-    },
-    annotations: { title: 'Search tools', ...READ_ONLY },
-  },
-  {
-    name: DESCRIBE_TOOLS,
-    title: 'Describe tools',
-    description: `The full definitions (input and output schemas) of tools found with ${SEARCH_TOOLS}.`,
-    inputSchema: {
-      type: 'object',
-      properties: { names: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: MAX_DESCRIBE } },
-      required: ['names'],
-    },
-    annotations: { title: 'Describe tools', ...READ_ONLY },
-  },
-  {
-    name: CALL_TOOL,
-    title: 'Call a tool',
-    description: `Call a tool found with ${SEARCH_TOOLS}, with arguments matching its input schema (see ${DESCRIBE_TOOLS}).`,
-    inputSchema: {
-      type: 'object',
-      properties: { name: { type: 'string' }, arguments: { type: 'object', additionalProperties: true } },
-      required: ['name'],
-    },
-    annotations: { title: 'Call a tool', readOnlyHint: false, destructiveHint: true },
-  },
-];
+const TOOLS = SEARCH_MODE_TOOLS as unknown as Tool[];
+const DEFAULT_LIMIT = SEARCH_DEFAULT_LIMIT;
+const MAX_LIMIT = SEARCH_MAX_LIMIT;
+const MAX_DESCRIBE = SEARCH_MAX_DESCRIBE;
 
 export function searchModeTools(): Tool[] {
   return TOOLS;

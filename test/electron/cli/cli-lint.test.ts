@@ -44,6 +44,10 @@ beforeAll(async () => {
     { bundleID: bad, slug: 'mystery', version: 'v1' },
     functionTool({ description: '', argSchema: { type: 'object', properties: { x: {} } } }),
   );
+  // A profile that lists the good bundle and one tool of the bad one.
+  const mystery = [...core.store.reader.tools()].find((t) => t.file.slug === 'mystery')!;
+  await core.profiles.put(uuidv7(), { slug: 'mixed', bundles: [good], include: [mystery.file.toolID] });
+  await core.profiles.put(uuidv7(), { slug: 'clean', bundles: [good] });
   await core.close();
 }, 60_000);
 afterAll(async () => rm(dataDir, { recursive: true, force: true }));
@@ -71,4 +75,17 @@ it('exits 1 when a finding is an error; --json prints the operation answer', asy
   expect(body.items.find((f) => f.rule === 'argument-undescribed')?.fix).toBe("add a description to argument 'x': what it is and its format");
   const unknown = await tw(['lint-tools', '--bundle', 'nope']);
   expect(unknown.code).toBe(2);
+}, 60_000);
+
+it("--profile checks the tools a profile's address lists", async () => {
+  const mixed = await tw(['lint-tools', '--profile', 'mixed']);
+  expect(mixed.code).toBe(1);
+  expect(mixed.stdout).toContain("bad/mystery@v1 (agents see 'mystery')");
+  expect(mixed.stdout).toMatch(/3 tools checked/);
+  const clean = await tw(['lint-tools', '--profile', 'clean']);
+  expect(clean.code).toBe(0);
+  expect(clean.stdout).not.toContain('mystery');
+  const nope = await tw(['lint-tools', '--profile', 'nope']);
+  expect(nope.code).toBe(2);
+  expect(nope.stderr).toMatch(/no profile 'nope'/);
 }, 60_000);
