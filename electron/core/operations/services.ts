@@ -36,7 +36,7 @@ import type { McpServerImport } from '../transfer/mcp-import.js';
 
 export interface Services {
   mcpImport: Pick<McpServerImport, 'import'>;
-  upstream: Pick<UpstreamService, 'probe' | 'status' | 'sync' | 'stop' | 'review' | 'accept'>;
+  upstream: Pick<UpstreamService, 'probe' | 'status' | 'sync' | 'stop' | 'authorize' | 'review' | 'accept'>;
   buildFiles: Pick<BuildFilesService, 'list' | 'read' | 'write' | 'rename' | 'delete'>;
   builds: Pick<BuildService, 'build' | 'image'>;
   trash: { purge(bundleID: string): Promise<{ purged: true; toolCount: number }> };

@@ -21,6 +21,7 @@ const STATE_TONE: Record<UpstreamStatus['state'], 'neutral' | 'info' | 'ok' | 'd
   starting: 'info',
   ready: 'ok',
   failed: 'danger',
+  'needs-authorization': 'info',
 };
 
 function describeSource(bundle: BundleView): string {

@@ -6,6 +6,7 @@ import {
   safetyOfAnnotations,
   type BundleSource,
   type DefinitionReview,
+  type ServerAuthorization,
   type ServerProbe,
   type UpstreamStatus,
   type UpstreamSyncReport,
@@ -88,6 +89,12 @@ export class UpstreamService {
     await this.deps.store.freshBundle(bundleID);
     await this.deps.manager.stop(bundleID);
     return this.deps.manager.status(bundleID);
+  }
+
+  async authorize(bundleID: string): Promise<ServerAuthorization> {
+    await this.deps.store.freshBundle(bundleID);
+    const started = await this.deps.manager.authorize(bundleID);
+    return { ...started, state: this.deps.manager.status(bundleID).state };
   }
 
   async review(ref: ToolRef): Promise<DefinitionReview> {
