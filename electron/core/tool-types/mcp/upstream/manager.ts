@@ -158,9 +158,11 @@ export class UpstreamManager {
     this.opts.emit({ type: 'upstream.changed', bundleID });
     void flow.outcome.then(async (outcome) => {
       if (this.flows.get(bundleID) !== flow) return;
-      this.flows.delete(bundleID);
-      if (outcome.ok) return this.signedIn(bundleID);
-      this.connection(bundleID).markNeedsAuthorization(`signing in did not finish: ${outcome.error}`);
+      // The link stays in the status until the new connection's state is known: no moment reads as failed.
+      if (outcome.ok) await this.signedIn(bundleID);
+      else this.connection(bundleID).markNeedsAuthorization(`signing in did not finish: ${outcome.error}`);
+      if (this.flows.get(bundleID) === flow) this.flows.delete(bundleID);
+      this.opts.emit({ type: 'upstream.changed', bundleID });
     });
     return { authorizationUrl: flow.authorizationUrl };
   }
