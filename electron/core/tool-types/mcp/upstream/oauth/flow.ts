@@ -75,7 +75,13 @@ export class AuthorizationFlow {
       this.close();
       throw e;
     }
-    this.authorizationUrl = this.provider.authorizationUrl?.href;
+    const link = this.provider.authorizationUrl;
+    // The link is opened in the system browser: an authorization server's metadata must not make it a file: or app URL.
+    if (!link || (link.protocol !== 'https:' && link.protocol !== 'http:')) {
+      this.close();
+      throw new Error(`the authorization server's link is not an http(s) URL (${link?.protocol ?? 'none'}); check its authorization_endpoint`);
+    }
+    this.authorizationUrl = link.href;
     this.timer = setTimeout(
       () =>
         this.finish({ ok: false, error: `nobody signed in within ${Math.round((this.opts.timeoutMs ?? FLOW_TIMEOUT_MS) / 60_000)} minutes; sign in again` }),
