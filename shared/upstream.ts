@@ -137,6 +137,8 @@ export interface UpstreamSyncReport {
 
 /** What a server offers, seen before anything is saved (servers.probe). */
 export interface ServerProbe {
+  /** The server answered 401: it lists its tools only after a sign-in (add it, then sign in). */
+  needsAuthorization?: boolean;
   server?: { name: string; version: string; title?: string };
   protocolVersion?: string;
   instructions?: string;

@@ -79,6 +79,13 @@ export function registerServerCommands(program: Command, cli: CliContext): void 
         throw new CliFailure({ code: 'INVALID_INPUT', message: `the server was not added: ${item?.reason ?? 'no bundle was created'}` });
       }
       if (o.name) await session.call('bundles.put', { bundleID: item.bundleID, bundle: { slug: item.slug!, displayName: o.name } });
+      if (probe.needsAuthorization) {
+        if (cli.json()) return printJson({ bundleID: item.bundleID, slug: item.slug, needsAuthorization: true, secretsStored: item.secretsStored });
+        process.stdout.write(
+          `added ${item.slug}: the server needs you to sign in before it lists its tools; run \`toolwright authorize ${item.slug}\`, then \`toolwright sync ${item.slug}\`\n`,
+        );
+        return;
+      }
       const sync = await session.call('servers.sync', { bundleID: item.bundleID });
       if (cli.json()) return printJson({ bundleID: item.bundleID, slug: item.slug, server: probe.server, secretsStored: item.secretsStored, sync });
       const lines = [

@@ -3,13 +3,12 @@
  * CLI prints the link and waits; the test opens it as the browser would (against a real
  * authorization server on loopback); the redirect reaches the CLI's own listener, which finishes
  * the flow, and the CLI says it is signed in. A later `sync` in a new process uses the stored tokens.
+ * `add-server --url` adds such a server although its probe meets 401.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { v7 as uuidv7 } from 'uuid';
 import { tempDir } from '../../helpers/store.js';
 import { toolwrightArgs } from '../../helpers/procs.js';
-import { startHost } from '../../helpers/host.js';
 import { startOAuthServer, startProtectedMcpServer, type OAuthServer, type ProtectedMcpServer } from '../../helpers/oauth-server.js';
 
 let dataDir: string;
@@ -37,13 +36,6 @@ beforeAll(async () => {
   as = await startOAuthServer({ resources: () => [mcp.url] });
   issuer = as.issuer;
   dataDir = await tempDir('tw-cli-authorize-');
-  const host = await startHost({ dataDir });
-  const put = await host.api('PUT', `/tools/bundles/${uuidv7()}`, {
-    slug: 'remote',
-    source: { kind: 'mcp', transport: 'http', url: mcp.url, auth: { kind: 'oauth' } },
-  });
-  expect(put.status, JSON.stringify(put.body)).toBe(201);
-  await host.close();
 }, 60_000);
 
 afterAll(async () => {
@@ -52,6 +44,12 @@ afterAll(async () => {
 });
 
 describe('toolwright authorize', () => {
+  it('add-server --url adds a server that answers 401, and says to sign in instead of failing the probe', async () => {
+    const added = await tw(['add-server', 'remote', '--url', mcp.url]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('added remote: the server needs you to sign in before it lists its tools; run `toolwright authorize remote`');
+  }, 60_000);
+
   it('a sync before signing in is refused, saying to run authorize', async () => {
     const r = await tw(['sync', 'remote']);
     expect(r.code).not.toBe(0);

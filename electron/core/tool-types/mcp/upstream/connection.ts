@@ -121,7 +121,8 @@ export class UpstreamConnection {
     } catch (e) {
       await client.close().catch(() => undefined);
       const what = source.transport === 'stdio' ? `'${source.command}'` : source.url.replace(/[?#].*$/, '');
-      if (provider && (provider.authorizationUrl || isUnauthorized(e))) throw this.needsAuthorization(what);
+      // Without a provider (a probe) a 401 still says what it is: the server wants a sign-in, it is not broken.
+      if (source.transport === 'http' && source.oauth && (provider?.authorizationUrl || isUnauthorized(e))) throw this.needsAuthorization(what);
       this.failures++;
       this.failedAt = Date.now();
       const message = `the MCP server ${what} could not be started: ${startError(e)}${tail(this.stderrText)}`;

@@ -50,7 +50,11 @@ export class UpstreamService {
       log: this.deps.log,
     });
     try {
-      const tools = await connection.listTools();
+      const tools = await connection.listTools().catch((e: unknown) => {
+        if (connection.status().state === 'needs-authorization') return undefined;
+        throw e;
+      });
+      if (!tools) return { needsAuthorization: true, tools: [] };
       const status = connection.status();
       return {
         ...(status.server ? { server: status.server } : {}),
