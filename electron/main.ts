@@ -2,7 +2,7 @@
  * The Electron shell: single instance, a hardened window on the app:// protocol, and the core
  * wired to IPC. Everything else lives in core/ (engine), host/ (transports) and shell/ (window).
  */
-import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
 import { join } from 'node:path';
 import { createCore, defaultDataDir, type Core } from './core/app-core.js';
 import { forwardEvents, registerIpc, trustedOrigins } from './host/ipc.js';
@@ -15,6 +15,10 @@ import { AgentAccess, followAgentAccess } from './host/agent-access.js';
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
 const ownOrigins = [APP_ORIGIN, ...(devServerUrl ? [new URL(devServerUrl).origin] : [])];
 const isOwnUrl = (url: string) => ownOrigins.some((o) => url.startsWith(o + '/') || url === o);
+// Only the link of an upstream sign-in the core started opens in the system browser; nothing else leaves the window.
+const openSignInLink = (url: string) => {
+  if (core?.isPendingSignInUrl(url)) void shell.openExternal(url);
+};
 
 if (!app.requestSingleInstanceLock()) app.quit();
 registerSchemePrivileges();
@@ -45,7 +49,7 @@ async function createWindow(): Promise<void> {
   });
   if (state.maximized) win.maximize();
   trackWindowState(win, stateFile);
-  hardenContents(win.webContents, isOwnUrl);
+  hardenContents(win.webContents, isOwnUrl, openSignInLink);
   const stopEvents = forwardEvents(core!, (channel, e) => win?.webContents.send(channel, e));
   win.on('closed', () => {
     stopEvents();
@@ -62,7 +66,7 @@ app.on('second-instance', () => {
   }
 });
 
-app.on('web-contents-created', (_e, contents) => hardenContents(contents, isOwnUrl));
+app.on('web-contents-created', (_e, contents) => hardenContents(contents, isOwnUrl, openSignInLink));
 
 void app.whenReady().then(async () => {
   hardenSession(session.defaultSession);

@@ -49,6 +49,7 @@ export const OP_NAMES = [
   'servers.status',
   'servers.sync',
   'servers.stop',
+  'servers.authorize',
   'tools.definition',
   'tools.acceptDefinition',
   'buildFiles.list',

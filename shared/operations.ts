@@ -11,7 +11,7 @@ import type { ListedOpName } from './op-names.js';
 import { Config, Safety, Uuid, Card, Limits, JsonSchemaValue, SecretName } from './schemas.js';
 import { ToolTypeInputSchema } from './tool-types/catalog.js';
 import { MAX_SCHEDULES, ScheduleInput } from './schedule-schema.js';
-import { BundleSource, type DefinitionReview, type ServerProbe, type UpstreamStatus, type UpstreamSyncReport } from './upstream.js';
+import { BundleSource, type DefinitionReview, type ServerAuthorization, type ServerProbe, type UpstreamStatus, type UpstreamSyncReport } from './upstream.js';
 import { DEFINITION_HASH_PATTERN } from './tool-types/mcp.js';
 import { ProfileInput, type CreatedProfileToken, type ProfileDetail, type ProfileSummary, type ProfileTokenInfo } from './profiles.js';
 import type {
@@ -515,6 +515,12 @@ export const operations = {
     summary: "Stop a bundle's upstream server in this process (it starts again on the next call)",
     input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'servers.authorize': op<ServerAuthorization>()({
+    summary:
+      "Start signing in (OAuth) to a bundle's HTTP server: the authorization link to open in a browser; the redirect to a loopback listener of this process finishes it and the tokens go to the secrets store",
+    input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'TOOL_UNAVAILABLE', 'UPSTREAM_ERROR'],
   }),
   'tools.definition': op<DefinitionReview>()({
     summary: "An upstream tool's accepted definition beside the server's current one, for review",

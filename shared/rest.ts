@@ -83,6 +83,7 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'servers.status': { method: 'GET', path: '/tools/bundles/:bundleID/server', params: ['bundleID'] },
   'servers.sync': { method: 'POST', path: '/tools/bundles/:bundleID/sync', params: ['bundleID'], query: ['dryRun'] },
   'servers.stop': { method: 'POST', path: '/tools/bundles/:bundleID/server/stop', params: ['bundleID'] },
+  'servers.authorize': { method: 'POST', path: '/tools/bundles/:bundleID/server/authorize', params: ['bundleID'] },
   'tools.definition': { method: 'GET', path: `${TOOL}/definition`, params: TOOL_PARAMS },
   'tools.acceptDefinition': { method: 'POST', path: `${TOOL}/definition/accept`, params: TOOL_PARAMS, body: '*' },
   'profiles.list': { method: 'GET', path: '/tools/profiles' },

@@ -100,7 +100,8 @@ export function withheldReason(toolName: string, acceptedHash: string, snapshot:
 
 /** A server's state as the bundle's view and REST show it. */
 export interface UpstreamStatus {
-  state: 'stopped' | 'starting' | 'ready' | 'failed';
+  /** needs-authorization: the server answered 401 and no stored token worked; a person must sign in. */
+  state: 'stopped' | 'starting' | 'ready' | 'failed' | 'needs-authorization';
   server?: { name: string; version: string; title?: string } | undefined;
   protocolVersion?: string | undefined;
   lastError?: string | undefined;
@@ -110,6 +111,14 @@ export interface UpstreamStatus {
   restarts: number;
   /** The end of what it wrote on stderr (bounded). */
   stderr: string;
+  /** While a sign-in started by servers.authorize waits for the person: where to send them. */
+  authorizationUrl?: string | undefined;
+}
+
+/** A sign-in started (servers.authorize): the link to open; absent when stored tokens were renewed without one. */
+export interface ServerAuthorization {
+  authorizationUrl?: string;
+  state: UpstreamStatus['state'];
 }
 
 /** What a sync found (and, unless it was a dry run, did). */
@@ -128,6 +137,8 @@ export interface UpstreamSyncReport {
 
 /** What a server offers, seen before anything is saved (servers.probe). */
 export interface ServerProbe {
+  /** The server answered 401: it lists its tools only after a sign-in (add it, then sign in). */
+  needsAuthorization?: boolean;
   server?: { name: string; version: string; title?: string };
   protocolVersion?: string;
   instructions?: string;

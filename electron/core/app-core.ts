@@ -121,6 +121,8 @@ export interface Core extends TransportCore {
   contextCost: ContextCostService;
   /** Present when this process runs schedules (it fires them only while it holds the lease). */
   scheduler?: Scheduler;
+  /** Whether a URL is the link of an upstream sign-in this process started (the desktop opens only those in the browser). */
+  isPendingSignInUrl(url: string): boolean;
   close(): Promise<void>;
 }
 
@@ -347,6 +349,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     contextCost,
     ...(scheduler ? { scheduler } : {}),
     openExport: (bundleIDs) => transfer.openExport(bundleIDs),
+    isPendingSignInUrl: (url) => upstreams.isPendingAuthorizationUrl(url),
     close: () => owned.dispose(),
   };
 }

@@ -10,13 +10,17 @@ export function hardenSession(session: Session): void {
   session.setPermissionCheckHandler((_wc, permission) => ALLOWED_PERMISSIONS.has(permission));
 }
 
-export function hardenContents(contents: WebContents, isOwnUrl: (url: string) => boolean): void {
+/** `openInBrowser` is offered every window.open; it decides what, if anything, goes to the system browser. */
+export function hardenContents(contents: WebContents, isOwnUrl: (url: string) => boolean, openInBrowser?: (url: string) => void): void {
   contents.on('will-navigate', (event, url) => {
     if (!isOwnUrl(url)) event.preventDefault();
   });
   contents.on('will-redirect', (event, url) => {
     if (!isOwnUrl(url)) event.preventDefault();
   });
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.setWindowOpenHandler(({ url }) => {
+    openInBrowser?.(url);
+    return { action: 'deny' };
+  });
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }

@@ -1,7 +1,8 @@
 /**
  * Upstream MCP servers: `add-server` (probe, then create the bundle and sync, through the same
- * MCP import a claude_desktop_config.json takes, so secrets are moved the same way), `sync` and
- * `servers` (the upstream bundles with their state).
+ * MCP import a claude_desktop_config.json takes, so secrets are moved the same way), `sync`,
+ * `servers` (the upstream bundles with their state) and `authorize` (sign in to a server that
+ * needs OAuth: the link is printed, the redirect comes back to this process).
  */
 import type { Command } from 'commander';
 import type { BundleSource } from '../../../shared/upstream.js';
@@ -78,6 +79,13 @@ export function registerServerCommands(program: Command, cli: CliContext): void 
         throw new CliFailure({ code: 'INVALID_INPUT', message: `the server was not added: ${item?.reason ?? 'no bundle was created'}` });
       }
       if (o.name) await session.call('bundles.put', { bundleID: item.bundleID, bundle: { slug: item.slug!, displayName: o.name } });
+      if (probe.needsAuthorization) {
+        if (cli.json()) return printJson({ bundleID: item.bundleID, slug: item.slug, needsAuthorization: true, secretsStored: item.secretsStored });
+        process.stdout.write(
+          `added ${item.slug}: the server needs you to sign in before it lists its tools; run \`toolwright authorize ${item.slug}\`, then \`toolwright sync ${item.slug}\`\n`,
+        );
+        return;
+      }
       const sync = await session.call('servers.sync', { bundleID: item.bundleID });
       if (cli.json()) return printJson({ bundleID: item.bundleID, slug: item.slug, server: probe.server, secretsStored: item.secretsStored, sync });
       const lines = [
@@ -104,6 +112,38 @@ export function registerServerCommands(program: Command, cli: CliContext): void 
         ...report.gone.map((t) => `  - ${t.slug}  (no longer offered: kept, unavailable)`),
       ];
       process.stdout.write(lines.join('\n') + '\n');
+    });
+
+  program
+    .command('authorize <bundle>')
+    .description('sign in (OAuth) to the HTTP server of an upstream bundle: prints the link to open in a browser and waits for the sign-in to finish')
+    .option('--timeout <seconds>', 'give up after this many seconds', '600')
+    .action(async (slug: string, o: { timeout: string }) => {
+      const session = await cli.session();
+      const bundleID = session.bundleID(slug);
+      const started = await session.call('servers.authorize', { bundleID });
+      if (!started.authorizationUrl) {
+        process.stdout.write(`${slug}: the stored sign-in was renewed; no browser needed\n`);
+        return;
+      }
+      if (cli.json()) printJson({ bundleID, authorizationUrl: started.authorizationUrl });
+      else
+        process.stdout.write(
+          `Open this link in a browser to sign in to ${slug}:\n\n  ${started.authorizationUrl}\n\nWaiting for the sign-in to finish (Ctrl-C to give up)…\n`,
+        );
+      const end = Date.now() + Math.max(1, Number(o.timeout) || 600) * 1000;
+      for (;;) {
+        const status = await session.call('servers.status', { bundleID });
+        if (status.authorizationUrl !== started.authorizationUrl) {
+          if (status.state === 'needs-authorization')
+            throw new CliFailure({ code: 'TOOL_UNAVAILABLE', message: status.lastError ?? 'the sign-in did not finish' });
+          if (!cli.json()) process.stdout.write(`signed in to ${slug}${status.server ? ` (${status.server.name} ${status.server.version})` : ''}\n`);
+          return;
+        }
+        if (Date.now() > end)
+          throw new CliFailure({ code: 'TIMEOUT', message: `nobody signed in within ${o.timeout} s; run \`toolwright authorize ${slug}\` again` });
+        await new Promise((r) => setTimeout(r, 250));
+      }
     });
 
   program

@@ -70,6 +70,7 @@ export function createHandlers(s: Services): Handlers {
     'servers.status': (i) => s.upstream.status(i.bundleID),
     'servers.sync': (i) => s.upstream.sync(i.bundleID, i.dryRun === true),
     'servers.stop': (i) => s.upstream.stop(i.bundleID),
+    'servers.authorize': (i) => s.upstream.authorize(i.bundleID),
     'tools.definition': (i) => s.upstream.review(ref(i)),
     'tools.acceptDefinition': (i) => s.upstream.accept(ref(i), i.definitionHash),
     'profiles.list': () => s.profiles.list(),

@@ -39,7 +39,7 @@ import type { ProfileService } from '../profiles/profile-service.js';
 export interface Services {
   profiles: Pick<ProfileService, 'list' | 'get' | 'put' | 'delete' | 'listTokens' | 'createToken' | 'revokeToken'>;
   mcpImport: Pick<McpServerImport, 'import'>;
-  upstream: Pick<UpstreamService, 'probe' | 'status' | 'sync' | 'stop' | 'review' | 'accept'>;
+  upstream: Pick<UpstreamService, 'probe' | 'status' | 'sync' | 'stop' | 'authorize' | 'review' | 'accept'>;
   buildFiles: Pick<BuildFilesService, 'list' | 'read' | 'write' | 'rename' | 'delete'>;
   builds: Pick<BuildService, 'build' | 'image'>;
   trash: { purge(bundleID: string): Promise<{ purged: true; toolCount: number }> };

@@ -47,4 +47,5 @@ export const runSchedule = operation('schedules.run');
 export const probeServer = operation('servers.probe');
 export const syncServer = operation('servers.sync');
 export const stopServer = operation('servers.stop');
+export const authorizeServer = operation('servers.authorize');
 export const acceptDefinition = operation('tools.acceptDefinition');

@@ -4,6 +4,13 @@ import { SAFETY_LABEL, SAFETY_TONE, plural } from '../app/format.js';
 import type { ServerProbe } from '../../../shared/upstream.js';
 
 export function ProbeResult({ probe }: { probe: ServerProbe }) {
+  if (probe.needsAuthorization) {
+    return (
+      <p className="notice notice-info" role="status" data-testid="probe-needs-authorization">
+        This server needs you to sign in (OAuth) before it lists its tools. Add it, then choose <strong>Sign in</strong> on its panel.
+      </p>
+    );
+  }
   return (
     <section className="probe-result" aria-label="What the server offers" data-testid="probe-result">
       <p className="probe-server" role="status">

@@ -1,13 +1,14 @@
 /**
  * An upstream bundle's server, above its tools: state (with the error when it failed), what the
  * server says it is, protocol, last sync, restarts, the end of its stderr; Sync now (after a dry
- * run that says what would be added, changed and gone) and Stop server. Live through
- * upstream.changed (api/events.ts).
+ * run that says what would be added, changed and gone) and Stop server; "Sign in to <server>"
+ * when a remote server needs OAuth (the link opens in the system browser from the desktop app,
+ * in a new tab from the browser build). Live through upstream.changed (api/events.ts).
  */
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useServerStatus, keys } from '../api/queries.js';
-import { stopServer, syncServer } from '../api/operations.js';
+import { authorizeServer, stopServer, syncServer } from '../api/operations.js';
 import { errorMessage } from '../api/errors.js';
 import { useToast } from '../components/Toasts.js';
 import { Badge } from '../components/States.js';
@@ -21,6 +22,7 @@ const STATE_TONE: Record<UpstreamStatus['state'], 'neutral' | 'info' | 'ok' | 'd
   starting: 'info',
   ready: 'ok',
   failed: 'danger',
+  'needs-authorization': 'info',
 };
 
 function describeSource(bundle: BundleView): string {
@@ -59,7 +61,19 @@ export function ServerPanel({ bundle }: { bundle: BundleView }) {
     onSettled: refresh,
   });
 
+  const signIn = useMutation({
+    mutationFn: () => authorizeServer({ bundleID: bundle.bundleID }),
+    onSuccess: (r) => {
+      // The desktop shell sends a sign-in link it started to the system browser; a browser opens a tab.
+      if (r.authorizationUrl) window.open(r.authorizationUrl, '_blank', 'noopener,noreferrer');
+      else toast.show('success', 'Signed in again: the stored sign-in was renewed');
+    },
+    onError: (e) => toast.show('error', `Could not start signing in: ${errorMessage(e)}`),
+    onSettled: refresh,
+  });
+
   const s = status.data;
+  const serverName = s?.server?.title || s?.server?.name || bundle.displayName || bundle.slug;
   return (
     <section className="panel server-panel" aria-labelledby="server-title" data-testid="server-panel">
       <div className="panel-head server-head">
@@ -119,6 +133,23 @@ export function ServerPanel({ bundle }: { bundle: BundleView }) {
             </>
           )}
         </dl>
+      )}
+      {s?.state === 'needs-authorization' && (
+        <div className="notice notice-info server-signin" role="status" data-testid="server-signin">
+          {s.authorizationUrl ? (
+            <p>
+              Finish signing in to {serverName} in your browser.{' '}
+              <a href={s.authorizationUrl} target="_blank" rel="noopener noreferrer" data-testid="server-signin-link">
+                Open the sign-in page
+              </a>
+            </p>
+          ) : (
+            <p data-testid="server-signin-reason">{s.lastError ?? `${serverName} needs you to sign in.`}</p>
+          )}
+          <button type="button" className="btn btn-primary" disabled={signIn.isPending} onClick={() => signIn.mutate()} data-testid="server-signin-button">
+            {s.authorizationUrl ? 'Start again' : `Sign in to ${serverName}`}
+          </button>
+        </div>
       )}
       {s?.state === 'failed' && s.lastError && (
         <p className="notice notice-danger" role="alert" data-testid="server-error">

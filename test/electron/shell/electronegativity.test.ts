@@ -25,6 +25,9 @@ const ACCEPTED: Record<string, string> = {
   PRELOAD_JS_CHECK: 'reviewed: contextBridge exposes invoke and events only',
   // style-src 'unsafe-inline' is needed by React's style attributes; scripts stay 'self' only.
   CSP_GLOBAL_CHECK: "reviewed: only style-src 'unsafe-inline' is flagged",
+  // main.ts opens in the system browser only a link the core itself started as an upstream
+  // sign-in (core.isPendingSignInUrl, http(s) only); any other window.open is denied.
+  OPEN_EXTERNAL_JS_CHECK: 'reviewed: shell.openExternal only for a pending OAuth sign-in link of the core',
 };
 
 interface Finding {

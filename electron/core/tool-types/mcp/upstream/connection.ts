@@ -6,12 +6,13 @@
  * start, exits mid-call, floods stderr, prints garbage on stdout — ends as a clear error on the
  * call that met it; the host stays healthy.
  */
-import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { UpstreamStatus } from '../../../../../shared/upstream.js';
 import { CoreError } from '../../../errors.js';
 import type { Logger } from '../../../log.js';
-import type { ResolvedSource } from './source.js';
+import type { OAuthSettings, ResolvedSource } from './source.js';
+import type { StoredOAuthProvider } from './oauth/provider.js';
 
 const STDERR_KEEP_CHARS = 16 * 1024;
 const BACKOFF_MS = [0, 1000, 2000, 5000, 10_000, 30_000];
@@ -29,6 +30,10 @@ export interface ConnectionOptions {
   onToolsChanged(): void;
   onStatus(): void;
   log: Logger;
+  /** The OAuth client of an HTTP server that may answer 401; without it a 401 is a plain failure (a probe). */
+  oauthProvider?: (settings: OAuthSettings) => StoredOAuthProvider;
+  /** How to sign in, named for this bundle (the CLI command, the panel's button). */
+  signInHint?: () => string;
 }
 
 export interface CallOptions {
@@ -51,6 +56,7 @@ export class UpstreamConnection {
   private active = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   private stderrText = '';
+  private provider: StoredOAuthProvider | undefined;
   private info: Omit<UpstreamStatus, 'stderr' | 'state'> & { state: UpstreamStatus['state'] } = { state: 'stopped', restarts: 0 };
 
   constructor(private readonly opts: ConnectionOptions) {}
@@ -87,6 +93,8 @@ export class UpstreamConnection {
       { capabilities: {}, versionNegotiation: { mode: 'auto' } },
     );
     client.setNotificationHandler('notifications/tools/list_changed', () => this.opts.onToolsChanged());
+    const provider = source.transport === 'http' && source.oauth ? this.opts.oauthProvider?.(source.oauth) : undefined;
+    this.provider = provider;
     const transport =
       source.transport === 'stdio'
         ? new StdioClientTransport({
@@ -97,7 +105,7 @@ export class UpstreamConnection {
             stderr: 'pipe',
             maxBufferSize: MAX_MESSAGE_BYTES,
           })
-        : new StreamableHTTPClientTransport(new URL(source.url), { requestInit: { headers: source.headers } });
+        : new StreamableHTTPClientTransport(new URL(source.url), { requestInit: { headers: source.headers }, ...(provider ? { authProvider: provider } : {}) });
     if (transport instanceof StdioClientTransport) transport.stderr?.on('data', (c: Buffer) => this.keepStderr(c));
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -112,9 +120,11 @@ export class UpstreamConnection {
       ]);
     } catch (e) {
       await client.close().catch(() => undefined);
+      const what = source.transport === 'stdio' ? `'${source.command}'` : source.url.replace(/[?#].*$/, '');
+      // Without a provider (a probe) a 401 still says what it is: the server wants a sign-in, it is not broken.
+      if (source.transport === 'http' && source.oauth && (provider?.authorizationUrl || isUnauthorized(e))) throw this.needsAuthorization(what);
       this.failures++;
       this.failedAt = Date.now();
-      const what = source.transport === 'stdio' ? `'${source.command}'` : source.url.replace(/[?#].*$/, '');
       const message = `the MCP server ${what} could not be started: ${startError(e)}${tail(this.stderrText)}`;
       this.set({ state: 'failed', lastError: message });
       throw new CoreError('TOOL_UNAVAILABLE', message);
@@ -197,10 +207,30 @@ export class UpstreamConnection {
     clearTimeout(this.idleTimer);
     try {
       return await work(client);
+    } catch (e) {
+      if (this.provider && (this.provider.authorizationUrl || isUnauthorized(e))) {
+        // The server refused the token and the refresh token too: close, and wait for a person.
+        this.stopping = true;
+        this.client = undefined;
+        await client.close().catch(() => undefined);
+        throw this.needsAuthorization('the MCP server');
+      }
+      throw e;
     } finally {
       this.active--;
       this.armIdle();
     }
+  }
+
+  /** A sign-in was started here and did not finish: the server still waits for one. */
+  markNeedsAuthorization(why: string): void {
+    this.set({ state: 'needs-authorization', lastError: `${why}; ${this.opts.signInHint?.() ?? 'sign in from the server panel'}` });
+  }
+
+  private needsAuthorization(what: string): CoreError {
+    const message = `${what} needs you to sign in (it answered 401, and no stored token was accepted or could be refreshed): ${this.opts.signInHint?.() ?? 'sign in from the server panel'}`;
+    this.set({ state: 'needs-authorization', lastError: message, pid: undefined });
+    return new CoreError('TOOL_UNAVAILABLE', message);
   }
 
   async stop(): Promise<void> {
@@ -209,8 +239,12 @@ export class UpstreamConnection {
     const client = this.client ?? (await this.starting?.catch(() => undefined));
     this.client = undefined;
     if (client) await client.close().catch(() => undefined);
-    if (this.info.state !== 'failed') this.set({ state: 'stopped', pid: undefined });
+    if (this.info.state !== 'failed' && this.info.state !== 'needs-authorization') this.set({ state: 'stopped', pid: undefined });
   }
+}
+
+function isUnauthorized(e: unknown): boolean {
+  return UnauthorizedError.isInstance(e) || /\b401\b/.test(e instanceof Error ? e.message : String(e));
 }
 
 function startError(e: unknown): string {
@@ -218,5 +252,6 @@ function startError(e: unknown): string {
   if (/ENOENT/.test(message)) return 'the command was not found; check the command and that it is installed and on PATH';
   if (/EACCES/.test(message)) return 'the command may not be run (permission denied)';
   if (/Connection closed/i.test(message)) return 'it exited before it answered';
+  if (/\b401\b/.test(message)) return 'it requires signing in (OAuth); add it, then sign in from its server panel or with `toolwright authorize <bundle>`';
   return message.slice(0, 500);
 }

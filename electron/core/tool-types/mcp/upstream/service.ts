@@ -6,6 +6,7 @@ import {
   safetyOfAnnotations,
   type BundleSource,
   type DefinitionReview,
+  type ServerAuthorization,
   type ServerProbe,
   type UpstreamStatus,
   type UpstreamSyncReport,
@@ -49,7 +50,11 @@ export class UpstreamService {
       log: this.deps.log,
     });
     try {
-      const tools = await connection.listTools();
+      const tools = await connection.listTools().catch((e: unknown) => {
+        if (connection.status().state === 'needs-authorization') return undefined;
+        throw e;
+      });
+      if (!tools) return { needsAuthorization: true, tools: [] };
       const status = connection.status();
       return {
         ...(status.server ? { server: status.server } : {}),
@@ -88,6 +93,12 @@ export class UpstreamService {
     await this.deps.store.freshBundle(bundleID);
     await this.deps.manager.stop(bundleID);
     return this.deps.manager.status(bundleID);
+  }
+
+  async authorize(bundleID: string): Promise<ServerAuthorization> {
+    await this.deps.store.freshBundle(bundleID);
+    const started = await this.deps.manager.authorize(bundleID);
+    return { ...started, state: this.deps.manager.status(bundleID).state };
   }
 
   async review(ref: ToolRef): Promise<DefinitionReview> {

@@ -12,7 +12,13 @@ const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 export type ResolvedSource =
   | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { transport: 'http'; url: string; headers: Record<string, string> };
+  | { transport: 'http'; url: string; headers: Record<string, string>; oauth?: OAuthSettings };
+
+/** How Toolwright signs in to an HTTP server that answers 401 (the source's `auth`, or OAuth with defaults). */
+export interface OAuthSettings {
+  clientId?: string;
+  scopes?: string[];
+}
 
 /** Secret names a source names, for availability ("secret X is not set"). */
 export function sourceSecretNames(source: BundleSource): string[] {
@@ -45,9 +51,14 @@ export function resolveSource(source: BundleSource, secrets: SecretsReader): Res
       ...(source.cwd ? { cwd: source.cwd } : {}),
     };
   }
-  return {
-    transport: 'http',
-    url: fill(source.url, secrets, 'URL'),
-    headers: Object.fromEntries(Object.entries(source.headers ?? {}).map(([k, v]) => [k, fill(v, secrets, `header ${k}`)])),
-  };
+  const headers = Object.fromEntries(Object.entries(source.headers ?? {}).map(([k, v]) => [k, fill(v, secrets, `header ${k}`)]));
+  // A server given its own Authorization header is not signed in to: that header is the credential.
+  const ownAuthorization = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
+  const oauth: OAuthSettings | undefined =
+    source.auth?.kind === 'oauth'
+      ? { ...(source.auth.clientId ? { clientId: source.auth.clientId } : {}), ...(source.auth.scopes?.length ? { scopes: source.auth.scopes } : {}) }
+      : ownAuthorization
+        ? undefined
+        : {};
+  return { transport: 'http', url: fill(source.url, secrets, 'URL'), headers, ...(oauth ? { oauth } : {}) };
 }
