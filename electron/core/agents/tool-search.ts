@@ -1,0 +1,37 @@
+/**
+ * Tool search for agents (the search_tools meta-tool): ranks tools by what a task says — their
+ * names, titles, descriptions, arguments, tags and bundle, with synonyms for common verbs and a
+ * small usage prior. The ranking lives in tool-search/; docs/tool-search.md has its figures.
+ *
+ * A query with no searchable words (empty, only punctuation or filler words) answers []. Only a
+ * query's first 2,000 characters and 32 distinct words count, so a pasted megabyte is cheap.
+ */
+import { Bm25fRanker } from './tool-search/ranker.js';
+
+export interface ToolSearchEntry {
+  name: string;
+  title: string;
+  description: string;
+  argNames: string[];
+  argDescriptions: string[];
+  tags: string[];
+  bundle: string;
+  calls: number;
+}
+
+export interface ToolSearchMatch {
+  name: string;
+  score: number;
+  /** What matched, per field: "description: 'refund', 'charge'; argument: customer_id". */
+  why: string;
+}
+
+export interface ToolSearcher {
+  /** The best `limit` tools for the query, best first; [] when the query has no searchable words. */
+  search(query: string, limit: number): ToolSearchMatch[];
+}
+
+export function createToolSearcher(entries: readonly ToolSearchEntry[]): ToolSearcher {
+  const ranker = new Bm25fRanker(entries);
+  return { search: (query, limit) => ranker.search(query, limit) };
+}
