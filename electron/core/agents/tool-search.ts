@@ -8,23 +8,8 @@
  */
 import { Bm25fRanker } from './tool-search/ranker.js';
 
-export interface ToolSearchEntry {
-  name: string;
-  title: string;
-  description: string;
-  argNames: string[];
-  argDescriptions: string[];
-  tags: string[];
-  bundle: string;
-  calls: number;
-}
-
-export interface ToolSearchMatch {
-  name: string;
-  score: number;
-  /** What matched, per field: "description: 'refund', 'charge'; argument: customer_id". */
-  why: string;
-}
+export type { ToolSearchEntry, ToolSearchMatch } from './tool-search/entry.js';
+import type { ToolSearchEntry, ToolSearchMatch } from './tool-search/entry.js';
 
 export interface ToolSearcher {
   /** The best `limit` tools for the query, best first; [] when the query has no searchable words. */

@@ -4,7 +4,7 @@
  * in an argument's description; a bundle's words are shared by all its tools, and its length
  * says nothing, so it is barely normalised.
  */
-import type { ToolSearchEntry } from '../tool-search.js';
+import type { ToolSearchEntry } from './entry.js';
 
 export interface Field {
   label: string;

@@ -9,7 +9,7 @@
  * then × (1 + USAGE_WEIGHT · log(1 + calls) / log(1 + most calls)). The max keeps a tool that
  * says "get" and "retrieve" from counting one query word twice.
  */
-import type { ToolSearchEntry, ToolSearchMatch } from '../tool-search.js';
+import type { ToolSearchEntry, ToolSearchMatch } from './entry.js';
 import { createAnalyzer } from './analyze.js';
 import { FIELDS, K1 } from './fields.js';
 import { SYNONYM_WEIGHT, synonymTable } from './synonyms.js';

@@ -3,7 +3,7 @@
  * "name: 'refund'; description: 'refund', 'charge'; argument: customer_id". A word matched
  * through a synonym shows what it matched as: "title: 'fetch' as get".
  */
-import type { ToolSearchEntry } from '../tool-search.js';
+import type { ToolSearchEntry } from './entry.js';
 import type { Analyzer } from './analyze.js';
 import { FIELDS } from './fields.js';
 
