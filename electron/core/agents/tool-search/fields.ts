@@ -20,7 +20,8 @@ export const FIELDS: readonly Field[] = [
   { label: 'argument', weight: 1.2, b: 0.5, text: (e) => e.argNames.join(' ') },
   { label: 'argument description', weight: 0.5, b: 0.75, text: (e) => e.argDescriptions.join(' ') },
   { label: 'tag', weight: 1.5, b: 0.3, text: (e) => e.tags.join(' ') },
-  { label: 'bundle', weight: 2, b: 0.2, text: (e) => e.bundle },
+  // "WorkMail" is also the word "workmail", as people write a product's name.
+  { label: 'bundle', weight: 2, b: 0.2, text: (e) => `${e.bundle} ${e.bundle.toLowerCase()}` },
 ];
 
 /** BM25's saturation: the tenth mention of a word adds little. */

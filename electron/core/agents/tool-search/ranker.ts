@@ -14,6 +14,7 @@ import { createAnalyzer } from './analyze.js';
 import { FIELDS, K1 } from './fields.js';
 import { SYNONYM_WEIGHT, synonymTable } from './synonyms.js';
 import { explain, type MatchedWord } from './why.js';
+import { type Action, actionAgreement, ACTION_WEIGHT, queryAction, taskPhraseWords, toolAction, widenedVerbs } from './actions.js';
 
 /** At most this much of a query is read; a pasted megabyte costs no more than a paragraph. */
 export const MAX_QUERY_CHARS = 2_000;
@@ -22,7 +23,22 @@ export const MAX_QUERY_WORDS = 32;
 /** The most-used tool gets at most this much more score than an unused one: enough to break ties. */
 export const USAGE_WEIGHT = 0.03;
 
+/**
+ * How much each agreement beyond the words' BM25F multiplies a tool's score by (1 + weight · x):
+ * coverage, the idf-weighted share of the query's words the tool matches in any field; head, the
+ * share of the tool's own name and title words the query holds (so a long name that repeats the
+ * query's nouns does not win over a short one that is all query); action, the agreement of what
+ * the task asks (read, list, create, …) with what the tool does; service, a tool of the bundle
+ * the query names ("on GitHub").
+ */
+export const RANKING = { coverage: 1, head: 1, action: 0.6, service: 1 };
+/** A bundle word names a service when at most this many bundles hold it … */
+const MAX_SERVICE_BUNDLES = 3;
+/** … and at least this share of the tools holding it anywhere are of those bundles. */
+const MIN_SERVICE_SHARE = 0.5;
+
 interface Postings {
+  id: number;
   idf: number;
   docs: Int32Array;
   saturated: Float32Array;
@@ -32,8 +48,14 @@ interface Postings {
 
 interface QueryWord {
   word: string;
+  /** What matching this word counts for coverage: its best expansion's idf. */
+  weight: number;
   expansions: { term: string; weight: number; postings: Postings }[];
 }
+
+const NAME = FIELDS.findIndex((f) => f.label === 'name');
+const TITLE = FIELDS.findIndex((f) => f.label === 'title');
+const BUNDLE = FIELDS.findIndex((f) => f.label === 'bundle');
 
 export class Bm25fRanker {
   private readonly postings = new Map<string, Postings>();
@@ -42,11 +64,25 @@ export class Bm25fRanker {
   private readonly usageBoost: Float32Array;
   private readonly scores: Float32Array;
   private readonly wordScores: Float32Array;
+  private readonly covered: Float32Array;
+  /** Per tool, the distinct terms of its name and title. */
+  private readonly heads: Int32Array[] = [];
+  private readonly actions: Uint8Array;
+  private readonly bundleOf: Int32Array;
+  /** Bundle words that name a service → the bundles they name. */
+  private readonly services = new Map<string, number[]>();
+  /** Per term id, the query that last marked it as one of its terms, and at what weight (see search). */
+  private queryMark = new Int32Array(0);
+  private queryMarkWeight = new Float32Array(0);
+  private queryCount = 0;
 
   constructor(private readonly entries: readonly ToolSearchEntry[]) {
     const count = entries.length;
     this.scores = new Float32Array(count);
     this.wordScores = new Float32Array(count);
+    this.covered = new Float32Array(count);
+    this.actions = new Uint8Array(count);
+    this.bundleOf = new Int32Array(count);
     this.usageBoost = new Float32Array(count);
     const mostCalls = entries.reduce((most, e) => Math.max(most, e.calls > 0 && Number.isFinite(e.calls) ? e.calls : 0), 0);
     for (let d = 0; d < count; d++) {
@@ -78,17 +114,35 @@ export class Bm25fRanker {
     const docTerms: Int32Array[] = [];
     const docFieldEnds: Int32Array[] = [];
     const totalLength = new Float64Array(fieldCount);
-    for (const entry of this.entries) {
+    const bundleIDs = new Map<string, number>();
+    const bundleSizes: number[] = [];
+    const bundleWords = new Map<string, Set<number>>();
+    this.entries.forEach((entry, d) => {
       const ids: number[] = [];
       const ends = new Int32Array(fieldCount);
-      FIELDS.forEach((field, f) => {
-        for (const term of this.analyzer.terms(field.text(entry))) ids.push(idOf(term));
+      const fieldTerms = FIELDS.map((field, f) => {
+        const terms = this.analyzer.terms(field.text(entry));
+        for (const term of terms) ids.push(idOf(term));
         ends[f] = ids.length;
-        totalLength[f]! += ends[f]! - (f > 0 ? ends[f - 1]! : 0);
+        totalLength[f]! += terms.length;
+        return terms;
       });
       docTerms.push(Int32Array.from(ids));
       docFieldEnds.push(ends);
-    }
+      const nameTerms = fieldTerms[NAME]!;
+      const titleTerms = fieldTerms[TITLE]!;
+      this.heads.push(Int32Array.from(new Set([...nameTerms, ...titleTerms].map(idOf))));
+      this.actions[d] = toolAction(nameTerms, titleTerms);
+      let bundle = bundleIDs.get(entry.bundle);
+      if (bundle === undefined) {
+        bundle = bundleSizes.length;
+        bundleIDs.set(entry.bundle, bundle);
+        bundleSizes.push(0);
+        for (const term of fieldTerms[BUNDLE]!) bundleWords.set(term, (bundleWords.get(term) ?? new Set()).add(bundle));
+      }
+      bundleSizes[bundle]!++;
+      this.bundleOf[d] = bundle;
+    });
     const fieldFactor = FIELDS.map((field, f) => {
       const average = Math.max(1, totalLength[f]! / Math.max(1, count));
       return { weight: field.weight, b: field.b, average };
@@ -125,9 +179,17 @@ export class Bm25fRanker {
       }
       touched.length = 0;
     }
+    this.queryMark = new Int32Array(termNames.length);
+    this.queryMarkWeight = new Float32Array(termNames.length);
     termNames.forEach((term, id) => {
       const df = postingDocs[id]!.length;
+      const bundles = bundleWords.get(term);
+      if (bundles && bundles.size <= MAX_SERVICE_BUNDLES) {
+        const tools = [...bundles].reduce((sum, b) => sum + bundleSizes[b]!, 0);
+        if (tools >= MIN_SERVICE_SHARE * df) this.services.set(term, [...bundles]);
+      }
       this.postings.set(term, {
+        id,
         idf: Math.log(1 + (count - df + 0.5) / (df + 0.5)),
         docs: Int32Array.from(postingDocs[id]!),
         saturated: Float32Array.from(postingWeights[id]!),
@@ -136,32 +198,50 @@ export class Bm25fRanker {
     });
   }
 
-  private queryWords(query: string): QueryWord[] {
-    const out: QueryWord[] = [];
+  /** The query's words with their expansions, what it asks to do, and the bundles it names. */
+  private parse(query: string): { words: QueryWord[]; action: Action; bundles: Set<number> } {
+    const text = query.slice(0, MAX_QUERY_CHARS);
+    const analyzed = [...this.analyzer.words(text), ...taskPhraseWords(text).map((word) => ({ word, term: stemOf(this.analyzer, word) }))];
+    const words: QueryWord[] = [];
+    const bundles = new Set<number>();
     const seen = new Set<string>();
-    for (const { word, term } of this.analyzer.words(query.slice(0, MAX_QUERY_CHARS))) {
+    for (const { word, term } of analyzed) {
       if (seen.has(term)) continue;
       seen.add(term);
+      const candidates: [string, number][] = [[term, 1]];
+      for (const synonym of this.synonyms.get(term) ?? []) candidates.push([synonym, SYNONYM_WEIGHT]);
+      for (const verb of widenedVerbs(term)) candidates.push([verb, ACTION_WEIGHT]);
       const expansions: QueryWord['expansions'] = [];
-      for (const [candidate, weight] of [[term, 1] as const, ...(this.synonyms.get(term) ?? []).map((s) => [s, SYNONYM_WEIGHT] as const)]) {
+      for (const [candidate, weight] of candidates) {
         const postings = this.postings.get(candidate);
-        if (postings) expansions.push({ term: candidate, weight, postings });
+        if (postings && !expansions.some((e) => e.term === candidate)) expansions.push({ term: candidate, weight, postings });
       }
-      if (expansions.length) out.push({ word, expansions });
+      for (const bundle of this.services.get(term) ?? []) bundles.add(bundle);
+      if (expansions.length) words.push({ word, weight: Math.max(...expansions.map((e) => e.weight * e.postings.idf)), expansions });
       if (seen.size >= MAX_QUERY_WORDS) break;
     }
-    return out;
+    return { words, action: queryAction(analyzed.map((a) => a.term)), bundles };
   }
 
   search(query: string, limit: number): ToolSearchMatch[] {
     const wanted = Math.min(Math.floor(limit), this.entries.length);
     if (!(wanted > 0) || typeof query !== 'string') return [];
-    const words = this.queryWords(query);
+    const { words, action, bundles } = this.parse(query);
     if (!words.length) return [];
 
-    const { scores, wordScores } = this;
+    const { scores, wordScores, covered } = this;
+    const mark = ++this.queryCount;
+    let totalWeight = 0;
+    for (const word of words) {
+      totalWeight += word.weight;
+      for (const { postings, weight } of word.expansions) {
+        const { id } = postings;
+        if (this.queryMark[id] !== mark || this.queryMarkWeight[id]! < weight) this.queryMarkWeight[id] = weight;
+        this.queryMark[id] = mark;
+      }
+    }
     const touched: number[] = [];
-    for (const { expansions } of words) {
+    for (const { weight: wordWeight, expansions } of words) {
       const wordTouched: number[] = [];
       for (const { weight, postings } of expansions) {
         const { docs, saturated } = postings;
@@ -176,19 +256,32 @@ export class Bm25fRanker {
       for (const d of wordTouched) {
         if (scores[d] === 0) touched.push(d);
         scores[d]! += wordScores[d]!;
+        covered[d]! += wordWeight;
         wordScores[d] = 0;
       }
+    }
+    for (const d of touched) {
+      const head = this.heads[d]!;
+      let inQuery = 0;
+      for (let i = 0; i < head.length; i++) if (this.queryMark[head[i]!] === mark) inQuery += this.queryMarkWeight[head[i]!]!;
+      scores[d]! *=
+        this.usageBoost[d]! *
+        (1 + (RANKING.coverage * covered[d]!) / totalWeight) *
+        (1 + (RANKING.head * inQuery) / Math.max(1, head.length)) *
+        (1 + RANKING.action * actionAgreement(action, this.actions[d]! as Action)) *
+        (bundles.has(this.bundleOf[d]!) ? 1 + RANKING.service : 1);
+      covered[d] = 0;
     }
 
     const best = topK(
       touched,
       wanted,
-      (d) => scores[d]! * this.usageBoost[d]!,
+      (d) => scores[d]!,
       (d) => this.entries[d]!.name,
     );
     const matches = best.map((d) => ({
       name: this.entries[d]!.name,
-      score: Math.round(scores[d]! * this.usageBoost[d]! * 1000) / 1000,
+      score: Math.round(scores[d]! * 1000) / 1000,
       why: explain(this.entries[d]!, this.matchedWords(d, words), this.analyzer),
     }));
     for (const d of touched) scores[d] = 0;
@@ -213,6 +306,10 @@ export class Bm25fRanker {
     }
     return out;
   }
+}
+
+function stemOf(analyzer: { terms(text: string): string[] }, word: string): string {
+  return analyzer.terms(word)[0] ?? word;
 }
 
 function indexOf(sorted: Int32Array, value: number): number {

@@ -49,8 +49,9 @@ describe('tool search', () => {
 
   it('usage breaks ties between equal tools but never outranks a better match', () => {
     const same = { title: 'Send email', description: 'Sends an email message.' };
-    const tie = createToolSearcher([...filler, tool('mail-a', same), tool('mail-b', { ...same, calls: 50 })]);
-    expect(names(tie, 'send an email', 2)).toEqual(['mail-b', 'mail-a']);
+    // Names of the same shape: 'mail-a' would lose its 'a' as a filler word and be all query.
+    const tie = createToolSearcher([...filler, tool('mail-x', same), tool('mail-y', { ...same, calls: 50 })]);
+    expect(names(tie, 'send an email', 2)).toEqual(['mail-y', 'mail-x']);
 
     const searcher = createToolSearcher([
       ...filler,
@@ -102,6 +103,46 @@ describe('tool search', () => {
     expect(match?.why).toContain('argument: customer_id');
     const [fetched] = createToolSearcher([...filler, tool('get-user', { title: 'Get user' })]).search('fetch user', 1);
     expect(fetched?.why).toContain("'fetch' as get");
+  });
+
+  it('prefers a tool matching more of the task over one repeating a few of its words in a long name', () => {
+    const searcher = createToolSearcher([
+      ...filler,
+      tool('pulls-list', { title: 'List pull requests', argNames: ['owner', 'repo', 'state'] }),
+      tool('get-repositories-workspace-repo-slug-pullrequests-activity', {
+        title: 'List a pull request activity log',
+        description: 'The activity of the pull requests of a repository repo: comments, approvals, updates.',
+        argNames: ['repo_slug', 'workspace'],
+      }),
+    ]);
+    expect(names(searcher, 'list open pull requests of my repo')[0]).toBe('pulls-list');
+  });
+
+  it('understands task verbs no tool says: closing an issue is updating it, "who am I" asks for the signed-in user', () => {
+    const issues = ['get', 'lock', 'list-comments', 'delete-comment', 'list-labels'].map((verb) =>
+      tool(`issues-${verb}`, { title: `${verb.replace('-', ' ')} issue`, description: 'An issue of a repository.' }),
+    );
+    const searcher = createToolSearcher([
+      ...filler,
+      ...issues,
+      tool('issues-update', { title: 'Update an issue', description: 'Issue owners can edit an issue.' }),
+      tool('users-get-authenticated', { title: 'Get the authenticated user', description: 'Profile information of the signed-in user.' }),
+      tool('users-list', { title: 'List users', description: 'Lists every user of the site.' }),
+    ]);
+    expect(names(searcher, 'close issue 12 as not planned')[0]).toBe('issues-update');
+    expect(names(searcher, 'who am I')[0]).toBe('users-get-authenticated');
+  });
+
+  it('a query naming a service prefers that service’s tools', () => {
+    const searcher = createToolSearcher([
+      ...filler,
+      tool('post-send-message', { title: 'Send message', description: 'Use this method to send text messages.', bundle: 'Telegram Bot API' }),
+      tool('chat-post-message', { title: 'chat_postMessage', description: 'Sends a message to a channel.', bundle: 'Slack Web API' }),
+      tool('amazon-work-mail_create-user', { title: 'CreateUser', description: 'Creates a user who can be used in WorkMail.', bundle: 'Amazon WorkMail' }),
+      tool('create-user', { title: 'Create user', description: 'Creates a user.', bundle: 'Misc' }),
+    ]);
+    expect(names(searcher, 'send a message with slack')[0]).toBe('chat-post-message');
+    expect(names(searcher, 'create a mailbox user in workmail')[0]).toBe('amazon-work-mail_create-user');
   });
 
   it('keeps its quality on real tools: recall@5 over the held-out queries stays above the floor', () => {
