@@ -73,13 +73,26 @@ export function toolAction(nameTerms: readonly string[], titleTerms: readonly st
   return Action.None;
 }
 
-/** The action of a task: its first word that names one. */
-export function queryAction(terms: readonly string[]): Action {
+/** Two-word task verbs whose first word alone means something else ("set" is an update). */
+const PHRASAL_VERBS: readonly (readonly [RegExp, Action])[] = [
+  [/\b(set|sign|spin|stand)\s+up\b/i, Action.Create],
+  [/\b(look|pull)\s+up\b/i, Action.Read],
+  [/\b(turn|switch)\s+(on|off)\b/i, Action.Update],
+  [/\b(get|take)\s+rid\b/i, Action.Delete],
+];
+
+/**
+ * The action of a task — a phrasal verb it says, else its first word that names one — and that
+ * word's term, the only word widened to its class's verbs ("file a bug" files; "read the file"
+ * does not).
+ */
+export function queryAction(text: string, terms: readonly string[]): { action: Action; verb: string | undefined } {
+  for (const [pattern, action] of PHRASAL_VERBS) if (pattern.test(text)) return { action, verb: undefined };
   for (const term of terms) {
     const action = QUERY_VERBS.get(term);
-    if (action !== undefined) return action;
+    if (action !== undefined) return { action, verb: term };
   }
-  return Action.None;
+  return { action: Action.None, verb: undefined };
 }
 
 /** The class verbs a task verb stands for ("close" → update, edit, …), or none. */

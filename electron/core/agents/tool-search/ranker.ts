@@ -202,6 +202,10 @@ export class Bm25fRanker {
   private parse(query: string): { words: QueryWord[]; action: Action; bundles: Set<number> } {
     const text = query.slice(0, MAX_QUERY_CHARS);
     const analyzed = [...this.analyzer.words(text), ...taskPhraseWords(text).map((word) => ({ word, term: stemOf(this.analyzer, word) }))];
+    const { action, verb } = queryAction(
+      text,
+      analyzed.map((a) => a.term),
+    );
     const words: QueryWord[] = [];
     const bundles = new Set<number>();
     const seen = new Set<string>();
@@ -210,7 +214,7 @@ export class Bm25fRanker {
       seen.add(term);
       const candidates: [string, number][] = [[term, 1]];
       for (const synonym of this.synonyms.get(term) ?? []) candidates.push([synonym, SYNONYM_WEIGHT]);
-      for (const verb of widenedVerbs(term)) candidates.push([verb, ACTION_WEIGHT]);
+      if (term === verb) for (const widened of widenedVerbs(term)) candidates.push([widened, ACTION_WEIGHT]);
       const expansions: QueryWord['expansions'] = [];
       for (const [candidate, weight] of candidates) {
         const postings = this.postings.get(candidate);
@@ -220,7 +224,7 @@ export class Bm25fRanker {
       if (expansions.length) words.push({ word, weight: Math.max(...expansions.map((e) => e.weight * e.postings.idf)), expansions });
       if (seen.size >= MAX_QUERY_WORDS) break;
     }
-    return { words, action: queryAction(analyzed.map((a) => a.term)), bundles };
+    return { words, action, bundles };
   }
 
   search(query: string, limit: number): ToolSearchMatch[] {

@@ -6,7 +6,7 @@
  */
 import { stem } from './stem.js';
 
-export const SYNONYM_WEIGHT = 0.5;
+export const SYNONYM_WEIGHT = 0.3;
 
 const GROUPS: readonly string[] = [
   // verbs

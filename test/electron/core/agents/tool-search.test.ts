@@ -133,6 +133,18 @@ describe('tool search', () => {
     expect(names(searcher, 'who am I')[0]).toBe('users-get-authenticated');
   });
 
+  it('reads phrasal verbs as a whole and widens only the task\'s verb: "set up" creates, "file" is a noun after "read"', () => {
+    const searcher = createToolSearcher([
+      ...filler,
+      tool('repos-create-webhook', { title: 'Create a repository webhook' }),
+      tool('repos-update-webhook', { title: 'Update a repository webhook' }),
+      tool('repos-get-content', { title: 'Get repository content', description: 'The content of a file or directory.' }),
+      tool('repos-create-file', { title: 'Create a file', description: 'Creates a new file in a repository.' }),
+    ]);
+    expect(names(searcher, 'set up a webhook for the repository')[0]).toBe('repos-create-webhook');
+    expect(names(searcher, 'read the file of the repository')[0]).toBe('repos-get-content');
+  });
+
   it('a query naming a service prefers that service’s tools', () => {
     const searcher = createToolSearcher([
       ...filler,
