@@ -11,6 +11,8 @@ import { stem } from './stem.js';
 export const Action = { None: 0, Read: 1, List: 2, Create: 3, Update: 4, Delete: 5, Send: 6, Search: 7 } as const;
 export type Action = (typeof Action)[keyof typeof Action];
 type Verb = Exclude<Action, 0>;
+/** Actions are the numbers 0 … ACTION_COUNT − 1. */
+export const ACTION_COUNT = 8;
 
 /** Words of tool names and titles, and of tasks, that say the action outright. */
 const VERBS: Readonly<Record<Verb, string>> = {

@@ -14,7 +14,7 @@ import { createAnalyzer } from './analyze.js';
 import { FIELDS, K1 } from './fields.js';
 import { SYNONYM_WEIGHT, synonymTable } from './synonyms.js';
 import { explain, type MatchedWord } from './why.js';
-import { type Action, actionAgreement, ACTION_WEIGHT, queryAction, taskPhraseWords, toolAction, widenedVerbs } from './actions.js';
+import { type Action, ACTION_COUNT, actionAgreement, ACTION_WEIGHT, queryAction, taskPhraseWords, toolAction, widenedVerbs } from './actions.js';
 
 /** At most this much of a query is read; a pasted megabyte costs no more than a paragraph. */
 export const MAX_QUERY_CHARS = 2_000;
@@ -66,15 +66,15 @@ export class Bm25fRanker {
   private readonly wordScores: Float32Array;
   private readonly covered: Float32Array;
   /** Per tool, the distinct terms of its name and title. */
-  private readonly heads: Int32Array[] = [];
+  private headTerms = new Int32Array(0);
+  /** Tool d's head terms are headTerms[headStarts[d] … headStarts[d + 1]). */
+  private readonly headStarts: Int32Array;
   private readonly actions: Uint8Array;
   private readonly bundleOf: Int32Array;
   /** Bundle words that name a service → the bundles they name. */
   private readonly services = new Map<string, number[]>();
-  /** Per term id, the query that last marked it as one of its terms, and at what weight (see search). */
-  private queryMark = new Int32Array(0);
-  private queryMarkWeight = new Float32Array(0);
-  private queryCount = 0;
+  /** Per term id, its weight in the running query (0 when not one of its terms); cleared after each. */
+  private queryWeight = new Float32Array(0);
 
   constructor(private readonly entries: readonly ToolSearchEntry[]) {
     const count = entries.length;
@@ -83,6 +83,7 @@ export class Bm25fRanker {
     this.covered = new Float32Array(count);
     this.actions = new Uint8Array(count);
     this.bundleOf = new Int32Array(count);
+    this.headStarts = new Int32Array(count + 1);
     this.usageBoost = new Float32Array(count);
     const mostCalls = entries.reduce((most, e) => Math.max(most, e.calls > 0 && Number.isFinite(e.calls) ? e.calls : 0), 0);
     for (let d = 0; d < count; d++) {
@@ -117,6 +118,7 @@ export class Bm25fRanker {
     const bundleIDs = new Map<string, number>();
     const bundleSizes: number[] = [];
     const bundleWords = new Map<string, Set<number>>();
+    const heads: number[] = [];
     this.entries.forEach((entry, d) => {
       const ids: number[] = [];
       const ends = new Int32Array(fieldCount);
@@ -131,7 +133,8 @@ export class Bm25fRanker {
       docFieldEnds.push(ends);
       const nameTerms = fieldTerms[NAME]!;
       const titleTerms = fieldTerms[TITLE]!;
-      this.heads.push(Int32Array.from(new Set([...nameTerms, ...titleTerms].map(idOf))));
+      for (const id of new Set([...nameTerms, ...titleTerms].map(idOf))) heads.push(id);
+      this.headStarts[d + 1] = heads.length;
       this.actions[d] = toolAction(nameTerms, titleTerms);
       let bundle = bundleIDs.get(entry.bundle);
       if (bundle === undefined) {
@@ -179,8 +182,8 @@ export class Bm25fRanker {
       }
       touched.length = 0;
     }
-    this.queryMark = new Int32Array(termNames.length);
-    this.queryMarkWeight = new Float32Array(termNames.length);
+    this.queryWeight = new Float32Array(termNames.length);
+    this.headTerms = Int32Array.from(heads);
     termNames.forEach((term, id) => {
       const df = postingDocs[id]!.length;
       const bundles = bundleWords.get(term);
@@ -234,15 +237,10 @@ export class Bm25fRanker {
     if (!words.length) return [];
 
     const { scores, wordScores, covered } = this;
-    const mark = ++this.queryCount;
     let totalWeight = 0;
     for (const word of words) {
       totalWeight += word.weight;
-      for (const { postings, weight } of word.expansions) {
-        const { id } = postings;
-        if (this.queryMark[id] !== mark || this.queryMarkWeight[id]! < weight) this.queryMarkWeight[id] = weight;
-        this.queryMark[id] = mark;
-      }
+      for (const { postings, weight } of word.expansions) this.queryWeight[postings.id] = Math.max(this.queryWeight[postings.id]!, weight);
     }
     const touched: number[] = [];
     for (const { weight: wordWeight, expansions } of words) {
@@ -264,16 +262,21 @@ export class Bm25fRanker {
         wordScores[d] = 0;
       }
     }
+    // Per-tool factors as table lookups: this loop may visit every tool.
+    const actionFactor = Float32Array.from({ length: ACTION_COUNT }, (_, toolAction) => 1 + RANKING.action * actionAgreement(action, toolAction as Action));
+    const { queryWeight, headTerms, headStarts, actions, bundleOf, usageBoost } = this;
+    const coverageFactor = RANKING.coverage / totalWeight;
     for (const d of touched) {
-      const head = this.heads[d]!;
+      const start = headStarts[d]!;
+      const end = headStarts[d + 1]!;
       let inQuery = 0;
-      for (let i = 0; i < head.length; i++) if (this.queryMark[head[i]!] === mark) inQuery += this.queryMarkWeight[head[i]!]!;
+      for (let i = start; i < end; i++) inQuery += queryWeight[headTerms[i]!]!;
       scores[d]! *=
-        this.usageBoost[d]! *
-        (1 + (RANKING.coverage * covered[d]!) / totalWeight) *
-        (1 + (RANKING.head * inQuery) / Math.max(1, head.length)) *
-        (1 + RANKING.action * actionAgreement(action, this.actions[d]! as Action)) *
-        (bundles.has(this.bundleOf[d]!) ? 1 + RANKING.service : 1);
+        usageBoost[d]! *
+        (1 + coverageFactor * covered[d]!) *
+        (1 + (RANKING.head * inQuery) / Math.max(1, end - start)) *
+        actionFactor[actions[d]!]! *
+        (bundles.size && bundles.has(bundleOf[d]!) ? 1 + RANKING.service : 1);
       covered[d] = 0;
     }
 
@@ -289,6 +292,7 @@ export class Bm25fRanker {
       why: explain(this.entries[d]!, this.matchedWords(d, words), this.analyzer),
     }));
     for (const d of touched) scores[d] = 0;
+    for (const word of words) for (const { postings } of word.expansions) this.queryWeight[postings.id] = 0;
     return matches;
   }
 
