@@ -162,7 +162,7 @@ describe('tool search', () => {
     const searcher = createToolSearcher(corpus);
     const { heldOut } = splitQueries(loadQueries());
     const quality = measureQuality(heldOut, (q, k) => searcher.search(q, k).map((m) => m.name), duplicatesOf(corpus));
-    // Measured 0.574 (recall@1 0.278); docs/tool-search.md. A regression of a few queries fails.
-    expect(quality.recallAt5).toBeGreaterThanOrEqual(0.53);
+    // Measured 0.741 (recall@1 0.426; the first round's ranker 0.574); docs/tool-search.md. Losing three of the 54 fails.
+    expect(quality.recallAt5).toBeGreaterThanOrEqual(0.7);
   });
 });
