@@ -1,0 +1,18 @@
+/** What the ranker reads of a tool and what it answers; tool-search.ts re-exports both. */
+export interface ToolSearchEntry {
+  name: string;
+  title: string;
+  description: string;
+  argNames: string[];
+  argDescriptions: string[];
+  tags: string[];
+  bundle: string;
+  calls: number;
+}
+
+export interface ToolSearchMatch {
+  name: string;
+  score: number;
+  /** What matched, per field: "description: 'refund', 'charge'; argument: customer_id". */
+  why: string;
+}
