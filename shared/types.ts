@@ -221,9 +221,24 @@ export interface ContainerImportResult {
 
 export type ApprovalDecision = 'approve' | 'deny';
 
-/** A privileged call from an agent waiting for a person's yes (GET /tools/approvals). */
+/**
+ * What an upstream MCP server asked during a call (its `elicitation/create`): the server's message
+ * and the flat JSON Schema of the form it wants filled in.
+ */
+export interface ApprovalQuestion {
+  message: string;
+  requestedSchema: { type: 'object'; properties: Record<string, Record<string, unknown>>; required?: string[] };
+}
+
+/**
+ * A privileged call from an agent waiting for a person's yes (GET /tools/approvals), or, with
+ * `kind:"answer"`, a question an upstream MCP server asked during a call of one of its tools.
+ */
 export interface Approval {
   approvalID: string;
+  /** Absent: a yes/no to run a privileged tool. `answer`: fill in the server's form (approve) or decline (deny). */
+  kind?: 'answer';
+  question?: ApprovalQuestion;
   tool: { bundleID: string; toolID: string; bundleSlug: string; slug: string; version: string; displayName: string };
   /** The arguments as the agent sent them, sensitive ones masked. */
   args: unknown;

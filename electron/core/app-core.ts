@@ -144,6 +144,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   // Pipelines run their steps through the engine, which is built from the runners: their runner
   // gets a thunk, called only when a pipeline runs or is asked about, by which time `steps` exists.
+  const approvals = new ApprovalStore(paths.approvalsDir, opts.clock);
   const upstreams = new UpstreamManager({ paths, reader: () => store.reader, secrets, log: logger, emit, appVersion: opts.appVersion ?? '0.1.0' });
   owned.add(() => upstreams.close());
   const runnerServices: RunnerServices = {
@@ -152,7 +153,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     log: logger,
     config: () => config.get(),
     steps: () => steps,
-    mcp: { upstreams, reader: () => store.reader },
+    mcp: { upstreams, reader: () => store.reader, approvals },
     ...opts.runners,
   };
   const runners: Runner[] = Object.values(TOOL_TYPE_MODULES).map((m) => m.createRunner(runnerServices));
@@ -210,7 +211,6 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   });
   const schedules = new ScheduleService({ store, tools, files: scheduleFiles, runner: scheduleRunner, clock: scheduleClock });
 
-  const approvals = new ApprovalStore(paths.approvalsDir, opts.clock);
   const agents = new AgentConnections(paths.agentsDir, opts.clock);
   owned.listen(agents, 'changed', () => emit({ type: 'agents.changed' }));
   owned.listen(approvals, 'changed', () => emit({ type: 'approvals.changed' }));

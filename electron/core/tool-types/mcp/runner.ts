@@ -15,6 +15,8 @@ import { CoreError, cancelledError } from '../../errors.js';
 import type { StoreReader } from '../../store/reader.js';
 import type { UpstreamManager } from './upstream/manager.js';
 import { sourceSecretNames } from './upstream/source.js';
+import { upstreamQuestions } from './upstream/questions.js';
+import type { ApprovalStore } from '../../agents/approvals.js';
 import type { SecretsReader } from '../../secrets/types.js';
 import type { RunContext, RunOutput, Runner } from '../../invoke/types.js';
 
@@ -24,6 +26,8 @@ export const MCP_DEFAULT_TIMEOUT_SECONDS = 120;
 export interface McpRunnerOptions {
   upstreams: UpstreamManager;
   reader: () => StoreReader;
+  /** Where a person answers an upstream server's questions; without it, questions a person would answer are declined. */
+  approvals?: ApprovalStore;
 }
 
 function textOf(result: CallToolResult): string {
@@ -74,11 +78,18 @@ export function createMcpRunner(opts: McpRunnerOptions | undefined): Runner {
       if (withheld) throw new CoreError('TOOL_UNAVAILABLE', withheld);
       if (ctx.signal.aborted) throw cancelledError();
       const timeoutMs = (ctx.tool.limits?.timeoutSeconds ?? MCP_DEFAULT_TIMEOUT_SECONDS) * 1000;
+      const questions = upstreamQuestions({
+        ctx,
+        approvals: opts.approvals,
+        bundleSlug: opts.reader().bundle(ctx.tool.bundleID)?.file.slug ?? ctx.tool.bundleID,
+        deadline: Date.now() + timeoutMs,
+      });
       let result: CallToolResult;
       try {
         result = await opts.upstreams.connection(ctx.tool.bundleID).callTool(impl.tool, ctx.args, {
           signal: ctx.signal,
           timeoutMs,
+          questions,
           onProgress: (message) => {
             if (!message) return;
             ctx.emit?.({ type: 'chunk', text: message.endsWith('\n') ? message : `${message}\n` });
