@@ -65,8 +65,21 @@ export interface HttpExchange {
   attempts: number;
 }
 
+/**
+ * Content of an upstream MCP server's result other than text, kept as the server sent it for the
+ * tester (and passed on to agents): images and audio (base64 with a mimeType), embedded resources
+ * (text or a base64 blob; a `ui://` uri is an MCP App) and links to resources.
+ */
+export type ResultContent =
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } }
+  | { type: 'resource_link'; uri: string; name?: string; title?: string; description?: string; mimeType?: string };
+
 export interface InvokeResult {
   ok: boolean;
+  /** What the tool gave besides its value (an upstream MCP server's images, resources, links, apps). */
+  content?: ResultContent[];
   invocationID: string;
   value?: unknown;
   error?: ApiError;

@@ -4,7 +4,7 @@
  * the config and a secrets reader, and an AbortSignal for cancellation and timeouts.
  */
 import type { Config, Safety, ToolFile } from '../../../shared/schemas.js';
-import type { Availability, HttpExchange, InvokeStreamEvent, PipelineStepRecord } from '../../../shared/types.js';
+import type { Availability, HttpExchange, InvokeStreamEvent, PipelineStepRecord, ResultContent } from '../../../shared/types.js';
 import type { SecretsReader } from '../secrets/types.js';
 
 /**
@@ -64,6 +64,8 @@ export interface RunOutput {
   http?: HttpExchange;
   /** A pipeline's steps, in the order they ran. */
   steps?: PipelineStepRecord[];
+  /** Content besides the value (an upstream MCP server's images, resources, links). */
+  content?: ResultContent[];
 }
 
 export interface Runner {

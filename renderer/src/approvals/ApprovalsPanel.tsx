@@ -53,7 +53,15 @@ function ApprovalCard({ approval, now }: { approval: Approval; now: number }) {
           <code>
             {t.bundleSlug}/{t.slug}
           </code>{' '}
-          asks this during a call by <strong>{approval.caller.replace(/^mcp:/, '')}</strong>.
+          asks this during a call{' '}
+          {approval.caller === 'app' ? (
+            'from this app'
+          ) : (
+            <>
+              by <strong>{approval.caller.replace(/^mcp:/, '')}</strong>
+            </>
+          )}
+          .
         </p>
         <AnswerForm
           question={approval.question}

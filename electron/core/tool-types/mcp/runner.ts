@@ -8,7 +8,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ToolFile } from '../../../../shared/schemas.js';
-import type { Availability } from '../../../../shared/types.js';
+import type { Availability, ResultContent } from '../../../../shared/types.js';
 import type { McpImpl } from '../../../../shared/tool-types/mcp.js';
 import { withheldReason } from '../../../../shared/upstream.js';
 import { CoreError, cancelledError } from '../../errors.js';
@@ -41,13 +41,32 @@ function textOf(result: CallToolResult): string {
 export function valueOfResult(result: CallToolResult): unknown {
   if (result.structuredContent !== undefined) return result.structuredContent;
   const text = textOf(result);
-  const others = (result.content ?? []).filter((c) => c.type !== 'text');
-  if (others.length) return { text, content: others };
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return text;
   }
+}
+
+/**
+ * The result's content besides text, as the server sent it, up to maxBytes in all: what does not
+ * fit is left out, and a link stands in for a resource's body, so the answer stays bounded.
+ */
+export function contentOfResult(result: CallToolResult, maxBytes: number): ResultContent[] {
+  const kept: ResultContent[] = [];
+  let bytes = 0;
+  for (const block of result.content ?? []) {
+    if (block.type === 'text') continue;
+    const size = JSON.stringify(block).length;
+    if (bytes + size <= maxBytes) {
+      kept.push(block as ResultContent);
+      bytes += size;
+    } else if (block.type === 'resource') {
+      const { uri, mimeType } = block.resource;
+      kept.push({ type: 'resource_link', uri, name: uri, description: `left out: ${size} bytes, over the output limit`, ...(mimeType ? { mimeType } : {}) });
+    }
+  }
+  return kept;
 }
 
 export function createMcpRunner(opts: McpRunnerOptions | undefined): Runner {
@@ -104,7 +123,8 @@ export function createMcpRunner(opts: McpRunnerOptions | undefined): Runner {
       if (result.isError) {
         throw new CoreError('UPSTREAM_ERROR', textOf(result).slice(0, 4000) || `the MCP server reported an error for ${impl.tool} and gave no message`);
       }
-      return { value: valueOfResult(result) };
+      const content = contentOfResult(result, ctx.tool.limits?.maxOutputBytes ?? ctx.config.limits.maxOutputBytes);
+      return { value: valueOfResult(result), ...(content.length ? { content } : {}) };
     },
   };
 }

@@ -69,7 +69,7 @@ export function upstreamQuestions(opts: QuestionsOptions): UpstreamQuestions {
           displayName: tool.displayName,
         },
         args: maskMarked(ctx.args, tool.argSchema),
-        caller: ctx.caller ?? 'toolwright',
+        caller: ctx.caller ?? 'app',
         question,
         timeoutMs,
         signal: ctx.signal,
