@@ -53,6 +53,7 @@ import { ScheduleRunner } from './schedules/schedule-runner.js';
 import { ScheduleService } from './schedules/schedule-service.js';
 import { REAL_CLOCK, Scheduler, type SchedulerOptions } from './schedules/scheduler.js';
 import { UpstreamManager } from './tool-types/mcp/upstream/manager.js';
+import { DEFAULT_UPSTREAM_IDLE_MINUTES } from '../../shared/limits.js';
 import { UpstreamSync } from './tool-types/mcp/upstream/sync.js';
 import { UpstreamService } from './tool-types/mcp/upstream/service.js';
 
@@ -145,7 +146,16 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   // Pipelines run their steps through the engine, which is built from the runners: their runner
   // gets a thunk, called only when a pipeline runs or is asked about, by which time `steps` exists.
   const approvals = new ApprovalStore(paths.approvalsDir, opts.clock);
-  const upstreams = new UpstreamManager({ paths, reader: () => store.reader, secrets, log: logger, emit, appVersion: opts.appVersion ?? '0.1.0' });
+  const upstreams = new UpstreamManager({
+    paths,
+    reader: () => store.reader,
+    secrets,
+    log: logger,
+    emit,
+    appVersion: opts.appVersion ?? '0.1.0',
+    idleMs: () => (config.get().upstreamIdleMinutes ?? DEFAULT_UPSTREAM_IDLE_MINUTES) * 60_000,
+  });
+  owned.listen(config, 'changed', () => upstreams.idleChanged());
   owned.add(() => upstreams.close());
   const runnerServices: RunnerServices = {
     secrets,

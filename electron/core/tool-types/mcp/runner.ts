@@ -49,6 +49,12 @@ export function valueOfResult(result: CallToolResult): unknown {
 }
 
 /**
+ * Images and resources are not text for a model's context, so maxOutputBytes (the value's bound)
+ * does not fit them; this bounds what one answer carries.
+ */
+export const MAX_CONTENT_BYTES = 8 * 1024 * 1024;
+
+/**
  * The result's content besides text, as the server sent it, up to maxBytes in all: what does not
  * fit is left out, and a link stands in for a resource's body, so the answer stays bounded.
  */
@@ -123,7 +129,7 @@ export function createMcpRunner(opts: McpRunnerOptions | undefined): Runner {
       if (result.isError) {
         throw new CoreError('UPSTREAM_ERROR', textOf(result).slice(0, 4000) || `the MCP server reported an error for ${impl.tool} and gave no message`);
       }
-      const content = contentOfResult(result, ctx.tool.limits?.maxOutputBytes ?? ctx.config.limits.maxOutputBytes);
+      const content = contentOfResult(result, MAX_CONTENT_BYTES);
       return { value: valueOfResult(result), ...(content.length ? { content } : {}) };
     },
   };

@@ -25,7 +25,8 @@ export interface ConnectionOptions {
   /** The bundle's source with its secrets filled in; throws when the bundle has none or a secret is missing. */
   source(): ResolvedSource;
   startTimeoutMs: number;
-  idleMs: number;
+  /** How long the server may sit unused before it is stopped, read each time it falls idle; 0: never. */
+  idleMs: () => number;
   appVersion: string;
   /** The server said its tools changed (list_changed). */
   onToolsChanged(): void;
@@ -162,10 +163,16 @@ export class UpstreamConnection {
     return client;
   }
 
+  /** The idle setting changed: a server that sits unused now goes by the new one. */
+  idleChanged(): void {
+    this.armIdle();
+  }
+
   private armIdle(): void {
     clearTimeout(this.idleTimer);
-    if (this.active > 0 || !this.client || this.opts.idleMs <= 0) return;
-    this.idleTimer = setTimeout(() => void this.stop(), this.opts.idleMs);
+    const idleMs = this.opts.idleMs();
+    if (this.active > 0 || !this.client || idleMs <= 0) return;
+    this.idleTimer = setTimeout(() => void this.stop(), idleMs);
     this.idleTimer.unref();
   }
 
