@@ -193,6 +193,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     withheld: (rec) => engine.withheld(rec),
     metrics: (id) => metrics.get(id),
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
+    syncedFromUpstream: (type) => type !== undefined && type in TOOL_TYPE_MODULES && toolTypeModule(type as ToolType).syncedFromUpstream === true,
   });
   const upstreamSync = new UpstreamSync({ manager: upstreams, store, tools, now: () => store.now() });
   // A server that says its tools changed is synced at once (its changed definitions withheld, never applied).

@@ -50,6 +50,13 @@ describe.skipIf(!chromiumAvailable())('an upstream server’s content and questi
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
+  it('offers no “New tool” on the upstream bundle: its tools come from its server', async () => {
+    await page.goto(`${host.url}/#/bundle/${bundleID}`);
+    await page.getByTestId('server-panel').waitFor({ timeout: 30_000 });
+    await page.getByTestId('delete-bundle').waitFor();
+    expect(await page.getByTestId('new-tool').count()).toBe(0);
+  }, 60_000);
+
   it('shows the image, the resources (text shown, blob as a download), the link and the app', async () => {
     await page.goto(`${host.url}/#/tool/${bundleID}/media/v1`);
     await page.getByTestId('run').click();

@@ -1,7 +1,8 @@
 /**
- * config.upstreamIdleMinutes: how long an upstream server may sit unused before Toolwright stops it
- * (0: never), applied to servers already running when it changes — a real host and the file-tools
- * fixture as a child process.
+ * An upstream bundle's housekeeping, through a real host and the file-tools fixture as a child
+ * process: config.upstreamIdleMinutes (how long a server may sit unused before Toolwright stops
+ * it; 0: never), applied to servers already running when it changes; and tools of other types are
+ * refused in an upstream bundle, whose tools come from its server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -55,5 +56,19 @@ describe('stopping idle upstream servers', () => {
     const bad = await h.api('PATCH', '/tools/config', { upstreamIdleMinutes: -1 });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/upstreamIdleMinutes/);
+  });
+});
+
+describe('the tools of an upstream bundle come from its server', () => {
+  it('refuses a tool of another type with a 400 that says why, and writes nothing', async () => {
+    const put = await h.api('PUT', `/tools/bundles/${bundleID}/tools/by-hand/version/v1`, {
+      type: 'function',
+      impl: { function: 'core.uuid' },
+      argSchema: { type: 'object', properties: {} },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(400);
+    expect(put.body.error.message).toMatch(/tools come from its MCP server/);
+    const list = (await h.api('GET', `/tools/tools?bundleIDs=${bundleID}&includeDisabled=true`)).body.items as { slug: string }[];
+    expect(list.map((t) => t.slug)).toEqual(['echo']);
   });
 });
