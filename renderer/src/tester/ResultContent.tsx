@@ -7,6 +7,7 @@
 import { useEffect, useMemo } from 'react';
 import type { ResultContent as Block } from '../../../shared/types.js';
 import { plural } from '../app/format.js';
+import './ResultContent.css';
 
 const SHOWN_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
