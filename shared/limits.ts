@@ -39,3 +39,7 @@ function describePath(parts: string[]): string {
 export function quoteKey(s: string, max = MAX_QUOTE_CHARS): string {
   return s.length <= max ? s : `${s.slice(0, max)}…`;
 }
+
+/** Upstream MCP servers not called for this long are stopped, unless config.upstreamIdleMinutes says otherwise. */
+export const DEFAULT_UPSTREAM_IDLE_MINUTES = 10;
+export const MAX_UPSTREAM_IDLE_MINUTES = 7 * 24 * 60;

@@ -299,9 +299,14 @@ export const operations = {
     errors: [],
   }),
   'approvals.decide': op<Approval & { decision: ApprovalDecision; decidedAt: string }>()({
-    summary: 'Approve or deny a waiting call',
+    summary: 'Approve or deny a waiting call, or answer (approve with content) or decline (deny) an upstream server’s question',
     input: Type.Object(
-      { approvalID: Type.String({ maxLength: 64 }), decision: Type.Union([Type.Literal('approve'), Type.Literal('deny')]) },
+      {
+        approvalID: Type.String({ maxLength: 64 }),
+        decision: Type.Union([Type.Literal('approve'), Type.Literal('deny')]),
+        /** An answer approval's form, checked against the server's requestedSchema. */
+        content: Type.Optional(Type.Record(Type.String({ maxLength: 200 }), Type.Unknown(), { maxProperties: 100 })),
+      },
       { additionalProperties: false },
     ),
     errors: ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT'],

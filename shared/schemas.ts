@@ -9,6 +9,7 @@ import { CssColor, JsonSchemaValue, Nullable, Safety, SlugString, Timestamp, Uui
 import { ToolTypeSchema, type Impl } from './tool-types/catalog.js';
 import { MAX_SCHEDULES, Schedule } from './schedule-schema.js';
 import { BundleSource } from './upstream.js';
+import { MAX_UPSTREAM_IDLE_MINUTES } from './limits.js';
 
 export { Uuid, Timestamp, SlugString, SecretName, CssColor, JsonSchemaValue, Safety, HeaderName } from './schema-primitives.js';
 export { FunctionImpl } from './tool-types/function.js';
@@ -139,6 +140,8 @@ export const Config = Type.Object(
     approvalTimeoutSeconds: Type.Integer({ minimum: 5, maximum: 3600 }),
     /** How long an agent's finished task (MCP tasks extension) keeps its result (DEFAULT_TASK_RESULT_TTL_SECONDS when absent). */
     taskResultTtlSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 7 * 24 * 3600 })),
+    /** How long an upstream MCP server may sit unused before it is stopped (started again on the next call); 0: never. DEFAULT_UPSTREAM_IDLE_MINUTES when absent. */
+    upstreamIdleMinutes: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_UPSTREAM_IDLE_MINUTES })),
     /** MCP over HTTP on a local port of the app (off by default); the headless host always serves /mcp. */
     agentAccess: Type.Object({ enabled: Type.Boolean(), port: Type.Integer({ minimum: 1024, maximum: 65535 }) }, { additionalProperties: false }),
   },

@@ -90,8 +90,21 @@ export interface HttpExchange {
   attempts: number;
 }
 
+/**
+ * Content of an upstream MCP server's result other than text, kept as the server sent it for the
+ * tester (and passed on to agents): images and audio (base64 with a mimeType), embedded resources
+ * (text or a base64 blob; a `ui://` uri is an MCP App) and links to resources.
+ */
+export type ResultContent =
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } }
+  | { type: 'resource_link'; uri: string; name?: string; title?: string; description?: string; mimeType?: string };
+
 export interface InvokeResult {
   ok: boolean;
+  /** What the tool gave besides its value (an upstream MCP server's images, resources, links, apps). */
+  content?: ResultContent[];
   invocationID: string;
   value?: unknown;
   error?: ApiError;
@@ -246,9 +259,24 @@ export interface ContainerImportResult {
 
 export type ApprovalDecision = 'approve' | 'deny';
 
-/** A privileged call from an agent waiting for a person's yes (GET /tools/approvals). */
+/**
+ * What an upstream MCP server asked during a call (its `elicitation/create`): the server's message
+ * and the flat JSON Schema of the form it wants filled in.
+ */
+export interface ApprovalQuestion {
+  message: string;
+  requestedSchema: { type: 'object'; properties: Record<string, Record<string, unknown>>; required?: string[] };
+}
+
+/**
+ * A privileged call from an agent waiting for a person's yes (GET /tools/approvals), or, with
+ * `kind:"answer"`, a question an upstream MCP server asked during a call of one of its tools.
+ */
 export interface Approval {
   approvalID: string;
+  /** Absent: a yes/no to run a privileged tool. `answer`: fill in the server's form (approve) or decline (deny). */
+  kind?: 'answer';
+  question?: ApprovalQuestion;
   tool: { bundleID: string; toolID: string; bundleSlug: string; slug: string; version: string; displayName: string };
   /** The arguments as the agent sent them, sensitive ones masked. */
   args: unknown;

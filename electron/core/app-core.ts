@@ -53,6 +53,7 @@ import { ScheduleRunner } from './schedules/schedule-runner.js';
 import { ScheduleService } from './schedules/schedule-service.js';
 import { REAL_CLOCK, Scheduler, type SchedulerOptions } from './schedules/scheduler.js';
 import { UpstreamManager } from './tool-types/mcp/upstream/manager.js';
+import { DEFAULT_UPSTREAM_IDLE_MINUTES } from '../../shared/limits.js';
 import { UpstreamSync } from './tool-types/mcp/upstream/sync.js';
 import { UpstreamService } from './tool-types/mcp/upstream/service.js';
 import { ProfileStore } from './profiles/profile-store.js';
@@ -156,7 +157,17 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   // Pipelines run their steps through the engine, which is built from the runners: their runner
   // gets a thunk, called only when a pipeline runs or is asked about, by which time `steps` exists.
-  const upstreams = new UpstreamManager({ paths, reader: () => store.reader, secrets, log: logger, emit, appVersion: opts.appVersion ?? '0.1.0' });
+  const approvals = new ApprovalStore(paths.approvalsDir, opts.clock);
+  const upstreams = new UpstreamManager({
+    paths,
+    reader: () => store.reader,
+    secrets,
+    log: logger,
+    emit,
+    appVersion: opts.appVersion ?? '0.1.0',
+    idleMs: () => (config.get().upstreamIdleMinutes ?? DEFAULT_UPSTREAM_IDLE_MINUTES) * 60_000,
+  });
+  owned.listen(config, 'changed', () => upstreams.idleChanged());
   owned.add(() => upstreams.close());
   const runnerServices: RunnerServices = {
     secrets,
@@ -164,7 +175,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     log: logger,
     config: () => config.get(),
     steps: () => steps,
-    mcp: { upstreams, reader: () => store.reader },
+    mcp: { upstreams, reader: () => store.reader, approvals },
     ...opts.runners,
   };
   const runners: Runner[] = Object.values(TOOL_TYPE_MODULES).map((m) => m.createRunner(runnerServices));
@@ -196,6 +207,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     withheld: (rec) => engine.withheld(rec),
     metrics: (id) => metrics.get(id),
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
+    syncedFromUpstream: (type) => type !== undefined && type in TOOL_TYPE_MODULES && toolTypeModule(type as ToolType).syncedFromUpstream === true,
   });
   const contextCost: ContextCostService = new ContextCostService({ store, tools, onCounted: () => emit({ type: 'context.counted' }) });
   owned.add(contextCost.dispose);
@@ -239,8 +251,6 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     () => config.get().toolsEnabled,
     contextCost,
   );
-
-  const approvals = new ApprovalStore(paths.approvalsDir, opts.clock);
   const agents = new AgentConnections(paths.agentsDir, opts.clock);
   owned.listen(agents, 'changed', () => emit({ type: 'agents.changed' }));
   owned.listen(approvals, 'changed', () => emit({ type: 'approvals.changed' }));

@@ -3,7 +3,10 @@
  * invoke, and MCP tools/call of Toolwright's own server) against the SDK's client calling the
  * same stdio server directly (goal: p50 ≤ 1.2× + 1 ms); the cold start of a stdio server to its
  * first answered call; and the resident memory of an idle server process (to choose the idle-stop
- * default from numbers). The server is the tests' file-tools fixture, a real child process.
+ * default from numbers); and tools/list through Toolwright's MCP endpoint with 20 upstream
+ * servers of 50 tools each connected (goal: p95 ≤ 50 ms, served from the store, no server asked)
+ * beside the SDK client listing one such server directly. The servers are the tests' file-tools
+ * fixture, real child processes.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,6 +42,74 @@ async function interleaved(n: number, fns: (() => Promise<unknown>)[]): Promise<
     }
   }
   return out;
+}
+
+const SERVERS = 20;
+const TOOLS_PER_SERVER = 50;
+
+/** tools/list of Toolwright's /mcp with SERVERS upstream servers of TOOLS_PER_SERVER tools each, all running. */
+async function manyServers(dir: string): Promise<void> {
+  const h = await startHost();
+  const direct = new Client({ name: 'bench-direct', version: '1' });
+  const agent = new Client({ name: 'bench-agent', version: '1' });
+  try {
+    const toolsFile = join(dir, 'fifty.json');
+    const tools = Array.from({ length: TOOLS_PER_SERVER }, (_, i) => ({
+      ...ECHO,
+      name: `tool_${i}`,
+      description: `Tool number ${i} of a server with many tools; it repeats what it is given`,
+    }));
+    await writeFile(toolsFile, JSON.stringify({ tools }));
+    const bundleIDs: string[] = [];
+    for (let s = 0; s < SERVERS; s++) {
+      const bundleID = uuidv7();
+      bundleIDs.push(bundleID);
+      await h.api('PUT', `/tools/bundles/${bundleID}`, {
+        slug: `server-${s}`,
+        source: { kind: 'mcp', transport: 'stdio', command: process.execPath, args: [FIXTURE, toolsFile] },
+      });
+    }
+    const t0 = performance.now();
+    await Promise.all(
+      bundleIDs.map(async (id) => {
+        const sync = await h.api('POST', `/tools/bundles/${id}/sync`);
+        if (sync.status !== 200) throw new Error(`sync failed: ${JSON.stringify(sync.body)}`);
+      }),
+    );
+    const syncAll = performance.now() - t0;
+    for (const id of bundleIDs) {
+      const items = (await h.api('GET', `/tools/tools?bundleIDs=${id}&includeDisabled=true&limit=${TOOLS_PER_SERVER}`)).body.items as { slug: string }[];
+      for (const t of items) await h.api('PATCH', `/tools/bundles/${id}/tools/${t.slug}/version/v1`, { isEnabled: true });
+    }
+    const states = await Promise.all(bundleIDs.map(async (id) => (await h.api('GET', `/tools/bundles/${id}/server`)).body.state as string));
+    const ready = states.filter((s) => s === 'ready').length;
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${h.token}` } } }));
+    await direct.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE, toolsFile], stderr: 'pipe' }));
+    const bypass = { cacheMode: 'bypass' } as never;
+    const listed = (await agent.listTools(undefined, bypass)).tools.length;
+    const [viaToolwright, base] = await interleaved(300, [() => agent.listTools(undefined, bypass), () => direct.listTools(undefined, bypass)]);
+    console.log(
+      `  ${SERVERS} upstream servers × ${TOOLS_PER_SERVER} tools: synced in ${fmt(syncAll)} (in parallel), ${ready}/${SERVERS} running; Toolwright's tools/list holds ${listed} tools`,
+    );
+    console.log(
+      row(
+        `tools/list via Toolwright MCP (${listed} tools) vs one server direct (${TOOLS_PER_SERVER}), p50`,
+        quantile(viaToolwright!, 0.5),
+        quantile(base!, 0.5),
+      ),
+    );
+    console.log(
+      row(
+        `tools/list via Toolwright MCP (${listed} tools) vs one server direct (${TOOLS_PER_SERVER}), p95 (goal ≤ 50 ms)`,
+        quantile(viaToolwright!, 0.95),
+        quantile(base!, 0.95),
+      ),
+    );
+  } finally {
+    await agent.close().catch(() => undefined);
+    await direct.close().catch(() => undefined);
+    await h.close();
+  }
 }
 
 export async function run(): Promise<void> {
@@ -94,4 +165,5 @@ export async function run(): Promise<void> {
     await direct.close().catch(() => undefined);
     await h.close();
   }
+  await manyServers(dir);
 }

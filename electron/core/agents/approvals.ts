@@ -9,29 +9,50 @@ import { EventEmitter } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
-import type { Approval, ApprovalDecision } from '../../../shared/types.js';
+import type { Approval, ApprovalDecision, ApprovalQuestion } from '../../../shared/types.js';
 import { CoreError, notFound } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { readJsonPath } from '../fs/json-text.js';
 import { canonicalJson } from '../../../shared/canonical.js';
 import { delay } from '../util/abort.js';
+import { makeUserAjv } from '../validation.js';
+import { apiIssues } from '../../../shared/json-schema/issues.js';
 
 const APPROVAL_ID = /^[0-9a-f-]{36}$/;
-const KEY_ORDER = ['approvalID', 'tool', 'args', 'caller', 'createdAt', 'expiresAt', 'decision', 'decidedAt'];
+const KEY_ORDER = ['approvalID', 'kind', 'question', 'tool', 'args', 'caller', 'createdAt', 'expiresAt', 'decision', 'content', 'decidedAt'];
 const POLL_MS = 200;
 /** Answered and expired requests are swept this long after the fact. */
 const KEEP_MS = 10 * 60 * 1000;
 
 interface ApprovalFile extends Approval {
   decision?: ApprovalDecision;
+  /** An answer approval's filled-in form. */
+  content?: Record<string, unknown>;
   decidedAt?: string;
+}
+
+const answerAjv = makeUserAjv();
+
+/** Why a person's answer does not fit the form the server asked for, or undefined when it does. */
+function answerProblem(question: ApprovalQuestion, content: Record<string, unknown>): string | undefined {
+  let validate;
+  try {
+    validate = answerAjv.compile({ ...question.requestedSchema, additionalProperties: false });
+  } catch (e) {
+    return `the server's form cannot be checked (${(e as Error).message}); decline it instead`;
+  }
+  if (validate(content)) return undefined;
+  const issues = apiIssues(validate.errors);
+  return issues.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; ');
 }
 
 export type ApprovalOutcome = 'approve' | 'deny' | 'expired' | 'cancelled';
 
 export interface ApprovalAsk {
   tool: Approval['tool'];
+  /** An upstream server's question: the person fills in its form instead of saying yes or no. */
+  question?: ApprovalQuestion;
   args: unknown;
   caller: string;
   timeoutMs: number;
@@ -73,6 +94,7 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
     const approvalID = uuidv7();
     await this.write({
       approvalID,
+      ...(ask.question ? { kind: 'answer' as const, question: ask.question } : {}),
       tool: ask.tool,
       args: ask.args,
       caller: ask.caller,
@@ -113,7 +135,7 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
   }
 
   /** Asks and waits for the answer; the request file is removed once answered or given up. */
-  async ask(ask: ApprovalAsk): Promise<{ outcome: ApprovalOutcome; approvalID: string }> {
+  async ask(ask: ApprovalAsk): Promise<{ outcome: ApprovalOutcome; approvalID: string; content?: Record<string, unknown> }> {
     const approvalID = await this.open(ask);
     const deadline = Date.now() + ask.timeoutMs;
     let lastWait = 0;
@@ -122,7 +144,7 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
         if (ask.signal?.aborted) return { outcome: 'cancelled', approvalID };
         const file = await this.read(approvalID);
         if (!file) return { outcome: 'deny', approvalID };
-        if (file.decision) return { outcome: file.decision, approvalID };
+        if (file.decision) return { outcome: file.decision, approvalID, ...(file.content ? { content: file.content } : {}) };
         const left = deadline - Date.now();
         if (left <= 0) return { outcome: 'expired', approvalID };
         if (ask.onWait && Date.now() - lastWait >= 1000) {
@@ -160,6 +182,7 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
       }
       pending.push({
         approvalID: file.approvalID,
+        ...(file.kind ? { kind: file.kind, question: file.question! } : {}),
         tool: file.tool,
         args: file.args,
         caller: file.caller,
@@ -170,7 +193,11 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
     return pending.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.approvalID.localeCompare(a.approvalID));
   }
 
-  async decide(approvalID: string, decision: ApprovalDecision): Promise<Approval & { decision: ApprovalDecision; decidedAt: string }> {
+  async decide(
+    approvalID: string,
+    decision: ApprovalDecision,
+    content?: Record<string, unknown>,
+  ): Promise<Approval & { decision: ApprovalDecision; decidedAt: string }> {
     if (!APPROVAL_ID.test(approvalID)) throw notFound(`approval ${approvalID}`);
     await fsp.mkdir(this.dir, { recursive: true });
     return withLock(join(this.dir, `.${approvalID}.lock`), async () => {
@@ -179,7 +206,13 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
       if (file.decision) throw new CoreError('CONFLICT', `approval ${approvalID} was already answered: ${file.decision}`, { decision: file.decision });
       if (Date.parse(file.expiresAt) <= this.clock().getTime())
         throw new CoreError('CONFLICT', `approval ${approvalID} expired at ${file.expiresAt} and counts as denied`);
-      const decided = { ...file, decision, decidedAt: this.clock().toISOString() };
+      if (content !== undefined && file.kind !== 'answer')
+        throw new CoreError('INVALID_INPUT', `approval ${approvalID} asks for a yes or no to run a tool; send no content`);
+      if (file.kind === 'answer' && decision === 'approve') {
+        const problem = answerProblem(file.question!, content ?? {});
+        if (problem) throw new CoreError('INVALID_INPUT', `the answer does not fit the server's form: ${problem}`);
+      }
+      const decided = { ...file, decision, ...(decision === 'approve' && content ? { content } : {}), decidedAt: this.clock().toISOString() };
       await this.write(decided);
       return decided;
     });

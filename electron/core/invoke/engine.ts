@@ -22,7 +22,7 @@ import { RedactorCache } from '../secrets/redact.js';
 import { ToolSchemaCache, type ToolValidators } from './schema-cache.js';
 import { modelIssues, summarise } from '../../../shared/json-schema/issues.js';
 import { historyArgs, postProcess } from './post-process.js';
-import type { ChainLink, PartialOutput, RunOutput, Runner } from './types.js';
+import type { ChainLink, PartialOutput, RunAnswerers, RunOutput, Runner } from './types.js';
 import type { SecretsReader } from '../secrets/types.js';
 import { StreamGate } from './stream-gate.js';
 import type { RunRegistry } from './running.js';
@@ -87,6 +87,8 @@ export interface InvokeInput {
   card?: boolean;
   /** The pipelines this call is a step of, outermost first; handed to the run. */
   chain?: readonly ChainLink[];
+  /** Who may answer an upstream MCP server's questions during the run; handed to the run. */
+  answerers?: RunAnswerers;
 }
 
 /** Links a caller's signal to a run's controller; returns the unlink. */
@@ -211,6 +213,8 @@ export class InvocationEngine {
       this.started(input, invocationID);
       const run = runner.run({
         invocationID,
+        ...(input.caller ? { caller: input.caller } : {}),
+        ...(input.answerers ? { answerers: input.answerers } : {}),
         tool: file,
         toolDir: tool.dir,
         args,

@@ -176,6 +176,7 @@ export function postProcess(p: PostProcessInput): InvokeResult {
   if (card && Object.keys(card).length) result.card = capCard(redactor.deep(card), p.maxOutputBytes, error ? undefined : result.value);
   if (out.http) result.http = sanitiseExchange(out.http, redactor, p.maxOutputBytes);
   if (out.steps) result.steps = redactor.deep(out.steps);
+  if (out.content?.length) result.content = redactor.deep(out.content);
   if (error) result.error = sanitiseError(error, redactor);
   else result.ok = true;
   return result;

@@ -4,11 +4,28 @@
  * the config and a secrets reader, and an AbortSignal for cancellation and timeouts.
  */
 import type { Config, Safety, ToolFile } from '../../../shared/schemas.js';
-import type { Availability, HttpExchange, InvokeStreamEvent, PipelineStepRecord } from '../../../shared/types.js';
+import type { Availability, HttpExchange, InvokeStreamEvent, PipelineStepRecord, ResultContent } from '../../../shared/types.js';
 import type { SecretsReader } from '../secrets/types.js';
+
+/**
+ * Who may answer what an upstream MCP server asks during a run (its `elicitation/create` or
+ * `sampling/createMessage`), as the transport that carries the call knows it. Absent: nobody
+ * (the CLI, a schedule), and the question is declined.
+ */
+export interface RunAnswerers {
+  /** The agent's client declared elicitation: the server's request goes to it as is. */
+  elicit?: (params: Record<string, unknown>, opts: { signal: AbortSignal; timeoutMs: number }) => Promise<Record<string, unknown>>;
+  /** The agent's client declared sampling. */
+  sample?: (params: Record<string, unknown>, opts: { signal: AbortSignal; timeoutMs: number }) => Promise<Record<string, unknown>>;
+  /** A person can answer in the app's approvals panel (the app's own call, or an agent that waits for it). */
+  person?: boolean;
+}
 
 export interface RunContext {
   invocationID: string;
+  /** Who asks ("mcp:<client>", "cli"…), for what a person is shown. */
+  caller?: string;
+  answerers?: RunAnswerers;
   tool: ToolFile;
   /** Absolute folder of the tool (tool.json and, for container tools, its build files). */
   toolDir: string;
@@ -47,6 +64,8 @@ export interface RunOutput {
   http?: HttpExchange;
   /** A pipeline's steps, in the order they ran. */
   steps?: PipelineStepRecord[];
+  /** Content besides the value (an upstream MCP server's images, resources, links). */
+  content?: ResultContent[];
 }
 
 export interface Runner {

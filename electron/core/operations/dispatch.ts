@@ -10,6 +10,7 @@ import { depthExceeded, MAX_INPUT_DEPTH } from '../../../shared/limits.js';
 import { validatorFor } from '../validation.js';
 import { apiIssues } from '../../../shared/json-schema/issues.js';
 import type { InvokeStreamEvent } from '../../../shared/types.js';
+import type { RunAnswerers } from '../invoke/types.js';
 
 export interface CallContext {
   transport: 'ipc' | 'rest' | 'test' | 'cli' | 'mcp';
@@ -26,6 +27,8 @@ export interface InvokeStreamHooks {
   onEvent?: (event: InvokeStreamEvent) => void;
   /** Status lines of the run (an image build), which MCP sends as progress notifications. */
   onProgress?: (line: string) => void;
+  /** Who may answer an upstream MCP server's questions during the run (the MCP transport knows its client). */
+  answerers?: RunAnswerers;
 }
 
 export type Handler<N extends OpName> = (input: OpInput<N>, ctx: CallContext) => Promise<OpOutput<N>> | OpOutput<N>;

@@ -2,8 +2,19 @@
  * One thin handler per operation: take the validated input, call one service, return. Each
  * handler's input and output types come from the contract in shared/operations.ts.
  */
-import type { Handlers } from './dispatch.js';
+import type { CallContext, Handlers } from './dispatch.js';
 import type { Services } from './services.js';
+
+/**
+ * Who may answer an upstream server's question during a call: what the transport says (MCP knows
+ * its client), else a person in the app when the call comes from the app — over IPC, or the
+ * tester's streaming REST call; a plain REST call, the CLI and a schedule have nobody.
+ */
+function answerersOf(ctx: CallContext) {
+  if (ctx.stream?.answerers) return { answerers: ctx.stream.answerers };
+  if (ctx.transport === 'ipc' || (ctx.transport === 'rest' && ctx.stream?.onStart)) return { answerers: { person: true } };
+  return {};
+}
 
 const ref = (i: { bundleID: string; slug: string; version: string }) => ({ bundleID: i.bundleID, slug: i.slug, version: i.version });
 
@@ -33,6 +44,7 @@ export function createHandlers(s: Services): Handlers {
         invocationID: i.invocationID,
         ...(ctx.caller ? { caller: ctx.caller } : {}),
         ...ctx.stream,
+        ...answerersOf(ctx),
       }),
     'tools.cancel': (i) => s.invocations.cancel(i.invocationID),
     'tools.history': (i) => s.invocations.recent(ref(i), i.limit),
@@ -43,7 +55,7 @@ export function createHandlers(s: Services): Handlers {
     'secrets.delete': (i) => s.secrets.remove(i.name),
     'agents.list': async () => ({ items: await s.agents.list() }),
     'approvals.list': async () => ({ items: await s.approvals.list() }),
-    'approvals.decide': (i) => s.approvals.decide(i.approvalID, i.decision),
+    'approvals.decide': (i) => s.approvals.decide(i.approvalID, i.decision, i.content),
     'problems.list': () => s.problems.list(),
     'functions.list': () => ({ items: s.functions.list() }),
     'system.info': () => s.system.info(),

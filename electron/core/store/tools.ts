@@ -56,6 +56,8 @@ export interface ToolServiceDeps {
   contextTokens?(toolID: string): number | undefined;
   /** Data kept apart from tool.json (usage counters, history) that goes with a deleted tool. */
   onDeleted?(toolID: string): Promise<void>;
+  /** Whether tools of this type are what an upstream bundle's sync makes (the only kind such a bundle holds). */
+  syncedFromUpstream?(type: string | undefined): boolean;
 }
 
 export class ToolService {
@@ -179,6 +181,13 @@ export class ToolService {
     const { bundleID } = ref;
     return this.store.withBundleLock(bundleID, async () => {
       await this.store.writableBundle(bundleID, 'add tools to it');
+      const bundle = this.store.reader.bundle(bundleID)?.file;
+      if (bundle?.source && !this.deps.syncedFromUpstream?.(input.type)) {
+        throw new CoreError(
+          'INVALID_INPUT',
+          `bundle ${bundle.slug} stands for an MCP server: its tools come from its MCP server (sync it to bring in new ones), so a ${input.type ?? 'new'} tool cannot be added to it; add it to another bundle`,
+        );
+      }
       const file = this.deps.prepare(input, {
         bundleID,
         ...pair,

@@ -113,4 +113,6 @@ export interface ToolTypeCapabilities<T extends ToolType> {
   /** Warnings an import gives for a tool of this impl arriving with these files beside it (not refusals). */
   importWarnings?(file: ToolFile & { impl: ImplOf<T> }, files: readonly { rel: string }[]): string[];
   readonly transfer?: TransferHooks<T>;
+  /** Tools of this type are made by an upstream bundle's sync: the only tools such a bundle holds. */
+  readonly syncedFromUpstream?: true;
 }

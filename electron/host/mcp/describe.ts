@@ -29,6 +29,8 @@ export function errorResult(message: string): CallToolResult {
 export function toCallResult(tool: AgentTool, r: InvokeResult): CallToolResult {
   if (!r.ok) return errorResult(r.error?.message ?? 'the tool failed');
   const content: CallToolResult['content'] = [{ type: 'text', text: valueText(r.value) }];
+  // An upstream server's images, resources and links reach the agent as the server sent them.
+  if (r.content) content.push(...(r.content as CallToolResult['content']));
   if (r.card?.html) {
     content.push({ type: 'resource', resource: { uri: `toolwright://invocations/${r.invocationID}/card`, mimeType: 'text/html', text: r.card.html } });
   }

@@ -12,6 +12,8 @@ import {
   ProtocolErrorCode,
   Server,
   type CallToolResult,
+  type CreateMessageRequestParams,
+  type ElicitRequestFormParams,
   type InputRequiredResult,
   type LoggingLevel,
   type ServerContext,
@@ -26,6 +28,7 @@ import { errorResult, toCallResult } from './describe.js';
 import { registerTasks } from './tasks.js';
 import { isSearchModeTool, searchModeCall } from './search-mode.js';
 import type { McpCore, McpScope } from './scope.js';
+import type { RunAnswerers } from '../../core/invoke/types.js';
 
 export type { McpCore } from './scope.js';
 export { describeTool, toCallResult } from './describe.js';
@@ -131,7 +134,7 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
       if (gate.kind === 'ask') return gate.result;
       if (gate.kind === 'refused') return errorResult(gate.message);
     }
-    return callTool(core, tool, args, caller, ctx, log);
+    return callTool(core, tool, args, caller, ctx, log, agentAnswerers(server, ctx, opts.era));
   };
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
@@ -160,6 +163,33 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
   return { server, dispose };
 }
 
+/**
+ * Who answers an upstream server's questions during this agent's call: a 2025 session's client
+ * that declared elicitation (or sampling) gets the server's request as is, inside this call; any
+ * other agent waits for a person in the app's approvals panel, as for a privileged tool.
+ */
+function agentAnswerers(server: Server, ctx: ServerContext, era: McpServerOptions['era']): RunAnswerers {
+  const capabilities = era === 'legacy' ? server.getClientCapabilities() : undefined;
+  return {
+    person: true,
+    ...(capabilities?.elicitation
+      ? {
+          elicit: async (params, o) =>
+            (await ctx.mcpReq.elicitInput(params as unknown as ElicitRequestFormParams, { signal: o.signal, timeout: o.timeoutMs })) as Record<string, unknown>,
+        }
+      : {}),
+    ...(capabilities?.sampling
+      ? {
+          sample: async (params, o) =>
+            (await ctx.mcpReq.requestSampling(params as unknown as CreateMessageRequestParams, { signal: o.signal, timeout: o.timeoutMs })) as Record<
+              string,
+              unknown
+            >,
+        }
+      : {}),
+  };
+}
+
 async function callTool(
   core: McpCore,
   tool: AgentTool,
@@ -167,6 +197,7 @@ async function callTool(
   caller: string,
   ctx: ServerContext,
   log: (ctx: ServerContext, level: LoggingLevel, data: string) => void,
+  answerers: RunAnswerers,
 ): Promise<CallToolResult> {
   const f = tool.file;
   const invocationID = randomUUID();
@@ -184,7 +215,11 @@ async function callTool(
       {
         transport: 'mcp',
         caller,
-        stream: { ...(report ? { onProgress: (line: string) => void report(line) } : {}), ...(output ? { onEvent: output.onEvent } : {}) },
+        stream: {
+          ...(report ? { onProgress: (line: string) => void report(line) } : {}),
+          ...(output ? { onEvent: output.onEvent } : {}),
+          answerers,
+        },
       },
     )
     .finally(async () => {

@@ -13,6 +13,7 @@ import { decideApproval } from '../api/operations.js';
 import { keys, useApprovals } from '../api/queries.js';
 import { useToast } from '../components/Toasts.js';
 import type { Approval, ApprovalDecision } from '../../../shared/types.js';
+import { AnswerForm } from './AnswerForm.js';
 import './ApprovalsPanel.css';
 
 function timeLeft(expiresAt: string, now: number): string {
@@ -24,17 +25,53 @@ function ApprovalCard({ approval, now }: { approval: Approval; now: number }) {
   const qc = useQueryClient();
   const toast = useToast();
   const decide = useMutation({
-    mutationFn: (decision: ApprovalDecision) => decideApproval({ approvalID: approval.approvalID, decision }),
+    mutationFn: ({ decision, content }: { decision: ApprovalDecision; content?: Record<string, unknown> }) =>
+      decideApproval({ approvalID: approval.approvalID, decision, ...(content ? { content } : {}) }),
     onSuccess: (d) =>
       toast.show(
         d.decision === 'approve' ? 'success' : 'info',
-        `${d.decision === 'approve' ? 'Approved' : 'Denied'}: ${approval.tool.displayName || approval.tool.slug}`,
+        `${d.decision === 'approve' ? (approval.kind === 'answer' ? 'Answered' : 'Approved') : approval.kind === 'answer' ? 'Declined' : 'Denied'}: ${approval.tool.displayName || approval.tool.slug}`,
       ),
     onError: (e) => toast.show('error', `Could not answer: ${errorMessage(e)}`),
     onSettled: () => void qc.invalidateQueries({ queryKey: keys.approvals }),
   });
   const t = approval.tool;
   const args = JSON.stringify(approval.args, null, 2);
+  if (approval.kind === 'answer' && approval.question) {
+    return (
+      <article className="approval" aria-labelledby={`approval-${approval.approvalID}`} data-testid="approval">
+        <header className="approval-head">
+          <h2 className="approval-title" id={`approval-${approval.approvalID}`}>
+            <strong>{t.displayName || t.slug}</strong> asks you
+          </h2>
+          <span className="approval-timer" title="Unanswered, it is declined" aria-label={`Time left: ${timeLeft(approval.expiresAt, now)}`}>
+            {timeLeft(approval.expiresAt, now)}
+          </span>
+        </header>
+        <p className="approval-meta">
+          The MCP server behind{' '}
+          <code>
+            {t.bundleSlug}/{t.slug}
+          </code>{' '}
+          asks this during a call{' '}
+          {approval.caller === 'app' ? (
+            'from this app'
+          ) : (
+            <>
+              by <strong>{approval.caller.replace(/^mcp:/, '')}</strong>
+            </>
+          )}
+          .
+        </p>
+        <AnswerForm
+          question={approval.question}
+          pending={decide.isPending}
+          onAnswer={(content) => decide.mutate({ decision: 'approve', content })}
+          onDecline={() => decide.mutate({ decision: 'deny' })}
+        />
+      </article>
+    );
+  }
   return (
     <article className="approval" aria-labelledby={`approval-${approval.approvalID}`} data-testid="approval">
       <header className="approval-head">
@@ -57,10 +94,16 @@ function ApprovalCard({ approval, now }: { approval: Approval; now: number }) {
         <pre>{args}</pre>
       </details>
       <div className="approval-actions">
-        <button type="button" className="btn" onClick={() => decide.mutate('deny')} disabled={decide.isPending} data-testid="approval-deny">
+        <button type="button" className="btn" onClick={() => decide.mutate({ decision: 'deny' })} disabled={decide.isPending} data-testid="approval-deny">
           Deny
         </button>
-        <button type="button" className="btn btn-primary" onClick={() => decide.mutate('approve')} disabled={decide.isPending} data-testid="approval-approve">
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => decide.mutate({ decision: 'approve' })}
+          disabled={decide.isPending}
+          data-testid="approval-approve"
+        >
           Approve and run
         </button>
       </div>
@@ -134,7 +177,11 @@ export function ApprovalsPanel() {
       }}
     >
       <div className="approvals-title">
-        {items.length === 1 ? 'An agent asks to run a privileged tool' : `${items.length} privileged calls wait for you`}
+        {items.length === 1
+          ? items[0]!.kind === 'answer'
+            ? 'An MCP server asks you something'
+            : 'An agent asks to run a privileged tool'
+          : `${items.length} requests wait for you`}
         <span className="muted"> · F6 to answer</span>
       </div>
       {items.map((a) => (

@@ -1,4 +1,4 @@
-/** The outcome of a run: its output live while it runs; then status, duration, value tree, HTTP exchange and the card. */
+/** The outcome of a run: its output live while it runs; then status, duration, value tree, other content, HTTP exchange and the card. */
 import { JsonTree } from '../components/JsonTree.js';
 import { CardFrame } from '../card/CardFrame.js';
 import { useCopy } from '../app/useCopy.js';
@@ -11,6 +11,7 @@ import type { ToolView, HttpExchange, PipelineStepRecord } from '../../../shared
 import type { RunOutcome } from './run-outcome.js';
 import { LiveOutput, outputBytes } from './LiveOutput.js';
 import { PipelineTimeline, plannedSteps } from './PipelineTimeline.js';
+import { ResultContent } from './ResultContent.js';
 import './ResultPanel.css';
 
 function Headers({ headers }: { headers: Record<string, string> }) {
@@ -184,6 +185,7 @@ export function ResultPanel({
             <JsonTree value={result.value} />
           </div>
         )}
+        {result && ok && !!result.content?.length && <ResultContent content={result.content} />}
         {result?.http && <Exchange http={result.http} />}
         {outcome && output && (
           <details className="exchange" data-testid="streamed-output">

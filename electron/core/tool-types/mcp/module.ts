@@ -16,4 +16,5 @@ export const mcpType: ToolTypeModule<'mcp'> = {
   // The server's secrets are the bundle's (its source), not the tool's: the runner's availability names a missing one.
   secretNames: () => [],
   createRunner: ({ mcp }) => createMcpRunner(mcp),
+  syncedFromUpstream: true,
 };

@@ -8,13 +8,15 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ToolFile } from '../../../../shared/schemas.js';
-import type { Availability } from '../../../../shared/types.js';
+import type { Availability, ResultContent } from '../../../../shared/types.js';
 import type { McpImpl } from '../../../../shared/tool-types/mcp.js';
 import { withheldReason } from '../../../../shared/upstream.js';
 import { CoreError, cancelledError } from '../../errors.js';
 import type { StoreReader } from '../../store/reader.js';
 import type { UpstreamManager } from './upstream/manager.js';
 import { sourceSecretNames } from './upstream/source.js';
+import { upstreamQuestions } from './upstream/questions.js';
+import type { ApprovalStore } from '../../agents/approvals.js';
 import type { SecretsReader } from '../../secrets/types.js';
 import type { RunContext, RunOutput, Runner } from '../../invoke/types.js';
 
@@ -24,6 +26,8 @@ export const MCP_DEFAULT_TIMEOUT_SECONDS = 120;
 export interface McpRunnerOptions {
   upstreams: UpstreamManager;
   reader: () => StoreReader;
+  /** Where a person answers an upstream server's questions; without it, questions a person would answer are declined. */
+  approvals?: ApprovalStore;
 }
 
 function textOf(result: CallToolResult): string {
@@ -37,13 +41,38 @@ function textOf(result: CallToolResult): string {
 export function valueOfResult(result: CallToolResult): unknown {
   if (result.structuredContent !== undefined) return result.structuredContent;
   const text = textOf(result);
-  const others = (result.content ?? []).filter((c) => c.type !== 'text');
-  if (others.length) return { text, content: others };
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return text;
   }
+}
+
+/**
+ * Images and resources are not text for a model's context, so maxOutputBytes (the value's bound)
+ * does not fit them; this bounds what one answer carries.
+ */
+export const MAX_CONTENT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The result's content besides text, as the server sent it, up to maxBytes in all: what does not
+ * fit is left out, and a link stands in for a resource's body, so the answer stays bounded.
+ */
+export function contentOfResult(result: CallToolResult, maxBytes: number): ResultContent[] {
+  const kept: ResultContent[] = [];
+  let bytes = 0;
+  for (const block of result.content ?? []) {
+    if (block.type === 'text') continue;
+    const size = JSON.stringify(block).length;
+    if (bytes + size <= maxBytes) {
+      kept.push(block as ResultContent);
+      bytes += size;
+    } else if (block.type === 'resource') {
+      const { uri, mimeType } = block.resource;
+      kept.push({ type: 'resource_link', uri, name: uri, description: `left out: ${size} bytes, over the output limit`, ...(mimeType ? { mimeType } : {}) });
+    }
+  }
+  return kept;
 }
 
 export function createMcpRunner(opts: McpRunnerOptions | undefined): Runner {
@@ -74,11 +103,18 @@ export function createMcpRunner(opts: McpRunnerOptions | undefined): Runner {
       if (withheld) throw new CoreError('TOOL_UNAVAILABLE', withheld);
       if (ctx.signal.aborted) throw cancelledError();
       const timeoutMs = (ctx.tool.limits?.timeoutSeconds ?? MCP_DEFAULT_TIMEOUT_SECONDS) * 1000;
+      const questions = upstreamQuestions({
+        ctx,
+        approvals: opts.approvals,
+        bundleSlug: opts.reader().bundle(ctx.tool.bundleID)?.file.slug ?? ctx.tool.bundleID,
+        deadline: Date.now() + timeoutMs,
+      });
       let result: CallToolResult;
       try {
         result = await opts.upstreams.connection(ctx.tool.bundleID).callTool(impl.tool, ctx.args, {
           signal: ctx.signal,
           timeoutMs,
+          questions,
           onProgress: (message) => {
             if (!message) return;
             ctx.emit?.({ type: 'chunk', text: message.endsWith('\n') ? message : `${message}\n` });
@@ -93,7 +129,8 @@ export function createMcpRunner(opts: McpRunnerOptions | undefined): Runner {
       if (result.isError) {
         throw new CoreError('UPSTREAM_ERROR', textOf(result).slice(0, 4000) || `the MCP server reported an error for ${impl.tool} and gave no message`);
       }
-      return { value: valueOfResult(result) };
+      const content = contentOfResult(result, MAX_CONTENT_BYTES);
+      return { value: valueOfResult(result), ...(content.length ? { content } : {}) };
     },
   };
 }

@@ -75,16 +75,19 @@ export function BundleHeader({ bundle }: { bundle: BundleView }) {
               >
                 Delete
               </button>
-              <button
-                type="button"
-                className="btn btn-primary"
-                onClick={() => go({ name: 'toolNew', bundleID: bundle.bundleID })}
-                disabled={!bundle.isEnabled}
-                title={bundle.isEnabled ? undefined : 'Switch the bundle on to add tools'}
-                data-testid="new-tool"
-              >
-                New tool
-              </button>
+              {/* An upstream bundle's tools come from its server (Sync), never by hand. */}
+              {!bundle.source && (
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  onClick={() => go({ name: 'toolNew', bundleID: bundle.bundleID })}
+                  disabled={!bundle.isEnabled}
+                  title={bundle.isEnabled ? undefined : 'Switch the bundle on to add tools'}
+                  data-testid="new-tool"
+                >
+                  New tool
+                </button>
+              )}
             </>
           )}
         </div>

@@ -6,6 +6,7 @@
  * start, exits mid-call, floods stderr, prints garbage on stdout — ends as a clear error on the
  * call that met it; the host stays healthy.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { UpstreamStatus } from '../../../../../shared/upstream.js';
@@ -13,6 +14,7 @@ import { CoreError } from '../../../errors.js';
 import type { Logger } from '../../../log.js';
 import type { OAuthSettings, ResolvedSource } from './source.js';
 import type { StoredOAuthProvider } from './oauth/provider.js';
+import type { UpstreamQuestions } from './questions.js';
 
 const STDERR_KEEP_CHARS = 16 * 1024;
 const BACKOFF_MS = [0, 1000, 2000, 5000, 10_000, 30_000];
@@ -24,7 +26,8 @@ export interface ConnectionOptions {
   /** The bundle's source with its secrets filled in; throws when the bundle has none or a secret is missing. */
   source(): ResolvedSource;
   startTimeoutMs: number;
-  idleMs: number;
+  /** How long the server may sit unused before it is stopped, read each time it falls idle; 0: never. */
+  idleMs: () => number;
   appVersion: string;
   /** The server said its tools changed (list_changed). */
   onToolsChanged(): void;
@@ -40,7 +43,16 @@ export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
   timeoutMs: number;
+  /** Who answers what the server asks during this call (elicitation, sampling). */
+  questions?: UpstreamQuestions;
 }
+
+/**
+ * The call a server's question belongs to. A 2026 server asks inside the call's own round trips,
+ * so the context follows; a 2025 server's request arrives on its own, and belongs to the one call
+ * that can be asking, when there is exactly one.
+ */
+const askingCall = new AsyncLocalStorage<UpstreamQuestions>();
 
 function tail(text: string, lines = 5): string {
   const t = text.trimEnd().split('\n').slice(-lines).join('\n');
@@ -57,6 +69,7 @@ export class UpstreamConnection {
   private idleTimer: NodeJS.Timeout | undefined;
   private stderrText = '';
   private provider: StoredOAuthProvider | undefined;
+  private readonly asking = new Set<UpstreamQuestions>();
   private info: Omit<UpstreamStatus, 'stderr' | 'state'> & { state: UpstreamStatus['state'] } = { state: 'stopped', restarts: 0 };
 
   constructor(private readonly opts: ConnectionOptions) {}
@@ -90,11 +103,13 @@ export class UpstreamConnection {
     this.set({ state: 'starting', lastError: undefined, since: new Date().toISOString() });
     const client = new Client(
       { name: 'toolwright', title: 'Toolwright', version: this.opts.appVersion },
-      { capabilities: {}, versionNegotiation: { mode: 'auto' } },
+      { capabilities: { elicitation: { form: {} }, sampling: {} }, versionNegotiation: { mode: 'auto' } },
     );
     client.setNotificationHandler('notifications/tools/list_changed', () => this.opts.onToolsChanged());
     const provider = source.transport === 'http' && source.oauth ? this.opts.oauthProvider?.(source.oauth) : undefined;
     this.provider = provider;
+    client.setRequestHandler('elicitation/create', async (request) => (await this.questionsFor('elicitation')).elicit(request.params) as never);
+    client.setRequestHandler('sampling/createMessage', async (request) => (await this.questionsFor('sampling')).sample(request.params) as never);
     const transport =
       source.transport === 'stdio'
         ? new StdioClientTransport({
@@ -158,10 +173,16 @@ export class UpstreamConnection {
     return client;
   }
 
+  /** The idle setting changed: a server that sits unused now goes by the new one. */
+  idleChanged(): void {
+    this.armIdle();
+  }
+
   private armIdle(): void {
     clearTimeout(this.idleTimer);
-    if (this.active > 0 || !this.client || this.opts.idleMs <= 0) return;
-    this.idleTimer = setTimeout(() => void this.stop(), this.opts.idleMs);
+    const idleMs = this.opts.idleMs();
+    if (this.active > 0 || !this.client || idleMs <= 0) return;
+    this.idleTimer = setTimeout(() => void this.stop(), idleMs);
     this.idleTimer.unref();
   }
 
@@ -179,24 +200,36 @@ export class UpstreamConnection {
     });
   }
 
+  private async questionsFor(what: string): Promise<UpstreamQuestions> {
+    const mine = askingCall.getStore() ?? (this.asking.size === 1 ? [...this.asking][0] : undefined);
+    if (mine) return mine;
+    const why = this.asking.size ? 'several calls are running and Toolwright cannot tell which one asks' : 'no call of its tools is running';
+    throw new Error(`Toolwright refused the server's ${what} request: ${why}`);
+  }
+
   async callTool(name: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
     return this.using(async (client) => {
+      if (opts.questions) this.asking.add(opts.questions);
       try {
-        const result = await client.callTool(
-          { name, arguments: args },
-          {
-            ...(opts.signal ? { signal: opts.signal } : {}),
-            ...(opts.onProgress ? { onprogress: (p: { message?: string }) => opts.onProgress!(p.message ?? '') } : {}),
-            timeout: opts.timeoutMs,
-            resetTimeoutOnProgress: true,
-          },
-        );
+        const call = () =>
+          client.callTool(
+            { name, arguments: args },
+            {
+              ...(opts.signal ? { signal: opts.signal } : {}),
+              ...(opts.onProgress ? { onprogress: (p: { message?: string }) => opts.onProgress!(p.message ?? '') } : {}),
+              timeout: opts.timeoutMs,
+              resetTimeoutOnProgress: true,
+            },
+          );
+        const result = opts.questions ? await askingCall.run(opts.questions, call) : await call();
         this.failures = 0;
         return result as CallToolResult;
       } catch (e) {
         if (opts.signal?.aborted) throw e;
         if (!this.client) throw new CoreError('TOOL_UNAVAILABLE', `the MCP server exited during the call${tail(this.stderrText)}`);
         throw e;
+      } finally {
+        if (opts.questions) this.asking.delete(opts.questions);
       }
     });
   }

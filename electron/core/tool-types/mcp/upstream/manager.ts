@@ -18,10 +18,9 @@ import { UpstreamConnection } from './connection.js';
 import { resolveSource } from './source.js';
 import { StoredOAuthProvider, type OAuthSecrets } from './oauth/provider.js';
 import { AuthorizationFlow } from './oauth/flow.js';
+import { DEFAULT_UPSTREAM_IDLE_MINUTES } from '../../../../../shared/limits.js';
 
 export const SNAPSHOT_FILE = 'upstream.json';
-/** Servers not called for this long are stopped (started again on the next call). */
-export const DEFAULT_IDLE_MS = 10 * 60 * 1000;
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
 
 export interface UpstreamManagerOptions {
@@ -32,7 +31,8 @@ export interface UpstreamManagerOptions {
   log: Logger;
   emit: (e: StoreEvent) => void;
   appVersion?: string;
-  idleMs?: number;
+  /** Servers not called for this long are stopped (started again on the next call); 0: never. Read when a server falls idle. */
+  idleMs?: () => number;
   startTimeoutMs?: number;
 }
 
@@ -89,7 +89,7 @@ export class UpstreamManager {
           return resolveSource(source, this.opts.secrets);
         },
         startTimeoutMs: this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
-        idleMs: this.opts.idleMs ?? DEFAULT_IDLE_MS,
+        idleMs: this.opts.idleMs ?? (() => DEFAULT_UPSTREAM_IDLE_MINUTES * 60_000),
         appVersion: this.opts.appVersion ?? '0.1.0',
         onToolsChanged: () => this.onToolsChanged(bundleID),
         onStatus: () => this.opts.emit({ type: 'upstream.changed', bundleID }),
@@ -103,6 +103,11 @@ export class UpstreamManager {
       this.connections.set(bundleID, c);
     }
     return c;
+  }
+
+  /** The idle setting changed: applied to every running server now. */
+  idleChanged(): void {
+    for (const c of this.connections.values()) c.idleChanged();
   }
 
   status(bundleID: string): UpstreamStatus {

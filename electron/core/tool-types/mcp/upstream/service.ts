@@ -43,7 +43,7 @@ export class UpstreamService {
       bundleID: 'probe',
       source: () => resolved,
       startTimeoutMs: DEFAULT_START_TIMEOUT_MS,
-      idleMs: 0,
+      idleMs: () => 0,
       appVersion: this.deps.appVersion,
       onToolsChanged: () => undefined,
       onStatus: () => undefined,
