@@ -91,6 +91,7 @@ export const ToolInput = Type.Object(
     availability: Type.Optional(Type.Unknown()),
     metrics: Type.Optional(Type.Unknown()),
     effectiveSafety: Type.Optional(Type.Unknown()),
+    contextTokens: Type.Optional(Type.Unknown()),
   },
   // "x-" keys are people's annotations (tool.json allows them): written as sent, so a GET sent back changes nothing.
   { additionalProperties: false, patternProperties: { '^x-': {} } },
@@ -114,6 +115,8 @@ export const BundleInput = Type.Object(
     softDeletedAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     etag: Type.Optional(Type.String()),
     toolCount: Type.Optional(Type.Unknown()),
+    agentToolCount: Type.Optional(Type.Unknown()),
+    contextTokens: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },
 );
