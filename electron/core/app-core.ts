@@ -55,6 +55,10 @@ import { REAL_CLOCK, Scheduler, type SchedulerOptions } from './schedules/schedu
 import { UpstreamManager } from './tool-types/mcp/upstream/manager.js';
 import { UpstreamSync } from './tool-types/mcp/upstream/sync.js';
 import { UpstreamService } from './tool-types/mcp/upstream/service.js';
+import { AuditLog } from './audit/writer.js';
+import { AuditChanges } from './audit/changes.js';
+import type { AuditActor } from '../../shared/audit.js';
+import { DEFAULT_APPROVAL_TTL_SECONDS, DEFAULT_AUDIT_MAX_FILE_BYTES } from '../../shared/schemas.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -68,6 +72,8 @@ export interface CoreOptions {
   /** Electron's safeStorage in the desktop app; AES-256-GCM with a key file otherwise. */
   secretsCipher?: SecretCipher;
   transport?: 'ipc' | 'rest';
+  /** Who this process is in the audit log's change records (default: app for ipc, rest otherwise). */
+  actor?: AuditActor;
   appVersion?: string;
   /** Docker probes and sweeps at start; off in tests that do not need Docker. */
   docker?: boolean;
@@ -108,6 +114,7 @@ export interface Core extends TransportCore {
   approvals: ApprovalStore;
   agents: AgentConnections;
   paths: DataPaths;
+  audit: AuditLog;
   schedules: ScheduleService;
   /** Present when this process runs schedules (it fires them only while it holds the lease). */
   scheduler?: Scheduler;
@@ -124,9 +131,19 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const events = new EventEmitter<{ event: [StoreEvent] }>();
   const emit = (e: StoreEvent) => events.emit('event', e);
-  const config = await ConfigStore.open(paths);
+  // The audit log comes first: every writer below reports its changes to it. Its file size is
+  // read from config at each flush, by which time config exists.
+  const audit = new AuditLog({
+    dir: paths.auditDir,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    maxFileBytes: () => config.get().auditMaxFileBytes ?? DEFAULT_AUDIT_MAX_FILE_BYTES,
+    onError: (what, e) => logger.error(what, e),
+  });
+  owned.add(() => audit.close());
+  const changes = new AuditChanges(audit, dataDir, opts.actor ?? (opts.transport === 'ipc' ? 'app' : 'rest'));
+  const config = await ConfigStore.open(paths, changes);
   owned.listen(config, 'changed', () => emit({ type: 'config.changed' }));
-  const store = await Store.open({ paths, builtinDir, config, log: logger, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const store = await Store.open({ paths, builtinDir, config, log: logger, changes, ...(opts.clock ? { clock: opts.clock } : {}) });
   owned.listen(store, 'event', emit);
 
   const metrics = new MetricsStore(paths.metricsDir);
@@ -138,6 +155,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const secrets = await SecretsStore.open({
     file: paths.secretsFile,
     keyFile: paths.secretsKeyFile,
+    changes,
     ...(opts.secretsCipher ? { cipher: opts.secretsCipher } : {}),
   });
   const functions = createFunctionRegistry();
@@ -169,6 +187,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     history,
     requiredSecrets: (tool) => toolTypeModule(tool.type).secretNames(tool.impl as never, tool.argSchema),
     sharedLimits: new SharedRateLimiter(paths.rateLimitsDir),
+    audit,
     ...(opts.clock ? { clock: opts.clock } : {}),
     onBackgroundError: (what, e) => logger.error(what, e),
   });
@@ -210,7 +229,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   });
   const schedules = new ScheduleService({ store, tools, files: scheduleFiles, runner: scheduleRunner, clock: scheduleClock });
 
-  const approvals = new ApprovalStore(paths.approvalsDir, opts.clock);
+  const approvals = new ApprovalStore(paths.approvalsDir, {
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    audit,
+    ttlSeconds: () => config.get().approvalTtlSeconds ?? DEFAULT_APPROVAL_TTL_SECONDS,
+  });
   const agents = new AgentConnections(paths.agentsDir, opts.clock);
   owned.listen(agents, 'changed', () => emit({ type: 'agents.changed' }));
   owned.listen(approvals, 'changed', () => emit({ type: 'approvals.changed' }));
@@ -310,6 +333,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     approvals,
     agents,
     paths,
+    audit,
     schedules,
     ...(scheduler ? { scheduler } : {}),
     openExport: (bundleIDs) => transfer.openExport(bundleIDs),

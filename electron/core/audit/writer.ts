@@ -16,7 +16,7 @@ import { withLock } from '../fs/lock.js';
 import { auditFileName, listAuditFiles, readTail } from './files.js';
 import { chainRecord, GENESIS, sha256Hex, type PendingRecord } from './record.js';
 
-export const DEFAULT_AUDIT_MAX_FILE_BYTES = 16 * 1024 * 1024;
+import { DEFAULT_AUDIT_MAX_FILE_BYTES } from '../../../shared/schemas.js';
 /** Records kept in memory while they cannot be written; beyond this they are counted as lost. */
 export const DEFAULT_MAX_PENDING = 10_000;
 

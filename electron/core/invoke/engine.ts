@@ -26,6 +26,9 @@ import type { ChainLink, PartialOutput, RunOutput, Runner } from './types.js';
 import type { SecretsReader } from '../secrets/types.js';
 import { StreamGate } from './stream-gate.js';
 import type { RunRegistry } from './running.js';
+import type { AuditActor } from '../../../shared/audit.js';
+import type { RecordSink } from '../audit/changes.js';
+import { argsDigest } from '../audit/record.js';
 
 export interface EngineTool {
   file: ToolFile;
@@ -55,6 +58,8 @@ export interface EngineDeps {
    * Absent, or for tools that rely on config's default, calls are counted in this process.
    */
   sharedLimits?: SharedRateLimiter;
+  /** The audit log: one record per call, with the arguments' digest, never the arguments or the result. */
+  audit?: RecordSink;
 }
 
 export interface InvokeInput {
@@ -63,6 +68,10 @@ export interface InvokeInput {
   invocationID?: string;
   /** Who asks, for the history: "mcp:<client name>", "cli"… */
   caller?: string;
+  /** The transport the call came through, for the audit log (worked out from caller and trigger when absent). */
+  transport?: AuditActor;
+  /** The caller's profile, when the transport knows one. */
+  profile?: string;
   /** Progress lines of the run (e.g. docker build output), for the UI. */
   onProgress?: (line: string) => void;
   /**
@@ -113,6 +122,16 @@ function rateLimited(file: ToolFile, limit: number, retryAfterMs: number): CoreE
     retryAfterMs,
     maxCallsPerMinute: limit,
   });
+}
+
+/** A call that did not say how it came: its trigger or caller tells. */
+function transportOf(input: InvokeInput): AuditActor {
+  if (input.trigger === 'schedule') return 'schedule';
+  const caller = input.caller ?? '';
+  if (caller.startsWith('pipeline:')) return 'pipeline';
+  if (caller.startsWith('mcp:')) return 'mcp';
+  if (caller === 'cli') return 'cli';
+  return 'app';
 }
 
 const INVOCATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -258,6 +277,7 @@ export class InvocationEngine {
     if (streamCut) result.streamTruncated = streamCut;
     result.durationMs = Math.round((performance.now() - t0) * 100) / 100;
     this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor), input);
+    this.audit(file, result, cancelled, args, input);
     return result;
   }
 
@@ -406,6 +426,31 @@ export class InvocationEngine {
       throw new CoreError('CONFLICT', `invocation ${requested} is already running; use a new invocationID`, { invocationID: requested });
     }
     return requested;
+  }
+
+  /** The call's audit record, off the answer's path like history: noted in memory, written later. */
+  private audit(file: ToolFile, result: InvokeResult, cancelled: boolean, args: unknown, input: InvokeInput): void {
+    if (!this.deps.audit) return;
+    try {
+      const transport = input.transport ?? transportOf(input);
+      this.deps.audit.append({
+        kind: 'call',
+        toolID: file.toolID,
+        slug: file.slug,
+        version: file.version,
+        bundleID: file.bundleID,
+        caller: input.caller ?? transport,
+        transport,
+        ...(input.profile ? { profile: input.profile } : {}),
+        argsDigest: argsDigest(args),
+        status: result.ok ? 'ok' : cancelled ? 'cancelled' : 'error',
+        ...(result.error ? { errorCode: result.error.code } : {}),
+        durationMs: result.durationMs ?? 0,
+        invocationID: result.invocationID,
+      });
+    } catch (e) {
+      this.deps.onBackgroundError?.('audit', e);
+    }
   }
 
   /** Metrics and history, off the answer's path: neither is awaited, neither can fail the call. */
