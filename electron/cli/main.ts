@@ -20,6 +20,7 @@ import { registerSecretCommands } from './commands/secrets.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerServeCommands } from './commands/serve.js';
 import { registerServerCommands } from './commands/servers.js';
+import { registerAuditCommands } from './commands/audit.js';
 
 const VERSION = '0.1.0';
 
@@ -53,6 +54,7 @@ export function buildProgram(): { program: Command; close(): Promise<void> } {
   registerServerCommands(program, cli);
   registerSecretCommands(program, cli);
   registerDoctorCommand(program, cli);
+  registerAuditCommands(program, cli);
   return { program, close: () => sessions.close() };
 }
 

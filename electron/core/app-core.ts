@@ -57,7 +57,10 @@ import { UpstreamSync } from './tool-types/mcp/upstream/sync.js';
 import { UpstreamService } from './tool-types/mcp/upstream/service.js';
 import { AuditLog } from './audit/writer.js';
 import { AuditChanges } from './audit/changes.js';
+import { listAudit } from './audit/query.js';
+import { verifyAudit } from './audit/verify.js';
 import type { AuditActor } from '../../shared/audit.js';
+import type { OpInput } from '../../shared/operations.js';
 import { DEFAULT_APPROVAL_TTL_SECONDS, DEFAULT_AUDIT_MAX_FILE_BYTES } from '../../shared/schemas.js';
 
 export interface CoreOptions {
@@ -288,6 +291,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     buildFiles,
     builds,
     trash: { purge: (bundleID: string) => purgeBundle(store, tools, bundleID) },
+    // This process's pending records go first, so what it just did is in the answer.
+    audit: {
+      list: async (filter: OpInput<'audit.list'>) => (await audit.flush(), listAudit(paths.auditDir, filter)),
+      verify: async () => (await audit.flush(), verifyAudit(paths.auditDir)),
+    },
     approvals,
     agents,
     bundles,

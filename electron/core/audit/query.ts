@@ -49,7 +49,15 @@ function matches(r: AuditRecord, f: AuditFilter): boolean {
   return true;
 }
 
-export async function listAudit(dir: string, filter: AuditFilter): Promise<Page<AuditRecord>> {
+/** ISO times compared as text must be spelled alike: "…T10:00:00Z" and "…T10:00:00.000Z" are one instant. */
+function normalTime(at: string | undefined): string | undefined {
+  return at === undefined ? undefined : new Date(at).toISOString();
+}
+
+export async function listAudit(dir: string, given: AuditFilter): Promise<Page<AuditRecord>> {
+  const since = normalTime(given.since);
+  const until = normalTime(given.until);
+  const filter: AuditFilter = { ...given, ...(since ? { since } : {}), ...(until ? { until } : {}) };
   const binding = queryBinding([filter.since, filter.until, filter.kind, filter.tool, filter.caller]);
   const below = filter.pageToken ? tokens.decode(filter.pageToken, binding)[0] : Infinity;
   const size = filter.pageSize ?? DEFAULT_AUDIT_PAGE_SIZE;

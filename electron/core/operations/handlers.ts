@@ -46,6 +46,8 @@ export function createHandlers(s: Services): Handlers {
     'agents.list': async () => ({ items: await s.agents.list() }),
     'approvals.list': async () => ({ items: await s.approvals.list() }),
     'approvals.decide': (i, ctx) => s.approvals.decide(i.approvalID, i.decision, ctx.transport === 'rest' ? 'rest' : ctx.transport === 'mcp' ? 'agent' : 'app'),
+    'audit.list': (i) => s.audit.list(i),
+    'audit.verify': () => s.audit.verify(),
     'problems.list': () => s.problems.list(),
     'functions.list': () => ({ items: s.functions.list() }),
     'system.info': () => s.system.info(),

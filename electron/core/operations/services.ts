@@ -33,8 +33,10 @@ import type { BuildFilesService } from '../tool-files/build-files.js';
 import type { BuildService } from '../tool-files/builds.js';
 import type { UpstreamService } from '../tool-types/mcp/upstream/service.js';
 import type { McpServerImport } from '../transfer/mcp-import.js';
+import type { AuditRecord, AuditVerifyResult } from '../../../shared/audit.js';
 
 export interface Services {
+  audit: { list(filter: OpInput<'audit.list'>): Promise<Page<AuditRecord>>; verify(): Promise<AuditVerifyResult> };
   mcpImport: Pick<McpServerImport, 'import'>;
   upstream: Pick<UpstreamService, 'probe' | 'status' | 'sync' | 'stop' | 'review' | 'accept'>;
   buildFiles: Pick<BuildFilesService, 'list' | 'read' | 'write' | 'rename' | 'delete'>;

@@ -23,7 +23,7 @@ export async function runStdioServer(opts: StdioOptions): Promise<void> {
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
-  const core: Core = await createCore({ dataDir: opts.dataDir, watch: true, transport: 'rest', logger: stderrLogger(), scheduler: true });
+  const core: Core = await createCore({ dataDir: opts.dataDir, watch: true, transport: 'rest', actor: 'mcp', logger: stderrLogger(), scheduler: true });
   const scope: McpScope = createMcpScope(core, opts.bundles ?? []);
   let closing = false;
   const shutdown = async () => {
