@@ -76,6 +76,8 @@ export class AuditLog {
       this.pending.push({ ...body, at, pid: process.pid, host: this.host });
     }
     this.timer ??= setTimeout(() => void this.flush(), this.opts.flushDelayMs ?? 200);
+    // close() flushes what is left; a pending timer must not keep a finished CLI command alive.
+    this.timer.unref();
   }
 
   private noteDropped(count: number, from: string, to: string): void {
@@ -123,6 +125,7 @@ export class AuditLog {
       this.keepForRetry(batch, dropped);
       if (this.failures++ === 0) this.opts.onError?.('writing the audit log (records are kept and written once it works again)', e);
       this.timer ??= setTimeout(() => void this.flush(), Math.min(30_000, 250 * 2 ** Math.min(this.failures, 7)));
+      this.timer.unref();
     }
   }
 
