@@ -25,7 +25,8 @@ export interface AuditCallFields {
   status: 'ok' | 'error' | 'cancelled';
   errorCode?: string;
   durationMs: number;
-  invocationID: string;
+  /** Absent for a call a gate refused before it ran (errorCode says which). */
+  invocationID?: string;
 }
 
 export interface AuditApprovalFields {

@@ -206,9 +206,23 @@ export class InvocationEngine {
   async invoke(tool: EngineTool, bundle: BundleFile, input: InvokeInput = {}): Promise<InvokeResult> {
     const file = tool.file;
     const config = this.deps.config();
-    const { runner, validators, args, invocationID } = this.admit(tool, bundle, input, config);
-    // Only a tool with a shared limit waits here: every other run is registered (cancellable) at once.
-    if (this.sharesLimit(file)) await this.takeSharedLimit(file);
+    let admitted: ReturnType<InvocationEngine['admit']>;
+    try {
+      admitted = this.admit(tool, bundle, input, config);
+      // Only a tool with a shared limit waits here: every other run is registered (cancellable) at once.
+      if (this.sharesLimit(file)) await this.takeSharedLimit(file);
+    } catch (e) {
+      // A refusal is a call too, for the audit log: who asked for what, and which gate said no.
+      this.audit(
+        file,
+        { ok: false, invocationID: '', durationMs: 0, error: { code: e instanceof CoreError ? e.code : 'INTERNAL', message: '' } },
+        false,
+        input.args,
+        input,
+      );
+      throw e;
+    }
+    const { runner, validators, args, invocationID } = admitted;
 
     const controller = new AbortController();
     this.inflight.set(invocationID, controller);
@@ -429,7 +443,13 @@ export class InvocationEngine {
   }
 
   /** The call's audit record, off the answer's path like history: noted in memory, written later. */
-  private audit(file: ToolFile, result: InvokeResult, cancelled: boolean, args: unknown, input: InvokeInput): void {
+  private audit(
+    file: ToolFile,
+    result: Pick<InvokeResult, 'ok' | 'invocationID' | 'error' | 'durationMs'>,
+    cancelled: boolean,
+    args: unknown,
+    input: InvokeInput,
+  ): void {
     if (!this.deps.audit) return;
     try {
       const transport = input.transport ?? transportOf(input);
@@ -446,7 +466,7 @@ export class InvocationEngine {
         status: result.ok ? 'ok' : cancelled ? 'cancelled' : 'error',
         ...(result.error ? { errorCode: result.error.code } : {}),
         durationMs: result.durationMs ?? 0,
-        invocationID: result.invocationID,
+        ...(result.invocationID ? { invocationID: result.invocationID } : {}),
       });
     } catch (e) {
       this.deps.onBackgroundError?.('audit', e);

@@ -38,6 +38,10 @@ describe('audit records of a running core', () => {
     const result = await core.invocations.invoke({ bundleID, slug: 'echo', version: 'v1' }, { args: { city: 'Reykjavik-the-argument' }, caller: 'mcp:claude' });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     expect(server.requests[0]!.headers['x-key']).toBe(SECRET_VALUE);
+    await core.tools.setEnabled({ bundleID, slug: 'echo', version: 'v1' }, false);
+    await expect(core.invocations.invoke({ bundleID, slug: 'echo', version: 'v1' }, { args: { city: 'Oslo' }, caller: 'cli' })).rejects.toMatchObject({
+      code: 'TOOL_DISABLED',
+    });
     await core.tools.delete({ bundleID, slug: 'echo', version: 'v1' });
     await core.close();
 
@@ -71,8 +75,11 @@ describe('audit records of a running core', () => {
       'create secrets.json cli',
       `create bundles/${bundleID}/bundle.json cli`,
       `create bundles/${bundleID}/tools/${tool.toolID}/tool.json cli`,
+      `update bundles/${bundleID}/tools/${tool.toolID}/tool.json cli`,
       `delete bundles/${bundleID}/tools/${tool.toolID}/tool.json cli`,
     ]);
+    const refused = records.filter((r) => r.kind === 'call' && r.status === 'error');
+    expect(refused).toMatchObject([{ caller: 'cli', transport: 'cli', errorCode: 'TOOL_DISABLED', argsDigest: argsDigest({ city: 'Oslo' }) }]);
     const secretsChange = records.find((r) => r.kind === 'change' && r.path === 'secrets.json');
     expect(secretsChange).toMatchObject({ after: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect((await verifyAudit(dir)).ok).toBe(true);
