@@ -30,6 +30,8 @@ export const OP_NAMES = [
   'agents.list',
   'approvals.list',
   'approvals.decide',
+  'audit.list',
+  'audit.verify',
   'problems.list',
   'functions.list',
   'system.info',

@@ -14,6 +14,7 @@ import { MAX_SCHEDULES, ScheduleInput } from './schedule-schema.js';
 import { BundleSource, type DefinitionReview, type ServerAuthorization, type ServerProbe, type UpstreamStatus, type UpstreamSyncReport } from './upstream.js';
 import { DEFINITION_HASH_PATTERN } from './tool-types/mcp.js';
 import { ProfileInput, type CreatedProfileToken, type ProfileDetail, type ProfileSummary, type ProfileTokenInfo } from './profiles.js';
+import { AUDIT_KINDS, type AuditRecord, type AuditVerifyResult } from './audit.js';
 import type {
   BundleView,
   ToolView,
@@ -313,6 +314,29 @@ export const operations = {
       { additionalProperties: false },
     ),
     errors: ['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT'],
+  }),
+  'audit.list': op<Page<AuditRecord>>()({
+    summary: 'Records of the audit log (calls, approvals, changes, gaps), newest first, filtered by time, kind, tool and caller',
+    input: Type.Object(
+      {
+        since: Type.Optional(Type.String({ format: 'date-time' })),
+        until: Type.Optional(Type.String({ format: 'date-time' })),
+        kind: Type.Optional(Type.Array(Type.Union(AUDIT_KINDS.map((k) => Type.Literal(k))), { maxItems: AUDIT_KINDS.length })),
+        /** A tool's ID or slug. */
+        tool: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+        /** Part of the caller, case-insensitive. */
+        caller: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+        pageSize: Type.Optional(PageSize),
+        pageToken: Type.Optional(PageToken),
+      },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT'],
+  }),
+  'audit.verify': op<AuditVerifyResult>()({
+    summary: 'Walks the whole audit log and checks every hash and link; reports the first problem by file and line',
+    input: Type.Object({}, { additionalProperties: false }),
+    errors: [],
   }),
   'problems.list': op<{ items: Problem[] }>()({
     summary: 'Files on disk that could not be read, with path and reason',

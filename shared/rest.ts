@@ -72,6 +72,8 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'agents.list': { method: 'GET', path: '/tools/agents' },
   'approvals.list': { method: 'GET', path: '/tools/approvals' },
   'approvals.decide': { method: 'POST', path: '/tools/approvals/:approvalID', params: ['approvalID'], body: '*' },
+  'audit.list': { method: 'GET', path: '/tools/audit', query: ['since', 'until', 'kind', 'tool', 'caller', 'pageSize', 'pageToken'] },
+  'audit.verify': { method: 'GET', path: '/tools/audit/verify' },
   'problems.list': { method: 'GET', path: '/tools/problems' },
   'functions.list': { method: 'GET', path: '/tools/functions' },
   'system.info': { method: 'GET', path: '/tools/system' },
@@ -104,7 +106,7 @@ export const RESULT_EVENT = 'result';
 export const EVENTS_PATH = '/tools/events';
 
 /** Query keys whose values are lists (comma-separated on the wire). */
-export const LIST_QUERY_KEYS = new Set(['bundleIDs', 'toolIDs', 'tags']);
+export const LIST_QUERY_KEYS = new Set(['bundleIDs', 'toolIDs', 'tags', 'kind']);
 /** Query keys whose values are booleans ("true"/"false"). */
 export const BOOLEAN_QUERY_KEYS = new Set(['includeDisabled', 'dryRun']);
 /** Query keys whose values are integers. */

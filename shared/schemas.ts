@@ -126,6 +126,12 @@ export const ConfigLimits = Type.Object(
 /** Function tools run in-process with no timeout of their own: the engine ends one after this. */
 export const DEFAULT_FUNCTION_TIMEOUT_SECONDS = 60;
 
+/** A person's yes to an agent's call is good for this long, unless config.approvalTtlSeconds says otherwise. */
+export const DEFAULT_APPROVAL_TTL_SECONDS = 600;
+
+/** The audit log's files rotate past this size, unless config.auditMaxFileBytes says otherwise. */
+export const DEFAULT_AUDIT_MAX_FILE_BYTES = 16 * 1024 * 1024;
+
 /** An agent's finished task is kept this long, unless config.taskResultTtlSeconds says otherwise. */
 export const DEFAULT_TASK_RESULT_TTL_SECONDS = 3600;
 
@@ -144,6 +150,10 @@ export const Config = Type.Object(
     upstreamIdleMinutes: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_UPSTREAM_IDLE_MINUTES })),
     /** MCP over HTTP on a local port of the app (off by default); the headless host always serves /mcp. */
     agentAccess: Type.Object({ enabled: Type.Boolean(), port: Type.Integer({ minimum: 1024, maximum: 65535 }) }, { additionalProperties: false }),
+    /** How long a person's yes to an agent's call stays good for that one call (DEFAULT_APPROVAL_TTL_SECONDS when absent). */
+    approvalTtlSeconds: Type.Optional(Type.Integer({ minimum: 5, maximum: 24 * 3600 })),
+    /** The audit log starts a new file once the current one passes this size (DEFAULT_AUDIT_MAX_FILE_BYTES when absent). */
+    auditMaxFileBytes: Type.Optional(Type.Integer({ minimum: 4096, maximum: 1024 * 1024 * 1024 })),
   },
   { additionalProperties: false },
 );

@@ -280,6 +280,8 @@ export interface Approval {
   tool: { bundleID: string; toolID: string; bundleSlug: string; slug: string; version: string; displayName: string };
   /** The arguments as the agent sent them, sensitive ones masked. */
   args: unknown;
+  /** SHA-256 of the exact arguments: a yes runs this call only. */
+  argsDigest?: string;
   /** "mcp:<client name>" or "cli". */
   caller: string;
   createdAt: string;

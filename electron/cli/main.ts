@@ -22,6 +22,7 @@ import { registerServeCommands } from './commands/serve.js';
 import { registerServerCommands } from './commands/servers.js';
 import { registerProfileCommands } from './commands/profiles.js';
 import { registerLintCommand } from './commands/lint.js';
+import { registerAuditCommands } from './commands/audit.js';
 
 const VERSION = '0.1.0';
 
@@ -57,6 +58,7 @@ export function buildProgram(): { program: Command; close(): Promise<void> } {
   registerSecretCommands(program, cli);
   registerDoctorCommand(program, cli);
   registerLintCommand(program, cli);
+  registerAuditCommands(program, cli);
   return { program, close: () => sessions.close() };
 }
 

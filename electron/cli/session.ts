@@ -52,6 +52,7 @@ export class CliSessions {
     this.core ??= await createCore({
       dataDir: this.dataDir(),
       transport: 'rest',
+      actor: 'cli',
       docker: options.docker ?? false,
       reapIntervalMs: 0,
       logger: stderrLogger(),

@@ -61,6 +61,13 @@ import { ProfileTokens } from './profiles/profile-tokens.js';
 import { ProfileService } from './profiles/profile-service.js';
 import { ContextCostService } from './agents/context-cost.js';
 import { ToolLintService } from './agents/tool-lint-service.js';
+import { AuditLog } from './audit/writer.js';
+import { AuditChanges } from './audit/changes.js';
+import { listAudit } from './audit/query.js';
+import { verifyAudit } from './audit/verify.js';
+import type { AuditActor } from '../../shared/audit.js';
+import type { OpInput } from '../../shared/operations.js';
+import { DEFAULT_APPROVAL_TTL_SECONDS, DEFAULT_AUDIT_MAX_FILE_BYTES } from '../../shared/schemas.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -74,6 +81,8 @@ export interface CoreOptions {
   /** Electron's safeStorage in the desktop app; AES-256-GCM with a key file otherwise. */
   secretsCipher?: SecretCipher;
   transport?: 'ipc' | 'rest';
+  /** Who this process is in the audit log's change records (default: app for ipc, rest otherwise). */
+  actor?: AuditActor;
   appVersion?: string;
   /** Docker probes and sweeps at start; off in tests that do not need Docker. */
   docker?: boolean;
@@ -114,6 +123,7 @@ export interface Core extends TransportCore {
   approvals: ApprovalStore;
   agents: AgentConnections;
   paths: DataPaths;
+  audit: AuditLog;
   schedules: ScheduleService;
   /** profile.json files (MCP addresses of their own) and their tokens. */
   profileStore: ProfileStore;
@@ -137,9 +147,19 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const events = new EventEmitter<{ event: [StoreEvent] }>();
   const emit = (e: StoreEvent) => events.emit('event', e);
-  const config = await ConfigStore.open(paths);
+  // The audit log comes first: every writer below reports its changes to it. Its file size is
+  // read from config at each flush, by which time config exists.
+  const audit = new AuditLog({
+    dir: paths.auditDir,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    maxFileBytes: () => config.get().auditMaxFileBytes ?? DEFAULT_AUDIT_MAX_FILE_BYTES,
+    onError: (what, e) => logger.error(what, e),
+  });
+  owned.add(() => audit.close());
+  const changes = new AuditChanges(audit, dataDir, opts.actor ?? (opts.transport === 'ipc' ? 'app' : 'rest'));
+  const config = await ConfigStore.open(paths, changes);
   owned.listen(config, 'changed', () => emit({ type: 'config.changed' }));
-  const store = await Store.open({ paths, builtinDir, config, log: logger, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const store = await Store.open({ paths, builtinDir, config, log: logger, changes, ...(opts.clock ? { clock: opts.clock } : {}) });
   owned.listen(store, 'event', emit);
 
   const metrics = new MetricsStore(paths.metricsDir);
@@ -151,13 +171,18 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const secrets = await SecretsStore.open({
     file: paths.secretsFile,
     keyFile: paths.secretsKeyFile,
+    changes,
     ...(opts.secretsCipher ? { cipher: opts.secretsCipher } : {}),
   });
   const functions = createFunctionRegistry();
 
   // Pipelines run their steps through the engine, which is built from the runners: their runner
   // gets a thunk, called only when a pipeline runs or is asked about, by which time `steps` exists.
-  const approvals = new ApprovalStore(paths.approvalsDir, opts.clock);
+  const approvals = new ApprovalStore(paths.approvalsDir, {
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    audit,
+    ttlSeconds: () => config.get().approvalTtlSeconds ?? DEFAULT_APPROVAL_TTL_SECONDS,
+  });
   const upstreams = new UpstreamManager({
     paths,
     reader: () => store.reader,
@@ -192,6 +217,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     history,
     requiredSecrets: (tool) => toolTypeModule(tool.type).secretNames(tool.impl as never, tool.argSchema),
     sharedLimits: new SharedRateLimiter(paths.rateLimitsDir),
+    audit,
     ...(opts.clock ? { clock: opts.clock } : {}),
     onBackgroundError: (what, e) => logger.error(what, e),
   });
@@ -307,6 +333,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     buildFiles,
     builds,
     trash: { purge: (bundleID: string) => purgeBundle(store, tools, bundleID) },
+    // This process's pending records go first, so what it just did is in the answer.
+    audit: {
+      list: async (filter: OpInput<'audit.list'>) => (await audit.flush(), listAudit(paths.auditDir, filter)),
+      verify: async () => (await audit.flush(), verifyAudit(paths.auditDir)),
+    },
     approvals,
     agents,
     bundles,
@@ -353,6 +384,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     approvals,
     agents,
     paths,
+    audit,
     schedules,
     profileStore,
     profiles,

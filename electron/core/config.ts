@@ -15,6 +15,7 @@ import { readJsonFile, writeJsonFile } from './fs/json-file.js';
 import { withLock } from './fs/lock.js';
 import type { DataPaths } from './data-paths.js';
 import { problem } from './problems.js';
+import { contentBefore, type ChangeRecorder } from './audit/changes.js';
 
 function describeIssues(issues: FieldIssue[]): string | undefined {
   return issues.length ? issues.map((i) => `${i.field} ${i.message}`).join('; ') : undefined;
@@ -36,12 +37,15 @@ export class ConfigStore extends EventEmitter<{ changed: [Config] }> {
   private current: Config = structuredClone(DEFAULT_CONFIG);
   private bad: Problem | undefined;
 
-  constructor(private readonly paths: DataPaths) {
+  constructor(
+    private readonly paths: DataPaths,
+    private readonly changes?: ChangeRecorder,
+  ) {
     super();
   }
 
-  static async open(paths: DataPaths): Promise<ConfigStore> {
-    const s = new ConfigStore(paths);
+  static async open(paths: DataPaths, changes?: ChangeRecorder): Promise<ConfigStore> {
+    const s = new ConfigStore(paths, changes);
     await s.reload();
     return s;
   }
@@ -104,7 +108,9 @@ export class ConfigStore extends EventEmitter<{ changed: [Config] }> {
       if (patch.allowedHosts) next.allowedHosts = [...new Set(patch.allowedHosts.map(normalizeHostPattern))];
       const issues = [...checkAgainst(ConfigSchema, next), ...semanticIssues(next)];
       if (issues.length) throw invalid(issues);
+      const before = this.changes ? await contentBefore(this.paths.configFile) : undefined;
       await writeJsonFile(this.paths.configFile, next as unknown as Record<string, unknown>, CONFIG_KEY_ORDER);
+      this.changes?.changed(this.paths.configFile, before, await contentBefore(this.paths.configFile));
       const changed = JSON.stringify(next) !== JSON.stringify(this.current);
       this.current = next;
       if (changed) this.emit('changed', next);

@@ -42,6 +42,10 @@ export class DataPaths {
   get rateLimitsDir(): string {
     return join(this.dataDir, 'rate-limits');
   }
+  /** The append-only, hash-chained audit log (electron/core/audit/). */
+  get auditDir(): string {
+    return join(this.dataDir, 'audit');
+  }
   get historyDir(): string {
     return join(this.dataDir, 'history');
   }

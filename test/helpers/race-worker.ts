@@ -6,8 +6,10 @@
  *   hold    <lockPath> <staleMs>            — take a lock, say "held", and wait to be killed
  *   metrics <metricsDir> <toolID> <calls>    — record calls in small batches, flushing between them
  *   invoke  <dataDir> <bundleID> <calls>     — run the tool limited/v1 that many times, one result line per call
+ *   audit   <auditDir> <writers> <records>   — that many audit writers in this process, each appending its records (flushing between some)
+ *   tear    <auditFile>                      — append half a record to an audit file, say "torn", and wait to be killed
  */
-import { writeSync } from 'node:fs';
+import { appendFileSync, writeSync } from 'node:fs';
 import { v7 as uuidv7 } from 'uuid';
 import lockfile from 'proper-lockfile';
 import { openTestStore, functionTool } from './store.js';
@@ -15,6 +17,7 @@ import { Claims } from '../../electron/core/store/claims.js';
 import { DataPaths } from '../../electron/core/data-paths.js';
 import { MetricsStore } from '../../electron/core/metrics.js';
 import { createCore } from '../../electron/core/app-core.js';
+import { AuditLog } from '../../electron/core/audit/writer.js';
 
 const [mode, a, b, c] = process.argv.slice(2);
 const out = (line: unknown) => writeSync(1, JSON.stringify(line) + '\n');
@@ -82,6 +85,24 @@ async function main(): Promise<void> {
       out(result);
     }
     await core.close();
+  } else if (mode === 'audit') {
+    await waitForGo();
+    await Promise.all(
+      Array.from({ length: Number(b) }, async (_, w) => {
+        const log = new AuditLog({ dir: a!, flushDelayMs: 5, maxFileBytes: () => Number(process.env['AUDIT_MAX_FILE_BYTES'] ?? 16 * 1024 * 1024) });
+        for (let i = 0; i < Number(c); i++) {
+          log.append({ kind: 'change', path: `writer/${process.pid}-${w}/${i}`, op: 'create', actor: 'cli', after: 'a'.repeat(64) });
+          if (i % 3 === 0) await log.flush();
+        }
+        await log.close();
+      }),
+    );
+    out({ done: true });
+  } else if (mode === 'tear') {
+    appendFileSync(a!, '{"seq":99,"at":"2026-01-01T00:00:00.000Z","kind":"call","to');
+    out({ torn: true });
+    setInterval(() => undefined, 1000);
+    await new Promise(() => undefined);
   } else if (mode === 'hold') {
     await lockfile.lock(a!, { stale: Number(b), update: Number(b) / 2, realpath: false, lockfilePath: a! });
     out({ held: uuidv7() });

@@ -19,6 +19,7 @@ describe('hash routes', () => {
     { name: 'secrets' },
     { name: 'settings' },
     { name: 'agents' },
+    { name: 'audit' },
   ];
   it.each(routes.map((r) => [hashOf(r), r] as const))('%s round-trips', (hash, route) => {
     expect(hash.startsWith('#/')).toBe(true);

@@ -4,6 +4,10 @@
  * server started by an agent, the CLI) can ask and any app window or REST client can answer;
  * the asker polls its file. Unanswered by `expiresAt` counts as deny. One decision per request:
  * the answer is written under the file's lock, so two windows cannot both decide.
+ *
+ * A yes is bound to one call: the tool and its version, the digest of the exact arguments and the
+ * caller, checked again when the answer is taken (settle), and it lapses `ttlSeconds` after it
+ * was given. Each decision is an audit record.
  */
 import { EventEmitter } from 'node:events';
 import { promises as fsp } from 'node:fs';
@@ -18,9 +22,10 @@ import { canonicalJson } from '../../../shared/canonical.js';
 import { delay } from '../util/abort.js';
 import { makeUserAjv } from '../validation.js';
 import { apiIssues } from '../../../shared/json-schema/issues.js';
+import type { RecordSink } from '../audit/changes.js';
 
 const APPROVAL_ID = /^[0-9a-f-]{36}$/;
-const KEY_ORDER = ['approvalID', 'kind', 'question', 'tool', 'args', 'caller', 'createdAt', 'expiresAt', 'decision', 'content', 'decidedAt'];
+const KEY_ORDER = ['approvalID', 'kind', 'question', 'tool', 'args', 'argsDigest', 'caller', 'createdAt', 'expiresAt', 'decision', 'content', 'decidedAt'];
 const POLL_MS = 200;
 /** Answered and expired requests are swept this long after the fact. */
 const KEEP_MS = 10 * 60 * 1000;
@@ -49,11 +54,41 @@ function answerProblem(question: ApprovalQuestion, content: Record<string, unkno
 
 export type ApprovalOutcome = 'approve' | 'deny' | 'expired' | 'cancelled';
 
+/** Who answered, for the audit log: a person in the app, a REST client, or an agent's retry carrying its user's answer. */
+export type ApprovalDecider = 'app' | 'rest' | 'agent';
+
+/** The call an answer is about to run: it must be the call the approval was asked for. */
+export interface CallBinding {
+  toolID: string;
+  version: string;
+  argsDigest: string;
+  caller: string;
+}
+
+/** Why an approval cannot run this call, or undefined when it was asked for exactly this one. */
+function otherCall(file: ApprovalFile, call: CallBinding): string | undefined {
+  if (file.tool.toolID !== call.toolID) return 'another tool';
+  if (file.tool.version !== call.version) return `version ${file.tool.version}, not ${call.version}`;
+  if (file.argsDigest !== call.argsDigest) return 'other arguments';
+  if (file.caller !== call.caller) return `another caller (${file.caller})`;
+  return undefined;
+}
+
+export interface ApprovalStoreOptions {
+  clock?: () => Date;
+  /** Where each decision is recorded. */
+  audit?: RecordSink;
+  /** How long a yes stays good after it was given (config approvalTtlSeconds). */
+  ttlSeconds?: () => number;
+}
+
 export interface ApprovalAsk {
   tool: Approval['tool'];
   /** An upstream server's question: the person fills in its form instead of saying yes or no. */
   question?: ApprovalQuestion;
   args: unknown;
+  /** SHA-256 of the exact arguments (audit/record.ts argsDigest), which the answer is bound to. */
+  argsDigest: string;
   caller: string;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -62,11 +97,34 @@ export interface ApprovalAsk {
 }
 
 export class ApprovalStore extends EventEmitter<{ changed: [] }> {
+  private readonly clock: () => Date;
+
   constructor(
     private readonly dir: string,
-    private readonly clock: () => Date = () => new Date(),
+    private readonly opts: ApprovalStoreOptions = {},
   ) {
     super();
+    this.clock = opts.clock ?? (() => new Date());
+  }
+
+  private recordDecision(file: ApprovalFile, decision: ApprovalDecision, decidedBy: ApprovalDecider): void {
+    this.opts.audit?.append({
+      kind: 'approval',
+      approvalID: file.approvalID,
+      decision,
+      decidedBy,
+      toolID: file.tool.toolID,
+      slug: file.tool.slug,
+      version: file.tool.version,
+      argsDigest: file.argsDigest ?? '',
+      caller: file.caller,
+    });
+  }
+
+  /** A yes given longer ago than the TTL runs nothing. */
+  private lapsed(file: ApprovalFile): boolean {
+    if (file.decision !== 'approve' || !file.decidedAt || !this.opts.ttlSeconds) return false;
+    return Date.parse(file.decidedAt) + this.opts.ttlSeconds() * 1000 <= this.clock().getTime();
   }
 
   private file(approvalID: string): string {
@@ -97,6 +155,7 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
       ...(ask.question ? { kind: 'answer' as const, question: ask.question } : {}),
       tool: ask.tool,
       args: ask.args,
+      argsDigest: ask.argsDigest,
       caller: ask.caller,
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + ask.timeoutMs).toISOString(),
@@ -107,19 +166,25 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
   /**
    * Takes the answer of an opened request exactly once, under the file's lock: the app's decision
    * when a person gave one there, else the client's. The request is gone afterwards, so a replayed
-   * answer finds nothing (NOT_FOUND) and nothing runs twice.
+   * answer finds nothing (NOT_FOUND) and nothing runs twice. `call` is the call about to run:
+   * an approval asked for another one (tool, version, arguments, caller) is refused (CONFLICT) and
+   * left for its own call; a yes older than the TTL is 'expired'.
    */
-  async settle(approvalID: string, clientDecision: ApprovalDecision | undefined): Promise<ApprovalOutcome> {
+  async settle(approvalID: string, clientDecision: ApprovalDecision | undefined, call: CallBinding): Promise<ApprovalOutcome> {
     if (!APPROVAL_ID.test(approvalID)) throw notFound(`approval ${approvalID}`);
     await fsp.mkdir(this.dir, { recursive: true });
     return withLock(join(this.dir, `.${approvalID}.lock`), async () => {
       const file = await this.read(approvalID);
       if (!file) throw notFound(`approval ${approvalID} (it was already used, withdrawn or swept after it expired)`);
+      const other = otherCall(file, call);
+      if (other) throw new CoreError('CONFLICT', `approval ${approvalID} was given for another call (${other}); it runs nothing else. Ask anew for this call.`);
       await fsp.rm(this.file(approvalID), { force: true });
       this.emit('changed');
-      if (file.decision) return file.decision;
+      if (file.decision) return this.lapsed(file) ? 'expired' : file.decision;
       if (Date.parse(file.expiresAt) <= this.clock().getTime()) return 'expired';
-      return clientDecision ?? 'deny';
+      const outcome = clientDecision ?? 'deny';
+      if (clientDecision) this.recordDecision(file, clientDecision, 'agent');
+      return outcome;
     });
   }
 
@@ -185,6 +250,7 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
         ...(file.kind ? { kind: file.kind, question: file.question! } : {}),
         tool: file.tool,
         args: file.args,
+        ...(file.argsDigest ? { argsDigest: file.argsDigest } : {}),
         caller: file.caller,
         createdAt: file.createdAt,
         expiresAt: file.expiresAt,
@@ -197,6 +263,7 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
     approvalID: string,
     decision: ApprovalDecision,
     content?: Record<string, unknown>,
+    decidedBy: ApprovalDecider = 'app',
   ): Promise<Approval & { decision: ApprovalDecision; decidedAt: string }> {
     if (!APPROVAL_ID.test(approvalID)) throw notFound(`approval ${approvalID}`);
     await fsp.mkdir(this.dir, { recursive: true });
@@ -214,6 +281,7 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
       }
       const decided = { ...file, decision, ...(decision === 'approve' && content ? { content } : {}), decidedAt: this.clock().toISOString() };
       await this.write(decided);
+      this.recordDecision(decided, decision, decidedBy);
       return decided;
     });
   }

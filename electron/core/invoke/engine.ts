@@ -26,6 +26,9 @@ import type { ChainLink, PartialOutput, RunAnswerers, RunOutput, Runner } from '
 import type { SecretsReader } from '../secrets/types.js';
 import { StreamGate } from './stream-gate.js';
 import type { RunRegistry } from './running.js';
+import type { AuditActor } from '../../../shared/audit.js';
+import type { RecordSink } from '../audit/changes.js';
+import { argsDigest } from '../audit/record.js';
 
 export interface EngineTool {
   file: ToolFile;
@@ -55,6 +58,8 @@ export interface EngineDeps {
    * Absent, or for tools that rely on config's default, calls are counted in this process.
    */
   sharedLimits?: SharedRateLimiter;
+  /** The audit log: one record per call, with the arguments' digest, never the arguments or the result. */
+  audit?: RecordSink;
 }
 
 export interface InvokeInput {
@@ -63,6 +68,10 @@ export interface InvokeInput {
   invocationID?: string;
   /** Who asks, for the history: "mcp:<client name>", "cli"… */
   caller?: string;
+  /** The transport the call came through, for the audit log (worked out from caller and trigger when absent). */
+  transport?: AuditActor;
+  /** The caller's profile, when the transport knows one. */
+  profile?: string;
   /** Progress lines of the run (e.g. docker build output), for the UI. */
   onProgress?: (line: string) => void;
   /**
@@ -115,6 +124,16 @@ function rateLimited(file: ToolFile, limit: number, retryAfterMs: number): CoreE
     retryAfterMs,
     maxCallsPerMinute: limit,
   });
+}
+
+/** A call that did not say how it came: its trigger or caller tells. */
+function transportOf(input: InvokeInput): AuditActor {
+  if (input.trigger === 'schedule') return 'schedule';
+  const caller = input.caller ?? '';
+  if (caller.startsWith('pipeline:')) return 'pipeline';
+  if (caller.startsWith('mcp:')) return 'mcp';
+  if (caller === 'cli') return 'cli';
+  return 'app';
 }
 
 const INVOCATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -189,9 +208,23 @@ export class InvocationEngine {
   async invoke(tool: EngineTool, bundle: BundleFile, input: InvokeInput = {}): Promise<InvokeResult> {
     const file = tool.file;
     const config = this.deps.config();
-    const { runner, validators, args, invocationID } = this.admit(tool, bundle, input, config);
-    // Only a tool with a shared limit waits here: every other run is registered (cancellable) at once.
-    if (this.sharesLimit(file)) await this.takeSharedLimit(file);
+    let admitted: ReturnType<InvocationEngine['admit']>;
+    try {
+      admitted = this.admit(tool, bundle, input, config);
+      // Only a tool with a shared limit waits here: every other run is registered (cancellable) at once.
+      if (this.sharesLimit(file)) await this.takeSharedLimit(file);
+    } catch (e) {
+      // A refusal is a call too, for the audit log: who asked for what, and which gate said no.
+      this.audit(
+        file,
+        { ok: false, invocationID: '', durationMs: 0, error: { code: e instanceof CoreError ? e.code : 'INTERNAL', message: '' } },
+        false,
+        input.args,
+        input,
+      );
+      throw e;
+    }
+    const { runner, validators, args, invocationID } = admitted;
 
     const controller = new AbortController();
     this.inflight.set(invocationID, controller);
@@ -262,6 +295,7 @@ export class InvocationEngine {
     if (streamCut) result.streamTruncated = streamCut;
     result.durationMs = Math.round((performance.now() - t0) * 100) / 100;
     this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor), input);
+    this.audit(file, result, cancelled, args, input);
     return result;
   }
 
@@ -410,6 +444,37 @@ export class InvocationEngine {
       throw new CoreError('CONFLICT', `invocation ${requested} is already running; use a new invocationID`, { invocationID: requested });
     }
     return requested;
+  }
+
+  /** The call's audit record, off the answer's path like history: noted in memory, written later. */
+  private audit(
+    file: ToolFile,
+    result: Pick<InvokeResult, 'ok' | 'invocationID' | 'error' | 'durationMs'>,
+    cancelled: boolean,
+    args: unknown,
+    input: InvokeInput,
+  ): void {
+    if (!this.deps.audit) return;
+    try {
+      const transport = input.transport ?? transportOf(input);
+      this.deps.audit.append({
+        kind: 'call',
+        toolID: file.toolID,
+        slug: file.slug,
+        version: file.version,
+        bundleID: file.bundleID,
+        caller: input.caller ?? transport,
+        transport,
+        ...(input.profile ? { profile: input.profile } : {}),
+        argsDigest: argsDigest(args),
+        status: result.ok ? 'ok' : cancelled ? 'cancelled' : 'error',
+        ...(result.error ? { errorCode: result.error.code } : {}),
+        durationMs: result.durationMs ?? 0,
+        ...(result.invocationID ? { invocationID: result.invocationID } : {}),
+      });
+    } catch (e) {
+      this.deps.onBackgroundError?.('audit', e);
+    }
   }
 
   /** Metrics and history, off the answer's path: neither is awaited, neither can fail the call. */

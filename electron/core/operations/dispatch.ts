@@ -16,6 +16,8 @@ export interface CallContext {
   transport: 'ipc' | 'rest' | 'test' | 'cli' | 'mcp';
   /** tools.invoke only: who asked, written into the run's history entry (the CLI says 'cli'). */
   caller?: string;
+  /** tools.invoke only: the caller's profile, when the transport knows one (for the audit log). */
+  profile?: string;
   /** tools.invoke only: a transport that streams the run (REST SSE, IPC events) listens here. */
   stream?: InvokeStreamHooks;
 }

@@ -35,9 +35,11 @@ import type { BuildService } from '../tool-files/builds.js';
 import type { UpstreamService } from '../tool-types/mcp/upstream/service.js';
 import type { McpServerImport } from '../transfer/mcp-import.js';
 import type { ProfileService } from '../profiles/profile-service.js';
+import type { AuditRecord, AuditVerifyResult } from '../../../shared/audit.js';
 
 export interface Services {
   profiles: Pick<ProfileService, 'list' | 'get' | 'put' | 'delete' | 'listTokens' | 'createToken' | 'revokeToken'>;
+  audit: { list(filter: OpInput<'audit.list'>): Promise<Page<AuditRecord>>; verify(): Promise<AuditVerifyResult> };
   mcpImport: Pick<McpServerImport, 'import'>;
   upstream: Pick<UpstreamService, 'probe' | 'status' | 'sync' | 'stop' | 'authorize' | 'review' | 'accept'>;
   buildFiles: Pick<BuildFilesService, 'list' | 'read' | 'write' | 'rename' | 'delete'>;

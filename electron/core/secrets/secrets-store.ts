@@ -25,6 +25,7 @@ import { withLock } from '../fs/lock.js';
 import type { SecretsReader } from './types.js';
 import { AES, KEY_BYTES, aesGcmCipher, type SecretCipher } from './cipher.js';
 import { readJsonPath } from '../fs/json-text.js';
+import { contentBefore, type ChangeRecorder } from '../audit/changes.js';
 
 export { aesGcmCipher, type SecretCipher };
 
@@ -34,6 +35,8 @@ export interface SecretsStoreOptions {
   cipher?: SecretCipher;
   /** The data folder's cross-process lock; default `<dir of file>/.lock`. */
   lockFile?: string;
+  /** The audit log: told the digests of secrets.json before and after a write, never a value. */
+  changes?: ChangeRecorder;
 }
 
 export const MAX_SECRET_BYTES = 65536;
@@ -168,7 +171,10 @@ export class SecretsStore implements SecretsReader {
       if (!(await change())) return;
       const secrets: Record<string, unknown> = {};
       for (const key of [...this.entries.keys()].sort()) secrets[key] = this.entries.get(key);
-      await writeFileAtomic(this.opts.file, canonicalJson({ schemaVersion: '1', secrets }, FILE_KEY_ORDER), { mode: 0o600 });
+      const text = canonicalJson({ schemaVersion: '1', secrets }, FILE_KEY_ORDER);
+      const before = this.opts.changes ? await contentBefore(this.opts.file) : undefined;
+      await writeFileAtomic(this.opts.file, text, { mode: 0o600 });
+      this.opts.changes?.changed(this.opts.file, before, text);
       this.apply({ kind: 'ok', entries: this.entries });
     });
   }

@@ -2,6 +2,7 @@
  * The enabled flags of built-in bundles and tools. Built-ins ship read-only with the app; the
  * person's choice to switch one off lives in <data>/builtin-state.json.
  */
+import { contentBefore, type ChangeRecorder } from '../audit/changes.js';
 import type { DataPaths } from '../data-paths.js';
 import { readJsonFile, writeJsonFile } from '../fs/json-file.js';
 import { withLock } from '../fs/lock.js';
@@ -27,7 +28,10 @@ function check(v: unknown): string | undefined {
 export class BuiltinState {
   private state: BuiltinStateFile = { bundles: {}, tools: {} };
   private bad: Problem | undefined;
-  constructor(private readonly paths: DataPaths) {}
+  constructor(
+    private readonly paths: DataPaths,
+    private readonly changes?: ChangeRecorder,
+  ) {}
 
   async reload(): Promise<void> {
     const r = await readJsonFile<Partial<BuiltinStateFile>>(this.paths.builtinStateFile, check);
@@ -58,7 +62,9 @@ export class BuiltinState {
       await this.reload();
       if (this.bad) throw new CoreError('CONFLICT', `${this.bad.reason}; fix or delete ${this.paths.builtinStateFile}`);
       this.state[kind][id] = enabled;
+      const before = this.changes ? await contentBefore(this.paths.builtinStateFile) : undefined;
       await writeJsonFile(this.paths.builtinStateFile, this.state as unknown as Record<string, unknown>, ['bundles', 'tools']);
+      this.changes?.changed(this.paths.builtinStateFile, before, await contentBefore(this.paths.builtinStateFile));
     });
   }
 }

@@ -11,6 +11,7 @@ import { writeFileAtomic } from '../fs/atomic.js';
 import { etagOf } from '../fs/etag.js';
 import type { DataPaths } from '../data-paths.js';
 import { parseBundle, parseTool } from './loader.js';
+import { contentBefore, type ChangeRecorder } from '../audit/changes.js';
 
 /** A file as read from disk, with the tag of its bytes. */
 export interface Tagged<T> {
@@ -19,7 +20,17 @@ export interface Tagged<T> {
 }
 
 export class StoreFiles {
-  constructor(private readonly paths: DataPaths) {}
+  constructor(
+    private readonly paths: DataPaths,
+    private readonly changes?: ChangeRecorder,
+  ) {}
+
+  /** Writes atomically and tells the audit log what changed (digests of before and after). */
+  private async write(path: string, text: string, tempDir?: string): Promise<void> {
+    const before = this.changes ? await contentBefore(path) : undefined;
+    await writeFileAtomic(path, text, tempDir ? { tempDir } : {});
+    this.changes?.changed(path, before, text);
+  }
 
   /**
    * Reads a file a write is about to change, fresh from disk. Missing → undefined; unreadable or
@@ -57,21 +68,21 @@ export class StoreFiles {
     const parsed = parseTool(next, path, bundleID, toolID);
     if (parsed.problem) throw new CoreError('CONFLICT', `${parsed.problem.reason} (${path}); fix the file before changing this tool`);
     const text = canonicalJson(next, TOOL_KEY_ORDER);
-    await writeFileAtomic(path, text, { tempDir: this.paths.toolsDir(bundleID) });
+    await this.write(path, text, this.paths.toolsDir(bundleID));
     return { file: parsed.file!, etag: etagOf(text) };
   }
 
   /** Returns the etag of what was written. */
   async writeBundle(file: BundleFile): Promise<string> {
     const text = canonicalJson(file as unknown as Record<string, unknown>, BUNDLE_KEY_ORDER);
-    await writeFileAtomic(this.paths.bundleFile(file.bundleID), text);
+    await this.write(this.paths.bundleFile(file.bundleID), text);
     return etagOf(text);
   }
 
   /** Returns the etag of what was written. */
   async writeTool(file: ToolFile): Promise<string> {
     const text = canonicalJson(file as unknown as Record<string, unknown>, TOOL_KEY_ORDER);
-    await writeFileAtomic(this.paths.toolFile(file.bundleID, file.toolID), text, { tempDir: this.paths.toolsDir(file.bundleID) });
+    await this.write(this.paths.toolFile(file.bundleID, file.toolID), text, this.paths.toolsDir(file.bundleID));
     return etagOf(text);
   }
 }

@@ -3,6 +3,7 @@
  * them), then the folder, renamed out of sight before it is removed, as the reaper does. Only a
  * bundle that is in the Trash can be purged; the reaper still removes empty ones after two days.
  */
+import { contentBefore } from '../audit/changes.js';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -25,10 +26,12 @@ export async function purgeBundle(store: Store, tools: ToolService, bundleID: st
   await store.withBundleLock(bundleID, async () => {
     const disk = await store.readBundleFile(bundleID).catch(() => undefined);
     if (!disk?.softDeletedAt) throw new CoreError('CONFLICT', 'the bundle was restored elsewhere meanwhile; nothing was removed');
+    const before = store.changes ? await contentBefore(store.paths.bundleFile(bundleID)) : undefined;
     const grave = join(store.paths.bundlesDir, `.purged-${bundleID}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     await fsp.rename(store.paths.bundleDir(bundleID), grave);
     await fsyncDir(store.paths.bundlesDir);
     await fsp.rm(grave, { recursive: true, force: true });
+    if (before) store.changes?.changed(store.paths.bundleFile(bundleID), before, undefined);
   });
   store.forgetBundle(bundleID);
   return { purged: true, toolCount: ids.length };

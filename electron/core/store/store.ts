@@ -24,6 +24,7 @@ import { readerOf, type StoreReader } from './reader.js';
 import { BuiltinState } from './builtin-state.js';
 import { BuiltinSwitches } from './builtin-switches.js';
 import { StoreFiles } from './files.js';
+import type { ChangeRecorder } from '../audit/changes.js';
 import { StoreNotifier, type StoreObserver } from './notifier.js';
 import { checkPair } from './pair.js';
 import { canonicalBundleEtag, canonicalToolEtag, nextTags } from './preconditions.js';
@@ -39,6 +40,8 @@ export interface StoreOptions {
   config: ConfigStore;
   clock?: () => Date;
   log?: Logger;
+  /** Where writes of bundle.json, tool.json and builtin-state.json are reported (the audit log). */
+  changes?: ChangeRecorder;
 }
 
 export class Store extends EventEmitter<{ event: [StoreEvent] }> {
@@ -57,13 +60,16 @@ export class Store extends EventEmitter<{ event: [StoreEvent] }> {
   private readonly builtinDir: string | undefined;
   private readonly clock: () => Date;
   readonly log: Logger | undefined;
+  /** Writers outside files.ts (a create's rename, a delete) report here. */
+  readonly changes: ChangeRecorder | undefined;
 
   private constructor(opts: StoreOptions) {
     super();
     this.paths = opts.paths;
     this.claims = new Claims(this.paths);
-    this.files = new StoreFiles(this.paths);
-    this.builtinState = new BuiltinState(this.paths);
+    this.files = new StoreFiles(this.paths, opts.changes);
+    this.builtinState = new BuiltinState(this.paths, opts.changes);
+    this.changes = opts.changes;
     this.notifier = new StoreNotifier(this.reader, (e) => this.emit('event', e));
     this.builtins = new BuiltinSwitches(this.state, this.builtinState, this.notifier);
     this.problemRegistry = new ProblemRegistry(() => this.notifier.problemsChanged());

@@ -1,4 +1,5 @@
 /** Tool operations: create (unique <slug,version>), edit, switch, delete, get, list. */
+import { contentBefore } from '../audit/changes.js';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -202,8 +203,9 @@ export class ToolService {
       const staging = join(toolsDir, `.staging-${file.toolID}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
       await fsp.mkdir(staging);
       const fh = await fsp.open(join(staging, 'tool.json'), 'wx');
+      const text = canonicalJson(file as unknown as Record<string, unknown>, TOOL_KEY_ORDER);
       try {
-        await fh.writeFile(canonicalJson(file as unknown as Record<string, unknown>, TOOL_KEY_ORDER));
+        await fh.writeFile(text);
         await fh.sync();
       } finally {
         await fh.close();
@@ -215,6 +217,7 @@ export class ToolService {
         throw this.conflict(pair.slug, pair.version);
       }
       await this.store.claims.completeStaged(bundleID, file.toolID, staging);
+      this.store.changes?.changed(this.store.paths.toolFile(bundleID, file.toolID), undefined, text);
       return this.view(this.store.applyTool(file));
     });
   }
@@ -288,6 +291,7 @@ export class ToolService {
         if (!(e instanceof CoreError && e.code === 'CONFLICT')) throw e;
       });
       const dir = this.store.paths.toolDir(bundleID, toolID);
+      const before = this.store.changes ? await contentBefore(this.store.paths.toolFile(bundleID, toolID)) : undefined;
       const grave = join(this.store.paths.toolsDir(bundleID), `.deleted-${toolID}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
       try {
         await fsp.rename(dir, grave);
@@ -297,6 +301,7 @@ export class ToolService {
       await fsyncDir(this.store.paths.toolsDir(bundleID));
       await this.store.claims.release(bundleID, slug, version, toolID);
       await fsp.rm(grave, { recursive: true, force: true });
+      if (before) this.store.changes?.changed(this.store.paths.toolFile(bundleID, toolID), before, undefined);
     });
     this.store.forgetTool(toolID);
     await this.deps.onDeleted?.(toolID);

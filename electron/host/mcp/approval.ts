@@ -22,7 +22,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { maskMarked } from '../../core/invoke/post-process.js';
 import type { AgentTool } from '../../core/agents/agent-tools.js';
-import type { ApprovalOutcome } from '../../core/agents/approvals.js';
+import type { ApprovalOutcome, CallBinding } from '../../core/agents/approvals.js';
+import { argsDigest } from '../../core/audit/record.js';
 import { isCoreError } from '../../core/errors.js';
 import type { McpCore } from './scope.js';
 import { progressOf } from './progress.js';
@@ -47,10 +48,15 @@ export const requestStateCodec = createRequestStateCodec<ApprovalState>({
   bind: (ctx) => ctx.mcpReq.method,
 });
 
-function callDigest(tool: AgentTool, args: Record<string, unknown>): string {
+function callDigest(tool: AgentTool, args: Record<string, unknown>, caller: string): string {
   return createHash('sha256')
-    .update(sortedKeysJson([tool.file.toolID, tool.file.version, args]))
+    .update(sortedKeysJson([tool.file.toolID, tool.file.version, args, caller]))
     .digest('base64url');
+}
+
+/** The call an approval must have been asked for: tool, version, the exact arguments' digest and the caller. */
+export function callBinding(tool: AgentTool, args: Record<string, unknown>, caller: string): CallBinding {
+  return { toolID: tool.file.toolID, version: tool.file.version, argsDigest: argsDigest(args), caller };
 }
 
 function clientCapabilities(server: Server, ctx: ServerContext): ClientCapabilities | undefined {
@@ -100,22 +106,29 @@ export async function approvalGate(
 
   const state = ctx.mcpReq.requestState<ApprovalState>();
   if (state) {
-    if (state.call !== callDigest(tool, args)) {
+    if (state.call !== callDigest(tool, args, caller)) {
       return {
         kind: 'refused',
-        message: `This approval was given for another call (other arguments, or another version of ${what}); nothing ran. Call the tool again to ask for this one.`,
+        message: `This approval was given for another call (other arguments, another caller, or another version of ${what}); nothing ran. Call the tool again to ask for this one.`,
       };
     }
     const answer = inputResponse(ctx.mcpReq.inputResponses, 'approve');
     const yes = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.['confirm'] === true;
     let outcome: ApprovalOutcome;
     try {
-      outcome = await core.approvals.settle(state.approvalID, yes ? 'approve' : 'deny');
+      outcome = await core.approvals.settle(state.approvalID, yes ? 'approve' : 'deny', callBinding(tool, args, caller));
     } catch (e) {
       if (isCoreError(e) && e.code === 'NOT_FOUND') {
         return { kind: 'refused', message: `This approval was already used or has lapsed, so ${what} did not run again. Call the tool again to ask anew.` };
       }
+      if (isCoreError(e) && e.code === 'CONFLICT') return { kind: 'refused', message: `${e.message} Nothing ran.` };
       throw e;
+    }
+    if (outcome === 'expired') {
+      return {
+        kind: 'refused',
+        message: `The approval to run ${what} expired (a request lapses after ${timeoutSeconds} s unanswered, a yes after config approvalTtlSeconds); it did not run. Call the tool again to ask anew.`,
+      };
     }
     if (outcome === 'approve') return { kind: 'run' };
     const how = answer.kind === 'elicit' && answer.action === 'cancel' ? 'dismissed' : 'declined';
@@ -126,14 +139,14 @@ export async function approvalGate(
   }
 
   if (clientCapabilities(server, ctx)?.elicitation) {
-    const approvalID = await core.approvals.open({ tool: toolRef, args: masked, caller, timeoutMs: timeoutSeconds * 1000 });
+    const approvalID = await core.approvals.open({ tool: toolRef, args: masked, argsDigest: argsDigest(args), caller, timeoutMs: timeoutSeconds * 1000 });
     return {
       kind: 'ask',
       result: inputRequired({
         inputRequests: {
           approve: inputRequired.elicit(elicit),
         },
-        requestState: await requestStateCodec.mint({ approvalID, call: callDigest(tool, args) }, ctx),
+        requestState: await requestStateCodec.mint({ approvalID, call: callDigest(tool, args, caller) }, ctx),
       }),
     };
   }
@@ -142,6 +155,7 @@ export async function approvalGate(
   const { outcome } = await core.approvals.ask({
     tool: toolRef,
     args: masked,
+    argsDigest: argsDigest(args),
     caller,
     timeoutMs: timeoutSeconds * 1000,
     signal: ctx.mcpReq.signal,

@@ -25,7 +25,7 @@ export async function runStdioServer(opts: StdioOptions): Promise<void> {
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
-  const core: Core = await createCore({ dataDir: opts.dataDir, watch: true, transport: 'rest', logger: stderrLogger(), scheduler: true });
+  const core: Core = await createCore({ dataDir: opts.dataDir, watch: true, transport: 'rest', actor: 'mcp', logger: stderrLogger(), scheduler: true });
   const profile = opts.profile === undefined ? undefined : core.profileStore.bySlug(opts.profile);
   if (opts.profile !== undefined && !profile) {
     process.stderr.write(`toolwright: NOT_FOUND: no profile '${opts.profile}'; see toolwright profiles\n`);

@@ -25,7 +25,7 @@ import type { ApprovalOutcome } from '../../core/agents/approvals.js';
 import { TaskStore, type TaskRecord } from '../../core/agents/tasks.js';
 import { delay } from '../../core/util/abort.js';
 import { DEFAULT_TASK_RESULT_TTL_SECONDS } from '../../../shared/schemas.js';
-import { approvalSubject } from './approval.js';
+import { approvalSubject, callBinding } from './approval.js';
 import { errorResult, toCallResult } from './describe.js';
 import { scopeKey, type McpCore, type McpScope } from './scope.js';
 
@@ -115,7 +115,7 @@ export function registerTasks(server: Server, core: McpCore, scope: McpScope, er
       throw invalid(`Task ${task.taskId} asks for inputResponses.approve: {"action": "accept"|"decline"|"cancel", "content": {"confirm": true|false}}`);
     const yes = answer.action === 'accept' && answer.content?.['confirm'] === true;
     try {
-      await core.approvals.decide(task.approvalID, yes ? 'approve' : 'deny');
+      await core.approvals.decide(task.approvalID, yes ? 'approve' : 'deny', undefined, 'agent');
     } catch (e) {
       if (isCoreError(e) && (e.code === 'CONFLICT' || e.code === 'NOT_FOUND'))
         throw invalid(`Task ${task.taskId} already has its answer (${e.message}); nothing runs twice`);
@@ -225,7 +225,14 @@ async function approve(
 ): Promise<string | 'cancelled' | undefined> {
   const { what, masked, toolRef, elicit } = approvalSubject(tool, args);
   const timeoutSeconds = core.config.get().approvalTimeoutSeconds;
-  const approvalID = await core.approvals.open({ tool: toolRef, args: masked, caller: task.caller, timeoutMs: timeoutSeconds * 1000 });
+  const binding = callBinding(tool, args, task.caller);
+  const approvalID = await core.approvals.open({
+    tool: toolRef,
+    args: masked,
+    argsDigest: binding.argsDigest,
+    caller: task.caller,
+    timeoutMs: timeoutSeconds * 1000,
+  });
   await store.update(task.taskId, () =>
     canAsk
       ? { status: 'input_required', approvalID, inputRequests: { approve: { method: 'elicitation/create', params: { mode: 'form', ...elicit } } } }
@@ -234,7 +241,7 @@ async function approve(
   for (;;) {
     const current = await store.get(task.taskId);
     if (!current || current.status === 'cancelled') {
-      await core.approvals.settle(approvalID, 'deny').catch(() => undefined);
+      await core.approvals.settle(approvalID, 'deny', binding).catch(() => undefined);
       return 'cancelled';
     }
     if ((await core.approvals.state(approvalID)) !== 'pending') break;
@@ -243,7 +250,7 @@ async function approve(
   let outcome: ApprovalOutcome;
   try {
     // The one place the answer is taken: whoever answered, the tool runs at most once.
-    outcome = await core.approvals.settle(approvalID, undefined);
+    outcome = await core.approvals.settle(approvalID, undefined, binding);
   } catch (e) {
     if (!isCoreError(e) || e.code !== 'NOT_FOUND') throw e;
     outcome = 'deny';

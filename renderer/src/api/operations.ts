@@ -11,6 +11,7 @@ function operation<N extends OpName>(name: N): (input: OpInput<N>) => Promise<Op
 
 export const getSystemInfo = operation('system.info');
 export const getConfig = operation('config.get');
+export const verifyAudit = operation('audit.verify');
 export const patchConfig = operation('config.patch');
 export const setSecret = operation('secrets.set');
 export const deleteSecret = operation('secrets.delete');

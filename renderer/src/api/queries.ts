@@ -4,6 +4,7 @@
  */
 import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import { call } from './client.js';
+import type { OpInput } from '../../../shared/operations.js';
 import type { BundleView, ScheduleView, ToolView } from '../../../shared/types.js';
 
 export interface ToolRef {
@@ -27,6 +28,7 @@ export const keys = {
   system: ['system'] as const,
   problems: ['problems'] as const,
   approvals: ['approvals'] as const,
+  audit: (filter: AuditListFilter) => ['audit', filter] as const,
   agents: ['agents'] as const,
   schedules: ['schedules'] as const,
   scheduleList: (toolID: string | null) => ['schedules', 'list', toolID ?? '*'] as const,
@@ -144,6 +146,18 @@ export function patchToolInLists(qc: QueryClient, toolID: string, patch: (t: Too
 }
 
 /** Privileged calls from agents waiting for a yes; refetched on approvals.changed, and each second while any wait (their countdowns). */
+export type AuditListFilter = Omit<OpInput<'audit.list'>, 'pageToken' | 'pageSize'>;
+
+/** The audit log, newest first, a page at a time (records are kept apart from everything else, so it is refetched on demand). */
+export function useAuditRecords(filter: AuditListFilter) {
+  return useInfiniteQuery({
+    queryKey: keys.audit(filter),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => call('audit.list', { ...filter, pageSize: 200, ...(pageParam ? { pageToken: pageParam } : {}) }),
+    getNextPageParam: (last) => last.nextPageToken,
+  });
+}
+
 export function useApprovals() {
   return useQuery({
     queryKey: keys.approvals,

@@ -22,6 +22,7 @@ const BundleEditor = lazy(() => import('../screens/BundleEditor.js').then((m) =>
 const TrashScreen = lazy(() => import('../screens/TrashScreen.js').then((m) => ({ default: m.TrashScreen })));
 const SecretsScreen = lazy(() => import('../screens/SecretsScreen.js').then((m) => ({ default: m.SecretsScreen })));
 const SettingsScreen = lazy(() => import('../screens/SettingsScreen.js').then((m) => ({ default: m.SettingsScreen })));
+const AuditScreen = lazy(() => import('../screens/AuditScreen.js').then((m) => ({ default: m.AuditScreen })));
 const AgentsScreen = lazy(() => import('../screens/AgentsScreen.js').then((m) => ({ default: m.AgentsScreen })));
 
 function Screen({ route }: { route: Route }) {
@@ -50,6 +51,8 @@ function Screen({ route }: { route: Route }) {
       return <SearchScreen q={route.q} />;
     case 'schedules':
       return <SchedulesScreen />;
+    case 'audit':
+      return <AuditScreen />;
     default:
       return <ToolList bundleID={null} />;
   }

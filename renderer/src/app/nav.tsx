@@ -20,7 +20,8 @@ export type Route =
   | { name: 'secrets' }
   | { name: 'settings' }
   | { name: 'agents' }
-  | { name: 'schedules' };
+  | { name: 'schedules' }
+  | { name: 'audit' };
 
 interface Nav {
   route: Route;
@@ -112,6 +113,7 @@ export function routeOf(hash: string): Route {
     case 'settings':
     case 'agents':
     case 'schedules':
+    case 'audit':
       return { name: head };
   }
   return { name: 'tools', bundleID: null };

@@ -150,6 +150,15 @@ export function Sidebar() {
         </button>
         <button
           type="button"
+          className={`nav-item${route.name === 'audit' ? ' is-active' : ''}`}
+          aria-current={route.name === 'audit' ? 'page' : undefined}
+          onClick={() => go({ name: 'audit' })}
+          data-testid="nav-audit"
+        >
+          <span className="nav-label">Audit log</span>
+        </button>
+        <button
+          type="button"
           className={`nav-item${route.name === 'agents' ? ' is-active' : ''}`}
           aria-current={route.name === 'agents' ? 'page' : undefined}
           onClick={() => go({ name: 'agents' })}

@@ -21,7 +21,7 @@ describe('approvals (files any process can ask and answer)', () => {
     const asker = new ApprovalStore(dir);
     const windowA = new ApprovalStore(dir);
     const windowB = new ApprovalStore(dir);
-    const asked = asker.ask({ tool, args: { all: true }, caller: 'mcp:agent', timeoutMs: 10_000 });
+    const asked = asker.ask({ tool, args: { all: true }, argsDigest: 'd', caller: 'mcp:agent', timeoutMs: 10_000 });
     const [item] = await pending(windowA);
     expect(item).toMatchObject({ tool, args: { all: true }, caller: 'mcp:agent' });
     expect(Date.parse(item!.expiresAt) - Date.parse(item!.createdAt)).toBe(10_000);
@@ -40,12 +40,12 @@ describe('approvals (files any process can ask and answer)', () => {
     const dir = join(await tempDir(), 'approvals');
     const store = new ApprovalStore(dir);
     const waits: number[] = [];
-    const expired = await store.ask({ tool, args: {}, caller: 'cli', timeoutMs: 1200, onWait: (left) => waits.push(left) });
+    const expired = await store.ask({ tool, args: {}, argsDigest: 'd', caller: 'cli', timeoutMs: 1200, onWait: (left) => waits.push(left) });
     expect(expired.outcome).toBe('expired');
     expect(waits.length).toBeGreaterThanOrEqual(1);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    expect((await store.ask({ tool, args: {}, caller: 'cli', timeoutMs: 10_000, signal: controller.signal })).outcome).toBe('cancelled');
+    expect((await store.ask({ tool, args: {}, argsDigest: 'd', caller: 'cli', timeoutMs: 10_000, signal: controller.signal })).outcome).toBe('cancelled');
     await expect(store.decide('../../etc/passwd', 'approve')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -190,7 +190,7 @@ describe('the 2026-07-28 wire, raw', () => {
     'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
   };
   let id = 0;
-  async function raw(method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
+  async function raw(method: string, params: Record<string, unknown>, headers: Record<string, string> = {}, clientName = 'raw-agent') {
     const res = await fetch(`${h.url}/mcp`, {
       method: 'POST',
       headers: {
@@ -202,7 +202,12 @@ describe('the 2026-07-28 wire, raw', () => {
         ...(typeof params['name'] === 'string' ? { 'mcp-name': params['name'] } : {}),
         ...headers,
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: { ...params, _meta: envelope } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: ++id,
+        method,
+        params: { ...params, _meta: { ...envelope, 'io.modelcontextprotocol/clientInfo': { name: clientName, version: '1' } } },
+      }),
     });
     const text = await res.text();
     const json = text.startsWith('{') ? JSON.parse(text) : JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? 'null');
@@ -251,6 +256,18 @@ describe('the 2026-07-28 wire, raw', () => {
     expect(forged.json.error?.message ?? '').toMatch(/requestState/);
 
     expect((await historyOf('wipe')).length - before).toBe(1);
+  });
+
+  it("an approval asked by one caller never runs another caller's call", async () => {
+    const before = (await historyOf('wipe')).length;
+    const first = await raw('tools/call', { name: 'wipe', arguments: { count: 4 } });
+    const state = first.json.result.requestState as string;
+    const stolen = await raw('tools/call', { name: 'wipe', arguments: { count: 4 }, inputResponses: yes, requestState: state }, {}, 'other-agent');
+    expect(stolen.json.result.isError).toBe(true);
+    expect(stolen.json.result.content[0].text).toMatch(/another call \(other arguments, another caller/);
+    expect((await historyOf('wipe')).length).toBe(before);
+    const own = await raw('tools/call', { name: 'wipe', arguments: { count: 4 }, inputResponses: yes, requestState: state });
+    expect(own.json.result.isError, JSON.stringify(own.json)).toBeFalsy();
   });
 
   it("takes the app panel's decision when a person answered there first", async () => {

@@ -130,8 +130,8 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
     for (const entry of await readdir(d, { withFileTypes: true }).catch(() => [])) {
       const path = join(d, entry.name);
       const rel = relative(dir, path);
-      // History and metrics record calls (refused ones included) by design.
-      if (/^(history|metrics|logs)(\/|$)/.test(rel) || entry.name.endsWith('.lock')) continue;
+      // History and metrics record calls (refused ones included) by design; the audit log gets earlier calls' batches at any time.
+      if (/^(history|metrics|logs|audit)(\/|$)/.test(rel) || entry.name.endsWith('.lock')) continue;
       if (entry.isDirectory()) await walk(path);
       else if (entry.isFile())
         out.set(

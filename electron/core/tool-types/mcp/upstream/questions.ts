@@ -5,6 +5,7 @@
  * A `sampling/createMessage` goes to the agent's client when it supports sampling and is refused
  * otherwise. Every wait ends with the call's own timeout.
  */
+import { argsDigest } from '../../../audit/record.js';
 import type { ApprovalQuestion } from '../../../../../shared/types.js';
 import type { ApprovalStore } from '../../../agents/approvals.js';
 import { maskMarked } from '../../../invoke/post-process.js';
@@ -69,6 +70,7 @@ export function upstreamQuestions(opts: QuestionsOptions): UpstreamQuestions {
           displayName: tool.displayName,
         },
         args: maskMarked(ctx.args, tool.argSchema),
+        argsDigest: argsDigest(ctx.args),
         caller: ctx.caller ?? 'app',
         question,
         timeoutMs,

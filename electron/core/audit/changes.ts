@@ -1,0 +1,45 @@
+/**
+ * Changes to stored state as audit records: which file (relative to the data folder), create,
+ * update or delete, who (this process's transport), and the SHA-256 of the content before and
+ * after. Only digests leave here, so a secrets.json change records no value.
+ */
+import { promises as fsp } from 'node:fs';
+import { relative, sep } from 'node:path';
+import type { AuditActor, AuditRecordBody } from '../../../shared/audit.js';
+import { sha256Hex } from './record.js';
+
+/** What the writers of stored state call after a write: the content before (undefined: none) and after (undefined: deleted). */
+export interface ChangeRecorder {
+  changed(path: string, before: string | Uint8Array | undefined, after: string | Uint8Array | undefined): void;
+}
+
+export interface RecordSink {
+  append(body: AuditRecordBody): void;
+}
+
+/** The bytes of a file about to change, or undefined when it does not exist (or cannot be read). */
+export async function contentBefore(path: string): Promise<Buffer | undefined> {
+  return fsp.readFile(path).catch(() => undefined);
+}
+
+export class AuditChanges implements ChangeRecorder {
+  constructor(
+    private readonly sink: RecordSink,
+    private readonly dataDir: string,
+    private readonly actor: AuditActor,
+  ) {}
+
+  changed(path: string, before: string | Uint8Array | undefined, after: string | Uint8Array | undefined): void {
+    const beforeDigest = before === undefined ? undefined : sha256Hex(before);
+    const afterDigest = after === undefined ? undefined : sha256Hex(after);
+    if (beforeDigest === afterDigest) return;
+    this.sink.append({
+      kind: 'change',
+      path: relative(this.dataDir, path).split(sep).join('/'),
+      op: beforeDigest === undefined ? 'create' : afterDigest === undefined ? 'delete' : 'update',
+      actor: this.actor,
+      ...(beforeDigest ? { before: beforeDigest } : {}),
+      ...(afterDigest ? { after: afterDigest } : {}),
+    });
+  }
+}
