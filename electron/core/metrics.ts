@@ -33,6 +33,8 @@ function parse(text: string): ToolMetrics | undefined {
 export class MetricsStore extends EventEmitter<{ changed: [string] }> {
   private readonly cache = new Map<string, ToolMetrics>();
   private readonly pending = new Map<string, Pending>();
+  /** Counts taken off `pending` by a flush that has not reached the cache yet: still counted by get(). */
+  private readonly inflight = new Map<string, Pending>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -63,16 +65,23 @@ export class MetricsStore extends EventEmitter<{ changed: [string] }> {
   /** Re-reads one tool's counters (after the watcher saw the file change). */
   async reload(toolID: string): Promise<void> {
     const m = parse(await fsp.readFile(this.file(toolID), 'utf8').catch(() => ''));
-    const before = JSON.stringify(this.cache.get(toolID));
-    if (m) this.cache.set(toolID, m);
+    const cached = this.cache.get(toolID);
+    // Counters only grow (a tool's removal drops them apart): a read that started before this
+    // process's own flush and finished after it holds the older file, and must not win.
+    if (!m || (cached && m.callCount < cached.callCount)) return;
+    const before = JSON.stringify(cached);
+    this.cache.set(toolID, m);
     if (before !== JSON.stringify(m)) this.emit('changed', toolID);
   }
 
   get(toolID: string): ToolMetrics {
-    const base = this.cache.get(toolID) ?? EMPTY;
-    const p = this.pending.get(toolID);
-    if (!p) return base;
-    return { callCount: base.callCount + p.calls, errorCount: base.errorCount + p.errors, lastCalledAt: p.lastCalledAt };
+    let m = this.cache.get(toolID) ?? EMPTY;
+    for (const p of [this.inflight.get(toolID), this.pending.get(toolID)]) {
+      if (!p) continue;
+      const lastCalledAt = !m.lastCalledAt || p.lastCalledAt > m.lastCalledAt ? p.lastCalledAt : m.lastCalledAt;
+      m = { callCount: m.callCount + p.calls, errorCount: m.errorCount + p.errors, lastCalledAt };
+    }
+    return m;
   }
 
   /** Counts one call; returns at once, the write happens later. */
@@ -86,12 +95,25 @@ export class MetricsStore extends EventEmitter<{ changed: [string] }> {
     this.timer ??= setTimeout(() => void this.flush(), this.flushDelayMs);
   }
 
+  /** Adds (+1) or takes back (-1) a batch's counts from what is on its way to the file. */
+  private adjustInflight(toolID: string, p: Pending, sign: 1 | -1): void {
+    const now = this.inflight.get(toolID) ?? { calls: 0, errors: 0, lastCalledAt: p.lastCalledAt };
+    const next = {
+      calls: now.calls + sign * p.calls,
+      errors: now.errors + sign * p.errors,
+      lastCalledAt: now.lastCalledAt > p.lastCalledAt ? now.lastCalledAt : p.lastCalledAt,
+    };
+    if (next.calls <= 0 && next.errors <= 0) this.inflight.delete(toolID);
+    else this.inflight.set(toolID, next);
+  }
+
   /** Writes pending counts now; resolves when they are on disk. */
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const batch = [...this.pending.entries()];
     this.pending.clear();
+    for (const [toolID, p] of batch) this.adjustInflight(toolID, p, 1);
     const run = this.flushing.then(async () => {
       if (!batch.length) return;
       for (const [toolID, p] of batch) {
@@ -108,8 +130,10 @@ export class MetricsStore extends EventEmitter<{ changed: [string] }> {
             };
             await writeFileAtomic(this.file(toolID), JSON.stringify(next, null, 2) + '\n');
             this.cache.set(toolID, next);
+            this.adjustInflight(toolID, p, -1);
           });
         } catch {
+          this.adjustInflight(toolID, p, -1);
           // Keep the counts for the next flush rather than losing them.
           const again = this.pending.get(toolID) ?? { calls: 0, errors: 0, lastCalledAt: p.lastCalledAt };
           again.calls += p.calls;
@@ -125,6 +149,7 @@ export class MetricsStore extends EventEmitter<{ changed: [string] }> {
 
   async remove(toolID: string): Promise<void> {
     this.pending.delete(toolID);
+    this.inflight.delete(toolID);
     this.cache.delete(toolID);
     await fsp.rm(this.file(toolID), { force: true });
   }

@@ -26,6 +26,29 @@ describe('usage metrics', () => {
     expect(typeof m.lastCalledAt).toBe('string');
   }, 60_000);
 
+  it('counts a batch while it is on its way to the file, and a stale read of the file never takes counts back', async () => {
+    const dir = await tempDir('tw-metrics-');
+    dirs.push(dir);
+    const store = new MetricsStore(dir, 60_000);
+    const toolID = uuidv7();
+    store.record(toolID, true);
+    await store.flush();
+    store.record(toolID, false);
+    const writing = store.flush();
+    // Mid-flush (the batch has left the pending counts, the file is not written yet): still counted.
+    expect(store.get(toolID)).toMatchObject({ callCount: 2, errorCount: 1 });
+    await writing;
+    expect(store.get(toolID)).toMatchObject({ callCount: 2, errorCount: 1 });
+    // The watcher's read of the first write, finishing after the second: the older file must not win.
+    await writeFile(join(dir, `${toolID}.json`), JSON.stringify({ callCount: 1, errorCount: 0, lastCalledAt: new Date().toISOString() }));
+    await store.reload(toolID);
+    expect(store.get(toolID)).toMatchObject({ callCount: 2, errorCount: 1 });
+    // Another process's newer counts do.
+    await writeFile(join(dir, `${toolID}.json`), JSON.stringify({ callCount: 5, errorCount: 1, lastCalledAt: new Date().toISOString() }));
+    await store.reload(toolID);
+    expect(store.get(toolID)).toMatchObject({ callCount: 5, errorCount: 1 });
+  });
+
   it('counts in memory at once and writes later, never touching anything but metrics/', async () => {
     const dir = await tempDir('tw-metrics-');
     dirs.push(dir);
