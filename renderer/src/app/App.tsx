@@ -22,6 +22,8 @@ const BundleEditor = lazy(() => import('../screens/BundleEditor.js').then((m) =>
 const TrashScreen = lazy(() => import('../screens/TrashScreen.js').then((m) => ({ default: m.TrashScreen })));
 const SecretsScreen = lazy(() => import('../screens/SecretsScreen.js').then((m) => ({ default: m.SecretsScreen })));
 const SettingsScreen = lazy(() => import('../screens/SettingsScreen.js').then((m) => ({ default: m.SettingsScreen })));
+const ProfilesScreen = lazy(() => import('../profiles/ProfilesScreen.js').then((m) => ({ default: m.ProfilesScreen })));
+const ProfileScreen = lazy(() => import('../profiles/ProfileScreen.js').then((m) => ({ default: m.ProfileScreen })));
 const AgentsScreen = lazy(() => import('../screens/AgentsScreen.js').then((m) => ({ default: m.AgentsScreen })));
 
 function Screen({ route }: { route: Route }) {
@@ -50,6 +52,12 @@ function Screen({ route }: { route: Route }) {
       return <SearchScreen q={route.q} />;
     case 'schedules':
       return <SchedulesScreen />;
+    case 'profiles':
+      return <ProfilesScreen />;
+    case 'profileNew':
+      return <ProfileScreen key="new" />;
+    case 'profile':
+      return <ProfileScreen key={route.profileID} profileID={route.profileID} />;
     default:
       return <ToolList bundleID={null} />;
   }
