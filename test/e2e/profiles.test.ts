@@ -85,7 +85,7 @@ describe.runIf(chromiumAvailable())('the Profiles screen', () => {
     expect(await page.getByTestId('profile-mode-search-cost').textContent()).toMatch(/≈ [\d,]+ tokens/);
     await page.getByTestId('profile-save').click();
     await expect.poll(() => page.getByTestId('profile-slug-field').textContent()).toContain('taken');
-    await shoot(page, 'profile-editor');
+    await shoot(page, 'profile-editor', { scrollTo: 'profile-form' });
     await axeBoth('profile editor');
 
     await page.getByTestId('profile-slug').fill('ops-agent');
@@ -122,6 +122,8 @@ describe.runIf(chromiumAvailable())('the Profiles screen', () => {
       mcpServers: Record<string, { args: string[] }>;
     };
     expect(stdio.mcpServers['ops-agent']!.args.slice(-3)).toEqual(['mcp', '--profile', 'ops-agent']);
+    await shoot(page, 'profile-config', { scrollTo: 'profile-tokens' });
+    await axeBoth('profile page');
 
     // Shown once: after a reload the token is nowhere on the page, the configuration has a placeholder.
     await page.reload();

@@ -4,6 +4,7 @@ import { transportKind } from '../api/session.js';
 import { useCopy } from '../app/useCopy.js';
 import { mcpClientConfig, profileLaunch } from '../app/mcpConfig.js';
 import { ErrorState, Loading } from '../components/States.js';
+import './Profiles.css';
 
 /** Where this host serves MCP over HTTP: the page's own origin in the browser, the app's Agent access listener on the desktop. */
 function httpOrigin(agentAccessUrl: string | undefined): string | undefined {
@@ -37,16 +38,20 @@ export function ProfileConfig({ slug, token }: { slug: string; token?: string })
         <pre className="code-block" data-testid="profile-config-http">
           {http}
         </pre>
-        <button type="button" className="btn" onClick={() => void copy(http, 'HTTP configuration copied')} disabled={!origin} data-testid="profile-copy-http">
-          Copy
-        </button>
+        <div className="row profile-config-actions">
+          <button type="button" className="btn" onClick={() => void copy(http, 'HTTP configuration copied')} disabled={!origin} data-testid="profile-copy-http">
+            Copy
+          </button>
+        </div>
         <h3 className="field-label">Stdio (Claude Desktop, Cursor and other clients that start a command)</h3>
         <pre className="code-block" data-testid="profile-config-stdio">
           {stdio}
         </pre>
-        <button type="button" className="btn" onClick={() => void copy(stdio, 'Stdio configuration copied')} data-testid="profile-copy-stdio">
-          Copy
-        </button>
+        <div className="row profile-config-actions">
+          <button type="button" className="btn" onClick={() => void copy(stdio, 'Stdio configuration copied')} data-testid="profile-copy-stdio">
+            Copy
+          </button>
+        </div>
       </div>
     </div>
   );

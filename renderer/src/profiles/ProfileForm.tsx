@@ -41,7 +41,15 @@ export function ProfileForm({ profileID, stored, onSaved, onCancel }: Props) {
   });
   const serverError = save.error instanceof ApiCallError ? save.error : null;
   const fieldErrors = serverError ? issuesByField(serverError.issues, FIELDS) : new Map<string, string>();
-  if (serverError?.code === 'CONFLICT') fieldErrors.set('slug', serverError.message);
+  if (serverError?.code === 'CONFLICT') {
+    // The core names the holder by its ID; people know it by its name.
+    const holderID = (serverError.error.details as { profileID?: unknown } | undefined)?.profileID;
+    const holder = profiles.data?.find((p) => p.profileID === holderID);
+    fieldErrors.set(
+      'slug',
+      holder ? `/mcp/p/${holder.slug} is taken by the profile “${holder.displayName || holder.slug}”; choose another slug` : serverError.message,
+    );
+  }
   const slugError =
     tried && !SLUG.test(draft.slug.trim())
       ? 'Use lower-case letters, digits and dashes, starting with a letter or digit (e.g. ops-agent)'
