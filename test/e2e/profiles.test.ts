@@ -149,6 +149,26 @@ describe.runIf(chromiumAvailable())('the Profiles screen', () => {
     await expect.poll(() => page.getByTestId('profile-tool-rotate-keys').textContent()).toContain('rotate_now');
   }, 60_000);
 
+  it('edits with the tool picker, and never overwrites a change made elsewhere meanwhile', async () => {
+    const profileID = (await profileBySlug('ops-agent'))!.profileID;
+    await page.getByTestId('profile-exclude-search').fill('list-hosts');
+    await page.getByTestId('profile-exclude-add-list-hosts').click();
+    await page.getByTestId('profile-save').click();
+    await expect.poll(async () => (await profileBySlug('ops-agent'))?.toolCount).toBe(1);
+    const listHosts = (await api(host, 'tools.list', { includeDisabled: true })).items.find((t) => t.slug === 'list-hosts')!;
+    expect((await profileBySlug('ops-agent'))!.exclude).toEqual([listHosts.toolID]);
+
+    await page.getByTestId('profile-instructions').fill('Mine');
+    const current = (await api(host, 'profiles.get', { profileID }))!;
+    await api(host, 'profiles.put', { profileID, profile: { ...current, instructions: 'Theirs' }, ifModifiedAt: current.modifiedAt });
+    await page.getByTestId('profile-changed-elsewhere').waitFor();
+    await page.getByTestId('profile-save').click();
+    await expect.poll(() => page.getByTestId('form-alert').textContent()).toMatch(/changed|modified/i);
+    expect((await api(host, 'profiles.get', { profileID })).instructions).toBe('Theirs');
+    await page.getByTestId('profile-take-theirs').click();
+    expect(await page.getByTestId('profile-instructions').inputValue()).toBe('Theirs');
+  }, 60_000);
+
   it('lists the profiles with mode, tool count and both token costs', async () => {
     await page.getByTestId('nav-profiles').click();
     const row = page.getByTestId('profile-row-ops-agent');
@@ -157,7 +177,7 @@ describe.runIf(chromiumAvailable())('the Profiles screen', () => {
     expect(text).toContain('Ops agent');
     expect(text).toContain('/mcp/p/ops-agent');
     expect(text).toContain('search');
-    expect(text).toContain('2 tools');
+    expect(text).toContain('1 tool');
     expect(text).toMatch(/≈ [\d,]+ tokens/);
     await shoot(page, 'profiles-list');
     await axeBoth('profiles list');

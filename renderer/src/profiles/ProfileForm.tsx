@@ -7,7 +7,7 @@ import { keys, useAllTools, useBundles, useProfiles } from '../api/queries.js';
 import { useToast } from '../components/Toasts.js';
 import { Field, FormErrors, TextField, issuesByField } from '../editor/Field.js';
 import { tokensApprox, TOKENIZER_BASIS } from '../../../shared/context-cost.js';
-import type { ProfileDetail, ProfileMode, ProfileSummary } from '../../../shared/profiles.js';
+import type { ProfileDetail, ProfileFile, ProfileMode, ProfileSummary } from '../../../shared/profiles.js';
 import { draftOf, EMPTY_DRAFT, inputOf, type ProfileDraft } from './profileInput.js';
 import { ToolPicker } from './ToolPicker.js';
 import './Profiles.css';
@@ -29,11 +29,27 @@ export function ProfileForm({ profileID, stored, onSaved, onCancel }: Props) {
   const tools = useAllTools();
   const profiles = useProfiles();
   const [draft, setDraft] = useState<ProfileDraft>(() => (stored ? draftOf(stored) : EMPTY_DRAFT));
+  // The version the draft started from: a save replaces only that one, so a change made elsewhere meanwhile is never overwritten.
+  const [base, setBase] = useState<ProfileFile | undefined>(stored);
   const [tried, setTried] = useState(false);
+  const dirty = base ? JSON.stringify(inputOf(draft, base)) !== JSON.stringify(inputOf(draftOf(base), base)) : true;
+  const changedElsewhere = !!stored && !!base && stored.modifiedAt !== base.modifiedAt;
+  if (changedElsewhere && !dirty) {
+    // Nothing typed yet: simply show the newer version (an override saved below, another window's change).
+    setBase(stored);
+    setDraft(draftOf(stored));
+  }
+  const takeTheirs = () => {
+    setBase(stored);
+    if (stored) setDraft(draftOf(stored));
+    save.reset();
+  };
   const set = (patch: Partial<ProfileDraft>) => setDraft((d) => ({ ...d, ...patch }));
   const save = useMutation({
-    mutationFn: () => putProfile({ profileID, profile: inputOf(draft, stored), ...(stored ? { ifModifiedAt: stored.modifiedAt } : {}) }),
+    mutationFn: () => putProfile({ profileID, profile: inputOf(draft, base), ...(base ? { ifModifiedAt: base.modifiedAt } : {}) }),
     onSuccess: (r) => {
+      setBase(r.profile);
+      setDraft(draftOf(r.profile));
       toast.show('success', `Profile ${r.profile.slug} saved`);
       void qc.invalidateQueries({ queryKey: keys.profiles });
       onSaved(r.profile, r.created);
@@ -193,7 +209,14 @@ export function ProfileForm({ profileID, stored, onSaved, onCancel }: Props) {
             />
           )}
         </Field>
-        {serverError?.code === 'MODIFIED_ELSEWHERE' && <p className="field-error">Reload the page to see the other change, then make yours again.</p>}
+        {changedElsewhere && dirty && (
+          <div className="notice profile-warning" role="status" data-testid="profile-changed-elsewhere">
+            This profile was changed elsewhere since you opened it; saving is refused so that change is not lost.{' '}
+            <button type="button" className="link-btn" onClick={takeTheirs} data-testid="profile-take-theirs">
+              Load that version (drops your edits)
+            </button>
+          </div>
+        )}
         {save.isError && !serverError && <p className="field-error">{errorMessage(save.error)}</p>}
         <div className="form-actions">
           <button type="button" className="btn" onClick={onCancel}>

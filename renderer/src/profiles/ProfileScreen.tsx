@@ -84,7 +84,6 @@ export function ProfileScreen({ profileID }: { profileID?: string }) {
           ))}
       </header>
       <ProfileForm
-        key={stored?.modifiedAt ?? 'new'}
         profileID={profileID ?? newID}
         stored={stored}
         onSaved={(p, created) => {

@@ -128,7 +128,7 @@ export function ProfileTokens({ profileID, slug, onCreated, onRevoked }: Props) 
         {shown && (
           <div className="confirm">
             <h2 className="modal-title">Token {shown.label ? `“${shown.label}”` : ''} created</h2>
-            <div className="notice profile-token-warning" role="status">
+            <div className="notice profile-warning" role="status">
               Copy it now: it will not be shown again. Toolwright keeps only its hash.
             </div>
             <pre className="code-block profile-token-value" data-testid="token-value">
