@@ -64,7 +64,7 @@ describe.runIf(chromiumAvailable())('the Profiles screen', () => {
         tool: { type: 'function', displayName: slug, description: `The ${slug} tool`, safety: 'readOnly', impl: { function: 'core.uuid' } },
       });
     }
-    await api(host, 'profiles.put', { profileID: uuidv7(), profile: { slug: 'taken', displayName: 'Taken', bundles: [] } });
+    await api(host, 'profiles.put', { profileID: uuidv7(), profile: { slug: 'taken', displayName: 'Taken', bundles: [], include: [uuidv7()] } });
     await openApp(page, host);
   }, 300_000);
 
@@ -179,6 +179,7 @@ describe.runIf(chromiumAvailable())('the Profiles screen', () => {
     expect(text).toContain('search');
     expect(text).toContain('1 tool');
     expect(text).toMatch(/≈ [\d,]+ tokens/);
+    expect(await page.getByTestId('profile-missing-taken').textContent()).toContain('1 tool no longer exists');
     await shoot(page, 'profiles-list');
     await axeBoth('profiles list');
     expect(problems).toEqual([]);

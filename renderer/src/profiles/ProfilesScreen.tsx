@@ -13,7 +13,8 @@ function missingText(p: ProfileSummary): string | undefined {
     p.missing.bundles.length ? plural(p.missing.bundles.length, 'bundle') : '',
     p.missing.tools.length ? plural(p.missing.tools.length, 'tool') : '',
   ].filter(Boolean);
-  return parts.length ? `${parts.join(' and ')} no longer exist` : undefined;
+  const one = p.missing.bundles.length + p.missing.tools.length === 1;
+  return parts.length ? `${parts.join(' and ')} no longer ${one ? 'exists' : 'exist'}` : undefined;
 }
 
 /** What the profile's tools/list costs, in its mode, beside the other mode's cost. */
