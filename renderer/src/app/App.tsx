@@ -22,8 +22,8 @@ const BundleEditor = lazy(() => import('../screens/BundleEditor.js').then((m) =>
 const TrashScreen = lazy(() => import('../screens/TrashScreen.js').then((m) => ({ default: m.TrashScreen })));
 const SecretsScreen = lazy(() => import('../screens/SecretsScreen.js').then((m) => ({ default: m.SecretsScreen })));
 const SettingsScreen = lazy(() => import('../screens/SettingsScreen.js').then((m) => ({ default: m.SettingsScreen })));
-const ProfilesScreen = lazy(() => import('../profiles/ProfilesScreen.js').then((m) => ({ default: m.ProfilesScreen })));
-const ProfileScreen = lazy(() => import('../profiles/ProfileScreen.js').then((m) => ({ default: m.ProfileScreen })));
+const ProfilesScreen = lazy(() => import('../screens/ProfilesScreen.js').then((m) => ({ default: m.ProfilesScreen })));
+const ProfileScreen = lazy(() => import('../screens/ProfileScreen.js').then((m) => ({ default: m.ProfileScreen })));
 const AgentsScreen = lazy(() => import('../screens/AgentsScreen.js').then((m) => ({ default: m.AgentsScreen })));
 
 function Screen({ route }: { route: Route }) {

@@ -3,10 +3,9 @@ import { useProfiles } from '../api/queries.js';
 import { useNav } from '../app/nav.js';
 import { plural } from '../app/format.js';
 import { Badge, Empty, ErrorState, Loading } from '../components/States.js';
-import { tokensApprox, TOKENIZER_BASIS } from '../../../shared/context-cost.js';
 import type { ProfileSummary } from '../../../shared/profiles.js';
-import '../screens/ListCards.css';
-import './Profiles.css';
+import { CostLine } from '../profiles/CostLine.js';
+import './ListCards.css';
 
 function missingText(p: ProfileSummary): string | undefined {
   const parts = [
@@ -15,19 +14,6 @@ function missingText(p: ProfileSummary): string | undefined {
   ].filter(Boolean);
   const one = p.missing.bundles.length + p.missing.tools.length === 1;
   return parts.length ? `${parts.join(' and ')} no longer ${one ? 'exists' : 'exist'}` : undefined;
-}
-
-/** What the profile's tools/list costs, in its mode, beside the other mode's cost. */
-export function CostLine({ p }: { p: Pick<ProfileSummary, 'mode' | 'contextTokens'> }) {
-  const { listed, search, pending } = p.contextTokens;
-  return (
-    <span className="profile-cost" title={`Tokens of the tools/list answer (${TOKENIZER_BASIS})`}>
-      <span className={p.mode === 'all' ? 'is-chosen' : 'muted'}>every tool listed {tokensApprox(listed)}</span>
-      {' · '}
-      <span className={p.mode === 'search' ? 'is-chosen' : 'muted'}>search mode {tokensApprox(search)}</span>
-      {pending > 0 && <span className="muted"> ({plural(pending, 'tool')} not counted yet)</span>}
-    </span>
-  );
 }
 
 export function ProfilesScreen() {

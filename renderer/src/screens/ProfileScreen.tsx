@@ -10,12 +10,11 @@ import { useConfirm } from '../components/Dialog.js';
 import { useToast } from '../components/Toasts.js';
 import { ErrorState, Loading } from '../components/States.js';
 import type { CreatedProfileToken } from '../../../shared/profiles.js';
-import { ProfileForm } from './ProfileForm.js';
-import { ProfileTokens } from './ProfileTokens.js';
-import { ProfileConfig } from './ProfileConfig.js';
-import { ProfileTools } from './ProfileTools.js';
-import { CostLine } from './ProfilesScreen.js';
-import './Profiles.css';
+import { ProfileForm } from '../profiles/ProfileForm.js';
+import { ProfileTokens } from '../profiles/ProfileTokens.js';
+import { ProfileConfig } from '../profiles/ProfileConfig.js';
+import { ProfileTools } from '../profiles/ProfileTools.js';
+import { CostLine } from '../profiles/CostLine.js';
 
 export function ProfileScreen({ profileID }: { profileID?: string }) {
   const { go, replace } = useNav();
