@@ -25,7 +25,7 @@ import globals from 'globals';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 // The renderer's features: components by concern, used by screens, built on components/ and the api hooks.
-const RENDERER_FEATURES = ['approvals', 'card', 'editor', 'help', 'search', 'servers', 'tester', 'transfer'].map((f) => `./renderer/src/${f}`);
+const RENDERER_FEATURES = ['approvals', 'card', 'editor', 'help', 'profiles', 'search', 'servers', 'tester', 'transfer'].map((f) => `./renderer/src/${f}`);
 const RENDERER_BELOW_SCREENS = [...RENDERER_FEATURES, './renderer/src/components', './renderer/src/api'];
 
 // A regex on the specifier, not gitignore patterns: those also matched a folder of that name (editor/types/http/).

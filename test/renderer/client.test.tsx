@@ -190,8 +190,9 @@ describe('live updates', () => {
       expect(spy).not.toHaveBeenCalled();
       await vi.advanceTimersByTimeAsync(200);
       const calls = spy.mock.calls.map((c) => JSON.stringify(c[0]?.queryKey));
-      // A tool's schedules live in its tool.json, so the schedules list follows tool changes too.
-      expect(calls.sort()).toEqual(['["bundles"]', '["schedules"]', '["search"]', '["tools"]']);
+      // A tool's schedules live in its tool.json, so the schedules list follows tool changes too;
+      // so do the profiles' tool lists, counts and costs.
+      expect(calls.sort()).toEqual(['["bundles"]', '["profiles"]', '["schedules"]', '["search"]', '["tools"]']);
     } finally {
       vi.useRealTimers();
     }

@@ -20,6 +20,9 @@ describe('hash routes', () => {
     { name: 'settings' },
     { name: 'agents' },
     { name: 'audit' },
+    { name: 'profiles' },
+    { name: 'profileNew' },
+    { name: 'profile', profileID: ref.bundleID },
   ];
   it.each(routes.map((r) => [hashOf(r), r] as const))('%s round-trips', (hash, route) => {
     expect(hash.startsWith('#/')).toBe(true);

@@ -14,10 +14,11 @@ export function keysForEvent(e: StoreEvent): QueryKey[] {
     case 'bundle.changed':
     case 'bundle.removed':
       // A changed source is a different server.
-      return [keys.bundles, keys.tools, ['search'], keys.server(e.bundleID)];
+      return [keys.bundles, keys.tools, ['search'], keys.server(e.bundleID), keys.profiles];
     case 'tool.changed':
     case 'tool.removed':
-      return [keys.tools, keys.bundles, ['search'], keys.schedules];
+      // A profile's tools, counts and costs follow its bundles' and tools' changes.
+      return [keys.tools, keys.bundles, ['search'], keys.schedules, keys.profiles];
     case 'config.changed':
       return [keys.config, keys.system, keys.tools];
     case 'secrets.changed':
@@ -42,7 +43,10 @@ export function keysForEvent(e: StoreEvent): QueryKey[] {
     case 'upstream.changed':
       return [keys.server(e.bundleID)];
     case 'context.counted':
-      return [['tools', 'list'], ['tools', 'one'], keys.bundles];
+      return [['tools', 'list'], ['tools', 'one'], keys.bundles, keys.profiles];
+    case 'profile.changed':
+    case 'profile.removed':
+      return [keys.profiles];
     case 'build.finished':
       return [keys.toolImage(e.toolID), keys.tools];
     default:

@@ -50,3 +50,8 @@ export const syncServer = operation('servers.sync');
 export const stopServer = operation('servers.stop');
 export const authorizeServer = operation('servers.authorize');
 export const acceptDefinition = operation('tools.acceptDefinition');
+
+export const putProfile = operation('profiles.put');
+export const deleteProfile = operation('profiles.delete');
+export const createProfileToken = operation('profiles.tokens.create');
+export const revokeProfileToken = operation('profiles.tokens.revoke');

@@ -44,6 +44,10 @@ export const keys = {
   definition: (ref: ToolRef) => ['tools', 'definition', ref.bundleID, ref.slug, ref.version] as const,
   /** Under 'tools': any tool's change may add or settle a near-duplicate. */
   lint: (scope: { bundleID?: string; toolID?: string }) => ['tools', 'lint', scope.bundleID ?? '', scope.toolID ?? ''] as const,
+  profiles: ['profiles'] as const,
+  profileList: ['profiles', 'list'] as const,
+  profile: (profileID: string) => ['profiles', 'one', profileID] as const,
+  profileTokens: (profileID: string) => ['profiles', 'tokens', profileID] as const,
 };
 
 /** What an agent may misread: of one tool (whatever its state), or of the tools agents see in a bundle. */
@@ -245,4 +249,19 @@ export function useServerStatus(bundleID: string) {
 /** An upstream tool's accepted definition beside the server's current one. */
 export function useDefinitionReview(ref: ToolRef, enabled = true) {
   return useQuery({ queryKey: keys.definition(ref), queryFn: () => call('tools.definition', ref), enabled });
+}
+
+/** Every profile with its tool count, missing references, context cost and client-limit warnings. */
+export function useProfiles() {
+  return useQuery({ queryKey: keys.profileList, queryFn: async () => (await call('profiles.list', {})).items });
+}
+
+/** One profile with its tools as the agent sees them. */
+export function useProfile(profileID: string | undefined) {
+  return useQuery({ queryKey: keys.profile(profileID ?? 'none'), queryFn: () => call('profiles.get', { profileID: profileID! }), enabled: !!profileID });
+}
+
+/** A profile's tokens (label, creation, last use, calls; never the token). */
+export function useProfileTokens(profileID: string) {
+  return useQuery({ queryKey: keys.profileTokens(profileID), queryFn: async () => (await call('profiles.tokens.list', { profileID })).items });
 }

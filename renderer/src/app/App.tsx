@@ -23,6 +23,8 @@ const TrashScreen = lazy(() => import('../screens/TrashScreen.js').then((m) => (
 const SecretsScreen = lazy(() => import('../screens/SecretsScreen.js').then((m) => ({ default: m.SecretsScreen })));
 const SettingsScreen = lazy(() => import('../screens/SettingsScreen.js').then((m) => ({ default: m.SettingsScreen })));
 const AuditScreen = lazy(() => import('../screens/AuditScreen.js').then((m) => ({ default: m.AuditScreen })));
+const ProfilesScreen = lazy(() => import('../screens/ProfilesScreen.js').then((m) => ({ default: m.ProfilesScreen })));
+const ProfileScreen = lazy(() => import('../screens/ProfileScreen.js').then((m) => ({ default: m.ProfileScreen })));
 const AgentsScreen = lazy(() => import('../screens/AgentsScreen.js').then((m) => ({ default: m.AgentsScreen })));
 
 function Screen({ route }: { route: Route }) {
@@ -53,6 +55,12 @@ function Screen({ route }: { route: Route }) {
       return <SchedulesScreen />;
     case 'audit':
       return <AuditScreen />;
+    case 'profiles':
+      return <ProfilesScreen />;
+    case 'profileNew':
+      return <ProfileScreen key="new" />;
+    case 'profile':
+      return <ProfileScreen key={route.profileID} profileID={route.profileID} />;
     default:
       return <ToolList bundleID={null} />;
   }

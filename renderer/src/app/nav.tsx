@@ -21,7 +21,10 @@ export type Route =
   | { name: 'settings' }
   | { name: 'agents' }
   | { name: 'schedules' }
-  | { name: 'audit' };
+  | { name: 'audit' }
+  | { name: 'profiles' }
+  | { name: 'profileNew' }
+  | { name: 'profile'; profileID: string };
 
 interface Nav {
   route: Route;
@@ -61,6 +64,10 @@ export function hashOf(route: Route): string {
       return `#/bundle/${e(route.bundleID)}/edit`;
     case 'search':
       return `#/search/${e(route.q)}`;
+    case 'profileNew':
+      return '#/profiles/new';
+    case 'profile':
+      return `#/profiles/${e(route.profileID)}`;
     default:
       return `#/${route.name}`;
   }
@@ -108,6 +115,10 @@ export function routeOf(hash: string): Route {
       return { name: 'bundleNew' };
     case 'search':
       return { name: 'search', q: a ?? '' };
+    case 'profiles':
+      if (a === 'new') return { name: 'profileNew' };
+      if (a) return { name: 'profile', profileID: a };
+      return { name: 'profiles' };
     case 'trash':
     case 'secrets':
     case 'settings':

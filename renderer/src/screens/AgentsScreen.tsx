@@ -10,9 +10,10 @@ import { useCopy } from '../app/useCopy.js';
 import { ErrorState, Loading, Badge, Empty } from '../components/States.js';
 import { relativeTime, absoluteTime } from '../app/format.js';
 import type { McpLaunch } from '../../../shared/types.js';
+import { mcpClientConfig, type McpClient } from '../app/mcpConfig.js';
 import './AgentsScreen.css';
 
-type Client = 'claude' | 'cursor' | 'vscode' | 'command' | 'http';
+type Client = McpClient;
 
 const CLIENTS: { id: Client; label: string; where: string }[] = [
   { id: 'claude', label: 'Claude Desktop', where: 'Settings → Developer → Edit Config (claude_desktop_config.json)' },
@@ -23,20 +24,7 @@ const CLIENTS: { id: Client; label: string; where: string }[] = [
 ];
 
 function snippet(client: Client, launch: McpLaunch, httpUrl: string | undefined, bearer: string): string {
-  const stdio = { command: launch.command, args: launch.args };
-  switch (client) {
-    case 'claude':
-    case 'cursor':
-      return JSON.stringify({ mcpServers: { toolwright: stdio } }, null, 2);
-    case 'vscode':
-      return JSON.stringify({ servers: { toolwright: { type: 'stdio', ...stdio } } }, null, 2);
-    case 'command':
-      return [launch.command, ...launch.args].map((a) => (/[\s"'\\]/.test(a) ? JSON.stringify(a) : a)).join(' ');
-    case 'http':
-      return httpUrl
-        ? JSON.stringify({ mcpServers: { toolwright: { type: 'http', url: httpUrl, headers: { Authorization: `Bearer ${bearer}` } } } }, null, 2)
-        : 'The desktop app serves MCP over stdio; run `npm run serve` (or `toolwright serve`) for the HTTP endpoint at /mcp.';
-  }
+  return mcpClientConfig(client, { name: 'toolwright', launch, httpUrl, bearer });
 }
 
 export function AgentsScreen() {

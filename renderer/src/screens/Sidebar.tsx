@@ -18,6 +18,10 @@ function isBundleActive(route: Route, bundleID: string): boolean {
   return false;
 }
 
+function isProfileRoute(route: Route): boolean {
+  return route.name === 'profiles' || route.name === 'profileNew' || route.name === 'profile';
+}
+
 export function Sidebar() {
   const { route, go } = useNav();
   const bundles = useBundles('exclude');
@@ -147,6 +151,15 @@ export function Sidebar() {
         >
           <span className="nav-label">Trash</span>
           {!!trash.data?.length && <span className="count">{trash.data.length}</span>}
+        </button>
+        <button
+          type="button"
+          className={`nav-item${isProfileRoute(route) ? ' is-active' : ''}`}
+          aria-current={isProfileRoute(route) ? 'page' : undefined}
+          onClick={() => go({ name: 'profiles' })}
+          data-testid="nav-profiles"
+        >
+          <span className="nav-label">Profiles</span>
         </button>
         <button
           type="button"
