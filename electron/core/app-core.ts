@@ -56,9 +56,9 @@ import { UpstreamManager } from './tool-types/mcp/upstream/manager.js';
 import { DEFAULT_UPSTREAM_IDLE_MINUTES } from '../../shared/limits.js';
 import { UpstreamSync } from './tool-types/mcp/upstream/sync.js';
 import { UpstreamService } from './tool-types/mcp/upstream/service.js';
-import { ProfileStore } from './profiles/profile-store.js';
-import { ProfileTokens } from './profiles/profile-tokens.js';
-import { ProfileService } from './profiles/profile-service.js';
+import type { ProfileStore } from './profiles/profile-store.js';
+import type { ProfileService } from './profiles/profile-service.js';
+import { openProfiles } from './profiles/open.js';
 import { ContextCostService } from './agents/context-cost.js';
 import { ToolLintService } from './agents/tool-lint-service.js';
 import { AuditLog } from './audit/writer.js';
@@ -265,18 +265,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   });
   const schedules = new ScheduleService({ store, tools, files: scheduleFiles, runner: scheduleRunner, clock: scheduleClock });
 
-  const profileStore = await ProfileStore.open(paths, () => store.now());
-  owned.listen(profileStore, 'event', emit);
-  const profileTokens = new ProfileTokens(paths, () => store.now());
-  owned.add(() => profileTokens.close());
-  const profiles = new ProfileService(
-    profileStore,
-    profileTokens,
-    () => store.reader,
-    tools,
-    () => config.get().toolsEnabled,
-    contextCost,
-  );
+  const { profileStore, profiles } = await openProfiles({ paths, store, tools, config, contextCost, owned, emit });
   const agents = new AgentConnections(paths.agentsDir, opts.clock);
   owned.listen(agents, 'changed', () => emit({ type: 'agents.changed' }));
   owned.listen(approvals, 'changed', () => emit({ type: 'approvals.changed' }));
