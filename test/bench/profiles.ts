@@ -85,7 +85,7 @@ export async function run(): Promise<void> {
       }
       const properties = Object.fromEntries(e.argNames.map((n, j) => [n, { type: 'string', description: e.argDescriptions[j] ?? '' }]));
       await h.core.tools.create(
-        { bundleID, slug: `${e.name.slice(0, 60)}-${i}`, version: 'v1' },
+        { bundleID, slug: `${e.name.replace(/[^A-Za-z0-9-]+/g, '-').slice(0, 56)}-${i}`, version: 'v1' },
         {
           type: 'function',
           displayName: e.title,
