@@ -32,9 +32,12 @@ chroot "$ROOTFS" useradd --uid 1000 --gid node --shell /bin/bash --create-home n
 # This machine reaches the npm registry through an intercepting proxy whose CA is in the system
 # store; a build here needs it as a build on a company network would. The official image has none.
 CA_ENV=()
-if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+CA_FILE="${NODE_EXTRA_CA_CERTS:-}"
+[ -n "$CA_FILE" ] && [ -f "$CA_FILE" ] || CA_FILE="$(npm config get cafile 2>/dev/null || true)"
+[ -n "$CA_FILE" ] && [ "$CA_FILE" != "null" ] && [ -f "$CA_FILE" ] || CA_FILE=/etc/ssl/certs/ca-certificates.crt
+if [ -f "$CA_FILE" ]; then
   mkdir -p "$ROOTFS/usr/local/share/stand-in"
-  cp "$NODE_EXTRA_CA_CERTS" "$ROOTFS/usr/local/share/stand-in/ca.pem"
+  cp "$CA_FILE" "$ROOTFS/usr/local/share/stand-in/ca.pem"
   CA_ENV=(--change "ENV NODE_EXTRA_CA_CERTS=/usr/local/share/stand-in/ca.pem" --change "ENV NPM_CONFIG_CAFILE=/usr/local/share/stand-in/ca.pem")
 fi
 rm -rf "$ROOTFS"/var/cache/apt/archives/*.deb "$ROOTFS"/var/lib/apt/lists/*
