@@ -9,7 +9,7 @@
  *   process, watching the folder) on its stream (2025) or its subscriptions/listen (2026) (goal
  *   p95 ≤ 500 ms), against the time the toggle's own REST call takes.
  */
-import { request as httpRequest, Agent } from 'node:http';
+import { Agent } from 'node:http';
 import { loadavg } from 'node:os';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost, type TestHost } from '../helpers/host.js';
-import { quantile, row } from './util.js';
+import { interleaved, quantile, rawPost, row } from './util.js';
 
 const CORE = '0190a000-0000-7000-8000-00000000c0e0';
 const BIN = join(import.meta.dirname, '../../bin/toolwright.js');
@@ -28,42 +28,6 @@ const ERAS = [
   { label: '2025', options: {} },
   { label: '2026', options: { versionNegotiation: { mode: { pin: MODERN_VERSION } } } },
 ] as const;
-
-async function interleaved(n: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number[], number[]]> {
-  const as: number[] = [];
-  const bs: number[] = [];
-  for (let i = 0; i < n + 100; i++) {
-    for (const side of i % 2 ? ['a', 'b'] : ['b', 'a']) {
-      const t0 = performance.now();
-      await (side === 'a' ? a() : b());
-      if (i >= 100) (side === 'a' ? as : bs).push(performance.now() - t0);
-    }
-  }
-  return [as, bs];
-}
-
-/** A raw POST over a kept-alive connection: the answer's status, headers and whole body, nothing parsed. */
-function rawPost(
-  url: string,
-  agent: Agent,
-  headers: Record<string, string>,
-  body: unknown,
-): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
 
 /** tools/list by raw HTTP in one era: a function that lists once and gives the answer's text. */
 async function rawLister(h: TestHost, era: '2025' | '2026', agent: Agent): Promise<() => Promise<string>> {

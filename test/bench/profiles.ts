@@ -8,33 +8,16 @@
  *   one tool's recount after an edit, against the edit alone.
  * The tools are 10,000 real operations of the tool-search corpus (real API descriptions).
  */
-import { request as httpRequest, Agent } from 'node:http';
+import { Agent } from 'node:http';
 import { loadavg } from 'node:os';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost, type TestHost } from '../helpers/host.js';
 import { createToolSearcher } from '../../electron/core/agents/tool-search.js';
 import { loadCorpus, loadQueries } from './toolsearch/evaluate.js';
-import { quantile, row } from './util.js';
+import { interleaved, quantile, rawPost, row } from './util.js';
 
 const MODERN_VERSION = '2026-07-28';
 const TOOLS = 10_000;
-
-function rawPost(url: string, agent: Agent, headers: Record<string, string>, body: unknown): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
 
 function modernCaller(h: TestHost, path: string, agent: Agent): (method: string, params: Record<string, unknown>) => Promise<string> {
   const _meta = {
@@ -50,19 +33,6 @@ function modernCaller(h: TestHost, path: string, agent: Agent): (method: string,
     if (res.status !== 200) throw new Error(`${method} at ${path} answered ${res.status}: ${res.text.slice(0, 200)}`);
     return res.text;
   };
-}
-
-async function interleaved(n: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number[], number[]]> {
-  const as: number[] = [];
-  const bs: number[] = [];
-  for (let i = 0; i < n + 20; i++) {
-    for (const side of i % 2 ? ['a', 'b'] : ['b', 'a']) {
-      const t0 = performance.now();
-      await (side === 'a' ? a() : b());
-      if (i >= 20) (side === 'a' ? as : bs).push(performance.now() - t0);
-    }
-  }
-  return [as, bs];
 }
 
 export async function run(): Promise<void> {
@@ -109,6 +79,7 @@ export async function run(): Promise<void> {
       60,
       () => atProfile('tools/list', {}),
       () => atMcp('tools/list', {}),
+      20,
     );
     console.log(row('tools/list, profile vs /mcp, p50 (goal ≤ 1.1×)', quantile(profileTimes, 0.5), quantile(mcpTimes, 0.5)));
     console.log(row('tools/list, profile vs /mcp, p95 (goal ≤ 1.1×)', quantile(profileTimes, 0.95), quantile(mcpTimes, 0.95)));

@@ -21,6 +21,19 @@ export function toolwrightArgs(): string[] {
   return nodeArgsFor('test/helpers/cli-main.ts');
 }
 
+/** Runs `toolwright <args>` on a data folder to its end: exit code and everything it printed. */
+export function runToolwright(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...toolwrightArgs(), '--data-dir', dataDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
 const running = new Set<ChildProcess>();
 
 /**

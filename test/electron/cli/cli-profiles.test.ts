@@ -1,24 +1,13 @@
 /** `toolwright profiles …` from the command line, a fresh CLI process per command on one data folder. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { v7 as uuidv7 } from 'uuid';
 import { createCore } from '../../../electron/core/app-core.js';
 import { tempDir } from '../../helpers/store.js';
-import { toolwrightArgs } from '../../helpers/procs.js';
+import { runToolwright } from '../../helpers/procs.js';
 
 let dataDir: string;
 
-function tw(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...toolwrightArgs(), '--data-dir', dataDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const tw = (args: string[]) => runToolwright(dataDir, args);
 
 beforeAll(async () => {
   dataDir = await tempDir('tw-cli-profiles-');

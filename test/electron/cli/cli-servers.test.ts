@@ -5,11 +5,10 @@
  * in a claude_desktop_config.json with its secret moved into the secrets store.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/store.js';
-import { toolwrightArgs } from '../../helpers/procs.js';
+import { runToolwright } from '../../helpers/procs.js';
 import { listTree } from '../../helpers/transfer.js';
 
 const SERVER = join(import.meta.dirname, '../../fixtures/mcp/file-tools-server.mjs');
@@ -17,17 +16,7 @@ const CONFIG = join(import.meta.dirname, '../../fixtures/mcp/configs/claude_desk
 let dataDir: string;
 let toolsFile: string;
 
-function tw(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...toolwrightArgs(), '--data-dir', dataDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const tw = (args: string[]) => runToolwright(dataDir, args);
 
 beforeAll(async () => {
   dataDir = await tempDir('tw-cli-servers-');
