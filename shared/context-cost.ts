@@ -10,21 +10,23 @@ export const TOKENIZER_NAME = 'o200k_base';
 /** The basis of every count, in the words the app and the CLI show beside it. */
 export const TOKENIZER_BASIS = `${TOKENIZER_NAME}, the GPT-4o/GPT-5 tokenizer; other models' tokenizers differ by roughly ±15%`;
 
+const enUS = new Intl.NumberFormat('en-US');
+
 /** "≈ 1,234 tokens (o200k_base, …)": a count with its basis. */
 export function tokensWithBasis(tokens: number): string {
-  return `≈ ${tokens.toLocaleString('en-US')} tokens (${TOKENIZER_BASIS})`;
+  return `≈ ${enUS.format(tokens)} tokens (${TOKENIZER_BASIS})`;
 }
 
 /** "≈ 1,234 tokens": a count where the basis is named nearby (a tooltip, a footnote). */
 export function tokensApprox(tokens: number): string {
-  return `≈ ${tokens.toLocaleString('en-US')} tokens`;
+  return `≈ ${enUS.format(tokens)} tokens`;
 }
 
 /** "830 tok", "1.2k tok", "12k tok": a count for a narrow column. */
 export function compactTokens(tokens: number): string {
   if (tokens < 1000) return `${tokens} tok`;
-  if (tokens < 10_000) return `${(Math.round(tokens / 100) / 10).toLocaleString('en-US')}k tok`;
-  return `${Math.round(tokens / 1000).toLocaleString('en-US')}k tok`;
+  if (tokens < 10_000) return `${enUS.format(Math.round(tokens / 100) / 10)}k tok`;
+  return `${enUS.format(Math.round(tokens / 1000))}k tok`;
 }
 
 /**

@@ -10,7 +10,7 @@ import { useBundles, useProblems, useToolPages, toolRefOf } from '../api/queries
 import { useToggleTool } from '../api/mutations.js';
 import { useNav } from '../app/nav.js';
 import { Empty, ErrorState, Loading } from '../components/States.js';
-import { plural } from '../app/format.js';
+import { formatCount, plural } from '../app/format.js';
 import { ROW_HEIGHT, ToolRow } from './tool-list/ToolRow.js';
 import { BrokenRow, brokenTools, withBroken } from './tool-list/BrokenRow.js';
 import { AllToolsHeader, BundleHeader } from './tool-list/ListHeaders.js';
@@ -222,7 +222,7 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
           </div>
           <div className="tool-foot muted" aria-live="polite">
             {plural(tools.length, 'tool')}
-            {pages.hasNextPage && expected ? ` of ${expected.toLocaleString()} loaded` : ''}
+            {pages.hasNextPage && expected ? ` of ${formatCount(expected)} loaded` : ''}
             {pages.isFetchingNextPage ? ' — loading more…' : ''}
           </div>
         </div>

@@ -9,6 +9,7 @@ import type { Safety } from '../../../../shared/schemas.js';
 import type { ToolType } from '../../../../shared/tool-types/catalog.js';
 import type { PlaceholderContext } from '../TemplateInput.js';
 import type { ToolView } from '../../../../shared/types.js';
+import { formatCount } from '../../app/format.js';
 
 export type Errors = ReadonlyMap<string, string>;
 
@@ -69,7 +70,7 @@ export function intIssue(value: string, min: number, max: number): string | unde
   if (value.trim() === '') return undefined;
   const n = Number(value.trim());
   if (!Number.isInteger(n)) return 'must be a whole number';
-  if (n < min || n > max) return `must be between ${min.toLocaleString()} and ${max.toLocaleString()}`;
+  if (n < min || n > max) return `must be between ${formatCount(min)} and ${formatCount(max)}`;
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 /** One row of the tool list: name, bundle, safety, availability, last call, and the switch. */
 import { Switch } from '../../components/Switch.js';
 import { Badge } from '../../components/States.js';
-import { relativeTime, absoluteTime, plural, SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
+import { relativeTime, absoluteTime, formatCount, plural, SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
 import type { ToolView } from '../../../../shared/types.js';
 import { compactTokens, TOKENIZER_BASIS, tokensApprox } from '../../../../shared/context-cost.js';
 import { MARK_LABEL, upstreamMarkOf } from '../../servers/upstreamMark.js';
@@ -78,7 +78,7 @@ export function ToolRow({
         )}
       </div>
       <div role="cell" className="cell cell-num" title={`${plural(tool.metrics.callCount, 'call')}, ${plural(tool.metrics.errorCount, 'error')}`}>
-        {tool.metrics.callCount.toLocaleString()}
+        {formatCount(tool.metrics.callCount)}
       </div>
       <div role="cell" className="cell cell-when" title={absoluteTime(tool.metrics.lastCalledAt)}>
         {relativeTime(tool.metrics.lastCalledAt)}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { formatCount, plural } from '../../renderer/src/app/format.js';
+import { compactTokens, tokensApprox } from '../../shared/context-cost.js';
+
+describe('counts as the app shows them', () => {
+  it('formats a count as Number#toLocaleString does, from one shared formatter', () => {
+    for (const n of [0, 7, 1234, 10_000, 1_234_567, 12.5]) expect(formatCount(n)).toBe(n.toLocaleString());
+    expect(plural(1, 'tool')).toBe('1 tool');
+    expect(plural(12_345, 'tool')).toBe(`${(12_345).toLocaleString()} tools`);
+    expect(plural(2, 'entry', 'entries')).toBe('2 entries');
+  });
+
+  it('words token counts in en-US whatever the locale', () => {
+    expect(tokensApprox(3_462_047)).toBe('≈ 3,462,047 tokens');
+    expect(compactTokens(830)).toBe('830 tok');
+    expect(compactTokens(1_249)).toBe('1.2k tok');
+    expect(compactTokens(12_499)).toBe('12k tok');
+  });
+});
