@@ -66,6 +66,16 @@ async function rssKiB(pid: number): Promise<number> {
   return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? NaN);
 }
 
+/** The median of a few readings a quarter second apart: one reading lands anywhere in a GC cycle. */
+async function settledRssKiB(pid: number): Promise<number> {
+  const readings: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    readings.push(await rssKiB(pid));
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return quantile(readings, 0.5);
+}
+
 async function folderBytes(dir: string): Promise<number> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const sizes = await Promise.all(names.map((n) => stat(join(dir, n)).then((s) => (s.isFile() ? s.size : 0))));
@@ -218,8 +228,7 @@ export async function run(): Promise<void> {
     await level(h, '2026', 4); // warm-up, not counted
 
     // Memory per idle 2025 session, before the load (so the load's garbage is not counted in).
-    await new Promise((r) => setTimeout(r, 1000));
-    const rssBefore = await rssKiB(pid);
+    const rssBefore = await settledRssKiB(pid);
     const idleAgent = new Agent({ keepAlive: true, maxSockets: 4 });
     const sessions: string[] = [];
     const streams: ClientRequest[] = [];
@@ -228,8 +237,7 @@ export async function run(): Promise<void> {
       sessions.push(session);
       streams.push(await openStream(h, session));
     }
-    await new Promise((r) => setTimeout(r, 1500));
-    const rssWith = await rssKiB(pid);
+    const rssWith = await settledRssKiB(pid);
     for (const s of streams) s.destroy();
     await Promise.all(sessions.map((s) => endSession(h, s)));
     idleAgent.destroy();
@@ -240,6 +248,8 @@ export async function run(): Promise<void> {
     const auditDir = join(h.dataDir, 'audit');
     const auditBefore = await folderBytes(auditDir);
     let totalCalls = 0;
+    console.log('  baseline: REST invoke of the same tool at the same concurrency on the same host; both pay for the engine, audit,');
+    console.log("  history and metrics, so the ratio is what the MCP layer adds and REST is the host's own ceiling right now");
     console.log('  tools/call, closed loop          calls/s     p50      p95   | baseline REST invoke  calls/s     p50      p95   | ratio calls/s, p95');
     const levels: Array<['2026' | '2025', number]> = [
       ['2026', 1],
