@@ -9,6 +9,7 @@ import { promises as fsp } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCore, defaultDataDir } from '../core/app-core.js';
+import type { SchedulerOptions } from '../core/schedules/scheduler.js';
 import { createRestServer } from './rest/server.js';
 import { ensureRendererBuilt } from './renderer-build.js';
 import { AgentAccess, followAgentAccess } from './agent-access.js';
@@ -26,6 +27,8 @@ export interface ServeOptions extends ListenRequest {
   port: number;
   /** Keeps the token across restarts: read from this file, or made and written there (0600) on first start. */
   tokenFile?: string | undefined;
+  /** The scheduler's timing (tests run it on a fast clock); the default one otherwise. */
+  scheduler?: SchedulerOptions | undefined;
 }
 
 async function tokenFrom(file: string | undefined): Promise<{ token: string; source: 'env' | 'file' | 'new' }> {
@@ -56,7 +59,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
   await ensureRendererBuilt(projectRoot, rendererDir);
 
   const agentAccess = new AgentAccess(dataDir, () => core.events.emit('event', { type: 'config.changed' }));
-  const core = await createCore({ dataDir, watch: true, transport: 'rest', agentAccess, scheduler: true });
+  const core = await createCore({ dataDir, watch: true, transport: 'rest', agentAccess, scheduler: options.scheduler ?? true });
   const stopAgentAccess = followAgentAccess(core, agentAccess);
   const app = await createRestServer({ core, token, rendererDir, mcp: core, tls: plan.tls, publicUrl: plan.publicUrl, trustedProxy: plan.trustedProxy });
   try {
