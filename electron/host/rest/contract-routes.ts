@@ -12,6 +12,7 @@ import { sendError } from './errors.js';
 import { BODY_NOT_OBJECT, inputFor, streamRequested } from './request-input.js';
 import { invokeStreams } from './invoke-stream.js';
 import { ifMatchOf, tagAnswer } from './etags.js';
+import { oauthCallerName } from '../oauth/caller.js';
 
 export async function contractRoutes(app: FastifyInstance, opts: { core: TransportCore }): Promise<void> {
   const streams = invokeStreams(opts.core);
@@ -20,7 +21,12 @@ export async function contractRoutes(app: FastifyInstance, opts: { core: Transpo
   const run = async (name: OpName, input: unknown, route: RestRoute, req: FastifyRequest, reply: FastifyReply) => {
     if (input === BODY_NOT_OBJECT) return sendError(reply, { code: 'INVALID_INPUT', message: 'the request body must be a JSON object' });
     const ifMatch = ifMatchOf(name, req);
-    const env = await opts.core.dispatch(name, ifMatch === undefined ? input : { ...(input as object), ifMatch }, { transport: 'rest' });
+    // An OAuth caller (the guard put it on the request) is named in the audit log.
+    const oauth = oauthCallerName((req.raw as { auth?: Parameters<typeof oauthCallerName>[0] }).auth);
+    const env = await opts.core.dispatch(name, ifMatch === undefined ? input : { ...(input as object), ifMatch }, {
+      transport: 'rest',
+      ...(oauth ? { caller: `rest@${oauth}` } : {}),
+    });
     if (!env.ok) return sendError(reply, env.error);
     tagAnswer(name, reply, env.data);
     if (route.status === 204) return reply.code(204).send();
