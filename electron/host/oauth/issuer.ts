@@ -123,7 +123,8 @@ export async function loadOAuthIssuer(req: OAuthIssuerRequest): Promise<OAuthIss
 
 /** jose's failure, in words for the caller (they go into error_description). */
 function refusal(e: unknown, audiences: string[]): Error {
-  if (e instanceof errors.JWKSTimeout || (e instanceof errors.JOSEError === false && e instanceof TypeError)) {
+  // A fetch that failed (TypeError) or timed out: the keys, not the token, are the problem.
+  if (e instanceof errors.JWKSTimeout || (!(e instanceof errors.JOSEError) && e instanceof TypeError)) {
     return new KeysUnavailable(`the authorization server's keys could not be fetched (${(e as Error).message}); try again shortly`);
   }
   if (e instanceof errors.JWTExpired) return new InvalidToken('the token has expired; get a new one from the authorization server');

@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { generateKeyPair, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
 import { calcToolBody, startHost, type TestHost } from '../../helpers/host.js';
@@ -81,6 +81,7 @@ beforeAll(async () => {
   h = await startHost({ oauth: await loadOAuthIssuer({ issuer: as.issuer }) });
   expect((await h.api('PUT', `/tools/bundles/${bundleID}`, { slug: 'team-tools' })).status).toBeLessThan(300);
   expect((await h.api('PUT', `/tools/bundles/${bundleID}/tools/calc/version/v1`, calcToolBody())).status).toBe(201);
+  expect((await h.api('PUT', `/tools/bundles/${bundleID}/tools/guarded/version/v1`, calcToolBody({ safety: 'privileged' }))).status).toBe(201);
   expect((await h.api('PUT', `/tools/profiles/${profileID}`, { slug: 'team', bundles: [bundleID], mode: 'all' })).status).toBeLessThan(300);
 }, 60_000);
 
@@ -132,6 +133,49 @@ describe('tokens from the team authorization server', () => {
       },
       { timeout: 5000, interval: 100 },
     );
+  }, 30_000);
+
+  it("the SDK client finds its way alone: 401 -> the host's metadata -> the authorization server -> a token for this resource", async () => {
+    const c = new Client({ name: 'discovering-agent', version: '1' });
+    const authProvider = new ClientCredentialsProvider({
+      clientId: AGENT.clientId,
+      clientSecret: AGENT.secret,
+      scope: 'toolwright:call',
+      expectedIssuer: as.issuer,
+    });
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { authProvider }));
+    try {
+      expect((await c.listTools()).tools.map((t) => t.name)).toContain('team-tools_calc');
+    } finally {
+      await c.close();
+    }
+  }, 30_000);
+
+  it('a privileged call asks for approval bound to the OAuth caller, and a token with toolwright:approve answers it', async () => {
+    const c = await mcpClient(await as.clientCredentialsToken(AGENT, `${h.url}/mcp`, 'toolwright:call'), '/mcp', 'approver-agent');
+    try {
+      const name = (await c.listTools()).tools.find((t) => t.name.endsWith('guarded'))!.name;
+      const call = c.callTool({ name, arguments: { expression: '2*21' } }) as Promise<CallToolResult>;
+      let approvalID = '';
+      await vi.waitFor(
+        async () => {
+          const items = (await h.api('GET', '/tools/approvals')).body.items as { approvalID: string; caller: string; tool: { slug: string } }[];
+          const pending = items.find((i) => i.tool.slug === 'guarded');
+          expect(pending?.caller).toBe(`mcp:approver-agent@oauth:${AGENT.clientId}`);
+          approvalID = pending!.approvalID;
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+      const reader = await as.clientCredentialsToken(READER, `${h.url}/mcp`, 'toolwright:read');
+      const notYours = await get(`/tools/approvals/${approvalID}`, reader, 'POST', { decision: 'approve' });
+      expect(notYours.status).toBe(403);
+      expect(notYours.challenge).toContain('scope="toolwright:approve"');
+      const approver = await as.clientCredentialsToken(AGENT, `${h.url}/mcp`, 'toolwright:approve');
+      expect((await get(`/tools/approvals/${approvalID}`, approver, 'POST', { decision: 'approve' })).status).toBe(200);
+      expect(JSON.stringify((await call).content)).toContain('42');
+    } finally {
+      await c.close();
+    }
   }, 30_000);
 
   it('an authorization-code + PKCE token (a person signing in) reads tools over REST and is recorded by its subject', async () => {
