@@ -14,6 +14,12 @@ import { invokeStreams } from './invoke-stream.js';
 import { ifMatchOf, tagAnswer } from './etags.js';
 import { oauthCallerName } from '../oauth/caller.js';
 
+/** An OAuth caller (the guard put it on the request) is named in the audit log; others stay plain REST. */
+function restCaller(req: FastifyRequest): string | undefined {
+  const oauth = oauthCallerName((req.raw as { auth?: Parameters<typeof oauthCallerName>[0] }).auth);
+  return oauth ? `rest@${oauth}` : undefined;
+}
+
 export async function contractRoutes(app: FastifyInstance, opts: { core: TransportCore }): Promise<void> {
   const streams = invokeStreams(opts.core);
   app.addHook('preClose', () => streams.cancelAll());
@@ -21,11 +27,10 @@ export async function contractRoutes(app: FastifyInstance, opts: { core: Transpo
   const run = async (name: OpName, input: unknown, route: RestRoute, req: FastifyRequest, reply: FastifyReply) => {
     if (input === BODY_NOT_OBJECT) return sendError(reply, { code: 'INVALID_INPUT', message: 'the request body must be a JSON object' });
     const ifMatch = ifMatchOf(name, req);
-    // An OAuth caller (the guard put it on the request) is named in the audit log.
-    const oauth = oauthCallerName((req.raw as { auth?: Parameters<typeof oauthCallerName>[0] }).auth);
+    const caller = restCaller(req);
     const env = await opts.core.dispatch(name, ifMatch === undefined ? input : { ...(input as object), ifMatch }, {
       transport: 'rest',
-      ...(oauth ? { caller: `rest@${oauth}` } : {}),
+      ...(caller ? { caller } : {}),
     });
     if (!env.ok) return sendError(reply, env.error);
     tagAnswer(name, reply, env.data);
@@ -56,7 +61,7 @@ export async function contractRoutes(app: FastifyInstance, opts: { core: Transpo
             });
           }
           const input = inputFor(route, req);
-          if (stream && input !== BODY_NOT_OBJECT) return streams.handle(input, reply);
+          if (stream && input !== BODY_NOT_OBJECT) return streams.handle(input, reply, restCaller(req));
         }
         return run(name, inputFor(route, req), route, req, reply);
       },
