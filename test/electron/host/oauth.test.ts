@@ -61,8 +61,10 @@ const INITIALIZE = {
 };
 const mcpPost = (token: string, path = '/mcp') => get(path, token, 'POST', INITIALIZE);
 
-async function mcpClient(token: string, path = '/mcp', name = 'oauth-agent'): Promise<Client> {
-  const c = new Client({ name, version: '1' });
+const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
+
+async function mcpClient(token: string, path = '/mcp', name = 'oauth-agent', modern = false): Promise<Client> {
+  const c = new Client({ name, version: '1' }, modern ? MODERN : {});
   await c.connect(new StreamableHTTPClientTransport(new URL(h.url + path), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   return c;
 }
@@ -130,6 +132,23 @@ describe('tokens from the team authorization server', () => {
         const calls = (await h.api('GET', '/tools/audit?kind=call&tool=calc')).body.items as AuditRecord[];
         const callers = calls.map((r) => (r.kind === 'call' ? r.caller : ''));
         expect(callers).toContain(`mcp:oauth-agent@oauth:${AGENT.clientId}`);
+      },
+      { timeout: 5000, interval: 100 },
+    );
+  }, 30_000);
+
+  it('the same over the 2026-07-28 protocol (stateless requests): the caller reaches the audit log', async () => {
+    const c = await mcpClient(await as.clientCredentialsToken(AGENT, `${h.url}/mcp`, 'toolwright:call'), '/mcp', 'modern-agent', true);
+    try {
+      expect(c.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      await c.callTool({ name: 'team-tools_calc', arguments: { expression: '5*5' } });
+    } finally {
+      await c.close();
+    }
+    await vi.waitFor(
+      async () => {
+        const calls = (await h.api('GET', '/tools/audit?kind=call&tool=calc')).body.items as AuditRecord[];
+        expect(calls.map((r) => (r.kind === 'call' ? r.caller : ''))).toContain(`mcp:modern-agent@oauth:${AGENT.clientId}`);
       },
       { timeout: 5000, interval: 100 },
     );
