@@ -40,7 +40,7 @@ export interface OAuthCaller {
 export interface OAuthIssuer {
   issuer: string;
   audience: string | undefined;
-  /** Scopes the issuer says it supports (from its metadata), for the resource metadata. */
+  /** The caller a token speaks for, if it is the issuer's, for one of `audiences`, unexpired; else throws InvalidToken or KeysUnavailable. */
   verify(token: string, audiences: string[]): Promise<OAuthCaller>;
 }
 
