@@ -8,6 +8,8 @@ import { Uuid } from './schema-primitives.js';
 
 /** MCP's rule for a tool name (the 2025-11-25 specification): what an override may be. */
 export const MCP_TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+/** An OAuth scope (RFC 6749 §3.3's scope-token): printable ASCII without space, quote or backslash. */
+export const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/;
 /** Enough for every tool of a 10,000-tool profile to carry an override. */
 export const MAX_PROFILE_REFS = 20_000;
 
@@ -30,6 +32,8 @@ export const ProfileInput = Type.Object(
     overrides: Type.Optional(Type.Record(Type.String({ pattern: '^[0-9a-f-]{36}$' }), ProfileOverride, { maxProperties: MAX_PROFILE_REFS })),
     instructions: Type.Optional(Type.String({ maxLength: 20000 })),
     mode: Type.Optional(ProfileMode),
+    /** On the team host, an OAuth token must also carry this scope at the profile's address. */
+    requiredScope: Type.Optional(Type.String({ maxLength: 200 })),
     // read-only, ignored
     profileID: Type.Optional(Type.String()),
     createdAt: Type.Optional(Type.String()),
@@ -54,6 +58,7 @@ export interface ProfileFile {
   overrides?: Record<string, { name?: string; description?: string }>;
   instructions?: string;
   mode: ProfileMode;
+  requiredScope?: string;
   createdAt: string;
   modifiedAt: string;
 }
@@ -68,6 +73,7 @@ export const PROFILE_KEY_ORDER = [
   'exclude',
   'overrides',
   'instructions',
+  'requiredScope',
   'createdAt',
   'modifiedAt',
 ];

@@ -50,10 +50,17 @@ function splitListen(text: string, fallbackPort: number): { host: string; port: 
   return { host: text, port: fallbackPort };
 }
 
+/** What else a team host takes from its environment: its token's file and the team's authorization server. */
+export interface HostEnvRequest {
+  tokenFile?: string;
+  oauthIssuer?: string;
+  oauthAudience?: string;
+}
+
 /** The options a team host takes from its environment (the container image sets them), flags winning. */
-export function listenFromEnv(env: NodeJS.ProcessEnv = process.env): ListenRequest & { tokenFile?: string } {
+export function listenFromEnv(env: NodeJS.ProcessEnv = process.env): ListenRequest & HostEnvRequest {
   const pick = (name: string) => (env[name] && env[name]!.length > 0 ? env[name] : undefined);
-  const out: ListenRequest & { tokenFile?: string } = {};
+  const out: ListenRequest & HostEnvRequest = {};
   const fields = {
     listen: 'TOOLWRIGHT_LISTEN',
     publicUrl: 'TOOLWRIGHT_PUBLIC_URL',
@@ -61,6 +68,8 @@ export function listenFromEnv(env: NodeJS.ProcessEnv = process.env): ListenReque
     tlsKey: 'TOOLWRIGHT_TLS_KEY',
     behindProxy: 'TOOLWRIGHT_BEHIND_PROXY',
     tokenFile: 'TOOLWRIGHT_TOKEN_FILE',
+    oauthIssuer: 'TOOLWRIGHT_OAUTH_ISSUER',
+    oauthAudience: 'TOOLWRIGHT_OAUTH_AUDIENCE',
   } as const;
   for (const [key, name] of Object.entries(fields) as [keyof typeof fields, string][]) {
     const value = pick(name);

@@ -14,6 +14,7 @@ import { createRestServer } from './rest/server.js';
 import { ensureRendererBuilt } from './renderer-build.js';
 import { AgentAccess, followAgentAccess } from './agent-access.js';
 import { DEFAULT_PORT, ListenRefused, listenFromEnv, listenUrl, planListen, type ListenPlan, type ListenRequest } from './listen.js';
+import { loadOAuthIssuer, OAuthRefused, type OAuthIssuer } from './oauth/issuer.js';
 
 export { DEFAULT_PORT };
 
@@ -29,6 +30,10 @@ export interface ServeOptions extends ListenRequest {
   tokenFile?: string | undefined;
   /** The scheduler's timing (tests run it on a fast clock); the default one otherwise. */
   scheduler?: SchedulerOptions | undefined;
+  /** The team's authorization server: its access tokens are accepted on /mcp and /tools (docs/contracts.md, "OAuth"). */
+  oauthIssuer?: string | undefined;
+  /** The `aud` its tokens must carry; by default the host's MCP address (public URL + /mcp). */
+  oauthAudience?: string | undefined;
 }
 
 async function tokenFrom(file: string | undefined): Promise<{ token: string; source: 'env' | 'file' | 'new' }> {
@@ -53,6 +58,15 @@ export async function startServe(options: ServeOptions): Promise<void> {
     if (e instanceof ListenRefused) fail(e.message);
     throw e;
   }
+  let oauth: OAuthIssuer | undefined;
+  if (options.oauthIssuer) {
+    try {
+      oauth = await loadOAuthIssuer({ issuer: options.oauthIssuer, audience: options.oauthAudience });
+    } catch (e) {
+      if (e instanceof OAuthRefused) fail(e.message);
+      throw e;
+    }
+  } else if (options.oauthAudience) fail('--oauth-audience needs --oauth-issuer (the authorization server whose tokens carry it)');
   const { token, source } = await tokenFrom(options.tokenFile);
   const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
   const rendererDir = join(projectRoot, 'out/renderer');
@@ -61,7 +75,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
   const agentAccess = new AgentAccess(dataDir, () => core.events.emit('event', { type: 'config.changed' }));
   const core = await createCore({ dataDir, watch: true, transport: 'rest', agentAccess, scheduler: options.scheduler ?? true });
   const stopAgentAccess = followAgentAccess(core, agentAccess);
-  const app = await createRestServer({ core, token, rendererDir, mcp: core, tls: plan.tls, publicUrl: plan.publicUrl, trustedProxy: plan.trustedProxy });
+  const app = await createRestServer({ core, token, rendererDir, mcp: core, tls: plan.tls, publicUrl: plan.publicUrl, trustedProxy: plan.trustedProxy, oauth });
   try {
     await app.listen({ host: plan.host, port: plan.port });
   } catch (e) {
@@ -78,6 +92,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
   if (source === 'env') process.stdout.write(`Open ${url}/ (sign in with the token from TOOLWRIGHT_TOKEN)\nData: ${dataDir}\n`);
   else if (source === 'file' || options.tokenFile) process.stdout.write(`Open ${url}/ (sign in with the token in ${options.tokenFile})\nData: ${dataDir}\n`);
   else process.stdout.write(`Token: ${token}\nOpen ${url}/#token=${token}\nData: ${dataDir}\n`);
+  if (oauth) process.stdout.write(`OAuth: access tokens from ${oauth.issuer} for ${oauth.audience ?? `${url}/mcp`}\n`);
   process.stdout.write(`MCP: ${url}/mcp (Streamable HTTP, Authorization: Bearer <token>)\n`);
 
   let closing = false;
@@ -95,12 +110,14 @@ export async function startServe(options: ServeOptions): Promise<void> {
 
 const USAGE = `usage: npm run serve -- [--data-dir DIR] [--port N] [--listen ADDR[:PORT]] [--public-url URL]
                         [--tls-cert FILE --tls-key FILE] [--behind-proxy ADDR|CIDR] [--token-file FILE]
+                        [--oauth-issuer URL [--oauth-audience URL]]
   env: TOOLWRIGHT_TOKEN, TOOLWRIGHT_DATA_DIR, TOOLWRIGHT_LISTEN, TOOLWRIGHT_PUBLIC_URL, TOOLWRIGHT_TLS_CERT,
-       TOOLWRIGHT_TLS_KEY, TOOLWRIGHT_BEHIND_PROXY, TOOLWRIGHT_TOKEN_FILE
+       TOOLWRIGHT_TLS_KEY, TOOLWRIGHT_BEHIND_PROXY, TOOLWRIGHT_TOKEN_FILE, TOOLWRIGHT_OAUTH_ISSUER,
+       TOOLWRIGHT_OAUTH_AUDIENCE
 `;
 
 async function main(): Promise<void> {
-  const flags = ['data-dir', 'port', 'listen', 'public-url', 'tls-cert', 'tls-key', 'behind-proxy', 'token-file'] as const;
+  const flags = ['data-dir', 'port', 'listen', 'public-url', 'tls-cert', 'tls-key', 'behind-proxy', 'token-file', 'oauth-issuer', 'oauth-audience'] as const;
   let values: Partial<Record<(typeof flags)[number], string>> & { help?: boolean };
   try {
     ({ values } = parseArgs({
@@ -127,6 +144,8 @@ async function main(): Promise<void> {
     tlsKey: values['tls-key'] ?? env.tlsKey,
     behindProxy: values['behind-proxy'] ?? env.behindProxy,
     tokenFile: values['token-file'] ?? env.tokenFile,
+    oauthIssuer: values['oauth-issuer'] ?? env.oauthIssuer,
+    oauthAudience: values['oauth-audience'] ?? env.oauthAudience,
   });
 }
 

@@ -2,7 +2,7 @@
 import { rm } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { createCore, type Core, type CoreOptions } from '../../electron/core/app-core.js';
-import { createRestServer } from '../../electron/host/rest/server.js';
+import { createRestServer, type RestOptions } from '../../electron/host/rest/server.js';
 import { tempDir } from './store.js';
 
 export interface TestHost {
@@ -17,11 +17,17 @@ export interface TestHost {
   close(): Promise<void>;
 }
 
-export async function startHost(opts: Partial<CoreOptions> & { rendererDir?: string } = {}): Promise<TestHost> {
+export async function startHost(opts: Partial<CoreOptions> & { rendererDir?: string; oauth?: RestOptions['oauth'] } = {}): Promise<TestHost> {
   const dataDir = opts.dataDir ?? (await tempDir('tw-host-'));
   const token = 'test-token-' + Math.random().toString(36).slice(2);
   const core = await createCore({ docker: false, ...opts, dataDir });
-  const app = await createRestServer({ core, token, mcp: core, ...(opts.rendererDir ? { rendererDir: opts.rendererDir } : {}) });
+  const app = await createRestServer({
+    core,
+    token,
+    mcp: core,
+    ...(opts.rendererDir ? { rendererDir: opts.rendererDir } : {}),
+    ...(opts.oauth ? { oauth: opts.oauth } : {}),
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

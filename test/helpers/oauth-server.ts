@@ -5,13 +5,15 @@
  * tokens as JWTs whose `aud` is the protected resource (RFC 8707 resource indicators) and refresh
  * tokens; its login is a test account that signs in and consents at once, so `signIn()` can play
  * the browser with plain HTTP requests (following redirects, keeping cookies) up to the client's
- * redirect URI.
+ * redirect URI. For the team host's tests it also issues client-credentials tokens to static
+ * clients (`clientCredentialsToken`) and signs tokens by hand with its own key (`sign`), for the
+ * claims a real server never issues on request (an expired token).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import Provider, { type Configuration } from 'oidc-provider';
-import { createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose';
+import { createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import {
   bearerAuthChallengeResponse,
   createMcpHandler,
@@ -35,15 +37,21 @@ export interface OAuthServer {
   revokeAll(): Promise<void>;
   /** How many token requests with grant_type=refresh_token the server answered. */
   refreshes(): number;
+  /** A client-credentials access token for one of the static clients, for `resource`. */
+  clientCredentialsToken(client: { clientId: string; secret: string }, resource: string, scope: string): Promise<string>;
+  /** A JWT signed with this server's own key (kid and alg as its tokens have), with these claims as they are. */
+  sign(claims: JWTPayload): Promise<string>;
   close(): Promise<void>;
 }
 
 export interface OAuthServerOptions {
   /** The protected resources (their URLs) it issues tokens for, read on each request. */
   resources: () => string[];
-  /** Scope each resource accepts. */
+  /** Scope each resource accepts: one, or several separated by spaces. */
   scope?: string;
   accessTokenTtlSeconds?: number;
+  /** Clients registered from the start (e.g. for the client-credentials grant); others register dynamically. */
+  clients?: { client_id: string; client_secret: string; grant_types: string[]; scope?: string }[];
 }
 
 function listen(server: http.Server): Promise<number> {
@@ -66,10 +74,10 @@ export async function startOAuthServer(opts: OAuthServerOptions): Promise<OAuthS
   let refreshCount = 0;
 
   const configuration: Configuration = {
-    clients: [],
+    clients: (opts.clients ?? []).map((c) => ({ redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic', ...c })),
     jwks: { keys: [signingKey as never] },
     cookies: { keys: [randomUUID()] },
-    scopes: ['openid', 'offline_access', scope],
+    scopes: ['openid', 'offline_access', ...scope.split(' ')],
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -77,6 +85,7 @@ export async function startOAuthServer(opts: OAuthServerOptions): Promise<OAuthS
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
+      clientCredentials: { enabled: true },
       revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
@@ -152,6 +161,17 @@ export async function startOAuthServer(opts: OAuthServerOptions): Promise<OAuthS
       grants.clear();
     },
     refreshes: () => refreshCount,
+    async clientCredentialsToken(client, resource, wanted) {
+      const res = await fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.secret}`).toString('base64')}` },
+        body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope: wanted }),
+      });
+      const body = (await res.json()) as { access_token?: string };
+      if (!res.ok || !body.access_token) throw new Error(`client_credentials: ${res.status} ${JSON.stringify(body)}`);
+      return body.access_token;
+    },
+    sign: (claims) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test', typ: 'at+jwt' }).sign(privateKey),
     close: () => closeServer(server),
   };
 }

@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { keysForEvent } from '../../renderer/src/api/events.js';
 import { mcpClientConfig, profileLaunch } from '../../renderer/src/app/mcpConfig.js';
+import { draftOf, inputOf } from '../../renderer/src/profiles/profileInput.js';
+import type { ProfileFile } from '../../shared/profiles.js';
 
 const launch = { command: '/usr/bin/node', args: ['/app/bin/toolwright.js', '--data-dir', '/data', 'mcp'] };
 
@@ -31,5 +33,24 @@ describe("a profile's client configuration", () => {
 
   it('keeps the stdio command line of Connect an agent', () => {
     expect(mcpClientConfig('command', { name: 'toolwright', launch: { command: 'node', args: ['/a b/cli.js', 'mcp'] } })).toBe('node "/a b/cli.js" mcp');
+  });
+});
+
+describe("the profile form and a profile's required OAuth scope", () => {
+  const stored: ProfileFile = {
+    profileID: '0193c5a0-0000-7000-8000-000000000001',
+    slug: 'ops',
+    displayName: 'Ops',
+    bundles: [],
+    mode: 'all',
+    requiredScope: 'team:ops',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    modifiedAt: '2026-01-01T00:00:00.000Z',
+  };
+
+  it('keeps the scope through a save from the form, and sends an edited one', () => {
+    expect(inputOf(draftOf(stored), stored).requiredScope).toBe('team:ops');
+    expect(inputOf({ ...draftOf(stored), requiredScope: ' team:admins ' }, stored).requiredScope).toBe('team:admins');
+    expect(inputOf({ ...draftOf(stored), requiredScope: '' }, stored)).not.toHaveProperty('requiredScope');
   });
 });

@@ -7,6 +7,18 @@ import type { CliContext } from '../context.js';
 import { CliFailure } from '../failure.js';
 import { startHeadlessHost, startStdioMcp } from '../transports.js';
 
+interface ServeFlags {
+  port: string;
+  listen?: string;
+  publicUrl?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  behindProxy?: string;
+  tokenFile?: string;
+  oauthIssuer?: string;
+  oauthAudience?: string;
+}
+
 export function registerServeCommands(program: Command, cli: CliContext): void {
   program
     .command('serve')
@@ -18,12 +30,14 @@ export function registerServeCommands(program: Command, cli: CliContext): void {
     .option('--tls-key <file>', 'PEM private key of --tls-cert')
     .option('--behind-proxy <addr>', 'the TLS proxy in front (address or CIDR), the only peer accepted')
     .option('--token-file <file>', 'keep the host token in this file (made on first start, 0600)')
-    .action(async (o: { port: string; listen?: string; publicUrl?: string; tlsCert?: string; tlsKey?: string; behindProxy?: string; tokenFile?: string }) => {
+    .option('--oauth-issuer <url>', "the team's OAuth authorization server: its access tokens are accepted on /mcp and /tools")
+    .option('--oauth-audience <url>', 'the aud its tokens must carry (default: the public URL + /mcp)')
+    .action(async (o: ServeFlags) => {
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new CliFailure({ code: 'INVALID_INPUT', message: `--port must be 0–65535 (got '${o.port}')` });
-      const { listen, publicUrl, tlsCert, tlsKey, behindProxy, tokenFile } = o;
-      await startHeadlessHost({ dataDir: cli.dataDir(), port, listen, publicUrl, tlsCert, tlsKey, behindProxy, tokenFile });
+      const { listen, publicUrl, tlsCert, tlsKey, behindProxy, tokenFile, oauthIssuer, oauthAudience } = o;
+      await startHeadlessHost({ dataDir: cli.dataDir(), port, listen, publicUrl, tlsCert, tlsKey, behindProxy, tokenFile, oauthIssuer, oauthAudience });
       await new Promise(() => undefined); // until a signal
     });
 

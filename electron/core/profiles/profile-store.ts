@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import type { StoreEvent } from '../../../shared/operations.js';
-import { PROFILE_KEY_ORDER, type ProfileFile, type ProfileInput } from '../../../shared/profiles.js';
+import { PROFILE_KEY_ORDER, SCOPE_TOKEN, type ProfileFile, type ProfileInput } from '../../../shared/profiles.js';
 import { canonicalJson } from '../../../shared/canonical.js';
 import { checkSlug } from '../../../shared/slug.js';
 import { isUuid } from '../../../shared/ids.js';
@@ -42,6 +42,7 @@ function parseProfile(value: unknown, profileID: string): ProfileFile | undefine
   if (exclude) file.exclude = exclude;
   if (typeof v['overrides'] === 'object' && v['overrides'] !== null) file.overrides = v['overrides'] as ProfileFile['overrides'] & object;
   if (typeof v['instructions'] === 'string') file.instructions = v['instructions'];
+  if (typeof v['requiredScope'] === 'string') file.requiredScope = v['requiredScope'];
   return file;
 }
 
@@ -119,6 +120,11 @@ export class ProfileStore extends EventEmitter<{ event: [ProfileEvent] }> {
   async put(profileID: string, input: ProfileInput, ifModifiedAt?: string): Promise<{ file: ProfileFile; created: boolean }> {
     const slug = checkSlug(input.slug);
     if (!slug.ok) throw invalid([{ field: 'slug', message: slug.message! }]);
+    if (input.requiredScope && !SCOPE_TOKEN.test(input.requiredScope)) {
+      throw invalid([
+        { field: 'requiredScope', message: 'an OAuth scope is one word of printable ASCII without spaces, quotes or backslashes (e.g. team:ops)' },
+      ]);
+    }
     if (input.profileID !== undefined && input.profileID.toLowerCase() !== profileID) {
       throw invalid([{ field: 'profileID', message: `differs from the profile ID in the path (${profileID}); leave it out or make them equal` }]);
     }
@@ -153,6 +159,7 @@ export class ProfileStore extends EventEmitter<{ event: [ProfileEvent] }> {
       if (input.exclude?.length) file.exclude = [...new Set(input.exclude)];
       if (input.overrides && Object.keys(input.overrides).length) file.overrides = input.overrides;
       if (input.instructions) file.instructions = input.instructions;
+      if (input.requiredScope) file.requiredScope = input.requiredScope;
       await fsp.mkdir(this.paths.profileDir(profileID), { recursive: true });
       await writeFileAtomic(this.paths.profileFile(profileID), canonicalJson(file as unknown as Record<string, unknown>, PROFILE_KEY_ORDER));
       this.remember(file);

@@ -29,6 +29,7 @@ import { registerTasks } from './tasks.js';
 import { isSearchModeTool, searchModeCall } from './search-mode.js';
 import type { McpCore, McpScope } from './scope.js';
 import type { RunAnswerers } from '../../core/invoke/types.js';
+import { oauthCallerName } from '../oauth/caller.js';
 
 export type { McpCore } from './scope.js';
 export { describeTool, toCallResult } from './describe.js';
@@ -125,7 +126,9 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
   });
 
   const run = async (tool: AgentTool, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
-    const caller = `mcp:${clientName(ctx)}`;
+    // An OAuth caller is named by its token too, so the audit log and approvals bind the person or client.
+    const oauth = oauthCallerName(ctx.http?.authInfo);
+    const caller = `mcp:${clientName(ctx)}${oauth ? `@${oauth}` : ''}`;
     // A retry that carries an answer is the same call, counted once.
     if (!ctx.mcpReq.requestState()) void agentOf(ctx).then((h) => h?.recordCall());
     if (tasks.asked(ctx)) return tasks.start(tool, args, caller, ctx);

@@ -8,5 +8,6 @@ export function profileTokenCheck(core: Pick<McpCore, 'profileStore' | 'profiles
       const profile = core.profileStore.bySlug(slug);
       return !!profile && (await core.profiles.tokens.verify(profile.profileID, token)) !== undefined;
     },
+    requiredScope: (slug) => core.profileStore.bySlug(slug)?.requiredScope,
   };
 }

@@ -12,6 +12,13 @@ import { sendError } from './errors.js';
 import { BODY_NOT_OBJECT, inputFor, streamRequested } from './request-input.js';
 import { invokeStreams } from './invoke-stream.js';
 import { ifMatchOf, tagAnswer } from './etags.js';
+import { oauthCallerName } from '../oauth/caller.js';
+
+/** An OAuth caller (the guard put it on the request) is named in the audit log; others stay plain REST. */
+function restCaller(req: FastifyRequest): string | undefined {
+  const oauth = oauthCallerName((req.raw as { auth?: Parameters<typeof oauthCallerName>[0] }).auth);
+  return oauth ? `rest@${oauth}` : undefined;
+}
 
 export async function contractRoutes(app: FastifyInstance, opts: { core: TransportCore }): Promise<void> {
   const streams = invokeStreams(opts.core);
@@ -20,7 +27,11 @@ export async function contractRoutes(app: FastifyInstance, opts: { core: Transpo
   const run = async (name: OpName, input: unknown, route: RestRoute, req: FastifyRequest, reply: FastifyReply) => {
     if (input === BODY_NOT_OBJECT) return sendError(reply, { code: 'INVALID_INPUT', message: 'the request body must be a JSON object' });
     const ifMatch = ifMatchOf(name, req);
-    const env = await opts.core.dispatch(name, ifMatch === undefined ? input : { ...(input as object), ifMatch }, { transport: 'rest' });
+    const caller = restCaller(req);
+    const env = await opts.core.dispatch(name, ifMatch === undefined ? input : { ...(input as object), ifMatch }, {
+      transport: 'rest',
+      ...(caller ? { caller } : {}),
+    });
     if (!env.ok) return sendError(reply, env.error);
     tagAnswer(name, reply, env.data);
     if (route.status === 204) return reply.code(204).send();
@@ -50,7 +61,7 @@ export async function contractRoutes(app: FastifyInstance, opts: { core: Transpo
             });
           }
           const input = inputFor(route, req);
-          if (stream && input !== BODY_NOT_OBJECT) return streams.handle(input, reply);
+          if (stream && input !== BODY_NOT_OBJECT) return streams.handle(input, reply, restCaller(req));
         }
         return run(name, inputFor(route, req), route, req, reply);
       },

@@ -2,8 +2,10 @@
  * The doors of the REST host, in front of every route: the same-origin rule (a page on another
  * origin, CSRF, or a name that merely resolves to 127.0.0.1, DNS rebinding, never gets an
  * answer) and the bearer token on everything under /tools and on /mcp. The host's token opens
- * everything; a profile's token opens only that profile's address, `/mcp/p/<slug>`. Failed
- * attempts are counted per client address and answered 429 past the limit (failed-attempts.ts).
+ * everything; a profile's token opens only that profile's address, `/mcp/p/<slug>`. With an
+ * authorization server configured, any other bearer is checked as its access token (oauth/): a
+ * valid one opens what its scopes grant (oauth/rights.ts). Failed attempts, forged tokens
+ * included, are counted per client address and answered 429 past the limit (failed-attempts.ts).
  */
 import fp from 'fastify-plugin';
 import { timingSafeEqual, createHash } from 'node:crypto';
@@ -11,10 +13,15 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from './errors.js';
 import { isLoopbackHost, matchesProxy } from '../listen.js';
 import { FailedAttempts } from './failed-attempts.js';
+import { InvalidToken, KeysUnavailable, MAX_TOKEN_CHARS, type OAuthCaller, type OAuthIssuer } from '../oauth/issuer.js';
+import { grants, missingProfileScope, rightFor, SCOPE_OF } from '../oauth/rights.js';
+import { attachCaller, audiencesFor, bearerChallenge, metadataUrlFor, resourceBase } from '../oauth/resource.js';
 
 /** Checks a profile's token: true when it is one of the profile's (and counts its use). */
 export interface ProfileTokenCheck {
   verify(slug: string, token: string): Promise<boolean>;
+  /** The scope an OAuth token needs on top at this profile's address, if the profile names one. */
+  requiredScope(slug: string): string | undefined;
 }
 
 const PROFILE_ROUTE = '/mcp/p/:slug';
@@ -30,6 +37,8 @@ export interface GuardOptions {
   publicUrl?: URL | undefined;
   /** Behind a proxy, the only peer (address or CIDR) accepted besides this machine. */
   trustedProxy?: string | undefined;
+  /** The team's authorization server: its access tokens are accepted beside the host's and profiles' tokens. */
+  oauth?: OAuthIssuer | undefined;
 }
 
 /** Host header values naming the public URL: with and without its scheme's default port. */
@@ -82,22 +91,48 @@ export const guardPlugin = fp<GuardOptions>(
           reply.header('Retry-After', String(wait));
           return sendError(reply, { code: 'RATE_LIMITED', message: `too many wrong tokens from this address; try again in ${wait} s` });
         }
-        const ok =
-          hostToken ||
-          (presented !== undefined &&
-            route === PROFILE_ROUTE &&
-            !!opts.profiles &&
-            (await opts.profiles.verify((req.params as { slug: string }).slug, presented)));
-        if (!ok) {
+        const slug = route === PROFILE_ROUTE ? (req.params as { slug: string }).slug : undefined;
+        if (hostToken || (presented !== undefined && slug !== undefined && !!opts.profiles && (await opts.profiles.verify(slug, presented)))) return undefined;
+
+        const base = resourceBase(req, opts.publicUrl);
+        const metadataUrl = metadataUrlFor(base, slug === undefined ? route || req.url.split('?')[0]! : `/mcp/p/${encodeURIComponent(slug)}`);
+        const refuse = (description: string) => {
           if (m) failed.fail(address);
-          reply.header('WWW-Authenticate', 'Bearer realm="toolwright"');
-          return sendError(reply, {
-            code: 'UNAUTHORIZED',
-            message: m
-              ? 'the bearer token is wrong'
-              : 'missing Authorization: Bearer <token> header (the token is printed when the host starts, or set TOOLWRIGHT_TOKEN)',
-          });
+          reply.header(
+            'WWW-Authenticate',
+            opts.oauth ? bearerChallenge(metadataUrl, m ? { error: 'invalid_token', description } : undefined) : 'Bearer realm="toolwright"',
+          );
+          return sendError(reply, { code: 'UNAUTHORIZED', message: description });
+        };
+        if (!m) {
+          return refuse('missing Authorization: Bearer <token> header (the token is printed when the host starts, or set TOOLWRIGHT_TOKEN)');
         }
+        if (presented!.length > MAX_TOKEN_CHARS) return refuse(`the bearer token is longer than ${MAX_TOKEN_CHARS} characters, so it is none of this host's`);
+        if (!opts.oauth) return refuse('the bearer token is wrong');
+        const audiences = audiencesFor(opts.oauth, base, slug);
+        let caller: OAuthCaller;
+        try {
+          caller = await opts.oauth.verify(presented!, audiences);
+        } catch (e) {
+          if (e instanceof KeysUnavailable) return sendError(reply, { code: 'BUSY', message: e.message });
+          if (e instanceof InvalidToken) return refuse(`the bearer token is not this host's, a profile's, nor a valid access token: ${e.message}`);
+          throw e;
+        }
+        const right = rightFor(req.method === 'HEAD' ? 'GET' : req.method, route);
+        const missing =
+          slug !== undefined
+            ? missingProfileScope(caller.scopes, slug, opts.profiles?.requiredScope(slug))
+            : grants(caller.scopes, right)
+              ? undefined
+              : SCOPE_OF[right];
+        if (missing !== undefined) {
+          reply.header(
+            'WWW-Authenticate',
+            bearerChallenge(metadataUrl, { error: 'insufficient_scope', description: `this needs the scope ${missing}`, scope: missing }),
+          );
+          return sendError(reply, { code: 'FORBIDDEN', message: `the access token lacks the scope ${missing}; ask the authorization server for it` });
+        }
+        attachCaller(req, caller, audiences[0]!, metadataUrl);
       }
       return undefined;
     });

@@ -20,7 +20,7 @@ const KEEP_ALIVE_MS = 15_000;
 
 export interface InvokeStreams {
   /** Runs the call, answering with an event stream once it is admitted. */
-  handle(input: Record<string, unknown>, reply: FastifyReply): Promise<FastifyReply | undefined>;
+  handle(input: Record<string, unknown>, reply: FastifyReply, caller?: string): Promise<FastifyReply | undefined>;
   /** Cancels every streamed run still going (the host is closing). */
   cancelAll(): Promise<void>;
 }
@@ -30,7 +30,7 @@ export function invokeStreams(core: TransportCore): InvokeStreams {
   const cancel = (invocationID: string) => core.dispatch('tools.cancel', { invocationID }, { transport: 'rest' }).then(() => undefined);
 
   return {
-    async handle(input, reply) {
+    async handle(input, reply, caller) {
       let res: ServerResponse | undefined;
       let invocationID: string | undefined;
       let finished = false;
@@ -44,6 +44,7 @@ export function invokeStreams(core: TransportCore): InvokeStreams {
       };
       const env = await core.dispatch('tools.invoke', input, {
         transport: 'rest',
+        ...(caller ? { caller } : {}),
         stream: {
           onStart(id) {
             invocationID = id;

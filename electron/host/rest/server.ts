@@ -19,6 +19,8 @@ import { answerClientError } from './client-errors.js';
 import { mcpRoute } from '../mcp/http-route.js';
 import type { McpCore } from '../mcp/mcp-server.js';
 import { profileTokenCheck } from '../mcp/profile-auth.js';
+import type { OAuthIssuer } from '../oauth/issuer.js';
+import { protectedResourceRoutes } from '../oauth/resource.js';
 
 export interface RestOptions {
   core: TransportCore;
@@ -35,6 +37,8 @@ export interface RestOptions {
   publicUrl?: URL | undefined;
   /** The proxy in front (address or CIDR): the only peer accepted besides this machine. */
   trustedProxy?: string | undefined;
+  /** The team's authorization server: `/mcp` and `/tools` take its access tokens too (RFC 9728 metadata served). */
+  oauth?: OAuthIssuer | undefined;
 }
 
 /** Unauthenticated liveness for container health checks and load balancers: it says nothing else. */
@@ -68,9 +72,11 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
     token: opts.token,
     publicUrl: opts.publicUrl,
     trustedProxy: opts.trustedProxy,
+    oauth: opts.oauth,
     ...(opts.mcp ? { profiles: profileTokenCheck(opts.mcp) } : {}),
   });
   app.get(HEALTH_PATH, async () => ({ ok: true }));
+  if (opts.oauth) await app.register(protectedResourceRoutes, { issuer: opts.oauth, publicUrl: opts.publicUrl });
   await app.register(parsersPlugin, { maxImportBytes });
   await app.register(contractRoutes, { core: opts.core });
   await app.register(transferRoutes, { core: opts.core, maxImportBytes });

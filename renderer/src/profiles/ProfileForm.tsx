@@ -13,7 +13,7 @@ import { ToolPicker } from './ToolPicker.js';
 import './Profiles.css';
 
 const SLUG = /^[a-z0-9][a-z0-9-]*$/;
-const FIELDS = ['slug', 'displayName', 'bundles', 'include', 'exclude', 'instructions', 'mode'] as const;
+const FIELDS = ['slug', 'displayName', 'bundles', 'include', 'exclude', 'instructions', 'requiredScope', 'mode'] as const;
 
 interface Props {
   profileID: string;
@@ -209,6 +209,16 @@ export function ProfileForm({ profileID, stored, onSaved, onCancel }: Props) {
             />
           )}
         </Field>
+        <TextField
+          label="Required OAuth scope"
+          hint="On a team host with an authorization server: an access token needs this scope too at this address (e.g. team:ops). Empty: none."
+          className="w-mid"
+          mono
+          value={draft.requiredScope}
+          onValue={(requiredScope) => set({ requiredScope })}
+          error={fieldErrors.get('requiredScope')}
+          data-testid="profile-required-scope"
+        />
         {changedElsewhere && dirty && (
           <div className="notice profile-warning" role="status" data-testid="profile-changed-elsewhere">
             This profile was changed elsewhere since you opened it; saving is refused so that change is not lost.{' '}

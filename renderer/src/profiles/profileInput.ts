@@ -9,9 +9,11 @@ export interface ProfileDraft {
   include: string[];
   exclude: string[];
   instructions: string;
+  /** The OAuth scope a token needs at this address on a team host; empty: none. */
+  requiredScope: string;
 }
 
-export const EMPTY_DRAFT: ProfileDraft = { slug: '', displayName: '', mode: 'all', bundles: [], include: [], exclude: [], instructions: '' };
+export const EMPTY_DRAFT: ProfileDraft = { slug: '', displayName: '', mode: 'all', bundles: [], include: [], exclude: [], instructions: '', requiredScope: '' };
 
 export function draftOf(p: ProfileFile): ProfileDraft {
   return {
@@ -22,6 +24,7 @@ export function draftOf(p: ProfileFile): ProfileDraft {
     include: p.include ?? [],
     exclude: p.exclude ?? [],
     instructions: p.instructions ?? '',
+    requiredScope: p.requiredScope ?? '',
   };
 }
 
@@ -36,6 +39,7 @@ export function inputOf(draft: ProfileDraft, stored?: ProfileFile): ProfileInput
     ...(draft.exclude.length ? { exclude: draft.exclude } : {}),
     ...(stored?.overrides && Object.keys(stored.overrides).length ? { overrides: stored.overrides } : {}),
     ...(draft.instructions.trim() ? { instructions: draft.instructions } : {}),
+    ...(draft.requiredScope.trim() ? { requiredScope: draft.requiredScope.trim() } : {}),
   };
 }
 
