@@ -10,13 +10,13 @@ import { ROOT, toolwrightArgs } from '../../helpers/procs.js';
 import { runReportingPackages } from '../../helpers/loaded-packages.js';
 
 describe('CLI start-up', () => {
-  it('a command that opens the store loads neither the REST host nor the MCP server', async () => {
+  it('a command that opens the store loads neither the REST host, the MCP server nor the Swagger 2.0 converter', async () => {
     const dataDir = await tempDir('tw-cli-startup-');
     const { code, stdout, stderr, packages } = await runReportingPackages([...toolwrightArgs(), '--data-dir', dataDir, 'ls']);
     expect(code, stderr).toBe(0);
     expect(stdout).toContain('core/calc@v1');
     expect(packages).toContain('commander');
-    expect(packages.filter((p) => /^(fastify|@fastify\/|@modelcontextprotocol\/(server|node))/.test(p))).toEqual([]);
+    expect(packages.filter((p) => /^(fastify|@fastify\/|@modelcontextprotocol\/(server|node)|swagger2openapi)/.test(p))).toEqual([]);
   }, 60_000);
 
   it("processes a test run starts keep Node's compiled code in the run's cache", () => {
