@@ -22,6 +22,7 @@ export const SPAWNED_SCRIPTS = [
 // Two levels below the root, like the sources the entries come from (electron/host/serve.ts finds
 // the root as '../..' from its own file).
 const OUT_DIR = 'out/test-scripts';
+const COMPILE_CACHE_DIR = 'out/compile-cache';
 
 // Set by the global set-up for the test run's processes: outside a test run (the benches) a bundle
 // left by an earlier run may be older than the sources, and is not used.
@@ -61,20 +62,32 @@ function ownImportMeta(root: string, entries: Set<string>): Plugin {
 export async function compileScripts(root: string): Promise<void> {
   // Imported here: every test file loads this module through procs.ts, and only the set-up builds.
   const { build } = await import('esbuild');
-  const entryPoints = Object.fromEntries(SPAWNED_SCRIPTS.map((s) => [bundleName(s), join(root, s)]));
-  await build({
-    absWorkingDir: root,
-    entryPoints,
-    outdir: join(root, OUT_DIR),
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    sourcemap: 'linked',
-    logLevel: 'warning',
-    plugins: [ownImportMeta(root, new Set(Object.values(entryPoints)))],
-  });
+  // One build per script, split at its dynamic imports: a process loads the packages of the code
+  // it runs (`toolwright ls` not the REST host's and MCP server's). Apart, so each entry stays its
+  // own bundle's first module (serve.ts is also one the CLI imports) and keeps its import.meta.
+  // Chunks are named by their content: two builds that share one write the same file.
+  await Promise.all(
+    SPAWNED_SCRIPTS.map((script) =>
+      build({
+        absWorkingDir: root,
+        entryPoints: { [bundleName(script)]: join(root, script) },
+        outdir: join(root, OUT_DIR),
+        outExtension: { '.js': '.mjs' },
+        bundle: true,
+        splitting: true,
+        packages: 'external',
+        platform: 'node',
+        format: 'esm',
+        target: 'node22',
+        sourcemap: 'linked',
+        logLevel: 'warning',
+        plugins: [ownImportMeta(root, new Set([join(root, script)]))],
+      }),
+    ),
+  );
   process.env[COMPILED_ENV] = join(root, OUT_DIR);
+  // Node keeps the compiled code of what these processes and the test workers import (V8's cache,
+  // keyed by each file's content), so the hundreds of processes a run starts do not each compile
+  // the same packages again.
+  process.env['NODE_COMPILE_CACHE'] ??= join(root, COMPILE_CACHE_DIR);
 }

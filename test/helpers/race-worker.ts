@@ -16,7 +16,6 @@ import { openTestStore, functionTool } from './store.js';
 import { Claims } from '../../electron/core/store/claims.js';
 import { DataPaths } from '../../electron/core/data-paths.js';
 import { MetricsStore } from '../../electron/core/metrics.js';
-import { createCore } from '../../electron/core/app-core.js';
 import { AuditLog } from '../../electron/core/audit/writer.js';
 
 const [mode, a, b, c] = process.argv.slice(2);
@@ -75,6 +74,8 @@ async function main(): Promise<void> {
     await m.close();
     out({ done: true });
   } else if (mode === 'invoke') {
+    // Only this mode opens the whole core: the crash test starts 25 churn workers, which need the store alone.
+    const { createCore } = await import('../../electron/core/app-core.js');
     const core = await createCore({ dataDir: a!, docker: false });
     await waitForGo();
     for (let i = 0; i < Number(c); i++) {

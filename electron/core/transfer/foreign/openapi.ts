@@ -27,7 +27,6 @@ import type { BundleDraft, ToolDraft } from '../validate.js';
 import { clip, newBundleFile, newToolFile, secretName, slugify, uniqueName, versionOf } from './common.js';
 import { parseYamlDocument } from './skill-md.js';
 import { DATA_KEYWORDS, formatsAsAnnotations, toJsonSchema } from './openapi-schema.js';
-import { convertObj } from 'swagger2openapi';
 import { parseJsonText } from '../../fs/json-text.js';
 
 export interface OpenApiOptions {
@@ -146,6 +145,8 @@ function parseDocument(text: string): Json {
 async function asOpenApi3(doc: Json, warnings: string[]): Promise<Json> {
   if (doc['swagger'] === undefined) return doc;
   if (String(doc['swagger']) !== '2.0') throw invalid([{ field: 'swagger', message: `version '${String(doc['swagger'])}' is not Swagger 2.0 or OpenAPI 3` }]);
+  // Loaded for a Swagger 2.0 document only: every process that opens the core would otherwise pay for it.
+  const { convertObj } = await import('swagger2openapi');
   let converted: Json;
   try {
     converted = (await convertObj(structuredClone(doc) as never, { patch: true, warnOnly: true, resolve: false, direct: true } as never)) as unknown as Json;
