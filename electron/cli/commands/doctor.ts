@@ -60,12 +60,12 @@ function profileLines(r: ReturnType<typeof profileReport>): string[] {
     `${okOrWarn(missing.length === 0)} ${missing.length} missing reference(s)${missing.map((m) => `\n       ${m} (kept in the profile; remove it or bring it back)`).join('')}`,
     `     context per agent request: every tool listed ${tokensApprox(listed)}${pending ? ` (${pending} tool(s) not counted yet)` : ''}; search mode ${tokensApprox(search)}; this profile uses ${inUse}`,
     `     (${TOKENIZER_BASIS})`,
-    `${okOrWarn(r.warnings.length === 0)} client limits${r.warnings.length ? r.warnings.map((w) => `\n       ${w}: switch to search mode or leave tools out`).join('') : ' kept'}`,
+    `${okOrWarn(r.warnings.length === 0)} tool count${r.warnings.length ? r.warnings.map((w) => `\n       ${w}: switch to search mode or leave tools out`).join('') : ' within every client limit'}`,
     '',
     `MCP configuration of profile ${r.slug}, stdio (Claude Desktop, Cursor; VS Code: under "servers" in .vscode/mcp.json):`,
     r.stdio,
     '',
-    `Streamable HTTP (the host of toolwright serve; put a token of toolwright profiles token ${r.slug} in place of <token>):`,
+    `Streamable HTTP (toolwright serve's host; replace <token> with one from \`toolwright profiles token ${r.slug}\`):`,
     r.http,
   ];
 }
