@@ -154,6 +154,15 @@ describe.runIf(chromiumAvailable())('the Profiles screen', () => {
     await expect.poll(async () => (await api(host, 'profiles.get', { profileID })).tools.find((t) => t.slug === 'rotate-keys')?.name).toBe('rotate_now');
     await expect.poll(() => page.getByTestId('profile-tool-rotate-keys').textContent()).toContain('rotate_now');
     await expect.poll(listedCost).toBeGreaterThan(before + 100);
+    // The form's estimate while editing carries the saved override: an edit that changes no tool leaves it at the saved count.
+    const formCost = async () => Number(/≈ ([\d,]+) tokens/.exec((await page.getByTestId('profile-mode-all-cost').textContent())!)![1]!.replace(/,/g, ''));
+    const saved = await listedCost();
+    await expect.poll(formCost).toBe(saved);
+    const instructions = await page.getByTestId('profile-instructions').inputValue();
+    await page.getByTestId('profile-instructions').fill('Rotate only when asked.');
+    await expect.poll(() => page.getByTestId('profile-mode-all-cost').textContent()).toContain('(estimate)');
+    expect(await formCost()).toBe(saved);
+    await page.getByTestId('profile-instructions').fill(instructions);
   }, 60_000);
 
   it('edits with the tool picker, and never overwrites a change made elsewhere meanwhile', async () => {
