@@ -84,8 +84,8 @@ export interface ProfileSummary extends ProfileFile {
   /** References that no longer exist: kept in the file, shown here. */
   missing: { bundles: string[]; tools: string[] };
   /**
-   * Tokens the address's tools/list costs an agent: every tool listed (on the tools' own
-   * definitions; an override's text is not recounted), and the three tools of search mode;
+   * Tokens the address's tools/list costs an agent: every tool listed (as its agents receive
+   * them, the overrides' names and descriptions in place), and the three tools of search mode;
    * `pending` tools are not counted yet (the background count after a start).
    */
   contextTokens: { listed: number; search: number; pending: number };

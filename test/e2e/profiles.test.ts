@@ -137,8 +137,14 @@ describe.runIf(chromiumAvailable())('the Profiles screen', () => {
     expect(await initializeStatus('ops-agent', createdToken)).toBe(401);
   }, 60_000);
 
-  it('overrides the name a tool is listed under, with a bad name refused at the field', async () => {
+  it('overrides the name a tool is listed under, with a bad name refused at the field; the cost counts the override', async () => {
+    const listedCost = async () =>
+      Number(/every tool listed ≈ ([\d,]+) tokens/.exec((await page.getByTestId('profile-summary').textContent())!)![1]!.replace(/,/g, ''));
+    const before = await listedCost();
     await page.getByTestId('override-rotate-keys').click();
+    await page
+      .getByTestId('override-description')
+      .fill('Rotates the signing keys of the named service and revokes the old ones after the grace period. '.repeat(6));
     await page.getByTestId('override-name').fill('rotate keys!');
     await page.getByTestId('override-save').click();
     await expect.poll(() => page.getByTestId('override-name-field').textContent()).toContain('is not an MCP tool name');
@@ -147,6 +153,16 @@ describe.runIf(chromiumAvailable())('the Profiles screen', () => {
     const profileID = (await profileBySlug('ops-agent'))!.profileID;
     await expect.poll(async () => (await api(host, 'profiles.get', { profileID })).tools.find((t) => t.slug === 'rotate-keys')?.name).toBe('rotate_now');
     await expect.poll(() => page.getByTestId('profile-tool-rotate-keys').textContent()).toContain('rotate_now');
+    await expect.poll(listedCost).toBeGreaterThan(before + 100);
+    // The form's estimate while editing carries the saved override: an edit that changes no tool leaves it at the saved count.
+    const formCost = async () => Number(/≈ ([\d,]+) tokens/.exec((await page.getByTestId('profile-mode-all-cost').textContent())!)![1]!.replace(/,/g, ''));
+    const saved = await listedCost();
+    await expect.poll(formCost).toBe(saved);
+    const instructions = await page.getByTestId('profile-instructions').inputValue();
+    await page.getByTestId('profile-instructions').fill('Rotate only when asked.');
+    await expect.poll(() => page.getByTestId('profile-mode-all-cost').textContent()).toContain('(estimate)');
+    expect(await formCost()).toBe(saved);
+    await page.getByTestId('profile-instructions').fill(instructions);
   }, 60_000);
 
   it('edits with the tool picker, and never overwrites a change made elsewhere meanwhile', async () => {

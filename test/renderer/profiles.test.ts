@@ -1,7 +1,7 @@
 /** The Profiles screen's pure parts: live updates of profiles, and the client configuration it shares with Connect an agent. */
 import { describe, expect, it } from 'vitest';
 import { keysForEvent } from '../../renderer/src/api/events.js';
-import { mcpClientConfig, profileLaunch } from '../../renderer/src/app/mcpConfig.js';
+import { mcpClientConfig, profileLaunch } from '../../shared/mcp-config.js';
 import { draftOf, inputOf } from '../../renderer/src/profiles/profileInput.js';
 import type { ProfileFile } from '../../shared/profiles.js';
 

@@ -6,6 +6,9 @@
  * Counted once per tool and kept current: after the store opens every tool is counted in the
  * background in short slices, so nothing waits on it (`onCounted` says when it is done); a changed
  * tool (a new modifiedAt or file tag) is recounted alone. A count not made yet is absent (undefined), never estimated.
+ * A profile's override of a tool's name or description is counted on what the profile's agents
+ * receive, at once when asked (one definition, well under a millisecond) and kept until the tool
+ * or the override changes.
  *
  * What is not in a tool's count: its icons (clients show them, they do not hand them to a model),
  * and the name's disambiguation when two tools agents see share a slug (agent-tools.ts puts the
@@ -16,7 +19,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { StoreReader, ToolRecord } from '../store/reader.js';
 import type { ToolService } from '../store/tools.js';
 import type { Store } from '../store/store.js';
-import { asciiName } from './agent-tools.js';
+import { asciiName, type AgentTool } from './agent-tools.js';
 import { mcpToolDefinition } from './mcp-tool.js';
 
 /** Tokens of the text: the tokenizer's count (o200k_base). */
@@ -53,11 +56,18 @@ interface Counted {
   tokens: number;
 }
 
+interface CountedOverride extends Counted {
+  name: string;
+  description: string | undefined;
+}
+
 /** What a count is of: modifiedAt, and the file's tag, since a hand edit may leave modifiedAt as it was. */
 const versionOf = (rec: ToolRecord): string => `${rec.file.modifiedAt} ${rec.etag ?? ''}`;
 
 export class ContextCostService {
   private readonly counts = new Map<string, Counted>();
+  /** By tool ID: the last overridden definition counted (profiles that override one tool alike share it). */
+  private readonly overridden = new Map<string, CountedOverride>();
   private readonly queue = new Set<string>();
   private readonly reader: StoreReader;
   private readonly count: (text: string) => number;
@@ -82,6 +92,7 @@ export class ContextCostService {
       },
       toolRemoved: (toolID) => {
         this.counts.delete(toolID);
+        this.overridden.delete(toolID);
         this.queue.delete(toolID);
       },
     });
@@ -112,6 +123,36 @@ export class ContextCostService {
   }
 
   /**
+   * The tokens a list of tools as agents receive them costs (a profile's, overrides applied): an
+   * overridden tool's definition is counted as the agent reads it, the others as in `total`.
+   */
+  totalOfAgentTools(list: readonly AgentTool[]): ContextTotal {
+    let tokens = 0;
+    let counted = 0;
+    let pending = 0;
+    for (const t of list) {
+      const n = t.overridden ? this.forOverridden(t) : this.forTool(t.file.toolID);
+      if (n === undefined) pending++;
+      else {
+        tokens += n;
+        counted++;
+      }
+    }
+    return { tokens: counted ? tokens + LIST_ENVELOPE_TOKENS : 0, counted, pending };
+  }
+
+  private forOverridden(t: AgentTool): number | undefined {
+    const rec = this.reader.tool(t.file.toolID);
+    if (!rec) return undefined;
+    const version = versionOf(rec);
+    const known = this.overridden.get(t.file.toolID);
+    if (known && known.version === version && known.name === t.name && known.description === t.description) return known.tokens;
+    const tokens = this.count(JSON.stringify(mcpToolDefinition(t)));
+    this.overridden.set(t.file.toolID, { version, name: t.name, description: t.description, tokens });
+    return tokens;
+  }
+
+  /**
    * What a bundle's tools cost the agents offered them (switched on, in a switched-on bundle, not
    * withheld): how many those are and the sum of their counts (no envelope: a bundle is part of a
    * list), the sum absent while any of them is not counted yet.
@@ -138,6 +179,7 @@ export class ContextCostService {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = undefined;
     this.queue.clear();
+    this.overridden.clear();
     this.settle();
   };
 

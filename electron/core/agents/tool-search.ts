@@ -6,7 +6,7 @@
  * A query with no searchable words (empty, only punctuation or filler words) answers []. Only a
  * query's first 2,000 characters and 32 distinct words count, so a pasted megabyte is cheap.
  */
-import { Bm25fRanker } from './tool-search/ranker.js';
+import { Bm25fRanker, type RankerOptions } from './tool-search/ranker.js';
 
 export type { ToolSearchEntry, ToolSearchMatch } from './tool-search/entry.js';
 import type { ToolSearchEntry, ToolSearchMatch } from './tool-search/entry.js';
@@ -16,7 +16,7 @@ export interface ToolSearcher {
   search(query: string, limit: number): ToolSearchMatch[];
 }
 
-export function createToolSearcher(entries: readonly ToolSearchEntry[]): ToolSearcher {
-  const ranker = new Bm25fRanker(entries);
+export function createToolSearcher(entries: readonly ToolSearchEntry[], options?: RankerOptions): ToolSearcher {
+  const ranker = new Bm25fRanker(entries, options);
   return { search: (query, limit) => ranker.search(query, limit) };
 }

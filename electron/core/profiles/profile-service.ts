@@ -25,7 +25,7 @@ export class ProfileService {
   }
 
   private summary(p: ProfileFile, visible = this.visible(p)): ProfileSummary {
-    const listed = this.contextCost?.total(visible.map((t) => t.file.toolID));
+    const listed = this.contextCost?.totalOfAgentTools(visible);
     return {
       ...p,
       toolCount: visible.length,

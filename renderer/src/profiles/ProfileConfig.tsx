@@ -2,7 +2,7 @@
 import { useSystemInfo } from '../api/queries.js';
 import { transportKind } from '../api/session.js';
 import { useCopy } from '../app/useCopy.js';
-import { mcpClientConfig, profileLaunch } from '../app/mcpConfig.js';
+import { mcpClientConfig, profileHttpUrl, profileLaunch } from '../../../shared/mcp-config.js';
 import { ErrorState, Loading } from '../components/States.js';
 import './Profiles.css';
 
@@ -23,7 +23,7 @@ export function ProfileConfig({ slug, token }: { slug: string; token?: string })
   if (system.isPending) return <Loading label="Loading…" />;
   if (system.isError) return <ErrorState error={system.error} retry={() => void system.refetch()} />;
   const origin = httpOrigin(system.data.agentAccess?.enabled ? system.data.agentAccess.url : undefined);
-  const http = mcpClientConfig('http', { name: slug, launch: system.data.mcp, httpUrl: origin && `${origin}/mcp/p/${slug}`, bearer: token ?? '<token>' });
+  const http = mcpClientConfig('http', { name: slug, launch: system.data.mcp, httpUrl: origin && profileHttpUrl(origin, slug), bearer: token ?? '<token>' });
   const stdio = mcpClientConfig('claude', { name: slug, launch: profileLaunch(system.data.mcp, slug) });
   return (
     <div className="panel" data-testid="profile-config">

@@ -80,11 +80,13 @@ export function ProfileForm({ profileID, stored, onSaved, onCancel }: Props) {
     const search = stored?.contextTokens.search ?? profiles.data?.[0]?.contextTokens.search;
     if (unchanged) return { listed: stored.contextTokens.listed, search, estimate: false };
     const toolTokens = new Map((tools.data ?? []).map((t) => [t.toolID, t.contextTokens ?? 0]));
-    const listed =
-      (bundles.data ?? []).filter((b) => draft.bundles.includes(b.bundleID)).reduce((n, b) => n + (b.contextTokens ?? 0), 0) +
-      draft.include.reduce((n, id) => n + (toolTokens.get(id) ?? 0), 0) -
-      draft.exclude.reduce((n, id) => n + (toolTokens.get(id) ?? 0), 0);
-    return { listed: Math.max(0, listed), search, estimate: true };
+    const ownTokens = (d: ProfileDraft) =>
+      (bundles.data ?? []).filter((b) => d.bundles.includes(b.bundleID)).reduce((n, b) => n + (b.contextTokens ?? 0), 0) +
+      d.include.reduce((n, id) => n + (toolTokens.get(id) ?? 0), 0) -
+      d.exclude.reduce((n, id) => n + (toolTokens.get(id) ?? 0), 0);
+    // The saved overrides (and the list's envelope) are in the core's count, not in the tools' own: carried over as they stand.
+    const beyondOwn = stored && stored.contextTokens.pending === 0 ? stored.contextTokens.listed - ownTokens(draftOf(stored)) : 0;
+    return { listed: Math.max(0, ownTokens(draft) + beyondOwn), search, estimate: true };
   }, [draft, stored, bundles.data, tools.data, profiles.data]);
 
   const submit = (e: FormEvent) => {

@@ -66,7 +66,7 @@ export function ProfileScreen({ profileID }: { profileID?: string }) {
           )}
         </div>
         {stored && (
-          <p className="page-sub">
+          <p className="page-sub" data-testid="profile-summary">
             <code>/mcp/p/{stored.slug}</code> lists {stored.toolCount} tool{stored.toolCount === 1 ? '' : 's'}: <CostLine p={stored} />
           </p>
         )}

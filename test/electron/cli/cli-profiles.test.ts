@@ -47,3 +47,42 @@ describe('toolwright profiles', () => {
     expect(gone.stderr).toMatch(/no profile 'oncall'/);
   }, 120_000);
 });
+
+describe('toolwright doctor --profile', () => {
+  it('checks one profile: mode, tools, missing references, both context costs, and its client configuration over stdio and HTTP', async () => {
+    expect((await tw(['profiles', 'add', 'checked', '--bundle', 'ops', '--include', 'misc/extra', '--mode', 'search'])).code).toBe(0);
+    const text = await tw(['doctor', '--profile', 'checked']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/profile checked \(search\): 3 tool\(s\)/);
+    expect(text.stdout).toMatch(/every tool listed ≈ [\d,]+ tokens/);
+    expect(text.stdout).toContain('"--profile",\n        "checked"');
+    expect(text.stdout).toContain('http://127.0.0.1:7420/mcp/p/checked');
+    expect(text.stdout).toContain('Bearer <token>');
+    const json = await tw(['--json', 'doctor', '--profile', 'checked', '--url', 'https://tools.example.com']);
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      profile: {
+        slug: string;
+        mode: string;
+        toolCount: number;
+        missing: { bundles: string[]; tools: string[] };
+        contextTokens: { listed: number; search: number; pending: number };
+        warnings: string[];
+        mcpConfig: { stdio: { mcpServers: Record<string, { args: string[] }> }; http: { mcpServers: Record<string, { url: string }> } };
+      };
+    };
+    expect(report.profile).toMatchObject({ slug: 'checked', mode: 'search', toolCount: 3, missing: { bundles: [], tools: [] }, warnings: [] });
+    expect(report.profile.contextTokens.pending).toBe(0);
+    expect(report.profile.contextTokens.listed).toBeGreaterThan(100);
+    expect(report.profile.contextTokens.search).toBeGreaterThan(100);
+    expect(report.profile.mcpConfig.stdio.mcpServers['checked']!.args.slice(-3)).toEqual(['mcp', '--profile', 'checked']);
+    expect(report.profile.mcpConfig.http.mcpServers['checked']!.url).toBe('https://tools.example.com/mcp/p/checked');
+  }, 120_000);
+
+  it('names the known profiles when the slug is not one of them', async () => {
+    expect((await tw(['profiles', 'add', 'known', '--bundle', 'ops'])).code).toBe(0);
+    const r = await tw(['doctor', '--profile', 'nope']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no profile 'nope'; known profiles: (.+, )?known\b/);
+  }, 60_000);
+});

@@ -57,6 +57,14 @@ const NAME = FIELDS.findIndex((f) => f.label === 'name');
 const TITLE = FIELDS.findIndex((f) => f.label === 'title');
 const BUNDLE = FIELDS.findIndex((f) => f.label === 'bundle');
 
+export interface RankerOptions {
+  /**
+   * Groups besides synonyms.ts's, at their own weight: how the WordNet trial of
+   * docs/tool-search.md was measured (test/bench/toolsearch/wordnet-trial.ts). None ships.
+   */
+  moreSynonyms?: { table: ReadonlyMap<string, readonly string[]>; weight: number };
+}
+
 export class Bm25fRanker {
   private readonly postings = new Map<string, Postings>();
   private readonly analyzer = createAnalyzer();
@@ -76,7 +84,10 @@ export class Bm25fRanker {
   /** Per term id, its weight in the running query (0 when not one of its terms); cleared after each. */
   private queryWeight = new Float32Array(0);
 
-  constructor(private readonly entries: readonly ToolSearchEntry[]) {
+  constructor(
+    private readonly entries: readonly ToolSearchEntry[],
+    private readonly options: RankerOptions = {},
+  ) {
     const count = entries.length;
     this.scores = new Float32Array(count);
     this.wordScores = new Float32Array(count);
@@ -217,6 +228,8 @@ export class Bm25fRanker {
       seen.add(term);
       const candidates: [string, number][] = [[term, 1]];
       for (const synonym of this.synonyms.get(term) ?? []) candidates.push([synonym, SYNONYM_WEIGHT]);
+      const more = this.options.moreSynonyms;
+      for (const synonym of more?.table.get(term) ?? []) candidates.push([synonym, more!.weight]);
       if (term === verb) for (const widened of widenedVerbs(term)) candidates.push([widened, ACTION_WEIGHT]);
       const expansions: QueryWord['expansions'] = [];
       for (const [candidate, weight] of candidates) {

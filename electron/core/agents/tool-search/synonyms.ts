@@ -56,9 +56,14 @@ const GROUPS: readonly string[] = [
 
 /** term → the other terms of its groups. */
 export function synonymTable(): ReadonlyMap<string, readonly string[]> {
+  return tableOfGroups(GROUPS.map((group) => group.split(' ').map((w) => stem(w.replace(/-/g, '')))));
+}
+
+/** term → the other terms of its groups, for groups of terms (stemmed as the ranker stems). */
+export function tableOfGroups(groups: readonly (readonly string[])[]): ReadonlyMap<string, readonly string[]> {
   const table = new Map<string, Set<string>>();
-  for (const group of GROUPS) {
-    const terms = [...new Set(group.split(' ').map((w) => stem(w.replace(/-/g, ''))))];
+  for (const group of groups) {
+    const terms = [...new Set(group)];
     for (const term of terms) {
       const others = table.get(term) ?? new Set<string>();
       for (const other of terms) if (other !== term) others.add(other);

@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createToolSearcher, type ToolSearchEntry } from '../../../../electron/core/agents/tool-search.js';
+import { tableOfGroups } from '../../../../electron/core/agents/tool-search/synonyms.js';
+import { stem } from '../../../../electron/core/agents/tool-search/stem.js';
 import { duplicatesOf, loadCorpus, loadQueries, measureQuality, splitQueries } from '../../../bench/toolsearch/evaluate.js';
 
 function tool(name: string, fields: Partial<ToolSearchEntry> = {}): ToolSearchEntry {
@@ -45,6 +47,15 @@ describe('tool search', () => {
   it('stems and widens common verbs: "fetch the repositories" finds get-repos', () => {
     const searcher = createToolSearcher([...filler, tool('get-repos', { title: 'Get repository' })]);
     expect(names(searcher, 'fetch the repositories')[0]).toBe('get-repos');
+  });
+
+  it('takes more synonym groups at their own weight (the WordNet trial): a word no tool says reaches the tool of its group', () => {
+    const entries = [...filler, tool('droplet-change', { title: 'Change droplet' }), tool('droplet-get', { title: 'Get droplet' })];
+    expect(names(createToolSearcher(entries), 'resize')).toEqual([]);
+    const table = tableOfGroups([[stem('change'), stem('resize')]]);
+    const searcher = createToolSearcher(entries, { moreSynonyms: { table, weight: 0.2 } });
+    expect(names(searcher, 'resize my droplet')[0]).toBe('droplet-change');
+    expect(searcher.search('resize', 1)[0]!.why).toContain(`'resize' as ${stem('change')}`);
   });
 
   it('usage breaks ties between equal tools but never outranks a better match', () => {

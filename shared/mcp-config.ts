@@ -1,8 +1,8 @@
 /**
- * The MCP client configuration the app hands out, one way for every screen that shows it
- * (Connect an agent, a profile's page): the server entry a client needs, under the name given.
+ * The MCP client configuration Toolwright hands out, one way for every place that shows it
+ * (Connect an agent, a profile's page, `toolwright doctor`): the server entry a client needs, under the name given.
  */
-import type { McpLaunch } from '../../../shared/types.js';
+import type { McpLaunch } from './types.js';
 
 export type McpClient = 'claude' | 'cursor' | 'vscode' | 'command' | 'http';
 
@@ -19,6 +19,11 @@ export interface McpServerEntry {
 /** This install's stdio server, answering as one profile. */
 export function profileLaunch(launch: McpLaunch, slug: string): McpLaunch {
   return { command: launch.command, args: [...launch.args, '--profile', slug] };
+}
+
+/** A profile's Streamable HTTP address on a host reached at this origin. */
+export function profileHttpUrl(origin: string, slug: string): string {
+  return `${origin.replace(/\/+$/, '')}/mcp/p/${slug}`;
 }
 
 /** The text to paste into a client's configuration (or to run, for `command`). */
