@@ -3,7 +3,7 @@
  * converts the request and the answer between Node and web streams, and classifies, validates and
  * routes the message through its transport: several times the cost of the run of a quick function
  * tool. A plain call (plain-request.ts) of a visible, unprivileged tool needs none of what that
- * machinery is for (no progress, log level, task, approval round or search-mode tool), so here it
+ * machinery is for (no progress, log level, task extension, approval round or search-mode tool), so here it
  * is the same mapping the SDK's handler makes — `tools.invoke` through invokeForAgent, the result
  * through toCallResult — encoded as the SDK encodes a 2026 result: validated by the spec's
  * CallToolResult schema (which also fixes its key order), `resultType: "complete"` and the
@@ -15,6 +15,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SERVER_INFO_META_KEY, specTypeSchemas, type CallToolResult, type Implementation } from '@modelcontextprotocol/server';
 import type { AgentTool } from '../../core/agents/agent-tools.js';
+import { hasTaskClientCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { invokeForAgent } from './call.js';
 import { errorResult, toCallResult } from './describe.js';
 import { isPlainObject, plainModernRequest } from './plain-request.js';
@@ -36,6 +37,8 @@ export function plainModernCall(req: FastifyRequest, scope: McpScope): PlainCall
   const { name, arguments: args } = plain.params;
   if (typeof name !== 'string' || req.headers['mcp-name'] !== name) return undefined;
   if (args !== undefined && !isPlainObject(args)) return undefined;
+  // A client that declares the tasks extension gets its call as a task (tasks.ts), as tasks.ts decides it.
+  if (hasTaskClientCapabilityV2({ _meta: plain.params['_meta'] as Record<string, unknown> })) return undefined;
   // A search-mode profile's three tools live in the SDK server (search-mode.ts).
   if (scope.mode() === 'search') return undefined;
   const tool = scope.byName(name);

@@ -113,6 +113,8 @@ describe('a plain 2026 tools/call answered before the SDK', () => {
       expect(plainModernCall(request('bare', { _meta: envelope({ progressToken: 3 }) }), scope)).toBeUndefined();
       expect(plainModernCall(request('bare', { _meta: envelope({ 'io.modelcontextprotocol/logLevel': 'info' }) }), scope)).toBeUndefined();
       expect(plainModernCall(request('bare', { task: { ttl: 1000 } }), scope)).toBeUndefined();
+      const tasks = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+      expect(plainModernCall(request('bare', { _meta: envelope(tasks) }), scope)).toBeUndefined(); // a task: tasks.ts
       expect(plainModernCall(request('bare', { arguments: ['x'] }), scope)).toBeUndefined();
       expect(plainModernCall(request('bare', {}, { 'mcp-protocol-version': '2025-11-25' }), scope)).toBeUndefined();
     } finally {
