@@ -5,7 +5,9 @@
  *
  * - 2026-07-28: stateless POSTs (version and capabilities on every request, `server/discover`,
  *   `subscriptions/listen` for list changes and schedule outputs) go to the SDK's handler of the
- *   request's audience, which builds a server per request over the audience's shared scope.
+ *   request's audience, which builds a server per request over the audience's shared scope. A plain
+ *   tools/list (list-cache.ts) and a plain tools/call of a quick tool (plain-call.ts) are answered
+ *   before it, with the SDK's bytes, without the server, transport and conversions it builds per request.
  * - 2025-11-25 / 2025-06-18: sessions as before — POST (requests), GET (the stream that carries
  *   list_changed and other server messages), DELETE (end of session), one server per session.
  *
@@ -14,9 +16,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createMcpHandler, isInitializeRequest, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpServer, type McpConnection } from './mcp-server.js';
+import { createMcpServer, serverIdentity, type McpConnection } from './mcp-server.js';
+import { answerPlainCall, plainModernCall } from './plain-call.js';
 import { createMcpScope, scopeKey, type McpCore, type McpScope } from './scope.js';
 import { createListCache, plainModernListRequest, type ListCache } from './list-cache.js';
 
@@ -59,18 +62,33 @@ function bundlesOf(req: FastifyRequest): string[] {
     : [];
 }
 
-/** What isLegacyRequest reads: the method, the version header and the body it was given. */
-function probeOf(req: FastifyRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-  }
-  return new Request(`http://localhost${req.url}`, { method: req.method, headers });
+const headerText = (req: FastifyRequest, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+};
+
+const optional = <K extends string>(key: K, value: string | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, string>));
+
+/**
+ * Whether the SDK's isLegacyRequest would say so, without the web Request it takes: building one
+ * per POST (headers copied over) cost more than the classification itself. The SDK's own
+ * classifier, on the same headers and the already-parsed body, so the two cannot disagree.
+ */
+function isLegacyPost(req: FastifyRequest): boolean {
+  if (req.body === undefined) return true; // no JSON body: the legacy transport says what was wrong
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    body: req.body,
+    ...optional('protocolVersionHeader', headerText(req, 'mcp-protocol-version')),
+    ...optional('mcpMethodHeader', headerText(req, 'mcp-method')),
+    ...optional('mcpNameHeader', headerText(req, 'mcp-name')),
+  });
+  return outcome.kind === 'legacy';
 }
 
 export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; version?: string }): Promise<void> {
   const sessions = new Map<string, Session>();
+  const identity = serverIdentity(opts.version);
   const audiences = new Map<string, Audience>();
 
   const audienceFor = (key: string): Audience => {
@@ -130,7 +148,15 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
   const serve = async (req: FastifyRequest, reply: FastifyReply, key: string) => {
     const plainList = plainModernListRequest(req);
     if (plainList && (await audienceFor(key).lists.answer(req, reply, plainList))) return reply;
-    if (req.method === 'POST' && !(await isLegacyRequest(probeOf(req), req.body))) {
+    if (req.method === 'POST' && req.headers['mcp-method'] === 'tools/call') {
+      const audience = audienceFor(key);
+      const call = plainModernCall(req, audience.scope);
+      if (call) {
+        await answerPlainCall(opts.core, audience.scope, identity, call, req, reply);
+        return reply;
+      }
+    }
+    if (req.method === 'POST' && !isLegacyPost(req)) {
       const audience = audienceFor(key);
       reply.hijack();
       await audience.serveModern(req.raw, reply.raw, req.body);

@@ -14,56 +14,30 @@
  * it sees, so a change makes the old body unreachable at once.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { McpScope } from './scope.js';
+import { plainModernRequest } from './plain-request.js';
 
-const MODERN_VERSION = '2026-07-28';
-const REQUEST_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
-const CLIENT_INFO_KEYS: ReadonlySet<string> = new Set(['name', 'version', 'title']);
+const NO_PARAMS: ReadonlySet<string> = new Set();
 /** An id no client sends: it marks where a cached body's id goes. */
 const SENTINEL_ID = 'toolwright-list-cache\u0000';
 const SENTINEL_TAIL = `,"jsonrpc":"2.0","id":${JSON.stringify(SENTINEL_ID)}}`;
 
 interface CachedList {
-  /** The answer up to (not including) `,"jsonrpc":"2.0","id":…}`. */
-  head: string;
+  /** The answer's bytes up to (not including) `,"jsonrpc":"2.0","id":…}`, written as they are to every answer. */
+  head: Buffer;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const header = (req: FastifyRequest, name: string): string | undefined => {
-  const v = req.headers[name];
-  return typeof v === 'string' ? v : undefined;
-};
 
 export interface PlainListRequest {
   id: string | number;
   client: string;
 }
 
-/** The id and client of a plain 2026 tools/list, one the SDK would answer with the list; else undefined. */
+/** The id and client of a plain 2026 tools/list (no cursor, no name header), one the SDK would answer with the list; else undefined. */
 export function plainModernListRequest(req: FastifyRequest): PlainListRequest | undefined {
-  const body = req.body;
-  if (req.method !== 'POST' || !isPlainObject(body)) return undefined;
-  if (body['jsonrpc'] !== '2.0' || body['method'] !== 'tools/list') return undefined;
-  const id = body['id'];
-  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))) || id === SENTINEL_ID) return undefined;
-  if (Object.keys(body).some((k) => !REQUEST_KEYS.has(k))) return undefined;
-  const params = body['params'];
-  if (!isPlainObject(params) || Object.keys(params).length !== 1 || !isPlainObject(params['_meta'])) return undefined;
-  const meta = params['_meta'];
-  if (Object.keys(meta).length !== 3 || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_VERSION) return undefined;
-  const clientInfo = meta[CLIENT_INFO_META_KEY];
-  if (!isPlainObject(clientInfo) || typeof clientInfo['name'] !== 'string' || typeof clientInfo['version'] !== 'string') return undefined;
-  if (Object.entries(clientInfo).some(([k, v]) => !CLIENT_INFO_KEYS.has(k) || typeof v !== 'string')) return undefined;
-  if (!isPlainObject(meta[CLIENT_CAPABILITIES_META_KEY])) return undefined;
-
-  const accept = header(req, 'accept') ?? '';
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
-  if (!(header(req, 'content-type') ?? '').startsWith('application/json')) return undefined;
-  if (header(req, 'mcp-protocol-version') !== MODERN_VERSION || header(req, 'mcp-method') !== 'tools/list') return undefined;
-  if (req.headers['mcp-name'] !== undefined) return undefined;
-  return { id, client: clientInfo['name'] };
+  const plain = plainModernRequest(req, 'tools/list', NO_PARAMS);
+  if (!plain || plain.id === SENTINEL_ID || req.headers['mcp-name'] !== undefined) return undefined;
+  return { id: plain.id, client: plain.client };
 }
 
 /** The request as the SDK's handler takes it, with the sentinel for its id. */
@@ -92,7 +66,7 @@ export function createListCache(scope: McpScope, handler: McpHttpHandler): ListC
     }
     const text = await res.text();
     if (!text.endsWith(SENTINEL_TAIL)) return undefined;
-    const cached = { head: text.slice(0, -SENTINEL_TAIL.length) };
+    const cached = { head: Buffer.from(text.slice(0, -SENTINEL_TAIL.length)) };
     bodies.set(key, cached);
     return cached;
   };
@@ -104,10 +78,14 @@ export function createListCache(scope: McpScope, handler: McpHttpHandler): ListC
       if (cached) void scope.agent(plain.client, 'http');
       else cached = await fill(req, key);
       if (!cached) return false;
-      // Written as the SDK's answer is written: its content type exactly, no charset added.
+      // Written as the SDK's answer is written (its content type exactly, no charset added), the
+      // shared head as it is: no per-request copy or encoding of megabytes.
+      const tail = Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(plain.id)}}`);
       reply.hijack();
-      reply.raw.writeHead(200, { 'content-type': 'application/json' });
-      reply.raw.end(`${cached.head},"jsonrpc":"2.0","id":${JSON.stringify(plain.id)}}`);
+      reply.raw.writeHead(200, { 'content-type': 'application/json', 'content-length': cached.head.length + tail.length });
+      reply.raw.cork();
+      reply.raw.write(cached.head);
+      reply.raw.end(tail);
       return true;
     },
   };

@@ -5,7 +5,6 @@
  * stateless 2026 request; what it lists comes from its audience's shared scope (scope.ts), so the
  * switches decide, live, what every connection sees.
  */
-import { randomUUID } from 'node:crypto';
 import {
   CLIENT_INFO_META_KEY,
   ProtocolError,
@@ -14,6 +13,7 @@ import {
   type CallToolResult,
   type CreateMessageRequestParams,
   type ElicitRequestFormParams,
+  type Implementation,
   type InputRequiredResult,
   type LoggingLevel,
   type ServerContext,
@@ -25,6 +25,7 @@ import { registerScheduleResources } from './schedule-resources.js';
 import { APPS_EXTENSION, cardAppResources } from './card-apps.js';
 import { approvalGate, requestStateCodec } from './approval.js';
 import { errorResult, toCallResult } from './describe.js';
+import { invokeForAgent } from './call.js';
 import { registerTasks } from './tasks.js';
 import { isSearchModeTool, searchModeCall } from './search-mode.js';
 import type { McpCore, McpScope } from './scope.js';
@@ -60,30 +61,32 @@ export interface McpConnection {
   dispose(): Promise<void>;
 }
 
+/** Who answers, as every result's `_meta` says on 2026 requests. */
+export function serverIdentity(version?: string): Implementation {
+  return { name: 'toolwright', title: 'Toolwright', version: version ?? '0.1.0' };
+}
+
 export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerOptions): McpConnection {
-  const server = new Server(
-    { name: 'toolwright', title: 'Toolwright', version: opts.version ?? '0.1.0' },
-    {
-      capabilities: {
-        tools: { listChanged: true },
-        logging: {},
-        resources: { subscribe: true, listChanged: true },
-        prompts: {},
-        completions: {},
-        extensions: APPS_EXTENSION,
-      },
-      // A profile's own instructions come first: its person wrote them for this address's agents.
-      instructions: scope.instructions() ? `${scope.instructions()}\n\n${INSTRUCTIONS}` : INSTRUCTIONS,
-      requestState: { verify: requestStateCodec.verify },
-      // Lists change when a person flips a switch; the list_changed notifications say when.
-      cacheHints: {
-        'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
-        'resources/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
-        'prompts/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
-        'resources/templates/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
-      },
+  const server = new Server(serverIdentity(opts.version), {
+    capabilities: {
+      tools: { listChanged: true },
+      logging: {},
+      resources: { subscribe: true, listChanged: true },
+      prompts: {},
+      completions: {},
+      extensions: APPS_EXTENSION,
     },
-  );
+    // A profile's own instructions come first: its person wrote them for this address's agents.
+    instructions: scope.instructions() ? `${scope.instructions()}\n\n${INSTRUCTIONS}` : INSTRUCTIONS,
+    requestState: { verify: requestStateCodec.verify },
+    // Lists change when a person flips a switch; the list_changed notifications say when.
+    cacheHints: {
+      'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+      'resources/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+      'prompts/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+      'resources/templates/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+    },
+  });
   const transport = opts.transport ?? 'stdio';
   const live = opts.era === 'legacy' || transport === 'stdio';
 
@@ -202,36 +205,18 @@ async function callTool(
   log: (ctx: ServerContext, level: LoggingLevel, data: string) => void,
   answerers: RunAnswerers,
 ): Promise<CallToolResult> {
-  const f = tool.file;
-  const invocationID = randomUUID();
-  const signal = ctx.mcpReq.signal;
-  const onAbort = () => void core.dispatch('tools.cancel', { invocationID }, { transport: 'mcp' });
-  signal.addEventListener('abort', onAbort, { once: true });
   const report = progressOf(ctx);
   // The tool's output as it arrives, as the text of progress notifications.
   const output = report && outputProgress(report);
-  // The operation REST, IPC and the CLI call too, so its contract and rules hold here as well.
-  const env = await core
-    .dispatch(
-      'tools.invoke',
-      { bundleID: f.bundleID, slug: f.slug, version: f.version, args, confirm: tool.safety === 'privileged', invocationID },
-      {
-        transport: 'mcp',
-        caller,
-        stream: {
-          ...(report ? { onProgress: (line: string) => void report(line) } : {}),
-          ...(output ? { onEvent: output.onEvent } : {}),
-          answerers,
-        },
-      },
-    )
-    .finally(async () => {
-      signal.removeEventListener('abort', onAbort);
-      await output?.flush();
-    });
+  const outcome = await invokeForAgent(core, tool, args, caller, {
+    signal: ctx.mcpReq.signal,
+    answerers,
+    ...(report ? { onProgress: (line: string) => void report(line) } : {}),
+    ...(output ? { onEvent: output.onEvent } : {}),
+  }).finally(() => output?.flush());
   // Gates (kill switch, switches, rate limit, arguments) refuse before a run: a result the model can read.
-  if (!env.ok) return errorResult(env.error.message);
-  const result = env.data;
+  if ('refused' in outcome) return errorResult(outcome.refused);
+  const result = outcome.run;
   log(ctx, result.ok ? 'info' : 'warning', `${tool.name}: ${result.ok ? 'ok' : result.error?.code} in ${result.durationMs} ms`);
   return toCallResult(tool, result);
 }
