@@ -30,7 +30,7 @@ import { registerTasks } from './tasks.js';
 import { isSearchModeTool, searchModeCall } from './search-mode.js';
 import type { McpCore, McpScope } from './scope.js';
 import type { RunAnswerers } from '../../core/invoke/types.js';
-import { oauthCallerName } from '../oauth/caller.js';
+import { mcpCallerName } from '../oauth/caller.js';
 
 export type { McpCore } from './scope.js';
 export { describeTool, toCallResult } from './describe.js';
@@ -130,8 +130,7 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
 
   const run = async (tool: AgentTool, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
     // An OAuth caller is named by its token too, so the audit log and approvals bind the person or client.
-    const oauth = oauthCallerName(ctx.http?.authInfo);
-    const caller = `mcp:${clientName(ctx)}${oauth ? `@${oauth}` : ''}`;
+    const caller = mcpCallerName(clientName(ctx), ctx.http?.authInfo);
     // A retry that carries an answer is the same call, counted once.
     if (!ctx.mcpReq.requestState()) void agentOf(ctx).then((h) => h?.recordCall());
     if (tasks.asked(ctx)) return tasks.start(tool, args, caller, ctx);

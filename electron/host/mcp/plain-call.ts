@@ -17,6 +17,7 @@ import { SERVER_INFO_META_KEY, specTypeSchemas, type CallToolResult, type Implem
 import type { AgentTool } from '../../core/agents/agent-tools.js';
 import { hasTaskClientCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { invokeForAgent } from './call.js';
+import { mcpCallerName, requestAuth } from '../oauth/caller.js';
 import { errorResult, toCallResult } from './describe.js';
 import { isPlainObject, plainModernRequest } from './plain-request.js';
 import type { McpCore, McpScope } from './scope.js';
@@ -76,7 +77,10 @@ export async function answerPlainCall(
   req.raw.socket.once('close', onClose);
   try {
     void scope.agent(call.client, 'http').then((h) => h?.recordCall());
-    const outcome = await invokeForAgent(core, call.tool, call.args, `mcp:${call.client}`, { signal: gone.signal, answerers: { person: true } });
+    const outcome = await invokeForAgent(core, call.tool, call.args, mcpCallerName(call.client, requestAuth(req)), {
+      signal: gone.signal,
+      answerers: { person: true },
+    });
     const result = 'refused' in outcome ? errorResult(outcome.refused) : toCallResult(call.tool, outcome.run);
     const body = JSON.stringify({ result: encodeModernCallResult(result, identity), jsonrpc: '2.0', id: call.id });
     reply.raw.writeHead(200, { 'content-type': 'application/json' });

@@ -10,3 +10,14 @@ export function oauthCallerName(auth: AuthInfo | undefined): string | undefined 
   if (typeof subject !== 'string') return undefined;
   return auth!.clientId && auth!.clientId !== subject ? `oauth:${subject},client=${auth!.clientId}` : `oauth:${subject}`;
 }
+
+/** The OAuth caller the guard put on the request (resource.ts attachCaller), if any. */
+export function requestAuth(req: { raw: object }): AuthInfo | undefined {
+  return (req.raw as { auth?: AuthInfo }).auth;
+}
+
+/** An agent's call as the audit log and approvals name it: its MCP client, and its token's caller under OAuth. */
+export function mcpCallerName(client: string, auth: AuthInfo | undefined): string {
+  const oauth = oauthCallerName(auth);
+  return `mcp:${client}${oauth ? `@${oauth}` : ''}`;
+}

@@ -12,11 +12,11 @@ import { sendError } from './errors.js';
 import { BODY_NOT_OBJECT, inputFor, streamRequested } from './request-input.js';
 import { invokeStreams } from './invoke-stream.js';
 import { ifMatchOf, tagAnswer } from './etags.js';
-import { oauthCallerName } from '../oauth/caller.js';
+import { oauthCallerName, requestAuth } from '../oauth/caller.js';
 
 /** An OAuth caller (the guard put it on the request) is named in the audit log; others stay plain REST. */
 function restCaller(req: FastifyRequest): string | undefined {
-  const oauth = oauthCallerName((req.raw as { auth?: Parameters<typeof oauthCallerName>[0] }).auth);
+  const oauth = oauthCallerName(requestAuth(req));
   return oauth ? `rest@${oauth}` : undefined;
 }
 
