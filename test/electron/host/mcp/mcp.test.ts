@@ -117,9 +117,13 @@ describe('MCP over stdio (a separate process, as agents start it)', () => {
     expect(textOf(r)).toContain('"value": 42');
     const card = r.content.find((c) => c.type === 'resource');
     expect(card).toMatchObject({ resource: { mimeType: 'text/html' } });
-    await new Promise((res) => setTimeout(res, 300));
-    const hist = await h.api('GET', `/tools/bundles/${CORE}/tools/calc/version/v1/history`);
-    expect(hist.body.items.some((e: { caller?: string }) => e.caller === 'mcp:test-agent')).toBe(true);
+    // The stdio server is another process: its history entry reaches the host when that process has written it.
+    await expect
+      .poll(async () => {
+        const hist = await h.api('GET', `/tools/bundles/${CORE}/tools/calc/version/v1/history`);
+        return hist.body.items.some((e: { caller?: string }) => e.caller === 'mcp:test-agent');
+      })
+      .toBe(true);
   });
 
   it('answers argument errors and unknown tools in a way a model can act on', async () => {
