@@ -119,10 +119,13 @@ describe('MCP over stdio (a separate process, as agents start it)', () => {
     expect(card).toMatchObject({ resource: { mimeType: 'text/html' } });
     // The stdio server is another process: its history entry reaches the host when that process has written it.
     await expect
-      .poll(async () => {
-        const hist = await h.api('GET', `/tools/bundles/${CORE}/tools/calc/version/v1/history`);
-        return hist.body.items.some((e: { caller?: string }) => e.caller === 'mcp:test-agent');
-      })
+      .poll(
+        async () => {
+          const hist = await h.api('GET', `/tools/bundles/${CORE}/tools/calc/version/v1/history`);
+          return hist.body.items.some((e: { caller?: string }) => e.caller === 'mcp:test-agent');
+        },
+        { timeout: 30_000 },
+      )
       .toBe(true);
   });
 
