@@ -52,10 +52,12 @@ export interface OAuthServerOptions {
   accessTokenTtlSeconds?: number;
   /** Clients registered from the start (e.g. for the client-credentials grant); others register dynamically. */
   clients?: { client_id: string; client_secret: string; grant_types: string[]; scope?: string }[];
+  /** The address it listens on and names in its issuer; default loopback (a container reaches the docker bridge's gateway instead). */
+  host?: string;
 }
 
-function listen(server: http.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+function listen(server: http.Server, host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
 }
 
 function closeServer(server: http.Server): Promise<void> {
@@ -66,8 +68,9 @@ function closeServer(server: http.Server): Promise<void> {
 export async function startOAuthServer(opts: OAuthServerOptions): Promise<OAuthServer> {
   const scope = opts.scope ?? 'mcp:tools';
   const server = http.createServer();
-  const port = await listen(server);
-  const issuer = `http://127.0.0.1:${port}`;
+  const host = opts.host ?? '127.0.0.1';
+  const port = await listen(server, host);
+  const issuer = `http://${host}:${port}`;
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const signingKey = { ...(await exportJWK(privateKey)), kid: 'test', alg: 'RS256', use: 'sig' };
   const grants = new Set<string>();

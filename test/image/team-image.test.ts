@@ -12,10 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOAuthServer, type OAuthServer } from '../helpers/oauth-server.js';
+import type { AuditRecord } from '../../shared/audit.js';
 
 const execFile = promisify(execFileCb);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,6 +35,9 @@ function has(cmd: string, args: string[]): boolean {
     return false;
   }
 }
+const AGENT = { clientId: 'build-agent', secret: 'agent-secret-0123456789' };
+const READER = { clientId: 'dashboard', secret: 'reader-secret-0123456789' };
+
 const ready = has('docker', ['info']) && has('debootstrap', ['--version']);
 
 async function docker(args: string[], timeoutMs = 120_000): Promise<string> {
@@ -62,8 +67,10 @@ let tlsDir: string;
 let port: number;
 let origin: string;
 let trusting: Agent;
+let authorizationServer: OAuthServer | undefined;
 
-async function runContainer(): Promise<void> {
+/** Runs the image as the README says; `env` adds variables (`NAME=value`) to the run line. */
+async function runContainer(env: string[] = []): Promise<void> {
   await docker([
     'run',
     '-d',
@@ -81,6 +88,7 @@ async function runContainer(): Promise<void> {
     'TOOLWRIGHT_TLS_KEY=/tls/key.pem',
     '-e',
     `TOOLWRIGHT_PUBLIC_URL=${origin}`,
+    ...env.flatMap((e) => ['-e', e]),
     IMAGE,
   ]);
 }
@@ -93,8 +101,23 @@ async function health(): Promise<number> {
   }
 }
 
+/** The container's output: `docker logs` gives the host's stdout on stdout and its stderr on stderr. */
 async function logs(): Promise<string> {
-  return docker(['logs', NAME]).catch((e: Error) => e.message);
+  try {
+    const { stdout, stderr } = await execFile('docker', ['logs', NAME], { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+    return stdout + stderr;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** Waits for /healthz; a host that never answers (e.g. it refused to start) fails with its own words. */
+async function answered(what: string): Promise<void> {
+  try {
+    await expect.poll(health, { timeout: 180_000 }).toBe(200);
+  } catch {
+    throw new Error(`${what} never answered /healthz; its log ends:\n${(await logs()).slice(-3000)}`);
+  }
 }
 
 describe.skipIf(!ready)('the team host image', () => {
@@ -134,6 +157,7 @@ describe.skipIf(!ready)('the team host image', () => {
     await docker(['volume', 'rm', '-f', VOLUME]).catch(() => undefined);
     await docker(['rmi', '-f', IMAGE]).catch(() => undefined);
     await trusting?.close();
+    await authorizationServer?.close();
   });
 
   it('is built on the official Node image, runs as an unprivileged user, and declares its volume and health check', async () => {
@@ -203,5 +227,119 @@ describe.skipIf(!ready)('the team host image', () => {
     expect(await docker(['exec', NAME, 'cat', '/data/host.token'])).toBe(token);
     const bundles = (await (await undiciFetch(`${origin}/tools/bundles`, { headers: auth, dispatcher: trusting })).json()) as { items: { slug: string }[] };
     expect(bundles.items.map((b) => b.slug)).toContain('team');
+  });
+
+  it('takes OAuth tokens from the team authorization server on /mcp, and the call lands in the audit log with its caller', async () => {
+    // The container reaches the machine at the default bridge's gateway: the authorization server
+    // listens there (not on every interface) and names that address in its issuer, so the host and
+    // this test see one issuer. Plain http is fine for a test; the host accepts http(s) issuers.
+    const gateway = await docker(['network', 'inspect', 'bridge', '--format', '{{(index .IPAM.Config 0).Gateway}}']);
+    expect(gateway).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    const resource = `${origin}/mcp`;
+    const as = await startOAuthServer({
+      host: gateway,
+      resources: () => [resource],
+      scope: 'toolwright:read toolwright:call',
+      clients: [
+        { client_id: AGENT.clientId, client_secret: AGENT.secret, grant_types: ['client_credentials'], scope: 'toolwright:call' },
+        { client_id: READER.clientId, client_secret: READER.secret, grant_types: ['client_credentials'], scope: 'toolwright:read' },
+      ],
+    });
+    authorizationServer = as;
+
+    // As the README's run line: the issuer in the environment; the audience is the public URL + /mcp.
+    await docker(['rm', '-f', NAME]).catch(() => undefined);
+    await runContainer([`TOOLWRIGHT_OAUTH_ISSUER=${as.issuer}`]);
+    await answered('the host with an OAuth issuer');
+
+    const hostToken = await docker(['exec', NAME, 'cat', '/data/host.token']);
+    const auth = { authorization: `Bearer ${hostToken}`, 'content-type': 'application/json' };
+    const bundleID = uuidv7();
+    const putBundle = await undiciFetch(`${origin}/tools/bundles/${bundleID}`, {
+      method: 'PUT',
+      headers: auth,
+      body: JSON.stringify({ slug: 'oauth-tools', displayName: 'OAuth tools', isEnabled: true }),
+      dispatcher: trusting,
+    });
+    expect(putBundle.status).toBe(201);
+    const putTool = await undiciFetch(`${origin}/tools/bundles/${bundleID}/tools/calc/version/v1`, {
+      method: 'PUT',
+      headers: auth,
+      body: JSON.stringify({
+        type: 'function',
+        displayName: 'Calc',
+        description: 'arithmetic',
+        impl: { function: 'core.calc' },
+        argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
+      }),
+      dispatcher: trusting,
+    });
+    expect(putTool.status).toBe(201);
+
+    // No token: 401, and the challenge points at the public URL's metadata, which names the issuer.
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+    };
+    const post = (headers: Record<string, string>) =>
+      undiciFetch(resource, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(initialize),
+        dispatcher: trusting,
+      });
+    const anonymous = await post({});
+    expect(anonymous.status).toBe(401);
+    const metadataUrl = `${origin}/.well-known/oauth-protected-resource/mcp`;
+    expect(anonymous.headers.get('www-authenticate')).toContain(`resource_metadata="${metadataUrl}"`);
+    const metadata = (await (await undiciFetch(metadataUrl, { dispatcher: trusting })).json()) as Record<string, unknown>;
+    expect(metadata).toMatchObject({ resource, authorization_servers: [as.issuer] });
+
+    // A real token without toolwright:call: 403 insufficient_scope.
+    const readerToken = await as.clientCredentialsToken(READER, resource, 'toolwright:read');
+    const reader = await post({ authorization: `Bearer ${readerToken}` });
+    expect(reader.status).toBe(403);
+    expect(reader.headers.get('www-authenticate')).toMatch(/error="insufficient_scope".*scope="[^"]*toolwright:call/);
+
+    // A real token with toolwright:call: the MCP client lists and calls the tool.
+    const token = await as.clientCredentialsToken(AGENT, resource, 'toolwright:call');
+    const client = new Client({ name: 'team-agent', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(resource), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+        fetch: ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: trusting })) as unknown as typeof fetch,
+      }),
+    );
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('oauth-tools_calc');
+      const result = (await client.callTool({ name: 'oauth-tools_calc', arguments: { expression: '6*7' } })) as CallToolResult;
+      expect(result.isError ?? false).toBe(false);
+      expect(JSON.stringify(result.content)).toContain('42');
+    } finally {
+      await client.close();
+    }
+
+    // The image's CLI on the same volume: the chain is whole, and the call names its OAuth caller.
+    const caller = `mcp:team-agent@oauth:${AGENT.clientId}`;
+    const exported = async () =>
+      (await docker(['exec', NAME, 'node', 'bin/toolwright.js', '--data-dir', '/data', 'audit', 'export', '--kind', 'call']))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as AuditRecord);
+    await expect
+      .poll(async () => (await exported()).filter((r) => r.kind === 'call' && r.caller === caller).map((r) => r.kind === 'call' && [r.slug, r.status]), {
+        timeout: 30_000,
+      })
+      .toEqual([['calc', 'ok']]);
+    const verified = JSON.parse(await docker(['exec', NAME, 'node', 'bin/toolwright.js', '--data-dir', '/data', '--json', 'audit', 'verify'])) as {
+      ok: boolean;
+      records: number;
+      summary: string;
+    };
+    expect(verified.ok).toBe(true);
+    expect(verified.summary).toContain('chain intact');
+    expect(verified.records).toBeGreaterThan(0);
   });
 });
