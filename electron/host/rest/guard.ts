@@ -5,7 +5,8 @@
  * everything; a profile's token opens only that profile's address, `/mcp/p/<slug>`. With an
  * authorization server configured, any other bearer is checked as its access token (oauth/): a
  * valid one opens what its scopes grant (oauth/rights.ts). Failed attempts, forged tokens
- * included, are counted per client address and answered 429 past the limit (failed-attempts.ts).
+ * included, are counted per client address (behind the trusted proxy, the client it names in
+ * X-Forwarded-For) and answered 429 past the limit (failed-attempts.ts).
  */
 import fp from 'fastify-plugin';
 import { timingSafeEqual, createHash } from 'node:crypto';
@@ -78,7 +79,8 @@ export const guardPlugin = fp<GuardOptions>(
       // route decides, not the raw URL.
       const route = req.routeOptions.url ?? '';
       if (req.url.startsWith('/tools') || route.startsWith('/tools') || req.url.startsWith('/mcp') || route.startsWith('/mcp')) {
-        const address = req.socket.remoteAddress ?? '';
+        // The client's address, told by the trusted proxy when the peer is that proxy (server.ts).
+        const address = req.ip;
         const auth = String(req.headers.authorization ?? '');
         const m = /^Bearer\s+(.+)$/i.exec(auth);
         const presented = m?.[1]!.trim();
