@@ -1,0 +1,111 @@
+/**
+ * The team host's OAuth doors beyond calls (issue 22 leftovers), against a real oidc-provider on
+ * loopback: an OAuth caller's changes and approval decisions over REST name it in the audit log as
+ * its calls do; browser-based MCP clients read the protected-resource metadata cross-origin.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { v7 as uuidv7 } from 'uuid';
+import { calcToolBody, startHost, type TestHost } from '../../helpers/host.js';
+import { startOAuthServer, type OAuthServer } from '../../helpers/oauth-server.js';
+import { loadOAuthIssuer } from '../../../electron/host/oauth/issuer.js';
+import type { AuditRecord } from '../../../shared/audit.js';
+
+const SCOPES = 'toolwright:read toolwright:call toolwright:write toolwright:approve';
+const AGENT = { clientId: 'ops-agent', secret: 'ops-secret-0123456789' };
+
+let as: OAuthServer;
+let h: TestHost;
+const bundleID = uuidv7();
+
+async function send(path: string, init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const res = await fetch(h.url + path, {
+    method: init.method ?? 'GET',
+    headers: {
+      ...(init.token !== undefined ? { authorization: `Bearer ${init.token}` } : {}),
+      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...init.headers,
+    },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  });
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+const auditOf = async (kind: string) => (await h.api('GET', `/tools/audit?kind=${kind}`)).body.items as AuditRecord[];
+
+beforeAll(async () => {
+  const resources = () => (h ? [`${h.url}/mcp`] : []);
+  as = await startOAuthServer({
+    resources,
+    scope: SCOPES,
+    clients: [{ client_id: AGENT.clientId, client_secret: AGENT.secret, grant_types: ['client_credentials'], scope: SCOPES }],
+  });
+  h = await startHost({ oauth: await loadOAuthIssuer({ issuer: as.issuer }) });
+  expect((await h.api('PUT', `/tools/bundles/${bundleID}`, { slug: 'ops-tools' })).status).toBeLessThan(300);
+  expect((await h.api('PUT', `/tools/bundles/${bundleID}/tools/guarded/version/v1`, calcToolBody({ safety: 'privileged' }))).status).toBe(201);
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+  await as?.close();
+});
+
+describe('the OAuth caller wherever it acts over REST', () => {
+  it("a change made with an OAuth token is recorded under the OAuth caller's name", async () => {
+    const writer = await as.clientCredentialsToken(AGENT, `${h.url}/mcp`, 'toolwright:write');
+    const made = await send(`/tools/bundles/${bundleID}/tools/calc/version/v1`, { method: 'PUT', token: writer, body: calcToolBody() });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const toolID = made.body.toolID as string;
+    expect(toolID).toBeTruthy();
+    await vi.waitFor(
+      async () => {
+        const change = (await auditOf('change')).find((r) => r.kind === 'change' && r.path.endsWith(`/tools/${toolID}/tool.json`));
+        expect(change).toMatchObject({ actor: 'rest', caller: `rest@oauth:${AGENT.clientId}` });
+      },
+      { timeout: 5000, interval: 100 },
+    );
+    // A change made with the host's token stays plain REST.
+    const bundle = (await auditOf('change')).find((r) => r.kind === 'change' && r.path.endsWith(`${bundleID}/bundle.json`));
+    expect(bundle).toMatchObject({ actor: 'rest' });
+    expect(bundle).not.toHaveProperty('caller');
+  });
+
+  it('an approval decided with an OAuth token names the OAuth caller as the one who decided', async () => {
+    const c = new Client({ name: 'asking-agent', version: '1' });
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${h.token}` } } }));
+    try {
+      let name = '';
+      await vi.waitFor(async () => {
+        name = (await c.listTools()).tools.find((t) => t.name.endsWith('guarded'))!.name;
+      });
+      const call = c.callTool({ name, arguments: { expression: '6*7' } }) as Promise<CallToolResult>;
+      let approvalID = '';
+      await vi.waitFor(
+        async () => {
+          const items = (await h.api('GET', '/tools/approvals')).body.items as { approvalID: string; tool: { slug: string } }[];
+          approvalID = items.find((i) => i.tool.slug === 'guarded')!.approvalID;
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+      const approver = await as.clientCredentialsToken(AGENT, `${h.url}/mcp`, 'toolwright:approve');
+      expect((await send(`/tools/approvals/${approvalID}`, { method: 'POST', token: approver, body: { decision: 'approve' } })).status).toBe(200);
+      expect(JSON.stringify((await call).content)).toContain('42');
+      await vi.waitFor(
+        async () => {
+          const decided = (await auditOf('approval')).find((r) => r.kind === 'approval' && r.approvalID === approvalID);
+          expect(decided).toMatchObject({ decision: 'approve', decidedBy: 'rest', decider: `rest@oauth:${AGENT.clientId}` });
+        },
+        { timeout: 5000, interval: 100 },
+      );
+    } finally {
+      await c.close();
+    }
+  }, 30_000);
+});
