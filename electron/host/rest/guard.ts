@@ -16,7 +16,7 @@ import { isLoopbackHost, matchesProxy } from '../listen.js';
 import { FailedAttempts } from './failed-attempts.js';
 import { InvalidToken, KeysUnavailable, MAX_TOKEN_CHARS, type OAuthCaller, type OAuthIssuer } from '../oauth/issuer.js';
 import { grants, missingProfileScope, rightFor, SCOPE_OF } from '../oauth/rights.js';
-import { attachCaller, audiencesFor, bearerChallenge, metadataUrlFor, resourceBase } from '../oauth/resource.js';
+import { attachCaller, audiencesFor, bearerChallenge, metadataUrlFor, openMetadataRead, resourceBase } from '../oauth/resource.js';
 
 /** Checks a profile's token: true when it is one of the profile's (and counts its use). */
 export interface ProfileTokenCheck {
@@ -69,6 +69,9 @@ export const guardPlugin = fp<GuardOptions>(
           message: `Host '${host}' is not this server; use ${opts.publicUrl?.origin ?? `http://127.0.0.1:${port}`}`,
         });
       }
+      const metadata = opts.oauth ? openMetadataRead(req, reply) : undefined;
+      if (metadata === 'answered') return reply;
+      if (metadata === 'read') return undefined;
       const origin = req.headers.origin;
       const originOk = (o: string) => o.toLowerCase() === publicOrigin || loopbackHosts.has(o.replace(/^https?:\/\//i, '').toLowerCase());
       if (origin !== undefined && origin !== 'null' && !originOk(origin)) {

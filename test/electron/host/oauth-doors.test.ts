@@ -109,3 +109,43 @@ describe('the OAuth caller wherever it acts over REST', () => {
     }
   }, 30_000);
 });
+
+describe('the protected-resource metadata, read cross-origin by browser-based MCP clients', () => {
+  const FOREIGN = { origin: 'https://mcp-inspector.example' };
+
+  it('answers GET from a foreign origin with Access-Control-Allow-Origin: *, at every metadata address', async () => {
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource/mcp/p/team',
+    ]) {
+      const r = await send(path, { headers: FOREIGN });
+      expect(r.status, path).toBe(200);
+      expect(r.headers.get('access-control-allow-origin'), path).toBe('*');
+      expect(r.body.authorization_servers).toEqual([as.issuer]);
+    }
+  });
+
+  it('answers the preflight of a GET that carries MCP-Protocol-Version', async () => {
+    const r = await send('/.well-known/oauth-protected-resource/mcp', {
+      method: 'OPTIONS',
+      headers: { ...FOREIGN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'mcp-protocol-version' },
+    });
+    expect(r.status).toBe(204);
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-methods')).toContain('GET');
+    expect(r.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('mcp-protocol-version');
+  });
+
+  it('still refuses a foreign origin everywhere else, and anything but a read of the metadata', async () => {
+    const tools = await send('/tools/tools', { token: h.token, headers: FOREIGN });
+    expect(tools.status).toBe(403);
+    expect(tools.headers.get('access-control-allow-origin')).toBeNull();
+    const mcp = await send('/mcp', { method: 'OPTIONS', headers: { ...FOREIGN, 'access-control-request-method': 'POST' } });
+    expect(mcp.status).toBe(403);
+    expect(mcp.headers.get('access-control-allow-origin')).toBeNull();
+    const post = await send('/.well-known/oauth-protected-resource/mcp', { method: 'POST', headers: FOREIGN, body: {} });
+    expect(post.status).toBe(403);
+    expect(post.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
