@@ -1,11 +1,13 @@
 /**
  * The team host's OAuth doors beyond calls (issue 22 leftovers), against a real oidc-provider on
  * loopback: an OAuth caller's changes and approval decisions over REST name it in the audit log as
- * its calls do; browser-based MCP clients read the protected-resource metadata cross-origin.
+ * its calls do; browser-based MCP clients read the protected-resource metadata cross-origin; with
+ * the issuer down, a token whose key must be fetched is answered 503, not taken for a bad token.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { v7 as uuidv7 } from 'uuid';
+import { generateKeyPair, SignJWT } from 'jose';
 import { calcToolBody, startHost, type TestHost } from '../../helpers/host.js';
 import { startOAuthServer, type OAuthServer } from '../../helpers/oauth-server.js';
 import { loadOAuthIssuer } from '../../../electron/host/oauth/issuer.js';
@@ -148,4 +150,31 @@ describe('the protected-resource metadata, read cross-origin by browser-based MC
     expect(post.status).toBe(403);
     expect(post.headers.get('access-control-allow-origin')).toBeNull();
   });
+});
+
+describe("the issuer's keys out of reach", () => {
+  it('answers 503 (not 401, and not counted toward the lockout) when a token names a key the host must fetch and the issuer is down', async () => {
+    const { privateKey } = await generateKeyPair('RS256');
+    // jose refetches the key set for an unknown kid only 30 s after its last fetch: move the clock (Date only) past that.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 31_000 });
+    try {
+      const now = Math.floor(Date.now() / 1000);
+      const rotated = await new SignJWT({ scope: 'toolwright:read', client_id: AGENT.clientId })
+        .setProtectedHeader({ alg: 'RS256', kid: 'rotated-key' })
+        .setIssuer(as.issuer)
+        .setAudience(`${h.url}/mcp`)
+        .setSubject(AGENT.clientId)
+        .setIssuedAt(now)
+        .setExpirationTime(now + 300)
+        .sign(privateKey);
+      await as.close();
+      for (let i = 0; i < 21; i++) {
+        const r = await send('/tools/tools', { token: rotated });
+        expect(r.status, JSON.stringify(r.body)).toBe(503);
+        expect(r.body.error.message).toMatch(/keys could not be fetched/);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  }, 60_000);
 });
