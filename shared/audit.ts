@@ -35,6 +35,8 @@ export interface AuditApprovalFields {
   decision: 'approve' | 'deny';
   /** Who answered: a person in the app, REST, or an agent's retry carrying its user's answer. */
   decidedBy: 'app' | 'rest' | 'agent';
+  /** Who answered by name, when the transport knows more than decidedBy: `rest@oauth:<sub>` (as a call's caller). */
+  decider?: string;
   toolID: string;
   slug: string;
   version: string;
@@ -49,6 +51,8 @@ export interface AuditChangeFields {
   path: string;
   op: 'create' | 'update' | 'delete';
   actor: AuditActor;
+  /** Whom the actor acted for, when it knows more than its name: `rest@oauth:<sub>` (as a call's caller). */
+  caller?: string;
   /** SHA-256 (hex) of the file before and after; absent for a file that did not exist. */
   before?: string;
   after?: string;

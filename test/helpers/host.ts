@@ -17,7 +17,9 @@ export interface TestHost {
   close(): Promise<void>;
 }
 
-export async function startHost(opts: Partial<CoreOptions> & { rendererDir?: string; oauth?: RestOptions['oauth'] } = {}): Promise<TestHost> {
+type HostOptions = Partial<CoreOptions> & Pick<RestOptions, 'oauth' | 'trustedProxy' | 'publicUrl'> & { rendererDir?: string };
+
+export async function startHost(opts: HostOptions = {}): Promise<TestHost> {
   const dataDir = opts.dataDir ?? (await tempDir('tw-host-'));
   const token = 'test-token-' + Math.random().toString(36).slice(2);
   const core = await createCore({ docker: false, ...opts, dataDir });
@@ -27,6 +29,8 @@ export async function startHost(opts: Partial<CoreOptions> & { rendererDir?: str
     mcp: core,
     ...(opts.rendererDir ? { rendererDir: opts.rendererDir } : {}),
     ...(opts.oauth ? { oauth: opts.oauth } : {}),
+    ...(opts.trustedProxy ? { trustedProxy: opts.trustedProxy } : {}),
+    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -107,12 +107,13 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
     this.clock = opts.clock ?? (() => new Date());
   }
 
-  private recordDecision(file: ApprovalFile, decision: ApprovalDecision, decidedBy: ApprovalDecider): void {
+  private recordDecision(file: ApprovalFile, decision: ApprovalDecision, decidedBy: ApprovalDecider, decider: string | undefined): void {
     this.opts.audit?.append({
       kind: 'approval',
       approvalID: file.approvalID,
       decision,
       decidedBy,
+      ...(decider !== undefined && decider !== decidedBy ? { decider } : {}),
       toolID: file.tool.toolID,
       slug: file.tool.slug,
       version: file.tool.version,
@@ -183,7 +184,7 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
       if (file.decision) return this.lapsed(file) ? 'expired' : file.decision;
       if (Date.parse(file.expiresAt) <= this.clock().getTime()) return 'expired';
       const outcome = clientDecision ?? 'deny';
-      if (clientDecision) this.recordDecision(file, clientDecision, 'agent');
+      if (clientDecision) this.recordDecision(file, clientDecision, 'agent', undefined);
       return outcome;
     });
   }
@@ -264,6 +265,8 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
     decision: ApprovalDecision,
     content?: Record<string, unknown>,
     decidedBy: ApprovalDecider = 'app',
+    /** The decider by name when the transport knows it (an OAuth caller over REST: `rest@oauth:<sub>`). */
+    decider?: string,
   ): Promise<Approval & { decision: ApprovalDecision; decidedAt: string }> {
     if (!APPROVAL_ID.test(approvalID)) throw notFound(`approval ${approvalID}`);
     await fsp.mkdir(this.dir, { recursive: true });
@@ -281,7 +284,7 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
       }
       const decided = { ...file, decision, ...(decision === 'approve' && content ? { content } : {}), decidedAt: this.clock().toISOString() };
       await this.write(decided);
-      this.recordDecision(decided, decision, decidedBy);
+      this.recordDecision(decided, decision, decidedBy, decider);
       return decided;
     });
   }

@@ -1,12 +1,14 @@
 /**
  * Changes to stored state as audit records: which file (relative to the data folder), create,
- * update or delete, who (this process's transport), and the SHA-256 of the content before and
+ * update or delete, who (this process's transport, and the caller it acts for when the transport
+ * names one: acting-caller.ts), and the SHA-256 of the content before and
  * after. Only digests leave here, so a secrets.json change records no value.
  */
 import { promises as fsp } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { AuditActor, AuditRecordBody } from '../../../shared/audit.js';
 import { sha256Hex } from './record.js';
+import { actingCaller } from './acting-caller.js';
 
 /** What the writers of stored state call after a write: the content before (undefined: none) and after (undefined: deleted). */
 export interface ChangeRecorder {
@@ -33,11 +35,13 @@ export class AuditChanges implements ChangeRecorder {
     const beforeDigest = before === undefined ? undefined : sha256Hex(before);
     const afterDigest = after === undefined ? undefined : sha256Hex(after);
     if (beforeDigest === afterDigest) return;
+    const caller = actingCaller();
     this.sink.append({
       kind: 'change',
       path: relative(this.dataDir, path).split(sep).join('/'),
       op: beforeDigest === undefined ? 'create' : afterDigest === undefined ? 'delete' : 'update',
       actor: this.actor,
+      ...(caller !== undefined && caller !== this.actor ? { caller } : {}),
       ...(beforeDigest ? { before: beforeDigest } : {}),
       ...(afterDigest ? { after: afterDigest } : {}),
     });

@@ -11,10 +11,15 @@ import { validatorFor } from '../validation.js';
 import { apiIssues } from '../../../shared/json-schema/issues.js';
 import type { InvokeStreamEvent } from '../../../shared/types.js';
 import type { RunAnswerers } from '../invoke/types.js';
+import { actAs } from '../audit/acting-caller.js';
 
 export interface CallContext {
   transport: 'ipc' | 'rest' | 'test' | 'cli' | 'mcp';
-  /** tools.invoke only: who asked, written into the run's history entry (the CLI says 'cli'). */
+  /**
+   * Who asked, when the transport knows more than its name (the CLI says 'cli', an OAuth caller
+   * over REST `rest@oauth:<sub>`): written into a run's history entry and audit record, and into
+   * the audit's change and approval records of whatever the operation does.
+   */
   caller?: string;
   /** tools.invoke only: the caller's profile, when the transport knows one (for the audit log). */
   profile?: string;
@@ -64,7 +69,7 @@ export function createDispatcher(handlers: Handlers, log: (e: unknown) => void =
     if (invalidInput) return { ok: false, error: invalidInput };
     try {
       const handler = handlers[name] as Handler<typeof name>;
-      const data = await handler(value as OpInput<typeof name>, ctx);
+      const data = await actAs(ctx.caller, () => handler(value as OpInput<typeof name>, ctx));
       return { ok: true, data };
     } catch (e) {
       return { ok: false, error: toApiError(e, { log }) };

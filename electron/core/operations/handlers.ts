@@ -58,7 +58,7 @@ export function createHandlers(s: Services): Handlers {
     'agents.list': async () => ({ items: await s.agents.list() }),
     'approvals.list': async () => ({ items: await s.approvals.list() }),
     'approvals.decide': (i, ctx) =>
-      s.approvals.decide(i.approvalID, i.decision, i.content, ctx.transport === 'rest' ? 'rest' : ctx.transport === 'mcp' ? 'agent' : 'app'),
+      s.approvals.decide(i.approvalID, i.decision, i.content, ctx.transport === 'rest' ? 'rest' : ctx.transport === 'mcp' ? 'agent' : 'app', ctx.caller),
     'audit.list': (i) => s.audit.list(i),
     'audit.verify': () => s.audit.verify(),
     'problems.list': () => s.problems.list(),

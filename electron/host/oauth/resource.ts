@@ -5,12 +5,37 @@
  * point at them (RFC 6750 §3). Served without a token, and only when OAuth is configured.
  */
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { OAuthCaller, OAuthIssuer } from './issuer.js';
 import { PROFILE_SCOPE_PREFIX, SCOPES_SUPPORTED } from './rights.js';
 
 export const METADATA_PATH = '/.well-known/oauth-protected-resource';
+
+/**
+ * Browser-based MCP clients read the metadata from another origin, and it holds nothing secret,
+ * so its reads (and their preflight) are open to any origin, without credentials. 'read': a GET
+ * of a metadata route, which the guard lets through without its same-origin rule (that rule keeps
+ * applying to everything else); 'answered': a preflight, answered here (it has no route).
+ */
+export function openMetadataRead(req: FastifyRequest, reply: FastifyReply): 'read' | 'answered' | undefined {
+  const route = req.routeOptions.url ?? '';
+  const path = req.url.split('?')[0]!;
+  const isMetadata = (p: string) => p === METADATA_PATH || p.startsWith(`${METADATA_PATH}/`);
+  if ((req.method === 'GET' || req.method === 'HEAD') && isMetadata(route)) {
+    reply.header('Access-Control-Allow-Origin', '*');
+    return 'read';
+  }
+  if (req.method === 'OPTIONS' && isMetadata(path)) {
+    reply.header('Access-Control-Allow-Origin', '*');
+    reply.header('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+    reply.header('Access-Control-Allow-Headers', 'MCP-Protocol-Version, Content-Type');
+    reply.header('Access-Control-Max-Age', '86400');
+    void reply.code(204).send();
+    return 'answered';
+  }
+  return undefined;
+}
 
 /** Where the resource lives: the public URL, else the loopback address this request came to. */
 export function resourceBase(req: FastifyRequest, publicUrl: URL | undefined): string {

@@ -5,7 +5,8 @@
  * everything; a profile's token opens only that profile's address, `/mcp/p/<slug>`. With an
  * authorization server configured, any other bearer is checked as its access token (oauth/): a
  * valid one opens what its scopes grant (oauth/rights.ts). Failed attempts, forged tokens
- * included, are counted per client address and answered 429 past the limit (failed-attempts.ts).
+ * included, are counted per client address (behind the trusted proxy, the client it names in
+ * X-Forwarded-For) and answered 429 past the limit (failed-attempts.ts).
  */
 import fp from 'fastify-plugin';
 import { timingSafeEqual, createHash } from 'node:crypto';
@@ -15,7 +16,7 @@ import { isLoopbackHost, matchesProxy } from '../listen.js';
 import { FailedAttempts } from './failed-attempts.js';
 import { InvalidToken, KeysUnavailable, MAX_TOKEN_CHARS, type OAuthCaller, type OAuthIssuer } from '../oauth/issuer.js';
 import { grants, missingProfileScope, rightFor, SCOPE_OF } from '../oauth/rights.js';
-import { attachCaller, audiencesFor, bearerChallenge, metadataUrlFor, resourceBase } from '../oauth/resource.js';
+import { attachCaller, audiencesFor, bearerChallenge, metadataUrlFor, openMetadataRead, resourceBase } from '../oauth/resource.js';
 
 /** Checks a profile's token: true when it is one of the profile's (and counts its use). */
 export interface ProfileTokenCheck {
@@ -68,6 +69,9 @@ export const guardPlugin = fp<GuardOptions>(
           message: `Host '${host}' is not this server; use ${opts.publicUrl?.origin ?? `http://127.0.0.1:${port}`}`,
         });
       }
+      const metadata = opts.oauth ? openMetadataRead(req, reply) : undefined;
+      if (metadata === 'answered') return reply;
+      if (metadata === 'read') return undefined;
       const origin = req.headers.origin;
       const originOk = (o: string) => o.toLowerCase() === publicOrigin || loopbackHosts.has(o.replace(/^https?:\/\//i, '').toLowerCase());
       if (origin !== undefined && origin !== 'null' && !originOk(origin)) {
@@ -78,7 +82,8 @@ export const guardPlugin = fp<GuardOptions>(
       // route decides, not the raw URL.
       const route = req.routeOptions.url ?? '';
       if (req.url.startsWith('/tools') || route.startsWith('/tools') || req.url.startsWith('/mcp') || route.startsWith('/mcp')) {
-        const address = req.socket.remoteAddress ?? '';
+        // The client's address, told by the trusted proxy when the peer is that proxy (server.ts).
+        const address = req.ip;
         const auth = String(req.headers.authorization ?? '');
         const m = /^Bearer\s+(.+)$/i.exec(auth);
         const presented = m?.[1]!.trim();

@@ -21,6 +21,7 @@ import type { McpCore } from '../mcp/mcp-server.js';
 import { profileTokenCheck } from '../mcp/profile-auth.js';
 import type { OAuthIssuer } from '../oauth/issuer.js';
 import { protectedResourceRoutes } from '../oauth/resource.js';
+import { matchesProxy } from '../listen.js';
 
 export interface RestOptions {
   core: TransportCore;
@@ -67,6 +68,9 @@ export async function createRestServer(opts: RestOptions): Promise<FastifyInstan
     // Node refuses some requests before Fastify sees them (a 100 KB query string, bytes that are
     // not HTTP); those answers keep the contract's shape too.
     clientErrorHandler: answerClientError,
+    // Behind the trusted proxy, req.ip is the right-most X-Forwarded-For address that is not the
+    // proxy (proxy-addr walks the header from the right); a header from any other peer is ignored.
+    ...(opts.trustedProxy ? { trustProxy: (address: string) => matchesProxy(address, opts.trustedProxy!) } : {}),
   });
   await app.register(guardPlugin, {
     token: opts.token,
