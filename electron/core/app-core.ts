@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { StoreEvent } from '../../shared/operations.js';
 import type { Availability } from '../../shared/types.js';
 import { ConfigStore } from './config.js';
@@ -48,6 +48,7 @@ import { ProblemsService } from './problems.js';
 import { SystemService } from './system.js';
 import { Disposables } from './lifecycle.js';
 import { loggerFrom, stderrLogger, type Logger } from './log.js';
+export { defaultDataDir } from './data-dir.js';
 import { ScheduleFiles } from './schedules/schedule-files.js';
 import { ScheduleRunner } from './schedules/schedule-runner.js';
 import { ScheduleService } from './schedules/schedule-service.js';
@@ -383,15 +384,4 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     isPendingSignInUrl: (url) => upstreams.isPendingAuthorizationUrl(url),
     close: () => owned.dispose(),
   };
-}
-
-export function defaultDataDir(userData?: string): string {
-  if (process.env['TOOLWRIGHT_DATA_DIR']) return resolve(process.env['TOOLWRIGHT_DATA_DIR']);
-  if (userData) return join(userData, 'data');
-  // Electron's userData for an app named "Toolwright", computed without Electron so the headless
-  // host and the desktop app share one store.
-  const home = process.env['HOME'] ?? process.env['USERPROFILE'] ?? '.';
-  if (process.platform === 'win32') return join(process.env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'Toolwright', 'data');
-  if (process.platform === 'darwin') return join(home, 'Library', 'Application Support', 'Toolwright', 'data');
-  return join(process.env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'Toolwright', 'data');
 }
