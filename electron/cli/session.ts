@@ -59,6 +59,7 @@ export class CliSessions {
       actor: 'cli',
       docker: options.docker ?? false,
       reapIntervalMs: 0,
+      backgroundContextCount: false,
       logger: stderrLogger(),
     });
     return sessionOver(this.core);

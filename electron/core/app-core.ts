@@ -100,6 +100,8 @@ export interface CoreOptions {
    * CLI commands and most tests do not. Whoever runs it, one process per data folder schedules.
    */
   scheduler?: boolean | SchedulerOptions;
+  /** Count every tool's context cost in the background (default); one-shot CLI commands count only a profile's, when shown. */
+  backgroundContextCount?: boolean;
 }
 
 export const DEFAULT_BUILTIN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../data/builtin');
@@ -236,7 +238,12 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
     syncedFromUpstream: (type) => type !== undefined && type in TOOL_TYPE_MODULES && toolTypeModule(type as ToolType).syncedFromUpstream === true,
   });
-  const contextCost: ContextCostService = new ContextCostService({ store, tools, onCounted: () => emit({ type: 'context.counted' }) });
+  const contextCost: ContextCostService = new ContextCostService({
+    store,
+    tools,
+    onCounted: () => emit({ type: 'context.counted' }),
+    background: opts.backgroundContextCount !== false,
+  });
   owned.add(contextCost.dispose);
   const lint = new ToolLintService({ reader: store.reader, tools });
   const upstreamSync = new UpstreamSync({ manager: upstreams, store, tools, now: () => store.now() });

@@ -32,7 +32,7 @@ describe('CLI start-up', () => {
     const { code, stdout, stderr, packages } = await runReportingPackages([...toolwrightArgs(), '--data-dir', dataDir, '--json', 'ls']);
     expect(code, stderr).toBe(0);
     expect(stdout).toContain('"slug": "calc"');
-    expect(packages.filter((p) => /^(gpt-tokenizer|dockerode|@modelcontextprotocol\/)/.test(p))).toEqual([]);
+    expect(packages.filter((p) => p.startsWith('gpt-tokenizer'))).toEqual([]);
   }, 60_000);
 
   it('a command that opens the store loads neither the REST host, the MCP server nor the Swagger 2.0 converter', async () => {
