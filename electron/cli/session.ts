@@ -6,9 +6,9 @@
  * operations take. Commands (cli/commands/) import nothing of the core; the lint zones keep it so.
  */
 import { resolve } from 'node:path';
-import { createCore, defaultDataDir, type Core } from '../core/app-core.js';
-import { stderrLogger } from '../core/log.js';
-import { checkInput, type InvokeStreamHooks } from '../core/operations/dispatch.js';
+import type { Core } from '../core/app-core.js';
+import { defaultDataDir } from '../core/data-dir.js';
+import type { InvokeStreamHooks } from '../core/operations/dispatch.js';
 import type { OpenedExport } from '../core/transfer/export.js';
 import type { OpInput, OpName, OpOutput } from '../../shared/operations.js';
 import { bundleByRef, resolveToolRef } from './tool-ref.js';
@@ -42,19 +42,24 @@ export function dataDirOf(dataDir: string | undefined): string {
   return dataDir ? resolve(dataDir) : defaultDataDir();
 }
 
-/** Opens the core once per process, on first use, and closes it when the command is done. */
+/**
+ * Opens the core once per process, on first use, and closes it when the command is done. The core
+ * is imported here, not at the top: `help`, `--version` and usage errors never load it.
+ */
 export class CliSessions {
   private core: Core | undefined;
 
   constructor(private readonly dataDir: () => string) {}
 
   async open(options: SessionOptions = {}): Promise<CliSession> {
+    const [{ createCore }, { stderrLogger }] = await Promise.all([import('../core/app-core.js'), import('../core/log.js')]);
     this.core ??= await createCore({
       dataDir: this.dataDir(),
       transport: 'rest',
       actor: 'cli',
       docker: options.docker ?? false,
       reapIntervalMs: 0,
+      backgroundContextCount: false,
       logger: stderrLogger(),
     });
     return sessionOver(this.core);
@@ -74,6 +79,7 @@ function sessionOver(core: Core): CliSession {
       return env.data;
     },
     async openExport(bundleIDs) {
+      const { checkInput } = await import('../core/operations/dispatch.js');
       const invalidInput = checkInput('bundles.export', { bundleIDs });
       if (invalidInput) throw new CliFailure(invalidInput);
       return core.openExport(bundleIDs);

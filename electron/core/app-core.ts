@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { StoreEvent } from '../../shared/operations.js';
 import type { Availability } from '../../shared/types.js';
 import { ConfigStore } from './config.js';
@@ -48,6 +48,7 @@ import { ProblemsService } from './problems.js';
 import { SystemService } from './system.js';
 import { Disposables } from './lifecycle.js';
 import { loggerFrom, stderrLogger, type Logger } from './log.js';
+export { defaultDataDir } from './data-dir.js';
 import { ScheduleFiles } from './schedules/schedule-files.js';
 import { ScheduleRunner } from './schedules/schedule-runner.js';
 import { ScheduleService } from './schedules/schedule-service.js';
@@ -99,6 +100,8 @@ export interface CoreOptions {
    * CLI commands and most tests do not. Whoever runs it, one process per data folder schedules.
    */
   scheduler?: boolean | SchedulerOptions;
+  /** Count every tool's context cost in the background (default); one-shot CLI commands count only a profile's, when shown. */
+  backgroundContextCount?: boolean;
 }
 
 export const DEFAULT_BUILTIN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../data/builtin');
@@ -235,7 +238,12 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
     syncedFromUpstream: (type) => type !== undefined && type in TOOL_TYPE_MODULES && toolTypeModule(type as ToolType).syncedFromUpstream === true,
   });
-  const contextCost: ContextCostService = new ContextCostService({ store, tools, onCounted: () => emit({ type: 'context.counted' }) });
+  const contextCost: ContextCostService = new ContextCostService({
+    store,
+    tools,
+    onCounted: () => emit({ type: 'context.counted' }),
+    background: opts.backgroundContextCount !== false,
+  });
   owned.add(contextCost.dispose);
   const lint = new ToolLintService({ reader: store.reader, tools });
   const upstreamSync = new UpstreamSync({ manager: upstreams, store, tools, now: () => store.now() });
@@ -383,15 +391,4 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     isPendingSignInUrl: (url) => upstreams.isPendingAuthorizationUrl(url),
     close: () => owned.dispose(),
   };
-}
-
-export function defaultDataDir(userData?: string): string {
-  if (process.env['TOOLWRIGHT_DATA_DIR']) return resolve(process.env['TOOLWRIGHT_DATA_DIR']);
-  if (userData) return join(userData, 'data');
-  // Electron's userData for an app named "Toolwright", computed without Electron so the headless
-  // host and the desktop app share one store.
-  const home = process.env['HOME'] ?? process.env['USERPROFILE'] ?? '.';
-  if (process.platform === 'win32') return join(process.env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'Toolwright', 'data');
-  if (process.platform === 'darwin') return join(home, 'Library', 'Application Support', 'Toolwright', 'data');
-  return join(process.env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'Toolwright', 'data');
 }

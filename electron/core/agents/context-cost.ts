@@ -9,27 +9,37 @@
  * A profile's override of a tool's name or description is counted on what the profile's agents
  * receive, at once when asked (one definition, well under a millisecond) and kept until the tool
  * or the override changes.
+ * A process that shows no costs (a CLI command) counts nothing in the background (`background:
+ * false`): only a total asked for (a profile's) counts its tools then, loading the tokenizer.
  *
  * What is not in a tool's count: its icons (clients show them, they do not hand them to a model),
  * and the name's disambiguation when two tools agents see share a slug (agent-tools.ts puts the
  * bundle or version beside it: a token or two). A pipeline's annotations follow its safety when it
  * was counted: a step that becomes more dangerous changes the count on the pipeline's next edit.
  */
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
 import type { StoreReader, ToolRecord } from '../store/reader.js';
 import type { ToolService } from '../store/tools.js';
 import type { Store } from '../store/store.js';
 import { asciiName, type AgentTool } from './agent-tools.js';
 import { mcpToolDefinition } from './mcp-tool.js';
 
+// Loaded on the first count, not with the core: its o200k_base tables cost ~0.7 s of CPU that a
+// process counting nothing (`toolwright ls`) should not pay.
+let countTokens: ((text: string) => number) | undefined;
+
 /** Tokens of the text: the tokenizer's count (o200k_base). */
-export const countTextTokens = (text: string): number => countTokens(text);
+export const countTextTokens = (text: string): number => {
+  countTokens ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { countTokens: (text: string) => number }).countTokens;
+  return countTokens(text);
+};
 
 /**
  * The JSON-RPC answer around the definitions, counted once per list:
- * `{"jsonrpc":"2.0","id":1,"result":{"tools":[…]}}` and the commas between tools.
+ * `{"jsonrpc":"2.0","id":1,"result":{"tools":[…]}}` and the commas between tools. The tokenizer's
+ * count of that text, written out so that loading this module loads no tokenizer (a test checks it).
  */
-export const LIST_ENVELOPE_TOKENS = countTextTokens('{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}');
+export const LIST_ENVELOPE_TOKENS = 17;
 
 /** How long one background slice may count before it lets other work run. */
 const SLICE_MS = 8;
@@ -49,6 +59,8 @@ export interface ContextCostOptions {
   count?: (text: string) => number;
   /** Called when a background count is done, so views made before it can be made again. */
   onCounted?: () => void;
+  /** Count every tool in the background and keep the counts current (default); false: only what total() is asked for. */
+  background?: boolean;
 }
 
 interface Counted {
@@ -78,15 +90,16 @@ export class ContextCostService {
   constructor(private readonly opts: ContextCostOptions) {
     this.reader = opts.store.reader;
     this.count = opts.count ?? countTextTokens;
+    const background = opts.background !== false;
     this.unobserve = opts.store.observe({
       loaded: (reader) => {
-        for (const t of reader.tools()) this.enqueue(t.file.toolID);
+        if (background) for (const t of reader.tools()) this.enqueue(t.file.toolID);
       },
       // One changed tool is counted at once (well under a millisecond), so the answer to its edit
       // carries its new count; while the background count runs it joins the queue.
       toolChanged: (tool) => {
         const rec = this.reader.tool(tool.toolID);
-        if (!rec || this.counts.get(tool.toolID)?.version === versionOf(rec)) return;
+        if (!background || !rec || this.counts.get(tool.toolID)?.version === versionOf(rec)) return;
         if (this.queue.size) this.enqueue(tool.toolID);
         else this.countTool(tool.toolID);
       },
@@ -112,7 +125,7 @@ export class ContextCostService {
     let counted = 0;
     let pending = 0;
     for (const id of toolIDs) {
-      const n = this.forTool(id);
+      const n = this.forToolOnDemand(id);
       if (n === undefined) pending++;
       else {
         tokens += n;
@@ -131,7 +144,7 @@ export class ContextCostService {
     let counted = 0;
     let pending = 0;
     for (const t of list) {
-      const n = t.overridden ? this.forOverridden(t) : this.forTool(t.file.toolID);
+      const n = t.overridden ? this.forOverridden(t) : this.forToolOnDemand(t.file.toolID);
       if (n === undefined) pending++;
       else {
         tokens += n;
@@ -139,6 +152,12 @@ export class ContextCostService {
       }
     }
     return { tokens: counted ? tokens + LIST_ENVELOPE_TOKENS : 0, counted, pending };
+  }
+
+  /** A tool's count; without the background count (a CLI process) it is made now, when asked. */
+  private forToolOnDemand(toolID: string): number | undefined {
+    if (this.opts.background === false && this.forTool(toolID) === undefined) this.countTool(toolID);
+    return this.forTool(toolID);
   }
 
   private forOverridden(t: AgentTool): number | undefined {

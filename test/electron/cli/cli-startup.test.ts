@@ -9,7 +9,32 @@ import { tempDir } from '../../helpers/store.js';
 import { ROOT, toolwrightArgs } from '../../helpers/procs.js';
 import { runReportingPackages } from '../../helpers/loaded-packages.js';
 
+// The core's heavy packages: the REST host, the MCP SDK (server and upstream client), the Docker
+// client, undici, and the tokenizer that counts context costs.
+const CORE_PACKAGES = /^(fastify|@fastify\/|@modelcontextprotocol\/|dockerode|undici|gpt-tokenizer)/;
+
 describe('CLI start-up', () => {
+  it.each([['help'], ['--version'], ['no-such-command']])(
+    '`toolwright %s` loads commander and none of the core',
+    async (command) => {
+      const dataDir = await tempDir('tw-cli-startup-');
+      const { code, stdout, stderr, packages } = await runReportingPackages([...toolwrightArgs(), '--data-dir', dataDir, command]);
+      expect(code, stderr).toBe(command === 'no-such-command' ? 2 : 0);
+      expect(stdout + stderr).toMatch(command === 'help' ? /Usage: toolwright/ : command === '--version' ? /0\.1\.0/ : /unknown command 'no-such-command'/);
+      expect(packages).toContain('commander');
+      expect(packages.filter((p) => CORE_PACKAGES.test(p))).toEqual([]);
+    },
+    60_000,
+  );
+
+  it('`toolwright ls` does not load the tokenizer (context costs are not counted in the background)', async () => {
+    const dataDir = await tempDir('tw-cli-startup-');
+    const { code, stdout, stderr, packages } = await runReportingPackages([...toolwrightArgs(), '--data-dir', dataDir, '--json', 'ls']);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain('"slug": "calc"');
+    expect(packages.filter((p) => p.startsWith('gpt-tokenizer'))).toEqual([]);
+  }, 60_000);
+
   it('a command that opens the store loads neither the REST host, the MCP server nor the Swagger 2.0 converter', async () => {
     const dataDir = await tempDir('tw-cli-startup-');
     const { code, stdout, stderr, packages } = await runReportingPackages([...toolwrightArgs(), '--data-dir', dataDir, 'ls']);

@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { ContextCostService, LIST_ENVELOPE_TOKENS } from '../../../../electron/core/agents/context-cost.js';
+import { SEARCH_MODE_TOKENS } from '../../../../electron/core/agents/search-mode-cost.js';
+import { SEARCH_MODE_TOOLS } from '../../../../electron/core/agents/search-mode-tools.js';
 import { agentTools } from '../../../../electron/core/agents/agent-tools.js';
 import { describeTool } from '../../../../electron/host/mcp/describe.js';
 import { ToolService } from '../../../../electron/core/store/tools.js';
@@ -59,6 +61,28 @@ describe('context cost', () => {
     expect(cost.forTool(tool.toolID)).toBeGreaterThan(100);
     expect(cost.total([tool.toolID])).toEqual({ tokens: cost.forTool(tool.toolID)! + LIST_ENVELOPE_TOKENS, counted: 1, pending: 0 });
     expect(LIST_ENVELOPE_TOKENS).toBe(countTokens('{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'));
+  });
+
+  it("the written-out counts are the tokenizer's: the list envelope and search mode's three tools", () => {
+    expect(LIST_ENVELOPE_TOKENS).toBe(countTokens('{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'));
+    expect(SEARCH_MODE_TOKENS).toBe(SEARCH_MODE_TOOLS.reduce((sum, tool) => sum + countTokens(JSON.stringify(tool)), LIST_ENVELOPE_TOKENS));
+  });
+
+  it('without background counting, nothing is counted until a total is asked for, which counts its tools then', async () => {
+    t = await openTestStore();
+    const bundleID = uuidv7();
+    await t.bundles.put(bundleID, { slug: 'weather' });
+    const tool = await t.tools.create({ bundleID, slug: 'forecast', version: 'v1' }, functionTool({ description: 'The weather of the next days' }));
+    const counted: string[] = [];
+    cost = new ContextCostService({ store: t.store, tools: t.tools, background: false, count: (text) => (counted.push(text), countTokens(text)) });
+    await cost.idle();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(counted).toEqual([]);
+    expect(cost.forTool(tool.toolID)).toBeUndefined();
+    const [agentTool] = agentTools(t.store.reader, t.tools);
+    const tokens = countTokens(JSON.stringify(describeTool(agentTool!)));
+    expect(cost.total([tool.toolID])).toEqual({ tokens: tokens + LIST_ENVELOPE_TOKENS, counted: 1, pending: 0 });
+    expect(cost.forTool(tool.toolID)).toBe(tokens);
   });
 
   it('counts a changed tool again, and only that tool', async () => {
