@@ -9,11 +9,13 @@ import { request as httpRequest } from 'node:http';
 import { v7 as uuidv7 } from 'uuid';
 import type { FastifyRequest } from 'fastify';
 import { startHost, type TestHost } from '../../../helpers/host.js';
+import { sendJson, startLoopbackServer, type LoopbackServer } from '../../../helpers/loopback-http.js';
 import { plainSessionCall, type PlainSession } from '../../../../electron/host/mcp/plain-session.js';
 import { createMcpScope } from '../../../../electron/host/mcp/scope.js';
 import { createMcpServer } from '../../../../electron/host/mcp/mcp-server.js';
 
 let h: TestHost;
+let upstream: LoopbackServer;
 let bundleID: string;
 
 beforeAll(async () => {
@@ -33,9 +35,23 @@ beforeAll(async () => {
   await put('bare', { card: { enabled: false } });
   await put('shaped', { card: { enabled: false }, outputSchema: { type: 'object', properties: { value: { type: 'number' } } } });
   await put('guarded', { card: { enabled: false }, safety: 'privileged' });
+  upstream = await startLoopbackServer();
+  upstream.route('/slow', async (_req, res) => {
+    await new Promise((r) => setTimeout(r, 20_000));
+    sendJson(res, 200, { late: true });
+  });
+  await h.api('PATCH', '/tools/config', { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true });
+  const slow = await h.api('PUT', `/tools/bundles/${bundleID}/tools/slow/version/v1`, {
+    type: 'http',
+    displayName: 'Slow',
+    impl: { method: 'GET', urlTemplate: upstream.url('/slow') },
+    argSchema: { type: 'object', properties: {} },
+  });
+  expect(slow.status, JSON.stringify(slow.body)).toBe(201);
 }, 60_000);
 
 afterAll(async () => {
+  await upstream?.close();
   await h?.close();
 });
 
@@ -91,6 +107,7 @@ async function session(version: string, path = '/mcp', capabilities: Record<stri
   await post(path, headers, { jsonrpc: '2.0', method: 'notifications/initialized' });
   return {
     id: init,
+    notify: (method: string, params: Record<string, unknown>) => post(path, headers, { jsonrpc: '2.0', method, params }),
     request: (method: string, params: Record<string, unknown> | undefined, id: string | number, sdk = false) =>
       post(path, headers, {
         jsonrpc: '2.0',
@@ -154,7 +171,7 @@ describe('a 2025 session answered before its transport', () => {
   it('holds a change in the very next list, per audience', async () => {
     const all = await session('2025-11-25');
     const scoped = await session('2025-11-25', '/mcp?bundles=sums');
-    expect(names(await scoped.request('tools/list', undefined, 1)).sort()).toEqual(['bare', 'carded', 'guarded', 'shaped']);
+    expect(names(await scoped.request('tools/list', undefined, 1)).sort()).toEqual(['bare', 'carded', 'guarded', 'shaped', 'slow']);
     expect(names(await all.request('tools/list', undefined, 1))).toContain('bare');
     await h.api('PATCH', `/tools/bundles/${bundleID}/tools/bare/version/v1`, { isEnabled: false });
     try {
@@ -166,7 +183,7 @@ describe('a 2025 session answered before its transport', () => {
       await h.api('PATCH', `/tools/bundles/${bundleID}/tools/bare/version/v1`, { isEnabled: true });
     }
     expect(names(await all.request('tools/list', undefined, 3))).toContain('bare');
-    expect(names(await scoped.request('tools/list', undefined, 3))).toHaveLength(4);
+    expect(names(await scoped.request('tools/list', undefined, 3))).toHaveLength(5);
   });
 
   it('takes only plain calls of tools it may run without asking; the transport answers the rest', async () => {
@@ -210,4 +227,18 @@ describe('a 2025 session answered before its transport', () => {
     const answer = await s.request('tools/call', { name: 'bare', arguments: { expression: '1 + 1' } }, 2);
     expect(answer.text).toMatch(/^event: message\ndata: \{"jsonrpc":"2.0","method":"notifications\/message".*bare: ok/s);
   });
+
+  it('cancels a running call on notifications/cancelled naming it: the run stops, the answer ends without a message', async () => {
+    const s = await session('2025-11-25');
+    const history = async () =>
+      (await h.api('GET', `/tools/bundles/${bundleID}/tools/slow/version/v1/history`)).body.items as { caller?: string; status: string }[];
+    const answer = s.request('tools/call', { name: 'slow', arguments: {} }, 'slow-1');
+    await new Promise((r) => setTimeout(r, 500));
+    const cancelled = await s.notify('notifications/cancelled', { requestId: 'slow-1', reason: 'no longer needed' });
+    expect(cancelled.status).toBe(202);
+    const ended = await answer;
+    expect(ended.status).toBe(200);
+    expect(ended.text).toBe('');
+    await expect.poll(async () => (await history())[0], { timeout: 5000 }).toMatchObject({ status: 'cancelled', caller: 'mcp:raw-session' });
+  }, 30_000);
 });
