@@ -9,7 +9,9 @@
  *   tools/list (list-cache.ts) and a plain tools/call of a quick tool (plain-call.ts) are answered
  *   before it, with the SDK's bytes, without the server, transport and conversions it builds per request.
  * - 2025-11-25 / 2025-06-18: sessions as before — POST (requests), GET (the stream that carries
- *   list_changed and other server messages), DELETE (end of session), one server per session.
+ *   list_changed and other server messages), DELETE (end of session), one server per session. A
+ *   plain tools/list (cached per audience) or tools/call of a quick tool is answered before the
+ *   session's transport, with its bytes (plain-session.ts).
  *
  * `/mcp?bundles=slug,slug` limits the audience to some bundles; `/mcp/p/<slug>` serves a profile
  * (its tools, instructions and mode; the guard let in only its tokens or the host's).
@@ -22,6 +24,7 @@ import { createMcpServer, serverIdentity, type McpConnection } from './mcp-serve
 import { answerPlainCall, plainModernCall } from './plain-call.js';
 import { createMcpScope, scopeKey, type McpCore, type McpScope } from './scope.js';
 import { createListCache, plainModernListRequest, type ListCache } from './list-cache.js';
+import { answerSessionCall, cancelSessionCall, createSessionListCache, plainSessionCall, type PlainSession, type SessionListCache } from './plain-session.js';
 
 export const MCP_PATH = '/mcp';
 /** A profile's own address. */
@@ -34,6 +37,8 @@ interface Session {
   connection: McpConnection;
   audience: Audience;
   key: string;
+  /** Set once the session has its id: what the requests answered before the transport need. */
+  plain?: PlainSession;
 }
 
 interface Audience {
@@ -41,6 +46,7 @@ interface Audience {
   modern: McpHttpHandler;
   serveModern: ReturnType<typeof toNodeHandler>;
   lists: ListCache;
+  sessionLists: SessionListCache;
   sessions: number;
   stop(): Promise<void>;
 }
@@ -121,6 +127,7 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
       modern,
       serveModern: toNodeHandler(modern),
       lists: createListCache(scope, modern),
+      sessionLists: createSessionListCache(scope),
       sessions: 0,
       async stop() {
         unsubscribe();
@@ -182,17 +189,28 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sid) => {
+          created.plain = { id: sid, connection, scope: audience.scope, calls: new Map() };
           sessions.set(sid, created);
           audience.sessions++;
         },
       });
       const created: Session = { transport, connection, audience, key };
       transport.onclose = () => {
+        for (const call of created.plain?.calls.values() ?? []) call.abort();
         if (transport.sessionId && sessions.delete(transport.sessionId)) audience.sessions--;
         void connection.dispose();
       };
       await connection.server.connect(transport);
       session = created;
+    } else if (req.method === 'POST' && session.plain) {
+      // Plain requests of the session are answered before its transport (plain-session.ts).
+      if (session.audience.sessionLists.answer(req, reply, session.plain)) return reply;
+      const call = plainSessionCall(req, session.plain);
+      if (call) {
+        await answerSessionCall(opts.core, session.plain, call, req, reply);
+        return reply;
+      }
+      cancelSessionCall(req, session.plain);
     }
     reply.hijack();
     await session.transport.handleRequest(req.raw, reply.raw, req.body);

@@ -59,6 +59,10 @@ export interface McpConnection {
   server: Server;
   /** Stops listening to the scope and leaves the connected-agents list (the transport's close does the rest). */
   dispose(): Promise<void>;
+  /** Counts a call of this connection's agent that was answered before the SDK (plain-session.ts). */
+  recordCall(): void;
+  /** Whether a call on this connection sends a log message (a 2025 client asked for its level): then the SDK answers it. */
+  logsCalls(): boolean;
 }
 
 /** Who answers, as every result's `_meta` says on 2026 requests. */
@@ -165,7 +169,13 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
     })());
   // serveStdio also builds an instance for a discovery probe and drops it: closing is the one sure end.
   if (live) server.onclose = () => void dispose();
-  return { server, dispose };
+  return {
+    server,
+    dispose,
+    recordCall: () => void (live && handle ? handle : scope.agent(clientName(), transport)).then((h) => h?.recordCall()),
+    // callTool logs at info (ok) or warning (failed).
+    logsCalls: () => opts.era === 'legacy' && logLevel !== undefined && LOG_LEVELS.indexOf(logLevel) <= LOG_LEVELS.indexOf('warning'),
+  };
 }
 
 /**
