@@ -16,10 +16,27 @@ const CLIENT_INFO_KEYS: ReadonlySet<string> = new Set(['name', 'version', 'title
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const header = (req: FastifyRequest, name: string): string | undefined => {
+export const header = (req: FastifyRequest, name: string): string | undefined => {
   const v = req.headers[name];
   return typeof v === 'string' ? v : undefined;
 };
+
+/** A single JSON-RPC `method` request's id and params, when its envelope is plain (both eras); else undefined. */
+export function plainEnvelope(req: FastifyRequest, method: string): { id: string | number; params: unknown } | undefined {
+  const body = req.body;
+  if (req.method !== 'POST' || !isPlainObject(body)) return undefined;
+  if (body['jsonrpc'] !== '2.0' || body['method'] !== method) return undefined;
+  const id = body['id'];
+  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return undefined;
+  if (Object.keys(body).some((k) => !REQUEST_KEYS.has(k))) return undefined;
+  return { id, params: body['params'] };
+}
+
+/** The Accept and Content-Type a Streamable HTTP POST must carry (both eras). */
+export function streamableHeaders(req: FastifyRequest): boolean {
+  const accept = header(req, 'accept') ?? '';
+  return accept.includes('application/json') && accept.includes('text/event-stream') && (header(req, 'content-type') ?? '').startsWith('application/json');
+}
 
 export interface PlainModernRequest {
   id: string | number;
@@ -31,13 +48,9 @@ export interface PlainModernRequest {
 
 /** The request, when it is a plain 2026 `method` request whose params hold only `paramKeys` (and `_meta`); else undefined. */
 export function plainModernRequest(req: FastifyRequest, method: string, paramKeys: ReadonlySet<string>): PlainModernRequest | undefined {
-  const body = req.body;
-  if (req.method !== 'POST' || !isPlainObject(body)) return undefined;
-  if (body['jsonrpc'] !== '2.0' || body['method'] !== method) return undefined;
-  const id = body['id'];
-  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return undefined;
-  if (Object.keys(body).some((k) => !REQUEST_KEYS.has(k))) return undefined;
-  const params = body['params'];
+  const envelope = plainEnvelope(req, method);
+  if (!envelope) return undefined;
+  const { id, params } = envelope;
   if (!isPlainObject(params) || !isPlainObject(params['_meta'])) return undefined;
   if (Object.keys(params).some((k) => k !== '_meta' && !paramKeys.has(k))) return undefined;
   const meta = params['_meta'];
@@ -47,9 +60,7 @@ export function plainModernRequest(req: FastifyRequest, method: string, paramKey
   if (Object.entries(clientInfo).some(([k, v]) => !CLIENT_INFO_KEYS.has(k) || typeof v !== 'string')) return undefined;
   if (!isPlainObject(meta[CLIENT_CAPABILITIES_META_KEY])) return undefined;
 
-  const accept = header(req, 'accept') ?? '';
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
-  if (!(header(req, 'content-type') ?? '').startsWith('application/json')) return undefined;
+  if (!streamableHeaders(req)) return undefined;
   if (header(req, 'mcp-protocol-version') !== MODERN_VERSION || header(req, 'mcp-method') !== method) return undefined;
   return { id, client: clientInfo['name'], params };
 }

@@ -22,13 +22,12 @@ import { invokeForAgent } from './call.js';
 import { mcpCallerName, requestAuth } from '../oauth/caller.js';
 import { errorResult, toCallResult } from './describe.js';
 import type { McpConnection } from './mcp-server.js';
-import { isPlainObject } from './plain-request.js';
+import { header, isPlainObject, plainEnvelope, streamableHeaders } from './plain-request.js';
 import type { McpScope } from './scope.js';
 
 export const LEGACY_VERSIONS: ReadonlySet<string> = new Set(['2025-11-25', '2025-06-18']);
 /** The SDK transport's default keep-alive interval for an open SSE answer (DEFAULT_SSE_KEEP_ALIVE_MS). */
 const KEEP_ALIVE_MS = 15_000;
-const REQUEST_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 const NO_PARAMS: ReadonlySet<string> = new Set();
 const CALL_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments']);
 
@@ -41,11 +40,6 @@ export interface PlainSession {
   calls: Map<string | number, AbortController>;
 }
 
-const header = (req: FastifyRequest, name: string): string | undefined => {
-  const v = req.headers[name];
-  return typeof v === 'string' ? v : undefined;
-};
-
 /** The id and params of a plain 2025 `method` request in an initialised session; else undefined. */
 function plainSessionRequest(
   req: FastifyRequest,
@@ -53,18 +47,13 @@ function plainSessionRequest(
   method: string,
   paramKeys: ReadonlySet<string>,
 ): { id: string | number; params: Record<string, unknown> } | undefined {
-  const body = req.body;
-  if (req.method !== 'POST' || !isPlainObject(body)) return undefined;
-  if (body['jsonrpc'] !== '2.0' || body['method'] !== method) return undefined;
-  const id = body['id'];
-  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return undefined;
-  if (Object.keys(body).some((k) => !REQUEST_KEYS.has(k))) return undefined;
-  const params = body['params'] ?? {};
+  const envelope = plainEnvelope(req, method);
+  if (!envelope) return undefined;
+  const { id } = envelope;
+  const params = envelope.params ?? {};
   if (!isPlainObject(params) || Object.keys(params).some((k) => !paramKeys.has(k))) return undefined;
 
-  const accept = header(req, 'accept') ?? '';
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
-  if (!(header(req, 'content-type') ?? '').startsWith('application/json')) return undefined;
+  if (!streamableHeaders(req)) return undefined;
   if (!LEGACY_VERSIONS.has(header(req, 'mcp-protocol-version') ?? '')) return undefined;
   // The transport knows the session from its initialize; the server, once it handled it.
   if (header(req, 'mcp-session-id') !== session.id || !session.connection.server.getClientVersion()) return undefined;

@@ -5,9 +5,9 @@
  * compare with (at level `error`, the SDK sends no log message for a call, so it answers JSON).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { v7 as uuidv7 } from 'uuid';
 import type { FastifyRequest } from 'fastify';
 import { startHost, type TestHost } from '../../../helpers/host.js';
+import { putSumsBundle } from '../../../helpers/mcp-sums.js';
 import { createMcpScope } from '../../../../electron/host/mcp/scope.js';
 import { plainModernCall } from '../../../../electron/host/mcp/plain-call.js';
 
@@ -17,21 +17,7 @@ let bundleID: string;
 
 beforeAll(async () => {
   h = await startHost();
-  bundleID = uuidv7();
-  await h.api('PUT', `/tools/bundles/${bundleID}`, { slug: 'sums', displayName: 'Sums' });
-  const calc = {
-    type: 'function',
-    impl: { function: 'core.calc' },
-    argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
-  };
-  const put = async (slug: string, body: Record<string, unknown>) => {
-    const r = await h.api('PUT', `/tools/bundles/${bundleID}/tools/${slug}/version/v1`, { ...calc, displayName: slug, ...body });
-    expect(r.status, JSON.stringify(r.body)).toBe(201);
-  };
-  await put('carded', { card: { enabled: true, title: 'Sum' } });
-  await put('bare', { card: { enabled: false } });
-  await put('shaped', { card: { enabled: false }, outputSchema: { type: 'object', properties: { value: { type: 'number' } } } });
-  await put('guarded', { card: { enabled: false }, safety: 'privileged' });
+  bundleID = await putSumsBundle(h);
 }, 60_000);
 
 afterAll(async () => {

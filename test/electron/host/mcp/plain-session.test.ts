@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
-import { v7 as uuidv7 } from 'uuid';
 import type { FastifyRequest } from 'fastify';
 import { startHost, type TestHost } from '../../../helpers/host.js';
+import { putSumsBundle } from '../../../helpers/mcp-sums.js';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../../../helpers/loopback-http.js';
 import { plainSessionCall, type PlainSession } from '../../../../electron/host/mcp/plain-session.js';
 import { createMcpScope } from '../../../../electron/host/mcp/scope.js';
@@ -20,21 +20,7 @@ let bundleID: string;
 
 beforeAll(async () => {
   h = await startHost();
-  bundleID = uuidv7();
-  await h.api('PUT', `/tools/bundles/${bundleID}`, { slug: 'sums', displayName: 'Sums' });
-  const calc = {
-    type: 'function',
-    impl: { function: 'core.calc' },
-    argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
-  };
-  const put = async (slug: string, body: Record<string, unknown>) => {
-    const r = await h.api('PUT', `/tools/bundles/${bundleID}/tools/${slug}/version/v1`, { ...calc, displayName: slug, ...body });
-    expect(r.status, JSON.stringify(r.body)).toBe(201);
-  };
-  await put('carded', { card: { enabled: true, title: 'Sum' } });
-  await put('bare', { card: { enabled: false } });
-  await put('shaped', { card: { enabled: false }, outputSchema: { type: 'object', properties: { value: { type: 'number' } } } });
-  await put('guarded', { card: { enabled: false }, safety: 'privileged' });
+  bundleID = await putSumsBundle(h);
   upstream = await startLoopbackServer();
   upstream.route('/slow', async (_req, res) => {
     await new Promise((r) => setTimeout(r, 20_000));
