@@ -25,3 +25,13 @@ export async function putSumsBundle(h: TestHost): Promise<string> {
   await put('guarded', { card: { enabled: false }, safety: 'privileged' });
   return bundleID;
 }
+
+/** The calls both byte comparisons make (tool, arguments, request id): a card, no card, structured content, a refused call, a failed run. */
+export const SUMS_CALL_CASES: readonly [string, unknown, string | number][] = [
+  ['carded', { expression: '2 * (3 + 4)' }, 7],
+  ['bare', { expression: '1 + 1' }, 'id-"quoted"'],
+  ['shaped', { expression: '6 / 3' }, 0],
+  ['bare', {}, 8], // refused by the argument check: an error result
+  ['bare', undefined, 9],
+  ['carded', { expression: '1 +' }, 10], // the run fails
+];

@@ -34,6 +34,12 @@ const profileID = uuidv7();
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);
 
+/** Who called the calculator, by the audit log's call records. */
+async function calcCallers(): Promise<string[]> {
+  const calls = (await h.api('GET', '/tools/audit?kind=call&tool=calc')).body.items as AuditRecord[];
+  return calls.map((r) => (r.kind === 'call' ? r.caller : ''));
+}
+
 async function get(path: string, token?: string, method = 'GET', body?: unknown) {
   const res = await fetch(h.url + path, {
     method,
@@ -129,8 +135,7 @@ describe('tokens from the team authorization server', () => {
     }
     await vi.waitFor(
       async () => {
-        const calls = (await h.api('GET', '/tools/audit?kind=call&tool=calc')).body.items as AuditRecord[];
-        const callers = calls.map((r) => (r.kind === 'call' ? r.caller : ''));
+        const callers = await calcCallers();
         expect(callers).toContain(`mcp:oauth-agent@oauth:${AGENT.clientId}`);
       },
       { timeout: 5000, interval: 100 },
@@ -147,8 +152,7 @@ describe('tokens from the team authorization server', () => {
     }
     await vi.waitFor(
       async () => {
-        const calls = (await h.api('GET', '/tools/audit?kind=call&tool=calc')).body.items as AuditRecord[];
-        expect(calls.map((r) => (r.kind === 'call' ? r.caller : ''))).toContain(`mcp:modern-agent@oauth:${AGENT.clientId}`);
+        expect(await calcCallers()).toContain(`mcp:modern-agent@oauth:${AGENT.clientId}`);
       },
       { timeout: 5000, interval: 100 },
     );
@@ -248,8 +252,7 @@ describe('tokens from the team authorization server', () => {
     }
     await vi.waitFor(
       async () => {
-        const calls = (await h.api('GET', '/tools/audit?kind=call&tool=calc')).body.items as AuditRecord[];
-        const callers = calls.map((r) => (r.kind === 'call' ? r.caller : ''));
+        const callers = await calcCallers();
         expect(callers).toContain(`mcp:person-agent@oauth:${TEST_ACCOUNT},client=${client.client_id}`);
         expect(callers.filter((c) => c === `rest@oauth:${TEST_ACCOUNT},client=${client.client_id}`)).toHaveLength(2);
       },

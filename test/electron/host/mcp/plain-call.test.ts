@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyRequest } from 'fastify';
 import { startHost, type TestHost } from '../../../helpers/host.js';
-import { putSumsBundle } from '../../../helpers/mcp-sums.js';
+import { putSumsBundle, SUMS_CALL_CASES } from '../../../helpers/mcp-sums.js';
 import { createMcpScope } from '../../../../electron/host/mcp/scope.js';
 import { plainModernCall } from '../../../../electron/host/mcp/plain-call.js';
 
@@ -58,15 +58,7 @@ async function call(name: string, args: unknown, opts: { id?: string | number; s
 
 describe('a plain 2026 tools/call answered before the SDK', () => {
   it("answers the SDK's bytes: a card, no card, structured content, a refused call, a failed run", async () => {
-    const cases: [string, unknown, string | number][] = [
-      ['carded', { expression: '2 * (3 + 4)' }, 7],
-      ['bare', { expression: '1 + 1' }, 'id-"quoted"'],
-      ['shaped', { expression: '6 / 3' }, 0],
-      ['bare', {}, 8], // refused by the argument check: an error result
-      ['bare', undefined, 9],
-      ['carded', { expression: '1 +' }, 10], // the run fails
-    ];
-    for (const [name, args, id] of cases) {
+    for (const [name, args, id] of SUMS_CALL_CASES) {
       const fast = await call(name, args, { id });
       const sdk = await call(name, args, { id, sdk: true });
       expect(fast.status, fast.text).toBe(200);

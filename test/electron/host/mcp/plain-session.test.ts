@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { startHost, type TestHost } from '../../../helpers/host.js';
-import { putSumsBundle } from '../../../helpers/mcp-sums.js';
+import { putSumsBundle, SUMS_CALL_CASES } from '../../../helpers/mcp-sums.js';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../../../helpers/loopback-http.js';
 import { plainSessionCall, type PlainSession } from '../../../../electron/host/mcp/plain-session.js';
 import { createMcpScope } from '../../../../electron/host/mcp/scope.js';
@@ -125,15 +125,7 @@ describe.each(['2025-11-25', '2025-06-18'])('plain requests of a %s session, ans
 
   it("tools/call: the transport's bytes — a card, no card, structured content, a refused call, a failed run", async () => {
     const s = await session(version);
-    const cases: [string, unknown, string | number][] = [
-      ['carded', { expression: '2 * (3 + 4)' }, 7],
-      ['bare', { expression: '1 + 1' }, 'id-"quoted"'],
-      ['shaped', { expression: '6 / 3' }, 0],
-      ['bare', {}, 8], // refused by the argument check: an error result
-      ['bare', undefined, 9],
-      ['carded', { expression: '1 +' }, 10], // the run fails
-    ];
-    for (const [name, args, id] of cases) {
+    for (const [name, args, id] of SUMS_CALL_CASES) {
       const params = { name, ...(args === undefined ? {} : { arguments: args }) };
       const fast = await s.request('tools/call', params, id);
       const sdk = await s.request('tools/call', params, id, true);
