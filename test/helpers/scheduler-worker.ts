@@ -8,13 +8,12 @@
  *
  * Once ready it waits for <goFile>, which holds the instant every sibling starts its scheduler.
  */
-import { readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createCore } from '../../electron/core/app-core.js';
 import { stderrLogger } from '../../electron/core/log.js';
-import { fastClock } from './schedules.js';
+import { fastClock, reportLine, reportingScheduler } from './schedules.js';
 
 const [dataDir, speed, realAnchor, fakeAnchor, goFile] = process.argv.slice(2);
-const out = (line: Record<string, unknown>) => writeSync(1, JSON.stringify({ pid: process.pid, at: Date.now(), ...line }) + '\n');
 
 async function main(): Promise<void> {
   const clock = fastClock(Number(speed), Number(realAnchor), Number(fakeAnchor));
@@ -28,14 +27,7 @@ async function main(): Promise<void> {
       autoStart: false,
       renewMs: 1000,
       standbyPollMs: 500,
-      onRole: (role) => out({ role }),
-      onFire: ({ scheduleID, fireAt, outcome }) =>
-        out({
-          fire: new Date(fireAt).toISOString(),
-          scheduleID,
-          status: outcome.claimed ? outcome.record.status : 'not-claimed',
-          invocationID: outcome.claimed ? outcome.record.invocationID : null,
-        }),
+      ...reportingScheduler,
     },
   });
   // Warm, as a long-lived process is: a process's very first run loads the card sanitiser, which
@@ -44,7 +36,7 @@ async function main(): Promise<void> {
     const args = rec.file.schedules?.[0]?.args;
     if (args) await core.invocations.invoke({ bundleID: rec.file.bundleID, slug: rec.file.slug, version: rec.file.version }, { args });
   }
-  out({ ready: true });
+  reportLine({ ready: true });
   // Every process starts its scheduler at the same instant.
   let startAt: number | undefined;
   while (startAt === undefined) {
@@ -60,7 +52,7 @@ async function main(): Promise<void> {
   core.scheduler!.start();
   process.on('SIGTERM', () => {
     void core.close().then(() => {
-      out({ closed: true });
+      reportLine({ closed: true });
       process.exit(0);
     });
   });

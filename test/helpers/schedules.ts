@@ -5,7 +5,8 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SchedulerClock } from '../../electron/core/schedules/scheduler.js';
+import { writeSync } from 'node:fs';
+import type { SchedulerClock, SchedulerOptions } from '../../electron/core/schedules/scheduler.js';
 
 export interface FastClock extends SchedulerClock {
   speed: number;
@@ -41,3 +42,18 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined | f
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** One JSON line on stdout, with this process's pid and the time: how scheduler processes report to their test. */
+export const reportLine = (line: Record<string, unknown>): void => void writeSync(1, JSON.stringify({ pid: process.pid, at: Date.now(), ...line }) + '\n');
+
+/** A scheduler process's reports: a line per role change and per fire it ran (its status, or that another process claimed it). */
+export const reportingScheduler: Pick<SchedulerOptions, 'onRole' | 'onFire'> = {
+  onRole: (role) => reportLine({ role }),
+  onFire: ({ scheduleID, fireAt, outcome }) =>
+    reportLine({
+      fire: new Date(fireAt).toISOString(),
+      scheduleID,
+      status: outcome.claimed ? outcome.record.status : 'not-claimed',
+      invocationID: outcome.claimed ? outcome.record.invocationID : null,
+    }),
+};

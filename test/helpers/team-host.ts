@@ -9,17 +9,15 @@
  * Started through tsx, not compiled with the other spawned scripts: bundled, serve.ts (an entry
  * there itself) would take the bundle's URL as its own and run its command line too.
  */
-import { writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startServe } from '../../electron/host/serve.js';
-import { fastClock } from './schedules.js';
+import { fastClock, reportingScheduler } from './schedules.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: Object.fromEntries(['data-dir', 'port', 'public-url', 'behind-proxy', 'token-file'].map((f) => [f, { type: 'string' as const }])),
 });
 const [speed, realAnchor, fakeAnchor] = positionals.map(Number);
-const out = (line: Record<string, unknown>) => writeSync(1, JSON.stringify({ pid: process.pid, at: Date.now(), ...line }) + '\n');
 
 startServe({
   dataDir: values['data-dir']!,
@@ -31,14 +29,7 @@ startServe({
     clock: fastClock(speed!, realAnchor, fakeAnchor),
     renewMs: 1000,
     standbyPollMs: 500,
-    onRole: (role) => out({ role }),
-    onFire: ({ scheduleID, fireAt, outcome }) =>
-      out({
-        fire: new Date(fireAt).toISOString(),
-        scheduleID,
-        status: outcome.claimed ? outcome.record.status : 'not-claimed',
-        invocationID: outcome.claimed ? outcome.record.invocationID : null,
-      }),
+    ...reportingScheduler,
   },
 }).catch((e: unknown) => {
   process.stderr.write(`team-host: ${e instanceof Error ? e.stack : String(e)}\n`);
