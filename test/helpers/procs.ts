@@ -1,5 +1,5 @@
 /** Spawns TypeScript helpers as real OS processes, and reads their JSON lines. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compiledPathOf } from './compiled-scripts.js';
@@ -21,14 +21,39 @@ export function toolwrightArgs(): string[] {
   return nodeArgsFor('test/helpers/cli-main.ts');
 }
 
-/** Runs `toolwright <args>` on a data folder to its end: exit code and everything it printed. */
-export function runToolwright(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Starts `toolwright <args>` on a data folder (the compiled CLI, or `entry` such as [bin/toolwright.js] for
+ * the command as installed), its stdin a pipe that `input` (if given) is written to and then closed.
+ */
+export function startToolwright(dataDir: string, args: string[], opts: { entry?: string[]; input?: string } = {}): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, [...(opts.entry ?? toolwrightArgs()), '--data-dir', dataDir, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // A command that exits before reading its stdin closes the pipe: that is not the test's failure.
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(opts.input ?? '');
+  return child;
+}
+
+export interface ToolwrightRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `toolwright <args>` on a data folder to its end: exit code and everything it printed (`onStdout` sees it grow). */
+export function runToolwright(
+  dataDir: string,
+  args: string[],
+  opts: { entry?: string[]; input?: string; onStdout?: (soFar: string) => void } = {},
+): Promise<ToolwrightRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...toolwrightArgs(), '--data-dir', dataDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = startToolwright(dataDir, args, opts);
     let stdout = '';
     let stderr = '';
-    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      opts.onStdout?.(stdout);
+    });
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });

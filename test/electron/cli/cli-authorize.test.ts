@@ -6,29 +6,15 @@
  * `add-server --url` adds such a server although its probe meets 401.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { tempDir } from '../../helpers/store.js';
-import { toolwrightArgs } from '../../helpers/procs.js';
+import { runToolwright } from '../../helpers/procs.js';
 import { startOAuthServer, startProtectedMcpServer, type OAuthServer, type ProtectedMcpServer } from '../../helpers/oauth-server.js';
 
 let dataDir: string;
 let as: OAuthServer;
 let mcp: ProtectedMcpServer;
 
-function tw(args: string[], onStdout?: (text: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...toolwrightArgs(), '--data-dir', dataDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-      onStdout?.(stdout);
-    });
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const tw = (args: string[], onStdout?: (text: string) => void) => runToolwright(dataDir, args, { onStdout });
 
 beforeAll(async () => {
   let issuer = '';

@@ -4,27 +4,15 @@
  * what a CLI run records (its caller) survives the trip through the dispatcher.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { startHost, type TestHost } from '../../helpers/host.js';
-import { toolwrightArgs } from '../../helpers/procs.js';
+import { runToolwright } from '../../helpers/procs.js';
 
 const CORE = '0190a000-0000-7000-8000-00000000c0e0';
 const CALC = `/tools/bundles/${CORE}/tools/calc/version/v1`;
 
 let h: TestHost;
 
-function tw(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...toolwrightArgs(), '--data-dir', h.dataDir, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end();
-  });
-}
+const tw = (args: string[]) => runToolwright(h.dataDir, args);
 
 beforeAll(async () => {
   h = await startHost();

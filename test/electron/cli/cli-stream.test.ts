@@ -5,12 +5,12 @@
  * through the host's REST endpoint, and a host run through `toolwright cancel`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost, type TestHost } from '../../helpers/host.js';
-import { toolwrightArgs } from '../../helpers/procs.js';
+import { startToolwright } from '../../helpers/procs.js';
 import type { LoopbackServer } from '../../helpers/loopback-http.js';
 import { setUpLiveTools, type LiveTools } from '../../helpers/live-tools.js';
 import { chunkText, postSse } from '../../helpers/sse.js';
@@ -31,8 +31,7 @@ interface Child {
 }
 
 function tw(args: string[]): Child {
-  const proc = spawn(process.execPath, [...toolwrightArgs(), '--data-dir', h.dataDir, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  proc.stdin.end();
+  const proc = startToolwright(h.dataDir, args);
   let stdout = '';
   let stderr = '';
   const waiters: { text: string; resolve: () => void }[] = [];

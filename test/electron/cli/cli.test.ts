@@ -4,28 +4,16 @@
  * gate) and that a secret's value never needs to be on the command line.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
 import { tempDir } from '../../helpers/store.js';
-import { toolwrightArgs } from '../../helpers/procs.js';
+import { runToolwright } from '../../helpers/procs.js';
 
 const BIN = join(import.meta.dirname, '../../../bin/toolwright.js');
 let dataDir: string;
 
-/** Runs the CLI's compiled bundle, or with `entry` [BIN] the command as installed (bin/toolwright.js through tsx). */
-function tw(args: string[], stdin?: string, entry: string[] = toolwrightArgs()): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...entry, '--data-dir', dataDir, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
-}
+/** The CLI's compiled bundle, or with `entry` [BIN] the command as installed (bin/toolwright.js through tsx). */
+const tw = (args: string[], input?: string, entry?: string[]) => runToolwright(dataDir, args, { input, entry });
 
 beforeAll(async () => {
   dataDir = await tempDir('tw-cli-');
