@@ -11,7 +11,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // The container image's test builds the image (minutes): `npm run test:image`, its own step in CI.
     exclude: ['test/image/**', '**/node_modules/**'],
-    globalSetup: ['test/helpers/renderer-built.global.ts', 'test/helpers/scripts-compiled.global.ts'],
+    globalSetup: ['test/helpers/prepared.global.ts'],
     setupFiles: ['test/helpers/workers-killed.setup.ts'],
     environment: 'node',
     pool: 'forks',
