@@ -235,9 +235,13 @@ describe('MCP and pipelines', () => {
       const r = (await client.callTool({ name: 'sweep', arguments: {} })) as CallToolResult;
       expect(r.isError).toBeFalsy();
       expect(JSON.parse(textOf(r))).toMatchObject({ forecast: expect.stringMatching(/^[0-9a-f-]{36}$/), wiped: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-      await new Promise((res) => setTimeout(res, 300));
-      const steps = (await h.api('GET', `/tools/bundles/${bundleID}/tools/sweep/version/v1/history`)).body.items[0].steps;
-      expect(steps.map((s: { id: string; status: string }) => `${s.id}:${s.status}`)).toEqual(['f:ok', 'w:ok']);
+      await expect
+        .poll(async () =>
+          ((await h.api('GET', `/tools/bundles/${bundleID}/tools/sweep/version/v1/history`)).body.items[0]?.steps ?? []).map(
+            (s: { id: string; status: string }) => `${s.id}:${s.status}`,
+          ),
+        )
+        .toEqual(['f:ok', 'w:ok']);
       const wiped = await h.api('GET', `/tools/bundles/${bundleID}/tools/wipe/version/v1/history`);
       expect(wiped.body.items[0]).toMatchObject({ status: 'ok', caller: 'pipeline:sweep' });
     } finally {
