@@ -4,23 +4,18 @@
  * "schedule" and as the schedule's latest output; only the latest missed fire is caught up; a
  * fire that comes while the previous run goes on is skipped and recorded; gates refuse fires,
  * recorded with their reason; a tool made privileged behind the app's back is refused; and
- * switching a schedule off stops it at once.
+ * switching a schedule off stops it at once. The tests run side by side: each mostly waits for its clock.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type OnTestFinishedHandler } from 'vitest';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { createCore, type Core } from '../../../../electron/core/app-core.js';
 import type { FireOutcome } from '../../../../electron/core/schedules/schedule-runner.js';
 import { functionTool, tempDir } from '../../../helpers/store.js';
-import { startLoopbackServer, sendJson, type LoopbackServer } from '../../../helpers/loopback-http.js';
+import { startLoopbackServer, sendJson } from '../../../helpers/loopback-http.js';
 import { claimedFires, fastClock, until, type FastClock } from '../../../helpers/schedules.js';
 import type { ToolInput } from '../../../../shared/operations.js';
-
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
 
 const CALC = { argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] } };
 
@@ -30,7 +25,11 @@ interface Fired {
   outcome: FireOutcome;
 }
 
+/** The test's own onTestFinished: the tests run side by side (each mostly waits for its clock), each cleaning up its own. */
+type AtEnd = (fn: OnTestFinishedHandler) => void;
+
 async function start(
+  atEnd: AtEnd,
   opts: { dataDir?: string; clock?: FastClock; watch?: boolean } = {},
 ): Promise<{ core: Core; fired: Fired[]; clock: FastClock; dataDir: string }> {
   const dataDir = opts.dataDir ?? (await tempDir('tw-sched-'));
@@ -42,7 +41,7 @@ async function start(
     watch: opts.watch === true,
     scheduler: { clock, renewMs: 200, ttlMs: 1500, standbyPollMs: 100, onFire: (f) => fired.push(f) },
   });
-  cleanups.push(async () => {
+  atEnd(async () => {
     await core.close();
     if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true });
   });
@@ -70,9 +69,9 @@ async function scheduledTool(core: Core, tool: Partial<ToolInput>, schedule: Non
 
 const minuteOf = (ms: number) => ms % 60_000 === 0;
 
-describe('the scheduler', () => {
-  it('fires every minute on the minute, into the history with trigger "schedule" and as the latest output', async () => {
-    const { core, fired } = await start();
+describe.concurrent('the scheduler', () => {
+  it('fires every minute on the minute, into the history with trigger "schedule" and as the latest output', async ({ onTestFinished }) => {
+    const { core, fired } = await start(onTestFinished);
     const { tool, scheduleID } = await scheduledTool(core, {}, { cron: '* * * * *', args: { expression: '6*7' } });
     await until('two fires', () => fired.length >= 2);
     expect(fired.every((f) => minuteOf(f.fireAt) && f.outcome.claimed && f.outcome.record.status === 'ok')).toBe(true);
@@ -96,13 +95,13 @@ describe('the scheduler', () => {
     });
   });
 
-  it('of the fires missed while nothing ran, only the latest runs, once, at start', async () => {
+  it('of the fires missed while nothing ran, only the latest runs, once, at start', async ({ onTestFinished }) => {
     const dataDir = await tempDir('tw-sched-');
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    onTestFinished(() => rm(dataDir, { recursive: true, force: true }));
     // The scheduler's clock reads 2 h 5 min ahead of the wall clock (mid-way between two fires of
     // */10), so the schedule made now exists long before the fires it missed.
     const ahead = Math.floor(Date.now() / 600_000) * 600_000 + 2 * 3_600_000 + 5 * 60_000;
-    const first = await start({ dataDir, clock: fastClock(1, Date.now(), ahead) });
+    const first = await start(onTestFinished, { dataDir, clock: fastClock(1, Date.now(), ahead) });
     const { scheduleID } = await scheduledTool(first.core, {}, { cron: '*/10 * * * *', args: { expression: '1' } });
     await first.core.close();
     // The lease of a scheduler on another machine that last checked 35 minutes ago (on the
@@ -117,7 +116,7 @@ describe('the scheduler', () => {
     await rm(join(dataDir, 'scheduler', 'lease'), { recursive: true, force: true });
     await mkdir(join(dataDir, 'scheduler', 'lease'), { recursive: true });
     await writeFile(join(dataDir, 'scheduler', 'lease', '000000000001.json'), JSON.stringify(lease));
-    const second = await start({ dataDir, clock: fastClock(1, Date.now(), now) });
+    const second = await start(onTestFinished, { dataDir, clock: fastClock(1, Date.now(), now) });
     await until('the catch-up fire', () => second.fired.length >= 1, 10_000);
     await new Promise((r) => setTimeout(r, 500));
     const expected = Math.floor(now / 600_000) * 600_000; // the latest */10 fire before now
@@ -126,11 +125,9 @@ describe('the scheduler', () => {
   });
 
   describe('with a slow tool', () => {
-    let server: LoopbackServer;
-    afterEach(() => server?.close());
-
-    it('a fire that comes while the previous run still goes is skipped, and recorded', async () => {
-      server = await startLoopbackServer();
+    it('a fire that comes while the previous run still goes is skipped, and recorded', async ({ onTestFinished }) => {
+      const server = await startLoopbackServer();
+      onTestFinished(() => server.close());
       let going = 0;
       let most = 0;
       server.route('/slow', async (_req, res) => {
@@ -139,7 +136,7 @@ describe('the scheduler', () => {
         going--;
         sendJson(res, 200, { done: true });
       });
-      const { core, fired } = await start();
+      const { core, fired } = await start(onTestFinished);
       await core.config.patch({ allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true });
       const { tool, scheduleID } = await scheduledTool(
         core,
@@ -155,8 +152,8 @@ describe('the scheduler', () => {
     });
   });
 
-  it('every gate applies: with the kill switch on, fires are refused and recorded with the reason', async () => {
-    const { core, fired } = await start();
+  it('every gate applies: with the kill switch on, fires are refused and recorded with the reason', async ({ onTestFinished }) => {
+    const { core, fired } = await start(onTestFinished);
     const { tool, scheduleID } = await scheduledTool(core, {}, { cron: '* * * * *', args: { expression: '1' } });
     await core.config.patch({ toolsEnabled: false });
     await until('a refused fire', () => fired.find((f) => f.outcome.claimed && f.outcome.record.status === 'refused'));
@@ -167,8 +164,8 @@ describe('the scheduler', () => {
     await expect(core.schedules.latest(scheduleID)).rejects.toMatchObject({ code: 'NOT_FOUND' }); // nothing ran, so no output
   });
 
-  it('a tool made privileged behind the app’s back (a hand edit) is refused at fire time, recorded', async () => {
-    const { core, fired } = await start();
+  it('a tool made privileged behind the app’s back (a hand edit) is refused at fire time, recorded', async ({ onTestFinished }) => {
+    const { core, fired } = await start(onTestFinished);
     const { tool, scheduleID } = await scheduledTool(core, {}, { cron: '* * * * *', args: { expression: '1' } });
     const path = core.paths.toolFile(tool.bundleID, tool.toolID);
     const file = JSON.parse(await readFile(path, 'utf8'));
@@ -182,8 +179,8 @@ describe('the scheduler', () => {
     });
   });
 
-  it('switching a schedule off stops its fires; switching it on without the approval a privileged tool needs is a 400', async () => {
-    const { core, fired } = await start();
+  it('switching a schedule off stops its fires; switching it on without the approval a privileged tool needs is a 400', async ({ onTestFinished }) => {
+    const { core, fired } = await start(onTestFinished);
     const { scheduleID } = await scheduledTool(core, {}, { cron: '* * * * *', args: { expression: '1' } });
     await until('a fire', () => fired.length >= 1);
     const off = await core.schedules.setEnabled(scheduleID, false);
@@ -197,8 +194,8 @@ describe('the scheduler', () => {
     expect(err).toMatchObject({ code: 'INVALID_INPUT', details: { issues: [{ field: 'schedules[0].approval' }] } });
   });
 
-  it('follows edits made outside this process: a schedule added to tool.json by hand (another process, a git pull) fires', async () => {
-    const { core, fired } = await start({ watch: true });
+  it('follows edits made outside this process: a schedule added to tool.json by hand (another process, a git pull) fires', async ({ onTestFinished }) => {
+    const { core, fired } = await start(onTestFinished, { watch: true });
     const { tool } = await scheduledTool(core, {}, { cron: '0 0 1 1 *', args: { expression: '1' }, isEnabled: false });
     const path = core.paths.toolFile(tool.bundleID, tool.toolID);
     const file = JSON.parse(await readFile(path, 'utf8'));
@@ -209,8 +206,8 @@ describe('the scheduler', () => {
     expect(fire.outcome.claimed && fire.outcome.record.status).toBe('ok');
   });
 
-  it('a privileged tool with its schedule approved runs unattended', async () => {
-    const { core, fired } = await start();
+  it('a privileged tool with its schedule approved runs unattended', async ({ onTestFinished }) => {
+    const { core, fired } = await start(onTestFinished);
     const { scheduleID } = await scheduledTool(
       core,
       { safety: 'privileged' },

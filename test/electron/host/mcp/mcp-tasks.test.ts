@@ -24,7 +24,8 @@ const ASKS_FOR_TASKS = { extensions: { [TASKS_EXTENSION_ID_V2]: {} } };
 let h: TestHost;
 let upstream: LoopbackServer;
 let bundleID: string;
-/** Requests to /wait the upstream has seen end (answered or dropped by the caller). */
+/** Requests to /wait the upstream has received, and seen end (answered or dropped by the caller). */
+let waitsStarted = 0;
 let waitsEnded = 0;
 
 beforeAll(async () => {
@@ -32,6 +33,7 @@ beforeAll(async () => {
   upstream = await startLoopbackServer();
   upstream.route('/wait', async (req, res) => {
     const ms = Number(req.query.get('ms'));
+    waitsStarted++;
     let gone = false;
     res.on('close', () => {
       gone = true;
@@ -271,8 +273,9 @@ describe('tasks over Streamable HTTP', () => {
         status: 'completed',
         result: { content: [{ text: expect.stringContaining('50') }] },
       });
+      const startedBefore = waitsStarted;
       const long = await startTask('chain', { ms: 20_000 });
-      await new Promise((r) => setTimeout(r, 400));
+      await expect.poll(() => waitsStarted).toBe(startedBefore + 1); // in the middle of its step
       await cancelTask(client, long.taskId);
       expect((await pollUntil(client, long.taskId, finished, 5000)).status).toBe('cancelled');
       await expect
@@ -287,11 +290,18 @@ describe('tasks over Streamable HTTP', () => {
     await h.api('PATCH', '/tools/config', { taskResultTtlSeconds: 1 });
     const client = await httpClient('ttl');
     try {
+      const startedAt = Date.now();
       const created = await startTask('slow', { ms: 10 });
       expect(created.ttlMs).toBe(1000);
       expect((await pollUntil(client, created.taskId, finished)).status).toBe('completed');
-      await new Promise((r) => setTimeout(r, 1300));
-      await expect(getTask(client, created.taskId)).rejects.toThrow(/Unknown task .*expired/);
+      // Asked until it is gone (not a fixed wait past the ttl), and gone no sooner than its ttl.
+      const answer = () =>
+        getTask(client, created.taskId).then(
+          (task) => task.status,
+          (e: unknown) => String(e),
+        );
+      await expect.poll(answer).toMatch(/Unknown task .*expired/);
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(1000);
       expect((await readdir(join(h.dataDir, 'tasks'))).filter((n) => n.startsWith(created.taskId))).toEqual([]);
     } finally {
       await h.api('PATCH', '/tools/config', { taskResultTtlSeconds: 3600 });
@@ -309,8 +319,9 @@ describe('tasks across processes (toolwright mcp over stdio beside the host)', (
       const before = (await historyOf('slow')).length;
       // The other process is up (and answers an unknown id as such) before the run starts.
       expect((await stdio.request('tasks/get', { taskId: 'not-yet' })).error?.message).toMatch(/Unknown task not-yet/);
+      const startedBefore = waitsStarted;
       const created = await startTask('slow', { ms: 60_000 });
-      await new Promise((r) => setTimeout(r, 300));
+      await expect.poll(() => waitsStarted).toBe(startedBefore + 1); // running
       expect(await stdio.request('tasks/cancel', { taskId: created.taskId })).toMatchObject({ result: { resultType: 'complete' } });
       const done = await pollUntil(starter, created.taskId, finished, 5000);
       expect(done.status).toBe('cancelled');

@@ -20,12 +20,15 @@ const BIN = join(ROOT, 'bin/toolwright.js');
 let h: TestHost;
 let upstream: LoopbackServer;
 let bundleID: string;
+/** Requests the upstream's /slow route has received. */
+let slowCalls = 0;
 const CORE = '0190a000-0000-7000-8000-00000000c0e0';
 
 beforeAll(async () => {
   h = await startHost();
   upstream = await startLoopbackServer();
   upstream.route('/slow', async (_req, res) => {
+    slowCalls++;
     await new Promise((r) => setTimeout(r, 20_000));
     sendJson(res, 200, { late: true });
   });
@@ -196,13 +199,14 @@ describe('MCP over stdio (a separate process, as agents start it)', () => {
 
   it('cancels a running call when the client sends notifications/cancelled', async () => {
     const controller = new AbortController();
+    const before = slowCalls;
     const call = client.callTool({ name: 'slow', arguments: {} }, { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 500));
+    await expect.poll(() => slowCalls).toBe(before + 1); // running: its request reached the upstream
     controller.abort();
     await expect(call).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 500));
-    const hist = await h.api('GET', `/tools/bundles/${bundleID}/tools/slow/version/v1/history`);
-    expect(hist.body.items[0]).toMatchObject({ status: 'cancelled', caller: 'mcp:test-agent' });
+    await expect
+      .poll(async () => (await h.api('GET', `/tools/bundles/${bundleID}/tools/slow/version/v1/history`)).body.items[0])
+      .toMatchObject({ status: 'cancelled', caller: 'mcp:test-agent' });
   }, 30_000);
 });
 
@@ -231,9 +235,13 @@ describe('MCP and pipelines', () => {
       const r = (await client.callTool({ name: 'sweep', arguments: {} })) as CallToolResult;
       expect(r.isError).toBeFalsy();
       expect(JSON.parse(textOf(r))).toMatchObject({ forecast: expect.stringMatching(/^[0-9a-f-]{36}$/), wiped: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-      await new Promise((res) => setTimeout(res, 300));
-      const steps = (await h.api('GET', `/tools/bundles/${bundleID}/tools/sweep/version/v1/history`)).body.items[0].steps;
-      expect(steps.map((s: { id: string; status: string }) => `${s.id}:${s.status}`)).toEqual(['f:ok', 'w:ok']);
+      await expect
+        .poll(async () =>
+          ((await h.api('GET', `/tools/bundles/${bundleID}/tools/sweep/version/v1/history`)).body.items[0]?.steps ?? []).map(
+            (s: { id: string; status: string }) => `${s.id}:${s.status}`,
+          ),
+        )
+        .toEqual(['f:ok', 'w:ok']);
       const wiped = await h.api('GET', `/tools/bundles/${bundleID}/tools/wipe/version/v1/history`);
       expect(wiped.body.items[0]).toMatchObject({ status: 'ok', caller: 'pipeline:sweep' });
     } finally {
