@@ -53,12 +53,14 @@ function timeToListening(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{
   });
 }
 
-async function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || !child.pid) return;
+export async function stopGroup(child: ChildProcess): Promise<void> {
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  if (gone() || !child.pid) return;
   const exited = new Promise((r) => child.once('exit', r));
   process.kill(-child.pid, 'SIGTERM');
   await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-  if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  // A child ended by the signal has no exit code, only its signal.
+  if (!gone()) process.kill(-child.pid, 'SIGKILL');
 }
 
 const BARE_SERVER = `require('node:http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { console.log('Toolwright listening on http://127.0.0.1:' + this.address().port); });`;
@@ -98,7 +100,7 @@ async function hostReady(dataDir: string): Promise<void> {
 }
 
 /** A plain Node process that rewrites tool.json files (a new description each time) until killed; at most 2 minutes. */
-async function startWriter(dataDir: string): Promise<ChildProcess> {
+export async function startWriter(dataDir: string): Promise<ChildProcess> {
   const files: string[] = [];
   for (const bundle of (await readdir(join(dataDir, 'bundles'))).slice(0, 20)) {
     for (const tool of (await readdir(join(dataDir, 'bundles', bundle, 'tools'))).slice(0, 5))
@@ -114,10 +116,10 @@ async function startWriter(dataDir: string): Promise<ChildProcess> {
       const file = files[n++ % files.length];
       const tool = JSON.parse(fs.readFileSync(file, 'utf8'));
       tool.description = 'rewritten by the bench writer, ' + n;
-      fs.writeFileSync(file + '.tmp', JSON.stringify(tool, null, 2) + '\n');
+      fs.writeFileSync(file + '.tmp', JSON.stringify(tool, null, 2) + '\\n');
       fs.renameSync(file + '.tmp', file);
     }, ${WRITE_EVERY_MS});`;
-  return spawn(process.execPath, ['-e', script, JSON.stringify(files)], { stdio: 'ignore', detached: true });
+  return spawn(process.execPath, ['-e', script, JSON.stringify(files)], { stdio: ['ignore', 'ignore', 'inherit'], detached: true });
 }
 
 export async function run(): Promise<void> {
