@@ -13,6 +13,7 @@ import type { InvokeStreamEvent } from '../../shared/types.js';
 import { createInvalidator, createResync, keysForEvent } from '../../renderer/src/api/events.js';
 import { FOREGROUND_QUIET_MS, noteForegroundInput } from '../../renderer/src/api/foreground.js';
 import { keys } from '../../renderer/src/api/queries.js';
+import { searchQueryOptions } from '../../renderer/src/search/Search.js';
 import { OP_NAMES, opFunctionName, type StoreEvent } from '../../shared/operations.js';
 import type { Envelope } from '../../shared/errors.js';
 
@@ -242,6 +243,35 @@ describe('live updates', () => {
       expect(spy).toHaveBeenCalledTimes(5);
     } finally {
       vi.useRealTimers();
+    }
+  });
+
+  it('aborts the search request of a query the next keystroke left behind', async () => {
+    const signals = new Map<string, AbortSignal>();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        (url: string, init: RequestInit) =>
+          new Promise<Response>((resolve, reject) => {
+            const q = new URL(url, 'http://host').searchParams.get('q')!;
+            signals.set(q, init.signal!);
+            init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+            setTimeout(() => resolve(Response.json({ items: [] })), 200);
+          }),
+      ),
+    );
+    try {
+      const qc = new QueryClient();
+      const observer = new QueryObserver(qc, searchQueryOptions('w'));
+      const unsubscribe = observer.subscribe(() => undefined);
+      await vi.waitFor(() => expect(signals.has('w')).toBe(true));
+      observer.setOptions(searchQueryOptions('we'));
+      await vi.waitFor(() => expect(signals.has('we')).toBe(true));
+      expect(signals.get('w')?.aborted).toBe(true);
+      expect(signals.get('we')?.aborted).toBe(false);
+      unsubscribe();
+    } finally {
+      vi.unstubAllGlobals();
     }
   });
 
