@@ -159,7 +159,12 @@ export async function run(): Promise<void> {
     await new Promise((r) => setTimeout(r, 1000));
     const requests = new Map<string, number>();
     const countRequest = (r: { url(): string }) => {
-      const path = new URL(r.url()).pathname.replace(/^\/tools\//, '').replace(/\/.*$/, '');
+      // tools (the list), tools/search, bundles, schedules…
+      const path = new URL(r.url()).pathname
+        .replace(/^\/tools\//, '')
+        .split('/')
+        .slice(0, 2)
+        .join('/');
       requests.set(path, (requests.get(path) ?? 0) + 1);
     };
     page.on('request', countRequest);
