@@ -53,12 +53,14 @@ function timeToListening(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{
   });
 }
 
-async function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || !child.pid) return;
+export async function stopGroup(child: ChildProcess): Promise<void> {
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  if (gone() || !child.pid) return;
   const exited = new Promise((r) => child.once('exit', r));
   process.kill(-child.pid, 'SIGTERM');
   await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-  if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  // A child ended by the signal has no exit code, only its signal.
+  if (!gone()) process.kill(-child.pid, 'SIGKILL');
 }
 
 const BARE_SERVER = `require('node:http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { console.log('Toolwright listening on http://127.0.0.1:' + this.address().port); });`;
@@ -97,8 +99,8 @@ async function hostReady(dataDir: string): Promise<void> {
   line(`host start → first tool page answered, median of ${STARTS}`, fmt(median(answered)), fmt(median(bare)), '(10,000 tools read and indexed)');
 }
 
-/** A plain Node process that rewrites tool.json files (a new description each time) until killed; at most 2 minutes. */
-async function startWriter(dataDir: string): Promise<ChildProcess> {
+/** A plain Node process that rewrites tool.json files (a new description each time) until killed; at most 5 minutes. */
+export async function startWriter(dataDir: string): Promise<ChildProcess> {
   const files: string[] = [];
   for (const bundle of (await readdir(join(dataDir, 'bundles'))).slice(0, 20)) {
     for (const tool of (await readdir(join(dataDir, 'bundles', bundle, 'tools'))).slice(0, 5))
@@ -108,16 +110,16 @@ async function startWriter(dataDir: string): Promise<ChildProcess> {
     const fs = require('node:fs');
     const files = JSON.parse(process.argv[1]);
     let n = 0;
-    const end = Date.now() + 120000;
+    const end = Date.now() + 300000;
     const timer = setInterval(() => {
       if (Date.now() > end) process.exit(0);
       const file = files[n++ % files.length];
       const tool = JSON.parse(fs.readFileSync(file, 'utf8'));
       tool.description = 'rewritten by the bench writer, ' + n;
-      fs.writeFileSync(file + '.tmp', JSON.stringify(tool, null, 2) + '\n');
+      fs.writeFileSync(file + '.tmp', JSON.stringify(tool, null, 2) + '\\n');
       fs.renameSync(file + '.tmp', file);
     }, ${WRITE_EVERY_MS});`;
-  return spawn(process.execPath, ['-e', script, JSON.stringify(files)], { stdio: 'ignore', detached: true });
+  return spawn(process.execPath, ['-e', script, JSON.stringify(files)], { stdio: ['ignore', 'ignore', 'inherit'], detached: true });
 }
 
 export async function run(): Promise<void> {
@@ -155,10 +157,27 @@ export async function run(): Promise<void> {
     await firstRender(page, host);
     writer = await startWriter(dataDir);
     await new Promise((r) => setTimeout(r, 1000));
+    const requests = new Map<string, number>();
+    const countRequest = (r: { url(): string }) => {
+      // tools (the list), tools/search, bundles, schedules…
+      const path = new URL(r.url()).pathname
+        .replace(/^\/tools\//, '')
+        .split('/')
+        .slice(0, 2)
+        .join('/');
+      requests.set(path, (requests.get(path) ?? 0) + 1);
+    };
+    page.on('request', countRequest);
+    const typingStart = performance.now();
     const keys = await keystrokes(page);
+    const typingSeconds = (performance.now() - typingStart) / 1000;
+    page.off('request', countRequest);
     const base = await searchFetchBaseline(page);
     line(`keystroke → painted p50, writer running (${keys.length} keys)`, fmt(quantile(keys, 0.5)), fmt(quantile(base, 0.5)), 'baseline: bare search fetch');
     line('keystroke → painted p95, writer running', fmt(quantile(keys, 0.95)), fmt(quantile(base, 0.95)), `goal ≤ 50 ms; writes every ${WRITE_EVERY_MS} ms`);
+    // What the page asked the host for while typing: each key's search, and the refetches the writer's change events caused.
+    const perSecond = [...requests].sort((a, b) => b[1] - a[1]).map(([path, n]) => `${path} ${(n / typingSeconds).toFixed(1)}/s`);
+    console.log(`  page requests while typing (${typingSeconds.toFixed(1)} s): ${perSecond.join(', ')}`);
     await page.close();
   } finally {
     if (writer) await stopGroup(writer);

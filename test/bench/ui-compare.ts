@@ -5,6 +5,9 @@
  * TW_BENCH_OTHER_RENDERER (for instance `git worktree add /tmp/old <commit>`, then
  * `npx vite build --config renderer/vite.config.ts --outDir /tmp/old-renderer` there).
  *
+ * With TW_BENCH_WRITER=1 a plain Node process rewrites tool.json files every 20 ms while the
+ * keys are typed (startup.ts's writer; the core watches the data folder, as the host does).
+ *
  * Run alone: TW_BENCH_OTHER_RENDERER=/tmp/old-renderer npx tsx test/bench/ui-compare.ts
  */
 import { existsSync } from 'node:fs';
@@ -17,6 +20,7 @@ import { build } from 'vite';
 import { createCore } from '../../electron/core/app-core.js';
 import { createRestServer } from '../../electron/host/rest/server.js';
 import { chromiumAvailable, launchBrowser, PROJECT_ROOT } from '../e2e/harness.js';
+import { startWriter, stopGroup } from './startup.js';
 import { writeDataset } from './ui.js';
 import { fmt, median, quantile } from './util.js';
 
@@ -52,7 +56,9 @@ export async function run(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tw-bench-compare-'));
   await build({ configFile: join(PROJECT_ROOT, 'renderer/vite.config.ts'), logLevel: 'silent', build: { outDir: ours, emptyOutDir: true } });
   await writeDataset(dataDir);
-  const core = await createCore({ dataDir, docker: false });
+  const withWriter = process.env['TW_BENCH_WRITER'] === '1';
+  const core = await createCore({ dataDir, docker: false, watch: withWriter });
+  let writer: Awaited<ReturnType<typeof startWriter>> | undefined;
   const browser = await launchBrowser();
   const urls: Record<'ours' | 'other', string> = { ours: '', other: '' };
   const apps = [];
@@ -85,6 +91,10 @@ export async function run(): Promise<void> {
     }
     const pages = { ours: await open(urls.ours, false), other: await open(urls.other, false) };
     const keys = { ours: [] as number[], other: [] as number[] };
+    if (withWriter) {
+      writer = await startWriter(dataDir);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
     for (const [i, q] of [...QUERIES, ...QUERIES].entries()) {
       for (const v of (i % 2 ? ['other', 'ours'] : ['ours', 'other']) as ('ours' | 'other')[]) {
         keys[v].push(...(await keystrokes(pages[v], q)));
@@ -92,7 +102,9 @@ export async function run(): Promise<void> {
       }
     }
     const load = `load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
-    console.log(`  interleaved, one core and data set (10,000 tools); other build: ${other}`);
+    console.log(
+      `  interleaved, one core and data set (10,000 tools)${withWriter ? ', a writer rewriting tool.json every 20 ms while typing' : ''}; other build: ${other}`,
+    );
     const row = (label: string, a: number, b: number, note: string) =>
       console.log(`  ${label.padEnd(44)} ours ${fmt(a).padStart(10)}   other build ${fmt(b).padStart(10)}   ${load}  ${note}`);
     row(`first render, median of ${RUNS}`, median(renders.ours), median(renders.other), 'goal ≤ 500 ms');
@@ -100,6 +112,7 @@ export async function run(): Promise<void> {
     row(`keystroke → painted p50 (${keys.ours.length} keys)`, quantile(keys.ours, 0.5), quantile(keys.other, 0.5), '');
     row('keystroke → painted p95', quantile(keys.ours, 0.95), quantile(keys.other, 0.95), 'goal ≤ 50 ms');
   } finally {
+    if (writer) await stopGroup(writer);
     await browser.close();
     for (const app of apps) await app.close();
     await core.close();

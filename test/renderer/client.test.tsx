@@ -4,13 +4,16 @@
  * URL fragment, the server-sent-event parser, and the event → query invalidation map.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { call, invokeStream, readEventStream } from '../../renderer/src/api/client.js';
 import { ApiCallError } from '../../renderer/src/api/errors.js';
 import { adoptTokenFromUrl, transportKind } from '../../renderer/src/api/session.js';
 import { applyEvent } from '../../renderer/src/tester/useLiveRun.js';
 import type { InvokeStreamEvent } from '../../shared/types.js';
 import { createInvalidator, createResync, keysForEvent } from '../../renderer/src/api/events.js';
+import { FOREGROUND_QUIET_MS, noteForegroundInput } from '../../renderer/src/api/foreground.js';
+import { keys } from '../../renderer/src/api/queries.js';
+import { searchQueryOptions } from '../../renderer/src/search/Search.js';
 import { OP_NAMES, opFunctionName, type StoreEvent } from '../../shared/operations.js';
 import type { Envelope } from '../../shared/errors.js';
 
@@ -195,6 +198,80 @@ describe('live updates', () => {
       expect(calls.sort()).toEqual(['["bundles"]', '["profiles"]', '["schedules"]', '["search"]', '["tools"]']);
     } finally {
       vi.useRealTimers();
+    }
+  });
+
+  it('refetches a shown list about once a second while another process keeps writing, not once per coalescing window', async () => {
+    vi.useFakeTimers();
+    const qc = new QueryClient();
+    const observer = new QueryObserver(qc, { queryKey: keys.toolList(null), queryFn: () => ++listFetches });
+    let listFetches = 0;
+    const unsubscribe = observer.subscribe(() => undefined);
+    try {
+      await vi.advanceTimersByTimeAsync(10);
+      const onEvent = createInvalidator(qc);
+      // The bench's writer: one tool.json rewritten every 20 ms, for 5 s.
+      for (let t = 0; t < 5000; t += 20) {
+        onEvent({ type: 'tool.changed', bundleID: 'b', toolID: `t${t % 100}` });
+        await vi.advanceTimersByTimeAsync(20);
+      }
+      await vi.advanceTimersByTimeAsync(2000);
+      // The first fetch, then at most one refetch a second (and the last change still arrives).
+      expect(listFetches - 1).toBeGreaterThanOrEqual(4);
+      expect(listFetches - 1).toBeLessThanOrEqual(6);
+    } finally {
+      unsubscribe();
+      vi.useRealTimers();
+    }
+  });
+
+  it('holds background refetches while the user types in search, then refetches once', async () => {
+    vi.useFakeTimers();
+    try {
+      const qc = new QueryClient();
+      const spy = vi.spyOn(qc, 'invalidateQueries');
+      const onEvent = createInvalidator(qc);
+      onEvent({ type: 'tool.changed', bundleID: 'b', toolID: 't' });
+      // A keystroke every 100 ms for 1.5 s: its results are what the page must paint first.
+      for (let i = 0; i < 15; i++) {
+        noteForegroundInput();
+        await vi.advanceTimersByTimeAsync(100);
+      }
+      expect(spy).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(FOREGROUND_QUIET_MS + 50);
+      expect(spy.mock.calls.map((c) => JSON.stringify(c[0]?.queryKey))).toContain('["tools"]');
+      expect(spy).toHaveBeenCalledTimes(5);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('aborts the search request of a query the next keystroke left behind', async () => {
+    const signals = new Map<string, AbortSignal>();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        (url: string, init: RequestInit) =>
+          new Promise<Response>((resolve, reject) => {
+            const q = new URL(url, 'http://host').searchParams.get('q')!;
+            signals.set(q, init.signal!);
+            init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+            setTimeout(() => resolve(Response.json({ items: [] })), 200);
+          }),
+      ),
+    );
+    try {
+      const qc = new QueryClient();
+      const observer = new QueryObserver(qc, searchQueryOptions('w'));
+      const unsubscribe = observer.subscribe(() => undefined);
+      await vi.waitFor(() => expect(signals.has('w')).toBe(true));
+      observer.setOptions(searchQueryOptions('we'));
+      await vi.waitFor(() => expect(signals.has('we')).toBe(true));
+      expect(signals.get('w')?.aborted).toBe(true);
+      expect(signals.get('we')?.aborted).toBe(false);
+      unsubscribe();
+    } finally {
+      vi.unstubAllGlobals();
     }
   });
 

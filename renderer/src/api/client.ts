@@ -85,6 +85,7 @@ async function callRest<N extends OpName>(name: N, input: OpInput<N>, signal?: A
   try {
     res = await fetch(req.url, { method: req.method, headers, body, signal });
   } catch (e) {
+    if (signal?.aborted) throw e; // given up by the caller: not a host that cannot be reached
     throw new ApiCallError({ code: 'INTERNAL', message: `Cannot reach the Toolwright host: ${errorMessage(e)}` });
   }
   if (!res.ok) throw new ApiCallError(await readError(res));
@@ -98,9 +99,13 @@ async function callRest<N extends OpName>(name: N, input: OpInput<N>, signal?: A
   return data as OpOutput<N>;
 }
 
-/** Calls one operation; resolves with its data or throws ApiCallError. */
-export function call<N extends OpName>(name: N, input: OpInput<N>): Promise<OpOutput<N>> {
-  return transportKind() === 'ipc' ? callIpc(name, input) : callRest(name, input);
+/**
+ * Calls one operation; resolves with its data or throws ApiCallError. `signal` aborts a REST
+ * request nobody waits for any more (a search superseded by the next keystroke); over IPC the
+ * answer is just dropped.
+ */
+export function call<N extends OpName>(name: N, input: OpInput<N>, signal?: AbortSignal): Promise<OpOutput<N>> {
+  return transportKind() === 'ipc' ? callIpc(name, input) : callRest(name, input, signal);
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
  * Live updates: store events (also changes made outside the app: another process, an editor)
  * invalidate the queries they concern. Bursts (an import, a git checkout) are coalesced so a
- * thousand events cause one refetch per query.
+ * thousand events cause one refetch per query, a steady stream about one a second.
  */
 import { useEffect, useState } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { subscribeEvents } from './client.js';
+import { foregroundBusyFor } from './foreground.js';
 import { keys } from './queries.js';
 import type { StoreEvent } from '../../../shared/operations.js';
 
@@ -54,20 +55,48 @@ export function keysForEvent(e: StoreEvent): QueryKey[] {
   }
 }
 
+/** A change shows within this, and a burst within it (an import, a checkout) costs one refetch per query. */
 const COALESCE_MS = 150;
+/**
+ * While changes keep coming (another process writing every 20 ms), each query is refetched at
+ * most this often: every 150 ms was 6–7 refetches a second of the lists, counts and search
+ * results on screen, each competing with the page's own work.
+ */
+const STEADY_MS = 1000;
+/** Refetches held back for the user's typing are still made after this, however long the typing. */
+const MAX_HOLD_MS = 3000;
 
+/**
+ * Store events → invalidated queries, batched: the first event of a quiet spell is answered
+ * after COALESCE_MS, later ones no sooner than STEADY_MS after the previous refetch. While the
+ * user types in search (foreground.ts) or a search request is on its way, the batch waits
+ * (up to MAX_HOLD_MS), so a keystroke's answer and render never queue behind background refetches.
+ */
 export function createInvalidator(qc: QueryClient): (e: StoreEvent) => void {
   const pending = new Map<string, QueryKey>();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastFlushAt = Number.NEGATIVE_INFINITY;
+  let firstPendingAt = 0;
+  const flush = () => {
+    timer = undefined;
+    const held = Date.now() - firstPendingAt;
+    const busyFor = Math.max(foregroundBusyFor(), qc.isFetching({ queryKey: ['search'] }) > 0 ? COALESCE_MS : 0);
+    if (busyFor > 0 && held < MAX_HOLD_MS) {
+      timer = setTimeout(flush, Math.min(busyFor, MAX_HOLD_MS - held));
+      return;
+    }
+    lastFlushAt = Date.now();
+    const batch = [...pending.values()];
+    pending.clear();
+    for (const queryKey of batch) void qc.invalidateQueries({ queryKey });
+  };
   return (e) => {
-    for (const k of keysForEvent(e)) pending.set(JSON.stringify(k), k);
+    const queryKeys = keysForEvent(e);
+    if (!queryKeys.length) return;
+    for (const k of queryKeys) pending.set(JSON.stringify(k), k);
     if (timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      const batch = [...pending.values()];
-      pending.clear();
-      for (const queryKey of batch) void qc.invalidateQueries({ queryKey });
-    }, COALESCE_MS);
+    firstPendingAt = Date.now();
+    timer = setTimeout(flush, Math.max(COALESCE_MS, lastFlushAt + STEADY_MS - firstPendingAt));
   };
 }
 

@@ -5,8 +5,8 @@
 import type { OpInput, OpName, OpOutput } from '../../../shared/operations.js';
 import { call, invokeStream } from './client.js';
 
-function operation<N extends OpName>(name: N): (input: OpInput<N>) => Promise<OpOutput<N>> {
-  return (input) => call(name, input);
+function operation<N extends OpName>(name: N): (input: OpInput<N>, signal?: AbortSignal) => Promise<OpOutput<N>> {
+  return (input, signal) => call(name, input, signal);
 }
 
 export const getSystemInfo = operation('system.info');

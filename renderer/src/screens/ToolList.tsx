@@ -4,7 +4,7 @@
  * arrows/Page/Home/End move between rows, Enter opens; only a row's own switch turns a tool on
  * or off (Space on a row must not switch a tool off by accident).
  */
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useBundles, useProblems, useToolPages, toolRefOf } from '../api/queries.js';
 import { useToggleTool } from '../api/mutations.js';
@@ -15,6 +15,7 @@ import { ROW_HEIGHT, ToolRow } from './tool-list/ToolRow.js';
 import { BrokenRow, brokenTools, withBroken } from './tool-list/BrokenRow.js';
 import { AllToolsHeader, BundleHeader } from './tool-list/ListHeaders.js';
 import { ServerPanel } from '../servers/ServerPanel.js';
+import type { ToolView } from '../../../shared/types.js';
 import './ToolList.css';
 
 function markFirstPaint(): void {
@@ -47,6 +48,11 @@ function BrokenFiles({ bundleID }: { bundleID: string | null }) {
   );
 }
 
+interface RowActions {
+  open(index: number, tool: ToolView): void;
+  toggle(tool: ToolView, on: boolean): void;
+}
+
 export function ToolList({ bundleID }: { bundleID: string | null }) {
   const { go } = useNav();
   const bundles = useBundles('exclude');
@@ -59,7 +65,11 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
   const bundleMap = useMemo(() => new Map((bundles.data ?? []).map((b) => [b.bundleID, b])), [bundles.data]);
   const bundle = bundleID ? bundleMap.get(bundleID) : undefined;
   const problems = useProblems();
-  const tools = useMemo(() => pages.data?.pages.flatMap((p) => p.items) ?? [], [pages.data]);
+  // A refetch's pages (another process wrote a tool) render at transition priority, so a
+  // keystroke's render comes first; the first pages render at once.
+  const deferredData = useDeferredValue(pages.data);
+  const data = deferredData ?? pages.data;
+  const tools = useMemo(() => data?.pages.flatMap((p) => p.items) ?? [], [data]);
   // Broken tool files stay in the list where their tool was; while pages are still coming, those
   // that would sort after the loaded tools wait for their page.
   const rows = useMemo(() => {
@@ -90,6 +100,18 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
   }, [tools.length]);
 
   useEffect(() => setActive(0), [bundleID]);
+
+  const rowActions = useRef<RowActions | null>(null);
+  rowActions.current = {
+    open: (index, tool) => {
+      setActive(index);
+      go({ name: 'tool', ref: toolRefOf(tool) });
+    },
+    toggle: (tool, on) => toggle.mutate({ tool, isEnabled: on }),
+  };
+  // Stable for the memoised rows; they call whatever this render's actions are.
+  const openRow = useCallback((index: number, tool: ToolView) => rowActions.current?.open(index, tool), []);
+  const toggleRow = useCallback((tool: ToolView, on: boolean) => rowActions.current?.toggle(tool, on), []);
 
   const focusRow = (index: number) => {
     const i = Math.max(0, Math.min(rows.length - 1, index));
@@ -205,14 +227,12 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
                     <div key={t.toolID} data-index={vi.index} className="vrow" style={{ transform: `translateY(${vi.start}px)`, height: ROW_HEIGHT }}>
                       <ToolRow
                         tool={t}
+                        index={vi.index}
                         bundleName={bundleID ? undefined : b?.displayName || b?.slug}
                         bundleOff={b ? !b.isEnabled : false}
                         active={vi.index === active}
-                        onOpen={() => {
-                          setActive(vi.index);
-                          go({ name: 'tool', ref: toolRefOf(t) });
-                        }}
-                        onToggle={(v) => toggle.mutate({ tool: t, isEnabled: v })}
+                        onOpen={openRow}
+                        onToggle={toggleRow}
                       />
                     </div>
                   );

@@ -5,8 +5,9 @@
  * Performance marks (tw:search) measure keystroke → results painted, for the UI benchmark.
  */
 import { Fragment, memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../api/errors.js';
+import { noteForegroundInput } from '../api/foreground.js';
 import { searchTools } from '../api/operations.js';
 import { keys, toolRefOf, useBundles } from '../api/queries.js';
 import { useNav } from '../app/nav.js';
@@ -93,15 +94,21 @@ function useStaleAfter(waiting: boolean, ms: number): boolean {
   return stale && waiting;
 }
 
-export function useSearch(q: string, pageSize = PAGE_SIZE) {
+/** The search query of `q` (trimmed), shared by the box, the palette and the search page. */
+export function searchQueryOptions(q: string, pageSize = PAGE_SIZE) {
   const trimmed = q.trim();
-  return useQuery({
+  return queryOptions({
     queryKey: pageSize === PAGE_SIZE ? keys.search(trimmed) : [...keys.search(trimmed), pageSize],
-    queryFn: () => searchTools({ q: trimmed, includeDisabled: true, pageSize }),
+    // The signal lets TanStack Query abort the request of a query the next keystroke left behind.
+    queryFn: ({ signal }) => searchTools({ q: trimmed, includeDisabled: true, pageSize }, signal),
     enabled: trimmed.length > 0,
     placeholderData: keepPreviousData,
     staleTime: 2000,
   });
+}
+
+export function useSearch(q: string, pageSize = PAGE_SIZE) {
+  return useQuery(searchQueryOptions(q, pageSize));
 }
 
 interface HitRowProps {
@@ -287,6 +294,7 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
         onChange={(e) => {
           const next = e.target.value;
           performance.mark(`tw:search-input:${next.trim()}`);
+          noteForegroundInput();
           // One render per keystroke: the active result goes back to the first with the query, not in an effect after it.
           setQ(next);
           setActive(0);

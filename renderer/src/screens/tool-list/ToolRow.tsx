@@ -1,4 +1,5 @@
 /** One row of the tool list: name, bundle, safety, availability, last call, and the switch. */
+import { memo } from 'react';
 import { Switch } from '../../components/Switch.js';
 import { Badge } from '../../components/States.js';
 import { relativeTime, absoluteTime, formatCount, plural, SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
@@ -8,8 +9,13 @@ import { MARK_LABEL, upstreamMarkOf } from '../../servers/upstreamMark.js';
 
 export const ROW_HEIGHT = 52;
 
-export function ToolRow({
+/**
+ * Memoised with stable callbacks: a refetch of the list (another process wrote a tool) renders
+ * again only the rows whose tool changed, not every row in view.
+ */
+export const ToolRow = memo(function ToolRow({
   tool,
+  index,
   bundleName,
   active,
   onOpen,
@@ -17,10 +23,11 @@ export function ToolRow({
   bundleOff,
 }: {
   tool: ToolView;
-  bundleName?: string;
+  index: number;
+  bundleName?: string | undefined;
   active: boolean;
-  onOpen(): void;
-  onToggle(v: boolean): void;
+  onOpen(index: number, tool: ToolView): void;
+  onToggle(tool: ToolView, on: boolean): void;
   bundleOff: boolean;
 }) {
   const avail = tool.availability;
@@ -31,7 +38,7 @@ export function ToolRow({
       className={`tool-row${active ? ' is-active' : ''}${tool.isEnabled && !bundleOff ? '' : ' is-off'}`}
       tabIndex={active ? 0 : -1}
       data-testid={`tool-row-${tool.slug}`}
-      onClick={onOpen}
+      onClick={() => onOpen(index, tool)}
       aria-label={`${tool.displayName || tool.slug}, ${tool.type}, ${SAFETY_LABEL[tool.effectiveSafety ?? tool.safety]}`}
     >
       <div role="cell" className="cell cell-name">
@@ -87,11 +94,11 @@ export function ToolRow({
         <Switch
           checked={tool.isEnabled}
           label={`${tool.displayName || tool.slug} enabled`}
-          onChange={onToggle}
+          onChange={(on) => onToggle(tool, on)}
           testId={`tool-switch-${tool.slug}`}
           tabIndex={-1}
         />
       </div>
     </div>
   );
-}
+});
