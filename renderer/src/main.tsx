@@ -7,7 +7,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { adoptTokenFromUrl } from './api/session.js';
-import { startFirstScreen } from './api/boot.js';
+import { startFirstScreen } from './app/boot.js';
 import { ApiCallError } from './api/errors.js';
 import { App } from './app/App.js';
 import { SignInGate } from './app/SignIn.js';

@@ -5,11 +5,11 @@
  * find these requests in flight and send none of their own.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { routeOf } from '../app/nav.js';
-import { startLiveUpdates } from './events.js';
-import { startFirstScreenGate } from './first-screen.js';
-import { bundleListQuery, toolPagesQuery } from './queries.js';
-import { token, transportKind } from './session.js';
+import { routeOf } from './nav.js';
+import { startLiveUpdates } from '../api/events.js';
+import { startFirstScreenGate } from '../api/first-screen.js';
+import { bundleListQuery, toolPagesQuery } from '../api/queries.js';
+import { token, transportKind } from '../api/session.js';
 
 export function startFirstScreen(qc: QueryClient): void {
   const route = routeOf(window.location.hash);
