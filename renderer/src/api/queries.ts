@@ -124,10 +124,8 @@ export function useHistory(ref: ToolRef) {
   });
 }
 
-export const configQuery = () => queryOptions({ queryKey: keys.config, queryFn: () => call('config.get', {}) });
-
 export function useConfig() {
-  return useQuery(configQuery());
+  return useQuery({ queryKey: keys.config, queryFn: () => call('config.get', {}) });
 }
 
 export function useSecrets() {
