@@ -7,6 +7,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { adoptTokenFromUrl } from './api/session.js';
+import { startFirstScreen } from './app/boot.js';
 import { ApiCallError } from './api/errors.js';
 import { App } from './app/App.js';
 import { SignInGate } from './app/SignIn.js';
@@ -28,6 +29,7 @@ const queryClient = new QueryClient({
     },
   },
 });
+startFirstScreen(queryClient);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

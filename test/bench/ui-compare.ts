@@ -21,7 +21,7 @@ import { createCore } from '../../electron/core/app-core.js';
 import { createRestServer } from '../../electron/host/rest/server.js';
 import { chromiumAvailable, launchBrowser, PROJECT_ROOT } from '../e2e/harness.js';
 import { startWriter, stopGroup } from './startup.js';
-import { writeDataset } from './ui.js';
+import { waitForMark, writeDataset } from './ui.js';
 import { fmt, median, quantile } from './util.js';
 
 const RUNS = 6;
@@ -76,7 +76,7 @@ export async function run(): Promise<void> {
       const page = await browser.context.newPage();
       if (noCache) await (await page.context().newCDPSession(page)).send('Network.setCacheDisabled', { cacheDisabled: true });
       await page.goto(`${url}/#token=${TOKEN}`);
-      await page.waitForFunction(() => performance.getEntriesByName('tw:toollist-painted').length > 0, null, { timeout: 60_000 });
+      await waitForMark(page, 'tw:toollist-painted');
       return page;
     };
     const renders = { ours: [] as number[], other: [] as number[] };

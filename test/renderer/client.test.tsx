@@ -14,6 +14,7 @@ import { createInvalidator, createResync, keysForEvent } from '../../renderer/sr
 import { FOREGROUND_QUIET_MS, noteForegroundInput } from '../../renderer/src/api/foreground.js';
 import { keys } from '../../renderer/src/api/queries.js';
 import { searchQueryOptions } from '../../renderer/src/search/Search.js';
+import { createFirstScreenGate } from '../../renderer/src/api/first-screen.js';
 import { OP_NAMES, opFunctionName, type StoreEvent } from '../../shared/operations.js';
 import type { Envelope } from '../../shared/errors.js';
 
@@ -288,5 +289,56 @@ describe('live updates', () => {
     // A query fetched after the connection is current and stays so.
     await qc.fetchQuery({ queryKey: ['config'], queryFn: () => 'fresh', staleTime: 0 });
     expect(qc.getQueryState(['config'])?.isInvalidated).toBe(false);
+  });
+
+  it('refetches a query whose request was out when the stream connected, once it answers: the host may have read before it subscribed', async () => {
+    const qc = new QueryClient();
+    const resync = createResync(qc, { gate: createFirstScreenGate({ settled: true }) });
+    let fetched = 0;
+    const answers: ((v: number) => void)[] = [];
+    const observer = new QueryObserver(qc, {
+      queryKey: ['tools', 'list', '*'],
+      queryFn: () => new Promise<number>((r) => answers.push(r)).finally(() => fetched++),
+    });
+    const stop = observer.subscribe(() => {});
+    try {
+      await vi.waitFor(() => expect(answers).toHaveLength(1));
+      resync(true); // connected while the first request is on its way
+      answers[0]!(1);
+      // A change made between the host's read and its subscription is in no event: only a new read shows it.
+      await vi.waitFor(() => expect(answers).toHaveLength(2), { timeout: 2000 });
+      answers[1]!(2);
+      await vi.waitFor(() => expect(observer.getCurrentResult().data).toBe(2));
+      expect(fetched).toBe(2);
+    } finally {
+      stop();
+    }
+  });
+
+  it('on the first connect, refetches after the first screen is painted, not while it loads; later reconnects at once', async () => {
+    const qc = new QueryClient();
+    const gate = createFirstScreenGate({ settled: false });
+    const resync = createResync(qc, { gate });
+    await qc.fetchQuery({ queryKey: ['bundles', 'list', 'exclude'], queryFn: () => 1 });
+    await new Promise((r) => setTimeout(r, 2));
+    resync(true);
+    expect(qc.getQueryState(['bundles', 'list', 'exclude'])?.isInvalidated).toBe(false);
+    gate.settle();
+    expect(qc.getQueryState(['bundles', 'list', 'exclude'])?.isInvalidated).toBe(true);
+    // Fetched after that connection: current, whatever happens to the gate.
+    await qc.fetchQuery({ queryKey: ['config'], queryFn: () => 'fresh' });
+    resync(false);
+    await new Promise((r) => setTimeout(r, 2));
+    resync(true);
+    expect(qc.getQueryState(['config'])?.isInvalidated).toBe(true);
+  });
+
+  it('does not refetch on connect what was asked for after the stream connected', async () => {
+    const qc = new QueryClient();
+    const resync = createResync(qc, { gate: createFirstScreenGate({ settled: true }) });
+    resync(true);
+    await new Promise((r) => setTimeout(r, 2));
+    await qc.fetchQuery({ queryKey: ['tools', 'list', '*'], queryFn: () => 1 });
+    expect(qc.getQueryState(['tools', 'list', '*'])?.isInvalidated).toBe(false);
   });
 });

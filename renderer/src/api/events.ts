@@ -3,11 +3,12 @@
  * invalidate the queries they concern. Bursts (an import, a git checkout) are coalesced so a
  * thousand events cause one refetch per query, a steady stream about one a second.
  */
-import { useEffect, useState } from 'react';
-import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
+import { useQueryClient, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { subscribeEvents } from './client.js';
 import { foregroundBusyFor } from './foreground.js';
 import { keys } from './queries.js';
+import { firstScreenGate, type FirstScreenGate } from './first-screen.js';
 import type { StoreEvent } from '../../../shared/operations.js';
 
 export function keysForEvent(e: StoreEvent): QueryKey[] {
@@ -102,15 +103,39 @@ export function createInvalidator(qc: QueryClient): (e: StoreEvent) => void {
 
 /**
  * Events sent while the stream was down (a host restart, a dropped connection, the app's first
- * queries answered before the stream was open) are never replayed, so each time the stream
- * (re)connects, whatever was fetched before that moment is refetched once. A query still in
- * flight is left alone: its answer is as new as the connection.
+ * queries sent before the stream was open) are never replayed, so each time the stream
+ * (re)connects, every query whose latest request left before that moment is fetched again: the
+ * host may have read it before it subscribed this stream. One still on its way is refetched too
+ * (it may answer with what it read before), and what was asked for after the connection is left
+ * alone. On the first connect this waits until the first screen has painted
+ * (first-screen.ts): its own requests come first, and nothing is lost by refetching later.
  */
-export function createResync(qc: QueryClient): (live: boolean) => void {
+export function createResync(qc: QueryClient, opts: { gate?: FirstScreenGate } = {}): (live: boolean) => void {
+  const sentAt = new WeakMap<Query, number>();
+  /** Queries that were on their way at a connect: refetched as soon as they answer. */
+  const refetchOnAnswer = new Set<Query>();
+  const refetch = (q: Query) => void qc.invalidateQueries({ queryKey: q.queryKey, exact: true });
+  qc.getQueryCache().subscribe((e) => {
+    if (e.type !== 'updated') return;
+    if (e.action.type === 'fetch') sentAt.set(e.query, performance.now());
+    else if ((e.action.type === 'success' || e.action.type === 'error') && refetchOnAnswer.delete(e.query)) refetch(e.query);
+  });
+  // A query fetched before this watch began: its request left no later than its answer came.
+  const lastSent = (q: Query) => sentAt.get(q) ?? (q.state.fetchStatus === 'fetching' ? 0 : q.state.dataUpdatedAt ? -Infinity : undefined);
+  let cancel = () => {};
   return (live) => {
+    cancel();
     if (!live) return;
-    const connectedAt = Date.now();
-    void qc.invalidateQueries({ predicate: (q) => q.state.dataUpdatedAt > 0 && q.state.dataUpdatedAt <= connectedAt });
+    const connectedAt = performance.now();
+    cancel = (opts.gate ?? firstScreenGate()).whenSettled(() => {
+      for (const q of qc.getQueryCache().getAll()) {
+        const sent = lastSent(q);
+        if (sent === undefined || sent >= connectedAt) continue;
+        // Invalidating a first fetch still out would only join it (TanStack keeps its promise): wait for its answer.
+        if (q.state.fetchStatus === 'fetching' && q.state.data === undefined) refetchOnAnswer.add(q);
+        else refetch(q);
+      }
+    });
   };
 }
 
@@ -125,23 +150,43 @@ export function onStoreEvent(listener: (e: StoreEvent) => void): () => void {
   return () => void listeners.delete(listener);
 }
 
-/** Subscribes for the app's lifetime; returns whether the event stream is connected. */
+let liveUpdates: { client: QueryClient; live: boolean; notify: Set<() => void> } | undefined;
+
+/**
+ * Opens the app's one event stream, for the app's lifetime; main.tsx calls it before the first
+ * queries are sent, so that on a first start the stream is open about when they are answered.
+ * Calling it again (the hook below) keeps the stream already open.
+ */
+export function startLiveUpdates(qc: QueryClient): void {
+  if (liveUpdates?.client === qc) return;
+  const state = { client: qc, live: false, notify: new Set<() => void>() };
+  liveUpdates = state;
+  const invalidate = createInvalidator(qc);
+  const resync = createResync(qc);
+  subscribeEvents(
+    (e) => {
+      invalidate(e);
+      for (const listener of listeners) listener(e);
+    },
+    (connected) => {
+      resync(connected);
+      state.live = connected;
+      for (const changed of state.notify) changed();
+    },
+  );
+}
+
+/** Whether the event stream is connected (starting it if main.tsx has not). */
 export function useLiveUpdates(): boolean {
   const qc = useQueryClient();
-  const [live, setLive] = useState(false);
-  useEffect(() => {
-    const invalidate = createInvalidator(qc);
-    const resync = createResync(qc);
-    return subscribeEvents(
-      (e) => {
-        invalidate(e);
-        for (const listener of listeners) listener(e);
-      },
-      (connected) => {
-        resync(connected);
-        setLive(connected);
-      },
-    );
-  }, [qc]);
-  return live;
+  startLiveUpdates(qc);
+  const state = liveUpdates!;
+  return useSyncExternalStore(
+    (changed) => {
+      state.notify.add(changed);
+      return () => void state.notify.delete(changed);
+    },
+    () => state.live,
+    () => false,
+  );
 }

@@ -2,7 +2,8 @@
  * Query keys and hooks over the client. Keys are hierarchical so a store event can invalidate
  * exactly what it touched (events.ts).
  */
-import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import { useFirstScreenSettled } from './first-screen.js';
 import { call } from './client.js';
 import type { OpInput } from '../../../shared/operations.js';
 import type { BundleView, ScheduleView, ToolView } from '../../../shared/types.js';
@@ -59,8 +60,8 @@ export function useToolLint(scope: { bundleID?: string; toolID?: string }) {
 }
 
 /** All bundles (enabled and disabled), or the Trash. Bundles are few, so every page is fetched. */
-export function useBundles(deleted: 'exclude' | 'only' = 'exclude') {
-  return useQuery({
+export function bundleListQuery(deleted: 'exclude' | 'only') {
+  return queryOptions({
     queryKey: keys.bundleList(deleted),
     queryFn: async () => {
       const items: BundleView[] = [];
@@ -75,6 +76,12 @@ export function useBundles(deleted: 'exclude' | 'only' = 'exclude') {
   });
 }
 
+/** The Trash is asked for once the first screen has painted (its count is not on the tool list). */
+export function useBundles(deleted: 'exclude' | 'only' = 'exclude') {
+  const settled = useFirstScreenSettled();
+  return useQuery({ ...bundleListQuery(deleted), enabled: deleted === 'exclude' || settled });
+}
+
 export const TOOL_PAGE_SIZE = 1000;
 /**
  * The first page holds what a screen shows and a little more: with 10,000 tools, a first page of
@@ -83,8 +90,8 @@ export const TOOL_PAGE_SIZE = 1000;
 export const FIRST_TOOL_PAGE_SIZE = 100;
 
 /** Tools of one bundle, or of all bundles (null), page by page; the list asks for more as it scrolls. */
-export function useToolPages(bundleID: string | null) {
-  return useInfiniteQuery({
+export function toolPagesQuery(bundleID: string | null) {
+  return infiniteQueryOptions({
     queryKey: keys.toolList(bundleID),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
@@ -96,6 +103,10 @@ export function useToolPages(bundleID: string | null) {
       }),
     getNextPageParam: (last) => last.nextPageToken,
   });
+}
+
+export function useToolPages(bundleID: string | null) {
+  return useInfiniteQuery(toolPagesQuery(bundleID));
 }
 
 export function useTool(ref: ToolRef | null) {
@@ -162,8 +173,11 @@ export function useAuditRecords(filter: AuditListFilter) {
   });
 }
 
+/** Asked for once the first screen has painted: the panel shows only while some wait. */
 export function useApprovals() {
+  const settled = useFirstScreenSettled();
   return useQuery({
+    enabled: settled,
     queryKey: keys.approvals,
     queryFn: async () => (await call('approvals.list', {})).items,
     refetchInterval: (q) => (q.state.data?.length ? 1000 : 15_000),
@@ -175,9 +189,14 @@ export function useAgentConnections() {
   return useQuery({ queryKey: keys.agents, queryFn: async () => (await call('agents.list', {})).items, refetchInterval: 10_000 });
 }
 
-/** Every schedule (of one tool when toolID is given), with next and last run; refetched as schedules run and tools change. */
+/**
+ * Every schedule (of one tool when toolID is given), with next and last run; refetched as
+ * schedules run and tools change. Asked for once the first screen has painted (the sidebar's count).
+ */
 export function useSchedules(toolID: string | null = null) {
+  const settled = useFirstScreenSettled();
   return useQuery({
+    enabled: settled,
     queryKey: keys.scheduleList(toolID),
     queryFn: async (): Promise<ScheduleView[]> => (await call('schedules.list', toolID ? { toolID } : {})).items,
     // "in 3 min" moves on, and a next run comes round.

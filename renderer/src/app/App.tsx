@@ -4,6 +4,7 @@ import { useNav, type Route } from './nav.js';
 import { useFocusOnNavigate } from './useFocusOnNavigate.js';
 import { useLiveUpdates } from '../api/events.js';
 import { useConfig } from '../api/queries.js';
+import { firstScreenGate } from '../api/first-screen.js';
 import { Sidebar } from '../screens/Sidebar.js';
 import { ToolList } from '../screens/ToolList.js';
 import { Loading } from '../components/States.js';
@@ -97,6 +98,10 @@ export function App() {
   }, [back, canGoBack]);
 
   useFocusOnNavigate(mainRef, seq);
+  // Moving on from the first screen lets what it deferred start (first-screen.ts).
+  useEffect(() => {
+    if (seq > 0) firstScreenGate().settle();
+  }, [seq]);
 
   return (
     <AddServerProvider>

@@ -5,14 +5,16 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiCallError } from '../api/errors.js';
 import { setToken, token, transportKind } from '../api/session.js';
-import { getSystemInfo } from '../api/operations.js';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { bundleListQuery } from '../api/queries.js';
 import './SignIn.css';
 
 type State = { kind: 'checking' } | { kind: 'ok' } | { kind: 'needed'; error?: string };
 
-async function verify(): Promise<State> {
+/** Asks for what the first screen asks for anyway (main.tsx sent it already): no request of its own. */
+async function verify(qc: QueryClient): Promise<State> {
   try {
-    await getSystemInfo({});
+    await qc.fetchQuery(bundleListQuery('exclude'));
     return { kind: 'ok' };
   } catch (e) {
     if (e instanceof ApiCallError && e.code === 'UNAUTHORIZED') return { kind: 'needed', ...(token() ? { error: 'The host refused this token.' } : {}) };
@@ -22,9 +24,10 @@ async function verify(): Promise<State> {
 
 export function SignInGate({ children }: { children: ReactNode }) {
   const [state, setState] = useState<State>(() => (transportKind() === 'ipc' ? { kind: 'ok' } : token() ? { kind: 'checking' } : { kind: 'needed' }));
+  const qc = useQueryClient();
   useEffect(() => {
-    if (state.kind === 'checking') void verify().then(setState);
-  }, [state.kind]);
+    if (state.kind === 'checking') void verify(qc).then(setState);
+  }, [state.kind, qc]);
   // While a token is being checked the app starts too: its first requests need not wait for the
   // check's round trip (a refused token is rare, and then the sign-in page replaces the app).
   if (state.kind === 'ok' || state.kind === 'checking') return <>{children}</>;

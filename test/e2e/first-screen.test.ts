@@ -1,0 +1,86 @@
+/**
+ * The app's start in real Chromium against the real host: what the first screen asks for before
+ * its rows paint, and that live updates lose nothing while the event stream is still connecting.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { v7 as uuidv7 } from 'uuid';
+import type { Page, Route } from 'playwright-core';
+import { api, chromiumAvailable, launchBrowser, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+
+let host: Host;
+let browser: Browser;
+
+const painted = (page: Page) => page.waitForFunction(() => performance.getEntriesByName('tw:toollist-painted').length > 0, null, { timeout: 60_000 });
+
+/** The API requests the page sent, as `path?query`, with whether each left before the first rows painted. */
+async function requests(page: Page): Promise<{ url: string; beforePaint: boolean }[]> {
+  return (await page.evaluate(`(() => {
+    const paint = performance.getEntriesByName('tw:toollist-painted')[0].startTime;
+    return performance.getEntriesByType('resource')
+      .filter((e) => !e.name.includes('/assets/'))
+      .map((e) => ({ url: e.name.replace(location.origin, ''), beforePaint: e.startTime < paint }));
+  })()`)) as { url: string; beforePaint: boolean }[];
+}
+
+describe.skipIf(!chromiumAvailable())('first screen', () => {
+  beforeAll(async () => {
+    host = await startHost();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+  });
+
+  it('asks, before its rows paint, only for what it shows and each once; the Trash, schedules and approvals follow', async () => {
+    const page = await browser.context.newPage();
+    const problems = watchPageProblems(page);
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await painted(page);
+    const early = (await requests(page)).filter((r) => r.beforePaint && !r.url.startsWith('/tools/events')).map((r) => r.url);
+    expect(early.sort()).toEqual([
+      '/tools/bundles?includeDisabled=true&deleted=exclude&pageSize=1000',
+      '/tools/config',
+      '/tools/problems',
+      '/tools/tools?includeDisabled=true&recommendedPageSize=100',
+    ]);
+    // Deferred, not dropped: the sidebar's Trash and schedule counts and the approvals panel ask once the list is up.
+    await expect
+      .poll(
+        async () =>
+          (await requests(page))
+            .map((r) => r.url.split('?')[0]!)
+            .filter((u) => /approvals|schedules/.test(u))
+            .sort(),
+        { timeout: 10_000 },
+      )
+      .toEqual(['/tools/approvals', '/tools/schedules']);
+    await expect.poll(async () => (await requests(page)).some((r) => r.url.includes('deleted=only')), { timeout: 10_000 }).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a change made after the first page was read and before the event stream connected, and live changes after it', async () => {
+    const page = await browser.context.newPage();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/tools/events', async (route: Route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await painted(page);
+    await page.getByTestId('bundle-list').getByText('core', { exact: false }).first().waitFor();
+    // The store changes while the page has read its bundles and its stream is not open yet: no event can reach it.
+    const missed = uuidv7();
+    await api(host, 'bundles.put', { bundleID: missed, bundle: { slug: 'made-in-the-gap', displayName: 'Made in the gap', isEnabled: true } });
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('bundle-made-in-the-gap').count()).toBe(0);
+    release();
+    await page.getByTestId('bundle-made-in-the-gap').waitFor({ timeout: 15_000 });
+    // And the stream, now open, carries what happens next.
+    await api(host, 'bundles.put', { bundleID: uuidv7(), bundle: { slug: 'made-after', displayName: 'Made after', isEnabled: true } });
+    await page.getByTestId('bundle-made-after').waitFor({ timeout: 15_000 });
+    await page.close();
+  });
+});
