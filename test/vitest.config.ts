@@ -11,7 +11,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // The container image's test builds the image (minutes): `npm run test:image`, its own step in CI.
     exclude: ['test/image/**', '**/node_modules/**'],
-    globalSetup: ['test/helpers/renderer-built.global.ts', 'test/helpers/scripts-compiled.global.ts'],
+    // chromium.global.ts: one Chromium for the run's e2e files, launched when the first asks for it.
+    globalSetup: ['test/helpers/renderer-built.global.ts', 'test/helpers/scripts-compiled.global.ts', 'test/e2e/chromium.global.ts'],
     setupFiles: ['test/helpers/workers-killed.setup.ts'],
     environment: 'node',
     pool: 'forks',
