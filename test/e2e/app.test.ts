@@ -9,19 +9,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import {
-  api,
-  PROJECT_ROOT,
-  chromiumAvailable,
-  launchBrowser,
-  openApp,
-  RestError,
-  screenshot,
-  startHost,
-  watchPageProblems,
-  type Browser,
-  type Host,
-} from './harness.js';
+import { api, PROJECT_ROOT, chromiumAvailable, RestError, screenshot, type Browser, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 
 const CORE = '0190a000-0000-7000-8000-00000000c0e0';
 const CALC_ARGS = {
@@ -31,6 +20,7 @@ const CALC_ARGS = {
   additionalProperties: false,
 };
 
+let app: AppSession;
 let host: Host;
 let browser: Browser;
 let page: Page;
@@ -97,16 +87,19 @@ function overlaps(a: { x: number; y: number; width: number; height: number }, b:
 
 describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
   beforeAll(async () => {
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    await api(host, 'bundles.put', { bundleID: travel, bundle: { slug: 'travel', displayName: 'Travel', description: 'Trips and money', isEnabled: true } });
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    app = await openAppSession({
+      seed: async (host) => {
+        await api(host, 'bundles.put', {
+          bundleID: travel,
+          bundle: { slug: 'travel', displayName: 'Travel', description: 'Trips and money', isEnabled: true },
+        });
+      },
+    });
+    ({ host, browser, page, problems } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
   });
 
   it('keeps the token out of the address bar and shows the bundles with counts and badges', async () => {
