@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { api, PROJECT_ROOT, chromiumAvailable, RestError, screenshot, type Browser, type Host } from './harness.js';
 import { openAppSession, type AppSession } from './fixture.js';
 
@@ -56,7 +56,10 @@ async function restExport(bundleIDs: string[]): Promise<Buffer> {
 /** Clicks something that downloads, and answers the download's name and bytes. */
 async function downloadFrom(click: () => Promise<void>): Promise<{ name: string; bytes: Buffer }> {
   const [download] = await Promise.all([page.waitForEvent('download'), click()]);
-  return { name: download.suggestedFilename(), bytes: await readFile((await download.path())!) };
+  // The shared Chromium runs in another process: the file is read through the connection, not from its path.
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
 }
 
 /** Starts a drag of files over the window, as the OS does: a DataTransfer holding them, kept for the drop. */
@@ -243,7 +246,10 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     const frameEl = page.getByTestId('result-card-iframe');
     expect(await frameEl.getAttribute('sandbox')).toBe('allow-scripts');
     expect(await page.getByTestId('result-card').locator('.card-title-text').textContent()).toBe('2*(3+4)');
-    const frame = page.frames().find((f) => f.parentFrame() === page.mainFrame() && f.url() === 'about:srcdoc');
+    const isCardFrame = (f: Frame) => f.parentFrame() === page.mainFrame() && f.url() === 'about:srcdoc';
+    // The frame's navigation reaches this process a moment after its element is in the page.
+    await expect.poll(() => page.frames().some(isCardFrame)).toBe(true);
+    const frame = page.frames().find(isCardFrame);
     expect(frame).toBeTruthy();
     await expect.poll(() => frame!.locator('body').textContent()).toContain('2*(3+4) = 14');
     expect(await frame!.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toMatch(

@@ -1,7 +1,7 @@
 /**
  * End-to-end plumbing: the real headless host (what `npm run serve` starts) on a temporary data directory,
- * and Debian's Chromium driven by playwright-core (never a downloaded browser) with a fresh
- * profile. One host and one browser serve a whole test file, so the suite stays quick on 2 cores.
+ * REST calls to it, and page helpers. One host and one browser context serve a whole test file
+ * (fixture.ts sets them up), so the suite stays quick on 2 cores.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
