@@ -29,7 +29,8 @@ export default defineConfig({
   test: {
     // The container image's test builds the image (minutes): `npm run test:image`, its own step in CI.
     exclude: ['test/image/**', '**/node_modules/**'],
-    globalSetup: ['test/helpers/prepared.global.ts'],
+    // chromium.global.ts: one Chromium for the run's e2e files, launched when the first asks for it.
+    globalSetup: ['test/helpers/prepared.global.ts', 'test/e2e/chromium.global.ts'],
     setupFiles: ['test/helpers/workers-killed.setup.ts'],
     environment: 'node',
     pool: 'forks',

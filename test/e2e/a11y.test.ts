@@ -9,15 +9,16 @@ import { v7 as uuidv7 } from 'uuid';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { api, PROJECT_ROOT, chromiumAvailable, launchBrowser, openApp, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { animationsFinished, api, PROJECT_ROOT, chromiumAvailable, screenshot, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 import { axeViolations, describeFindings } from './axe.js';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-http.js';
 
 const CORE = '0190a000-0000-7000-8000-00000000c0e0';
 const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'transfer');
 
+let app: AppSession;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 let upstream: LoopbackServer;
@@ -29,7 +30,7 @@ async function checkBothSchemes(name: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     // Transitions of colours finish before contrast is measured.
-    await page.waitForTimeout(250);
+    await animationsFinished(page);
     found.push(...describeFindings(await axeViolations(page)).map((f) => `[${scheme}] ${f}`));
     await screenshot(page, `a11y-${name}-${scheme}`);
   }
@@ -46,55 +47,63 @@ async function go(hash: string, ready: string): Promise<void> {
 async function closeDialog(testId: string): Promise<void> {
   for (let i = 0; i < 3 && (await page.getByTestId(testId).isVisible()); i++) {
     await page.keyboard.press('Escape');
-    await page.waitForTimeout(100);
+    await animationsFinished(page);
   }
   await page.getByTestId(testId).waitFor({ state: 'hidden' });
 }
 
 describe.skipIf(!chromiumAvailable())('accessibility of every screen (axe-core, light and dark)', () => {
   beforeAll(async () => {
-    [host, browser, upstream] = await Promise.all([startHost(), launchBrowser(), startLoopbackServer()]);
+    upstream = await startLoopbackServer();
     upstream.route('/rate', (_req, res) => sendJson(res, 200, { base: 'EUR', rates: { USD: 1.08 } }));
-    await api(host, 'config.patch', { patch: { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true } });
-    await api(host, 'bundles.put', { bundleID: travel, bundle: { slug: 'travel', displayName: 'Travel', description: 'Trips and money', isEnabled: true } });
-    await api(host, 'tools.put', {
-      bundleID: travel,
-      slug: 'fx-rate',
-      version: 'v1',
-      tool: {
-        displayName: 'FX rate',
-        description: 'Exchange rate between two currencies',
-        type: 'http',
-        argSchema: { type: 'object', properties: { from: { type: 'string', enum: ['EUR', 'USD'] }, to: { type: 'string', minLength: 3 } }, required: ['from'] },
-        impl: { method: 'GET', urlTemplate: `${upstream.url('/rate')}?from=\${from}&to=\${to}` },
-        card: { enabled: true, title: '{{from}} → {{to}}', accentColor: '#c2410c', backgroundColor: 'rgba(74,144,212,0.10)' },
+    app = await openAppSession({
+      seed: async (host) => {
+        await api(host, 'config.patch', { patch: { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true } });
+        await api(host, 'bundles.put', {
+          bundleID: travel,
+          bundle: { slug: 'travel', displayName: 'Travel', description: 'Trips and money', isEnabled: true },
+        });
+        await api(host, 'tools.put', {
+          bundleID: travel,
+          slug: 'fx-rate',
+          version: 'v1',
+          tool: {
+            displayName: 'FX rate',
+            description: 'Exchange rate between two currencies',
+            type: 'http',
+            argSchema: {
+              type: 'object',
+              properties: { from: { type: 'string', enum: ['EUR', 'USD'] }, to: { type: 'string', minLength: 3 } },
+              required: ['from'],
+            },
+            impl: { method: 'GET', urlTemplate: `${upstream.url('/rate')}?from=\${from}&to=\${to}` },
+            card: { enabled: true, title: '{{from}} → {{to}}', accentColor: '#c2410c', backgroundColor: 'rgba(74,144,212,0.10)' },
+          },
+        });
+        await api(host, 'tools.put', {
+          bundleID: travel,
+          slug: 'wire-money',
+          version: 'v1',
+          tool: { displayName: 'Wire money', type: 'function', safety: 'privileged', impl: { function: 'core.uuid' }, argSchema: { type: 'object' } },
+        });
+        // Something in the Trash, with a tool inside.
+        const old = uuidv7();
+        await api(host, 'bundles.put', { bundleID: old, bundle: { slug: 'old-stuff', displayName: 'Old stuff' } });
+        await api(host, 'tools.put', {
+          bundleID: old,
+          slug: 'thing',
+          version: 'v1',
+          tool: { type: 'function', impl: { function: 'core.uuid' }, argSchema: { type: 'object' } },
+        });
+        await api(host, 'bundles.delete', { bundleID: old });
+        await api(host, 'secrets.set', { name: 'FX_KEY', value: 'sk-test-123456' });
       },
     });
-    await api(host, 'tools.put', {
-      bundleID: travel,
-      slug: 'wire-money',
-      version: 'v1',
-      tool: { displayName: 'Wire money', type: 'function', safety: 'privileged', impl: { function: 'core.uuid' }, argSchema: { type: 'object' } },
-    });
-    // Something in the Trash, with a tool inside.
-    const old = uuidv7();
-    await api(host, 'bundles.put', { bundleID: old, bundle: { slug: 'old-stuff', displayName: 'Old stuff' } });
-    await api(host, 'tools.put', {
-      bundleID: old,
-      slug: 'thing',
-      version: 'v1',
-      tool: { type: 'function', impl: { function: 'core.uuid' }, argSchema: { type: 'object' } },
-    });
-    await api(host, 'bundles.delete', { bundleID: old });
-    await api(host, 'secrets.set', { name: 'FX_KEY', value: 'sk-test-123456' });
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    ({ host, page, problems } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
     await upstream?.close();
   });
 
@@ -247,7 +256,7 @@ describe.skipIf(!chromiumAvailable())('accessibility of every screen (axe-core, 
   });
 
   it('the sign-in page of a tab opened without the token', async () => {
-    const fresh = await browser.context.newPage();
+    const fresh = await app.browser.context.newPage();
     const previous = page;
     page = fresh;
     try {

@@ -11,49 +11,49 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { v7 as uuidv7 } from 'uuid';
-import { api, PROJECT_ROOT, chromiumAvailable, launchBrowser, openApp, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, PROJECT_ROOT, chromiumAvailable, screenshot, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 
+let app: AppSession;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 let agent: Client;
 
 describe.runIf(chromiumAvailable())('agents in the app', () => {
   beforeAll(async () => {
-    host = await startHost();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    const bundleID = uuidv7();
-    await api(host, 'bundles.put', { bundleID, bundle: { slug: 'ops', displayName: 'Operations' } });
-    await api(host, 'tools.put', {
-      bundleID,
-      slug: 'rotate-keys',
-      version: 'v1',
-      tool: {
-        type: 'function',
-        displayName: 'Rotate keys',
-        safety: 'privileged',
-        impl: { function: 'core.uuid' },
-        argSchema: { type: 'object', properties: { count: { type: 'integer' } } },
+    app = await openAppSession({
+      seed: async (host) => {
+        const bundleID = uuidv7();
+        await api(host, 'bundles.put', { bundleID, bundle: { slug: 'ops', displayName: 'Operations' } });
+        await api(host, 'tools.put', {
+          bundleID,
+          slug: 'rotate-keys',
+          version: 'v1',
+          tool: {
+            type: 'function',
+            displayName: 'Rotate keys',
+            safety: 'privileged',
+            impl: { function: 'core.uuid' },
+            argSchema: { type: 'object', properties: { count: { type: 'integer' } } },
+          },
+        });
+        agent = new Client({ name: 'e2e-agent', version: '1.0.0' });
+        await agent.connect(
+          new StdioClientTransport({
+            command: process.execPath,
+            args: [join(PROJECT_ROOT, 'bin/toolwright.js'), '--data-dir', host.dataDir, 'mcp'],
+            stderr: 'ignore',
+          }),
+        );
       },
     });
-    agent = new Client({ name: 'e2e-agent', version: '1.0.0' });
-    await agent.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [join(PROJECT_ROOT, 'bin/toolwright.js'), '--data-dir', host.dataDir, 'mcp'],
-        stderr: 'ignore',
-      }),
-    );
-    await openApp(page, host);
+    ({ host, page, problems } = app);
   }, 300_000);
 
   afterAll(async () => {
     await agent?.close();
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
   });
 
   it('shows copy-ready configuration with absolute paths, the connected agent and what agents can see', async () => {

@@ -8,20 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import {
-  api,
-  PROJECT_ROOT,
-  chromiumAvailable,
-  launchBrowser,
-  openApp,
-  RestError,
-  screenshot,
-  startHost,
-  watchPageProblems,
-  type Browser,
-  type Host,
-} from './harness.js';
+import type { Frame, Page } from 'playwright-core';
+import { api, PROJECT_ROOT, chromiumAvailable, RestError, screenshot, type Browser, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 
 const CORE = '0190a000-0000-7000-8000-00000000c0e0';
 const CALC_ARGS = {
@@ -31,6 +20,7 @@ const CALC_ARGS = {
   additionalProperties: false,
 };
 
+let app: AppSession;
 let host: Host;
 let browser: Browser;
 let page: Page;
@@ -66,7 +56,10 @@ async function restExport(bundleIDs: string[]): Promise<Buffer> {
 /** Clicks something that downloads, and answers the download's name and bytes. */
 async function downloadFrom(click: () => Promise<void>): Promise<{ name: string; bytes: Buffer }> {
   const [download] = await Promise.all([page.waitForEvent('download'), click()]);
-  return { name: download.suggestedFilename(), bytes: await readFile((await download.path())!) };
+  // The shared Chromium runs in another process: the file is read through the connection, not from its path.
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
 }
 
 /** Starts a drag of files over the window, as the OS does: a DataTransfer holding them, kept for the drop. */
@@ -97,16 +90,19 @@ function overlaps(a: { x: number; y: number; width: number; height: number }, b:
 
 describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
   beforeAll(async () => {
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    await api(host, 'bundles.put', { bundleID: travel, bundle: { slug: 'travel', displayName: 'Travel', description: 'Trips and money', isEnabled: true } });
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    app = await openAppSession({
+      seed: async (host) => {
+        await api(host, 'bundles.put', {
+          bundleID: travel,
+          bundle: { slug: 'travel', displayName: 'Travel', description: 'Trips and money', isEnabled: true },
+        });
+      },
+    });
+    ({ host, browser, page, problems } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
   });
 
   it('keeps the token out of the address bar and shows the bundles with counts and badges', async () => {
@@ -250,7 +246,10 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     const frameEl = page.getByTestId('result-card-iframe');
     expect(await frameEl.getAttribute('sandbox')).toBe('allow-scripts');
     expect(await page.getByTestId('result-card').locator('.card-title-text').textContent()).toBe('2*(3+4)');
-    const frame = page.frames().find((f) => f.parentFrame() === page.mainFrame() && f.url() === 'about:srcdoc');
+    const isCardFrame = (f: Frame) => f.parentFrame() === page.mainFrame() && f.url() === 'about:srcdoc';
+    // The frame's navigation reaches this process a moment after its element is in the page.
+    await expect.poll(() => page.frames().some(isCardFrame)).toBe(true);
+    const frame = page.frames().find(isCardFrame);
     expect(frame).toBeTruthy();
     await expect.poll(() => frame!.locator('body').textContent()).toContain('2*(3+4) = 14');
     expect(await frame!.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toMatch(

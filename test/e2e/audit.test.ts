@@ -8,40 +8,41 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type { Page } from 'playwright-core';
-import { api, chromiumAvailable, launchBrowser, openApp, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 import { shoot } from './shots.js';
 import { axeViolations, describeFindings } from './axe.js';
 
+let app: AppSession;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 const bundleID = uuidv7();
 
 describe.skipIf(!chromiumAvailable())('Audit log in Chromium', () => {
   beforeAll(async () => {
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    await api(host, 'bundles.put', { bundleID, bundle: { slug: 'maths', displayName: 'Maths', isEnabled: true } });
-    await api(host, 'tools.put', {
-      bundleID,
-      slug: 'sum',
-      version: 'v1',
-      tool: {
-        type: 'function',
-        displayName: 'Sum',
-        impl: { function: 'core.calc' },
-        argSchema: { type: 'object', properties: { expression: { type: 'string' } } },
+    app = await openAppSession({
+      seed: async (host) => {
+        await api(host, 'bundles.put', { bundleID, bundle: { slug: 'maths', displayName: 'Maths', isEnabled: true } });
+        await api(host, 'tools.put', {
+          bundleID,
+          slug: 'sum',
+          version: 'v1',
+          tool: {
+            type: 'function',
+            displayName: 'Sum',
+            impl: { function: 'core.calc' },
+            argSchema: { type: 'object', properties: { expression: { type: 'string' } } },
+          },
+        });
+        for (const expression of ['1+1', '2*3', '7/0']) await api(host, 'tools.invoke', { bundleID, slug: 'sum', version: 'v1', args: { expression } });
       },
     });
-    for (const expression of ['1+1', '2*3', '7/0']) await api(host, 'tools.invoke', { bundleID, slug: 'sum', version: 'v1', args: { expression } });
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    ({ host, page, problems } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
   });
 
   it('lists calls and changes newest first, filters by kind, shows a record, and verifies the chain', async () => {

@@ -51,3 +51,14 @@ export async function axeViolations(page: Page, minImpact: 'serious' | 'critical
 export function describeFindings(findings: AxeFinding[]): string[] {
   return findings.flatMap((f) => f.nodes.map((n) => `${f.impact} ${f.id} (${f.help}) at ${n.target}: ${n.summary}`));
 }
+
+/** axe in light and then in dark on the state the page is in: one line per finding, with its scheme. The page is left light. */
+export async function axeInBothSchemes(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    found.push(...describeFindings(await axeViolations(page)).map((f) => `[${scheme}] ${f}`));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}

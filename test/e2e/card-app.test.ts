@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
-import { launchBrowser, chromiumAvailable, screenshot, type Browser } from './harness.js';
+import { chromiumAvailable, screenshot, type Browser } from './harness.js';
+import { openBrowser } from './fixture.js';
 import { XSS_CORPUS } from './card-xss-corpus.js';
 import { startHost, type TestHost } from '../helpers/host.js';
 import { bundleFile, engineTool, harness, toolFile, type Harness } from '../helpers/engine-fixtures.js';
@@ -79,7 +80,7 @@ describe.skipIf(!chromiumAvailable())('a card as an MCP App in a real Apps host'
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${host.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${host.token}` } } }),
     );
-    [browser, hostBundle] = await Promise.all([launchBrowser(), bundleAppsHost()]);
+    [browser, hostBundle] = await Promise.all([openBrowser(), bundleAppsHost()]);
   }, 120_000);
 
   afterAll(async () => {

@@ -7,12 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import type { Frame, Page } from 'playwright-core';
-import { api, chromiumAvailable, launchBrowser, openApp, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable, type Browser, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-http.js';
 import { shoot } from './shots.js';
 import { shellArgs } from '../helpers/shell-words.js';
 import { CARD_CSP, CARD_MEASURE_SCRIPT } from '../../shared/card/sanitize.js';
 
+let app: AppSession;
 let host: Host;
 let browser: Browser;
 let page: Page;
@@ -49,55 +51,59 @@ describe.skipIf(!chromiumAvailable())('cards in the tester', () => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(body);
     });
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    await api(host, 'config.patch', { patch: { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true } });
-    await api(host, 'bundles.put', { bundleID, bundle: { slug: 'cards', displayName: 'Cards', isEnabled: true } });
-    const args = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
-    await api(host, 'tools.put', {
-      bundleID,
-      slug: 'forecast',
-      version: 'v1',
-      tool: {
-        type: 'http',
-        displayName: 'Forecast',
-        argSchema: args,
-        impl: { method: 'GET', urlTemplate: upstream.url('/forecast') + '?city=${city}' },
-        card: { enabled: true, title: 'Weather in {{city}}', accentColor: '#2a9d8f', backgroundColor: 'rgba(42,157,143,0.08)' },
+    app = await openAppSession({
+      seed: async (host) => {
+        await api(host, 'config.patch', { patch: { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true } });
+        await api(host, 'bundles.put', { bundleID, bundle: { slug: 'cards', displayName: 'Cards', isEnabled: true } });
+        const args = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+        await api(host, 'tools.put', {
+          bundleID,
+          slug: 'forecast',
+          version: 'v1',
+          tool: {
+            type: 'http',
+            displayName: 'Forecast',
+            argSchema: args,
+            impl: { method: 'GET', urlTemplate: upstream.url('/forecast') + '?city=${city}' },
+            card: { enabled: true, title: 'Weather in {{city}}', accentColor: '#2a9d8f', backgroundColor: 'rgba(42,157,143,0.08)' },
+          },
+        });
+        await api(host, 'tools.put', {
+          bundleID,
+          slug: 'report',
+          version: 'v1',
+          tool: {
+            type: 'http',
+            displayName: 'Report',
+            argSchema: args,
+            impl: { method: 'GET', urlTemplate: upstream.url('/report') + '?city=${city}', responseEncoding: 'text' },
+            card: { enabled: true, title: 'Report on {{city}}' },
+          },
+        });
+        await api(host, 'secrets.set', { name: 'FORECAST_KEY', value: KEY });
+        await api(host, 'tools.put', {
+          bundleID,
+          slug: 'keyed',
+          version: 'v1',
+          tool: {
+            type: 'http',
+            displayName: 'Keyed forecast',
+            argSchema: args,
+            impl: {
+              method: 'GET',
+              urlTemplate: upstream.url('/forecast') + '?city=${city}&key=${FORECAST_KEY}',
+              headers: { 'X-Api-Key': 'k ${FORECAST_KEY}' },
+            },
+            card: { enabled: true },
+          },
+        });
       },
     });
-    await api(host, 'tools.put', {
-      bundleID,
-      slug: 'report',
-      version: 'v1',
-      tool: {
-        type: 'http',
-        displayName: 'Report',
-        argSchema: args,
-        impl: { method: 'GET', urlTemplate: upstream.url('/report') + '?city=${city}', responseEncoding: 'text' },
-        card: { enabled: true, title: 'Report on {{city}}' },
-      },
-    });
-    await api(host, 'secrets.set', { name: 'FORECAST_KEY', value: KEY });
-    await api(host, 'tools.put', {
-      bundleID,
-      slug: 'keyed',
-      version: 'v1',
-      tool: {
-        type: 'http',
-        displayName: 'Keyed forecast',
-        argSchema: args,
-        impl: { method: 'GET', urlTemplate: upstream.url('/forecast') + '?city=${city}&key=${FORECAST_KEY}', headers: { 'X-Api-Key': 'k ${FORECAST_KEY}' } },
-        card: { enabled: true },
-      },
-    });
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    ({ host, browser, page, problems } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
     await upstream?.close();
   });
 

@@ -10,7 +10,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'vite';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser, chromiumAvailable, screenshot, type Browser } from './harness.js';
+import { chromiumAvailable, screenshot, type Browser } from './harness.js';
+import { openBrowser } from './fixture.js';
 import { XSS_CORPUS } from './card-xss-corpus.js';
 import { CARD_CSP, CARD_MEASURE_SCRIPT, CARD_SANDBOX } from '../../shared/card/sanitize.js';
 
@@ -41,7 +42,7 @@ describe.skipIf(!chromiumAvailable())('card rendering in Chromium', () => {
     });
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
     beacon = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
-    [browser, sanitizerBundle] = await Promise.all([launchBrowser(), bundleSanitizer()]);
+    [browser, sanitizerBundle] = await Promise.all([openBrowser(), bundleSanitizer()]);
   });
 
   afterAll(async () => {

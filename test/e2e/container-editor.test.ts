@@ -8,14 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import Dockerode from 'dockerode';
 import type { Page } from 'playwright-core';
-import { api, chromiumAvailable, launchBrowser, openApp, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 import { BUSYBOX_IMAGE, dockerTestsEnabled, ensureBusyboxImage, removeImagesByLabel } from '../helpers/docker.js';
 import { LABEL_TOOL } from '../../electron/core/invoke/container/labels.js';
 import { shoot } from './shots.js';
 
 const dockerOn = await dockerTestsEnabled();
+let app: AppSession;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 let toolID = '';
@@ -51,16 +52,16 @@ async function newFile(path: string): Promise<void> {
 describe.skipIf(!chromiumAvailable() || !dockerOn)('a container tool authored in the app', () => {
   beforeAll(async () => {
     await ensureBusyboxImage(new Dockerode());
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    await api(host, 'bundles.put', { bundleID, bundle: { slug: 'workshop', displayName: 'Workshop', isEnabled: true } });
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    app = await openAppSession({
+      seed: async (host) => {
+        await api(host, 'bundles.put', { bundleID, bundle: { slug: 'workshop', displayName: 'Workshop', isEnabled: true } });
+      },
+    });
+    ({ host, page, problems } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
     if (toolID) await removeImagesByLabel(new Dockerode(), `${LABEL_TOOL}=${toolID}`);
   });
 

@@ -8,52 +8,51 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { v7 as uuidv7 } from 'uuid';
-import { api, chromiumAvailable, launchBrowser, openApp, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 import { shoot } from './shots.js';
 
-let host: Host;
-let browser: Browser;
+let app: AppSession;
 let page: Page;
 let problems: string[];
 
 describe.runIf(chromiumAvailable())('context cost and lint in the app', () => {
   beforeAll(async () => {
-    host = await startHost();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    const bundleID = uuidv7();
-    await api(host, 'bundles.put', { bundleID, bundle: { slug: 'fleet', displayName: 'Fleet' } });
-    const tool = (description: string, argSchema: Record<string, unknown>) => ({
-      type: 'function' as const,
-      description,
-      impl: { function: 'core.uuid' },
-      argSchema,
+    app = await openAppSession({
+      seed: async (host) => {
+        const bundleID = uuidv7();
+        await api(host, 'bundles.put', { bundleID, bundle: { slug: 'fleet', displayName: 'Fleet' } });
+        const tool = (description: string, argSchema: Record<string, unknown>) => ({
+          type: 'function' as const,
+          description,
+          impl: { function: 'core.uuid' },
+          argSchema,
+        });
+        await api(host, 'tools.put', {
+          bundleID,
+          slug: 'forecast',
+          version: 'v1',
+          tool: { ...tool('Weather', { type: 'object', properties: { city: { type: 'string' } } }), displayName: 'Forecast' },
+        });
+        // Enough tools that agents see more than Cursor's 40.
+        for (let i = 0; i < 42; i++) {
+          await api(host, 'tools.put', {
+            bundleID,
+            slug: `vehicle-${String(i).padStart(2, '0')}`,
+            version: 'v1',
+            tool: tool(`Reports where vehicle number ${i} of the fleet is and how much fuel it has left`, {
+              type: 'object',
+              properties: { units: { type: 'string', enum: ['km', 'mi'], description: 'Distance unit of the answer' } },
+            }),
+          });
+        }
+      },
     });
-    await api(host, 'tools.put', {
-      bundleID,
-      slug: 'forecast',
-      version: 'v1',
-      tool: { ...tool('Weather', { type: 'object', properties: { city: { type: 'string' } } }), displayName: 'Forecast' },
-    });
-    // Enough tools that agents see more than Cursor's 40.
-    for (let i = 0; i < 42; i++) {
-      await api(host, 'tools.put', {
-        bundleID,
-        slug: `vehicle-${String(i).padStart(2, '0')}`,
-        version: 'v1',
-        tool: tool(`Reports where vehicle number ${i} of the fleet is and how much fuel it has left`, {
-          type: 'object',
-          properties: { units: { type: 'string', enum: ['km', 'mi'], description: 'Distance unit of the answer' } },
-        }),
-      });
-    }
-    await openApp(page, host);
+    ({ page, problems } = app);
   }, 300_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
   });
 
   it("a bundle's header: tools agents see, their cost, findings, and the client limit warning", async () => {

@@ -12,11 +12,12 @@ import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { canonicalJson } from '../../shared/canonical.js';
 import { TOOL_KEY_ORDER } from '../../shared/schemas.js';
-import { api, chromiumAvailable, launchBrowser, openApp, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 import { shoot } from './shots.js';
 
+let app: AppSession;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 const bundleID = uuidv7();
@@ -50,16 +51,16 @@ const path = () => join(host.dataDir, 'bundles', bundleID, 'tools', toolID, 'too
 
 describe.skipIf(!chromiumAvailable())('the editor keeps what it does not show', () => {
   beforeAll(async () => {
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    await api(host, 'bundles.put', { bundleID, bundle: { slug: 'imported', displayName: 'Imported', isEnabled: true } });
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    app = await openAppSession({
+      seed: async (host) => {
+        await api(host, 'bundles.put', { bundleID, bundle: { slug: 'imported', displayName: 'Imported', isEnabled: true } });
+      },
+    });
+    ({ host, page, problems } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
   });
 
   it('saves a changed description and nothing else', async () => {

@@ -9,10 +9,11 @@ import { v7 as uuidv7 } from 'uuid';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { api, PROJECT_ROOT, chromiumAvailable, launchBrowser, openApp, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, PROJECT_ROOT, chromiumAvailable, screenshot, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 
+let app: AppSession;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 const travel = uuidv7();
@@ -48,20 +49,20 @@ async function saveElsewhere(patch: Record<string, unknown>): Promise<void> {
 
 describe.skipIf(!chromiumAvailable())('the editor and the details', () => {
   beforeAll(async () => {
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    await api(host, 'bundles.put', { bundleID: travel, bundle: { slug: 'travel', displayName: 'Travel', isEnabled: true } });
-    await api(host, 'tools.put', {
-      ...ref,
-      tool: { displayName: 'Sum', description: 'Adds numbers', type: 'function', impl: { function: 'core.calc' }, argSchema: ARGS },
+    app = await openAppSession({
+      seed: async (host) => {
+        await api(host, 'bundles.put', { bundleID: travel, bundle: { slug: 'travel', displayName: 'Travel', isEnabled: true } });
+        await api(host, 'tools.put', {
+          ...ref,
+          tool: { displayName: 'Sum', description: 'Adds numbers', type: 'function', impl: { function: 'core.calc' }, argSchema: ARGS },
+        });
+      },
     });
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    ({ host, page, problems } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
   });
 
   it('opens a new tool without errors; they come once a field is touched or a save is tried', async () => {

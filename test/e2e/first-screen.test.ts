@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import type { Page, Route } from 'playwright-core';
-import { api, chromiumAvailable, launchBrowser, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { openBrowser } from './fixture.js';
 
 let host: Host;
 let browser: Browser;
@@ -24,8 +25,7 @@ async function requests(page: Page): Promise<{ url: string; beforePaint: boolean
 
 describe.skipIf(!chromiumAvailable())('first screen', () => {
   beforeAll(async () => {
-    host = await startHost();
-    browser = await launchBrowser();
+    [host, browser] = await Promise.all([startHost(), openBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

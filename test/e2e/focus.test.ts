@@ -9,11 +9,13 @@ import { v7 as uuidv7 } from 'uuid';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { api, PROJECT_ROOT, chromiumAvailable, launchBrowser, openApp, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, PROJECT_ROOT, chromiumAvailable, screenshot, type Browser, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 
 const CORE = '0190a000-0000-7000-8000-00000000c0e0';
 const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'transfer');
 
+let app: AppSession;
 let host: Host;
 let browser: Browser;
 let page: Page;
@@ -37,33 +39,33 @@ async function go(hash: string): Promise<void> {
 
 describe.skipIf(!chromiumAvailable())('focus, dialogs and addresses', () => {
   beforeAll(async () => {
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    await api(host, 'bundles.put', { bundleID: travel, bundle: { slug: 'travel', displayName: 'Travel', isEnabled: true } });
-    for (const [slug, name] of [
-      ['sum', 'Sum'],
-      ['total', 'Total'],
-    ] as const) {
-      await api(host, 'tools.put', {
-        bundleID: travel,
-        slug,
-        version: 'v1',
-        tool: {
-          displayName: name,
-          description: 'Adds numbers',
-          type: 'function',
-          impl: { function: 'core.calc' },
-          argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
-        },
-      });
-    }
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    app = await openAppSession({
+      seed: async (host) => {
+        await api(host, 'bundles.put', { bundleID: travel, bundle: { slug: 'travel', displayName: 'Travel', isEnabled: true } });
+        for (const [slug, name] of [
+          ['sum', 'Sum'],
+          ['total', 'Total'],
+        ] as const) {
+          await api(host, 'tools.put', {
+            bundleID: travel,
+            slug,
+            version: 'v1',
+            tool: {
+              displayName: name,
+              description: 'Adds numbers',
+              type: 'function',
+              impl: { function: 'core.calc' },
+              argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
+            },
+          });
+        }
+      },
+    });
+    ({ host, browser, page, problems } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
   });
 
   it('moves focus to the new view after a link, a table row (click and Enter), a search result, the palette, Back and Forward', async () => {

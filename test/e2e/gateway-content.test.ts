@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type { Page } from 'playwright-core';
-import { api, chromiumAvailable, launchBrowser, openApp, startHost, watchPageProblems, PROJECT_ROOT, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable, PROJECT_ROOT, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 import { shoot } from './shots.js';
 import { axeViolations, describeFindings } from './axe.js';
 
@@ -20,8 +21,8 @@ const TOOLS = [
   { name: 'ask', description: 'Asks which city', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } },
 ];
 
+let app: AppSession;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 let dir: string;
@@ -32,21 +33,21 @@ describe.skipIf(!chromiumAvailable())('an upstream server’s content and questi
     dir = await mkdtemp(join(tmpdir(), 'tw-e2e-content-'));
     const toolsFile = join(dir, 'tools.json');
     await writeFile(toolsFile, JSON.stringify({ tools: TOOLS }));
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    await api(host, 'bundles.put', {
-      bundleID,
-      bundle: { slug: 'notes', displayName: 'Notes', source: { kind: 'mcp', transport: 'stdio', command: process.execPath, args: [FIXTURE, toolsFile] } },
+    app = await openAppSession({
+      seed: async (host) => {
+        await api(host, 'bundles.put', {
+          bundleID,
+          bundle: { slug: 'notes', displayName: 'Notes', source: { kind: 'mcp', transport: 'stdio', command: process.execPath, args: [FIXTURE, toolsFile] } },
+        });
+        await api(host, 'servers.sync', { bundleID });
+        for (const slug of ['media', 'ask']) await api(host, 'tools.patch', { bundleID, slug, version: 'v1', patch: { isEnabled: true } });
+      },
     });
-    await api(host, 'servers.sync', { bundleID });
-    for (const slug of ['media', 'ask']) await api(host, 'tools.patch', { bundleID, slug, version: 'v1', patch: { isEnabled: true } });
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    ({ host, page, problems } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 

@@ -9,13 +9,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import type { Page } from 'playwright-core';
-import { api, chromiumAvailable, launchBrowser, openApp, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 import { shoot } from './shots.js';
-import { axeViolations, describeFindings } from './axe.js';
+import { axeInBothSchemes } from './axe.js';
 import { startOAuthServer, startProtectedMcpServer, type OAuthServer, type ProtectedMcpServer } from '../helpers/oauth-server.js';
 
+let app: AppSession;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 let as: OAuthServer;
@@ -28,10 +29,8 @@ describe.skipIf(!chromiumAvailable())('signing in to a remote MCP server in Chro
     mcp = await startProtectedMcpServer({ issuer: () => issuer });
     as = await startOAuthServer({ resources: () => [mcp.url] });
     issuer = as.issuer;
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    app = await openAppSession();
+    ({ host, page, problems } = app);
     await api(host, 'bundles.put', {
       bundleID,
       bundle: { slug: 'remote', displayName: 'Remote echo', source: { kind: 'mcp', transport: 'http', url: mcp.url, auth: { kind: 'oauth' } } },
@@ -39,8 +38,7 @@ describe.skipIf(!chromiumAvailable())('signing in to a remote MCP server in Chro
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
     await mcp?.close();
     await as?.close();
   });
@@ -53,13 +51,7 @@ describe.skipIf(!chromiumAvailable())('signing in to a remote MCP server in Chro
     expect(await page.getByTestId('server-signin-button').textContent()).toBe('Sign in to Remote echo');
     expect(await page.getByTestId('server-signin-reason').textContent()).toMatch(/sign in/i);
     await shoot(page, 'gateway-oauth-sign-in');
-    const found: string[] = [];
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      found.push(...describeFindings(await axeViolations(page)).map((f) => `[${scheme}] ${f}`));
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    expect(found).toEqual([]);
+    expect(await axeInBothSchemes(page)).toEqual([]);
   });
 
   it('the button opens the sign-in page in a new tab; after the redirect the panel shows the server ready', async () => {

@@ -11,14 +11,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { api, chromiumAvailable, launchBrowser, openApp, startHost, watchPageProblems, PROJECT_ROOT, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable, PROJECT_ROOT, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 import { shoot } from './shots.js';
-import { axeViolations, describeFindings } from './axe.js';
+import { axeInBothSchemes } from './axe.js';
 
 const FIXTURE = join(PROJECT_ROOT, 'test/fixtures/mcp/file-tools-server.mjs');
 
+let app: AppSession;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 let dir: string;
@@ -39,13 +40,7 @@ const remove = {
 };
 
 async function axeBoth(name: string): Promise<void> {
-  const found: string[] = [];
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    found.push(...describeFindings(await axeViolations(page)).map((f) => `[${scheme}] ${f}`));
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  expect(found, `axe on ${name}`).toEqual([]);
+  expect(await axeInBothSchemes(page), `axe on ${name}`).toEqual([]);
 }
 
 describe.skipIf(!chromiumAvailable())('the gateway in Chromium', () => {
@@ -56,15 +51,12 @@ describe.skipIf(!chromiumAvailable())('the gateway in Chromium', () => {
       toolsFile,
       JSON.stringify({ version: '1.0.0', stderrOnStart: 'file-tools: serving 2 tools from a file\n', tools: [echo('Echoes the text back'), remove] }),
     );
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    app = await openAppSession();
+    ({ host, page, problems } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 

@@ -1,11 +1,10 @@
 /**
  * End-to-end plumbing: the real headless host (what `npm run serve` starts) on a temporary data directory,
- * and Debian's Chromium driven by playwright-core (never a downloaded browser) with a fresh
- * profile. One host and one browser serve a whole test file, so the suite stays quick on 2 cores.
+ * REST calls to it, and page helpers. One host and one browser context serve a whole test file
+ * (fixture.ts sets them up), so the suite stays quick on 2 cores.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -14,23 +13,10 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { buildRestRequest } from '../../shared/rest.js';
 import type { OpInput, OpName, OpOutput } from '../../shared/operations.js';
 import { nodeArgsFor } from '../helpers/procs.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export function chromiumAvailable(): boolean {
-  return existsSync(CHROMIUM);
-}
+export { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from './chromium.js';
 
 export interface Host {
   url: string;
@@ -129,7 +115,10 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Chromium with a fresh --user-data-dir (a persistent context on a new temporary folder). */
+/**
+ * Chromium of its own with a fresh --user-data-dir (a persistent context on a new temporary folder),
+ * for the benches; a test opens its browser with fixture.ts (the run's shared Chromium).
+ */
 export async function launchBrowser(): Promise<Browser> {
   const profile = await mkdtemp(join(tmpdir(), 'tw-e2e-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -159,6 +148,18 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function openApp(page: Page, host: Host): Promise<void> {
   await page.goto(`${host.url}/#token=${host.token}`);
   await page.getByTestId('bundle-list').waitFor();
+}
+
+/**
+ * Resolves when the page has drawn a frame and every finite CSS animation or transition has finished
+ * (a spinner's infinite one never does): what a screenshot or a contrast check waits for.
+ */
+export async function animationsFinished(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await new Promise(requestAnimationFrame);
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+  });
 }
 
 /** Collects page errors and CSP violations, so a test can assert there were none. */

@@ -9,10 +9,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { v7 as uuidv7 } from 'uuid';
 import type { Page } from 'playwright-core';
-import { api, chromiumAvailable, launchBrowser, openApp, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable, screenshot, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 
+let app: AppSession;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 let server: http.Server;
@@ -34,29 +35,29 @@ describe.skipIf(!chromiumAvailable())('pipelines in Chromium', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    await api(host, 'config.patch', { patch: { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true } });
-    await api(host, 'bundles.put', { bundleID: weather, bundle: { slug: 'weather', displayName: 'Weather', description: '', isEnabled: true } });
-    await api(host, 'tools.put', {
-      bundleID: weather,
-      slug: 'geocode',
-      version: 'v1',
-      tool: {
-        type: 'http',
-        displayName: 'Geocode a city',
-        impl: { method: 'GET', urlTemplate: `http://127.0.0.1:${port}/geo?q=\${city}` },
-        argSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-        outputSchema: { type: 'object', properties: { name: { type: 'string' }, lat: { type: 'number' }, lon: { type: 'number' } } },
+    app = await openAppSession({
+      seed: async (host) => {
+        await api(host, 'config.patch', { patch: { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true } });
+        await api(host, 'bundles.put', { bundleID: weather, bundle: { slug: 'weather', displayName: 'Weather', description: '', isEnabled: true } });
+        await api(host, 'tools.put', {
+          bundleID: weather,
+          slug: 'geocode',
+          version: 'v1',
+          tool: {
+            type: 'http',
+            displayName: 'Geocode a city',
+            impl: { method: 'GET', urlTemplate: `http://127.0.0.1:${port}/geo?q=\${city}` },
+            argSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+            outputSchema: { type: 'object', properties: { name: { type: 'string' }, lat: { type: 'number' }, lon: { type: 'number' } } },
+          },
+        });
       },
     });
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    ({ host, page, problems } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
     server?.close();
   });
 

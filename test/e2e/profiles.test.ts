@@ -8,25 +8,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { v7 as uuidv7 } from 'uuid';
-import { api, chromiumAvailable, launchBrowser, openApp, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 import { shoot } from './shots.js';
-import { axeViolations, describeFindings } from './axe.js';
+import { axeInBothSchemes } from './axe.js';
 
+let app: AppSession;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 let bundleID: string;
 let createdToken = '';
 
 async function axeBoth(name: string): Promise<void> {
-  const found: string[] = [];
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    found.push(...describeFindings(await axeViolations(page)).map((f) => `[${scheme}] ${f}`));
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  expect(found, `axe on ${name}`).toEqual([]);
+  expect(await axeInBothSchemes(page), `axe on ${name}`).toEqual([]);
 }
 
 /** An MCP initialize on the profile's address with this bearer token: the HTTP status it gets. */
@@ -51,26 +46,26 @@ async function profileBySlug(slug: string) {
 
 describe.runIf(chromiumAvailable())('the Profiles screen', () => {
   beforeAll(async () => {
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    bundleID = uuidv7();
-    await api(host, 'bundles.put', { bundleID, bundle: { slug: 'ops', displayName: 'Operations' } });
-    for (const slug of ['rotate-keys', 'list-hosts']) {
-      await api(host, 'tools.put', {
-        bundleID,
-        slug,
-        version: 'v1',
-        tool: { type: 'function', displayName: slug, description: `The ${slug} tool`, safety: 'readOnly', impl: { function: 'core.uuid' } },
-      });
-    }
-    await api(host, 'profiles.put', { profileID: uuidv7(), profile: { slug: 'taken', displayName: 'Taken', bundles: [], include: [uuidv7()] } });
-    await openApp(page, host);
+    app = await openAppSession({
+      seed: async (host) => {
+        bundleID = uuidv7();
+        await api(host, 'bundles.put', { bundleID, bundle: { slug: 'ops', displayName: 'Operations' } });
+        for (const slug of ['rotate-keys', 'list-hosts']) {
+          await api(host, 'tools.put', {
+            bundleID,
+            slug,
+            version: 'v1',
+            tool: { type: 'function', displayName: slug, description: `The ${slug} tool`, safety: 'readOnly', impl: { function: 'core.uuid' } },
+          });
+        }
+        await api(host, 'profiles.put', { profileID: uuidv7(), profile: { slug: 'taken', displayName: 'Taken', bundles: [], include: [uuidv7()] } });
+      },
+    });
+    ({ host, page, problems } = app);
   }, 300_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
   });
 
   it('creates a profile in the app that REST then answers, with the slug taken shown at its field', async () => {

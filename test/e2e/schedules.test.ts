@@ -10,10 +10,11 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type { Page } from 'playwright-core';
-import { api, chromiumAvailable, launchBrowser, openApp, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable, screenshot, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 
+let app: AppSession;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 const bundleID = uuidv7();
@@ -29,28 +30,28 @@ async function shot(name: string): Promise<void> {
 
 describe.skipIf(!chromiumAvailable())('Schedules in Chromium', () => {
   beforeAll(async () => {
-    [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-    await api(host, 'bundles.put', { bundleID, bundle: { slug: 'news', displayName: 'News', description: 'Daily reading', isEnabled: true } });
-    await api(host, 'tools.put', {
-      bundleID,
-      slug: 'digest',
-      version: 'v1',
-      tool: {
-        type: 'function',
-        displayName: 'Morning digest',
-        description: 'Adds up the numbers of the day',
-        impl: { function: 'core.calc' },
-        argSchema: { type: 'object', properties: { expression: { type: 'string', title: 'Expression', minLength: 1 } }, required: ['expression'] },
+    app = await openAppSession({
+      seed: async (host) => {
+        await api(host, 'bundles.put', { bundleID, bundle: { slug: 'news', displayName: 'News', description: 'Daily reading', isEnabled: true } });
+        await api(host, 'tools.put', {
+          bundleID,
+          slug: 'digest',
+          version: 'v1',
+          tool: {
+            type: 'function',
+            displayName: 'Morning digest',
+            description: 'Adds up the numbers of the day',
+            impl: { function: 'core.calc' },
+            argSchema: { type: 'object', properties: { expression: { type: 'string', title: 'Expression', minLength: 1 } }, required: ['expression'] },
+          },
+        });
       },
     });
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    ({ host, page, problems } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
   });
 
   it('the Schedules screen explains how to add one while there is none', async () => {

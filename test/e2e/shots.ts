@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { PROJECT_ROOT } from './harness.js';
+import { animationsFinished, PROJECT_ROOT } from './harness.js';
 
 const DIR = process.env['TW_SHOTS_DIR'] ?? join(PROJECT_ROOT, 'test-results', 'e2e');
 
@@ -25,7 +25,7 @@ export async function shoot(page: Page, name: string, opts: { scrollTo?: string;
           window.scrollTo(0, 0);
         });
     }
-    await page.waitForTimeout(150);
+    await animationsFinished(page);
     await page.screenshot({ path: join(DIR, `${file}.png`) });
   };
   await frame(`${name}-light`);

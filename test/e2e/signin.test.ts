@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { api, chromiumAvailable, launchBrowser, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { openBrowser } from './fixture.js';
 
 let host: Host;
 let browser: Browser;
@@ -11,8 +12,7 @@ let page: Page;
 
 describe.runIf(chromiumAvailable())('sign-in without a token', () => {
   beforeAll(async () => {
-    host = await startHost();
-    browser = await launchBrowser();
+    [host, browser] = await Promise.all([startHost(), openBrowser()]);
     page = await browser.context.newPage();
   }, 300_000);
   afterAll(async () => {

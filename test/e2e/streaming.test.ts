@@ -10,7 +10,8 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { v7 as uuidv7 } from 'uuid';
-import { api, chromiumAvailable, launchBrowser, openApp, screenshot, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
+import { api, chromiumAvailable, screenshot, type Host } from './harness.js';
+import { openAppSession, type AppSession } from './fixture.js';
 
 const BUILD_LINES = [
   '[build] resolving 214 packages',
@@ -23,8 +24,8 @@ const BUILD_LINES = [
   '[image] writing layer 3/5',
 ];
 
+let app: AppSession;
 let host: Host;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 let upstream: Server;
@@ -56,36 +57,35 @@ describe.runIf(chromiumAvailable())('the tester streams a run live and stops it'
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
     const port = (upstream.address() as AddressInfo).port;
-    host = await startHost();
-    await api(host, 'config.patch', { patch: { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true } });
-    bundleID = uuidv7();
-    await api(host, 'bundles.put', { bundleID, bundle: { slug: 'ci', displayName: 'CI' } });
-    for (const [slug, displayName, path] of [
-      ['build', 'Build and test', '/build'],
-      ['deploy', 'Deploy', '/deploy'],
-    ] as const) {
-      await api(host, 'tools.put', {
-        bundleID,
-        slug,
-        version: 'v1',
-        tool: {
-          type: 'http',
-          displayName,
-          description: `${displayName}, with its log streamed`,
-          impl: { method: 'GET', urlTemplate: `http://127.0.0.1:${port}${path}`, responseEncoding: 'text', timeoutMs: 60_000 },
-          argSchema: { type: 'object', properties: {} },
-        },
-      });
-    }
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    problems = watchPageProblems(page);
-    await openApp(page, host);
+    app = await openAppSession({
+      seed: async (host) => {
+        await api(host, 'config.patch', { patch: { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true } });
+        bundleID = uuidv7();
+        await api(host, 'bundles.put', { bundleID, bundle: { slug: 'ci', displayName: 'CI' } });
+        for (const [slug, displayName, path] of [
+          ['build', 'Build and test', '/build'],
+          ['deploy', 'Deploy', '/deploy'],
+        ] as const) {
+          await api(host, 'tools.put', {
+            bundleID,
+            slug,
+            version: 'v1',
+            tool: {
+              type: 'http',
+              displayName,
+              description: `${displayName}, with its log streamed`,
+              impl: { method: 'GET', urlTemplate: `http://127.0.0.1:${port}${path}`, responseEncoding: 'text', timeoutMs: 60_000 },
+              argSchema: { type: 'object', properties: {} },
+            },
+          });
+        }
+      },
+    });
+    ({ host, page, problems } = app);
   }, 300_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
+    await app?.close();
     upstream?.closeAllConnections();
     await new Promise((r) => upstream?.close(r));
   });
