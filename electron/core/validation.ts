@@ -56,14 +56,22 @@ export function makeUserAjv(): AjvInstance {
 export const contractAjv = makeContractAjv();
 
 const compiled = new WeakMap<TSchema, ValidateFunction>();
+let compiledCount = 0;
 
+/** A contract schema's validator, compiled on its first use (compiling is most of what ajv costs). */
 export function validatorFor(schema: TSchema): ValidateFunction {
   let v = compiled.get(schema);
   if (!v) {
     v = contractAjv.compile(schema);
     compiled.set(schema, v);
+    compiledCount++;
   }
   return v;
+}
+
+/** How many contract schemas this process has compiled (tests hold start-up to the ones it uses). */
+export function compiledContractSchemas(): number {
+  return compiledCount;
 }
 
 /** Validates a value against a contract schema; returns issues (empty when valid). */
