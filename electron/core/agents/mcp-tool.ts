@@ -5,10 +5,12 @@
  * plus the icons; the context cost (context-cost.ts) counts this object, so the two cannot drift.
  * Icons are not part of it: clients show them, they do not hand them to the model.
  */
-import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import { announcedOutputSchema, parametersOf, safetyAnnotations, type AgentTool } from './agent-tools.js';
 
 const META = 'dev.toolwright';
+
+/** MCP Apps' flat key of a tool's app (ext-apps' RESOURCE_URI_META_KEY; a test holds them equal), not imported: every listing reads it, and ext-apps is the MCP SDK's. */
+export const RESOURCE_URI_META_KEY = 'ui/resourceUri';
 
 export interface McpToolDefinition {
   name: string;

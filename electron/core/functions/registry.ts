@@ -1,6 +1,7 @@
 /**
- * In-process functions by name. Each function's argSchema is compiled once at registration
- * (ajv), so a call pays only for the validation itself.
+ * In-process functions by name. Each function's argSchema is checked against JSON Schema's
+ * meta-schema at registration and compiled (ajv) on the function's first call, so a process that
+ * calls none pays no compile and a call pays only for the validation itself.
  */
 import type { ValidateFunction } from 'ajv';
 import type { FunctionInfo } from '../../../shared/types.js';
@@ -23,8 +24,13 @@ export class FunctionRegistry {
       throw new Error(`function name '${def.name}' is invalid: use dotted names such as 'core.calc'`);
     }
     if (this.defs.has(def.name)) throw new Error(`function ${def.name} is already registered`);
-    this.argValidators.set(def.name, this.ajv.compile(def.argSchema));
-    this.ajv.compile(def.outputSchema); // fails loudly now rather than in the engine later
+    // Fails loudly now rather than in the engine later (the catalog's schemas are compiled by a test).
+    for (const [what, schema] of [
+      ['argSchema', def.argSchema],
+      ['outputSchema', def.outputSchema],
+    ] as const) {
+      if (!this.ajv.validateSchema(schema)) throw new Error(`function ${def.name}: its ${what} is not a JSON Schema: ${this.ajv.errorsText(this.ajv.errors)}`);
+    }
     this.defs.set(def.name, def);
   }
 
@@ -44,8 +50,14 @@ export class FunctionRegistry {
 
   /** Issues of `args` against the function's own argSchema; empty when valid or the name is unknown. */
   checkArgs(name: string, args: unknown): FieldIssue[] {
-    const validate = this.argValidators.get(name);
-    if (!validate || validate(args)) return [];
+    const def = this.defs.get(name);
+    if (!def) return [];
+    let validate = this.argValidators.get(name);
+    if (!validate) {
+      validate = this.ajv.compile(def.argSchema);
+      this.argValidators.set(name, validate);
+    }
+    if (validate(args)) return [];
     return apiIssues(validate.errors, 'args');
   }
 }

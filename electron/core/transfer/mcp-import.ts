@@ -8,7 +8,6 @@
  * fails to sync is reported, never undoes the import.
  */
 import { join } from 'node:path';
-import { Value } from '@sinclair/typebox/value';
 import { v7 as uuidv7 } from 'uuid';
 import { BundleSource } from '../../../shared/upstream.js';
 import type { ImportReport, McpServerImportItem } from '../../../shared/types.js';
@@ -24,7 +23,7 @@ import { uniqueName } from './foreign/common.js';
 import { isRecord, MAX_SERVERS, type ReadServers, type ServerDraft, type SlugAllocator } from './foreign/mcp/drafts.js';
 import { readMcpServers, readVsCode } from './foreign/mcp/client-configs.js';
 import { isRegistryServer, readRegistryServer } from './foreign/mcp/registry-server.js';
-import { openMcpb, readMcpbManifest, unpackMcpb, type OpenedMcpb } from './foreign/mcp/mcpb.js';
+import type { OpenedMcpb } from './foreign/mcp/mcpb.js';
 
 export interface McpImportInput {
   /** The file's text (JSON) or, with encoding base64, its bytes (an .mcpb). */
@@ -93,6 +92,8 @@ export class McpServerImport {
     let mcpb: (OpenedMcpb & { bundleID: string }) | undefined;
     let read: ReadServers;
     if (isZip) {
+      // The ZIP reader loads with the first package, not with every core.
+      const { openMcpb, readMcpbManifest } = await import('./foreign/mcp/mcpb.js');
       const opened = await openMcpb(bytes, this.deps.limits);
       mcpb = { ...opened, bundleID: uuidv7() };
       read = readMcpbManifest(opened.manifest, packageFolder(this.deps.paths, mcpb.bundleID), allocate);
@@ -109,6 +110,7 @@ export class McpServerImport {
   private async apply(read: ReadServers, input: McpImportInput, mcpb: (OpenedMcpb & { bundleID: string }) | undefined): Promise<ImportReport> {
     const items: McpServerImportItem[] = read.skipped.map((s) => ({ name: s.name, status: 'skipped', reason: s.reason }));
     const ready: ServerDraft[] = [];
+    const { Value } = await import('@sinclair/typebox/value');
     for (const draft of read.servers) {
       const problem = [...Value.Errors(BundleSource, draft.source)][0];
       if (problem)
@@ -141,7 +143,7 @@ export class McpServerImport {
 
       const bundleID = mcpb?.bundleID ?? uuidv7();
       for (const s of draft.secrets) if (s.value !== undefined && stored.includes(s.name)) await this.deps.secrets.set(s.name, s.value);
-      if (mcpb) await unpackMcpb(mcpb, packageFolder(this.deps.paths, bundleID), this.deps.limits);
+      if (mcpb) await (await import('./foreign/mcp/mcpb.js')).unpackMcpb(mcpb, packageFolder(this.deps.paths, bundleID), this.deps.limits);
       const { bundle } = await this.deps.bundles.put(bundleID, {
         slug: draft.slug,
         displayName: draft.displayName.slice(0, 200),

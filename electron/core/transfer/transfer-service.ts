@@ -11,15 +11,12 @@ import type { ConfigStore } from '../config.js';
 import type { DataPaths } from '../data-paths.js';
 import type { ContainerImportResult, ImportReport } from '../../../shared/types.js';
 import { DEFAULT_LIMITS, type TransferLimits } from './limits.js';
-import { collectExport, streamToBytes, zipEntries, type OpenedExport } from './export.js';
-import { indexArchive } from './zip-read.js';
-import { rawBundlesOf } from './import-zip.js';
+import type { OpenedExport } from './export.js';
 import { validateBundles } from './validate.js';
 import { applyImport, type OnConflict } from './apply.js';
 import { recoverStages } from './stage.js';
 import { containerToolFromFiles, readFolderFiles, type FolderFile } from './foreign/container-folder.js';
-import { bundleFromSkill } from './foreign/skill-md.js';
-import { bundleFromOpenApi, type OpenApiOptions } from './foreign/openapi.js';
+import type { OpenApiOptions } from './foreign/openapi.js';
 import { openAiFunctions, type OpenAiFunction } from './foreign/openai-functions.js';
 import { createToolWithFiles, previewToolWithFiles } from './tool-create.js';
 import type { ScriptImages } from './foreign/script-image.js';
@@ -74,6 +71,8 @@ export class TransferService {
 
   /** Validates the request, then streams the ZIP (for the REST host: errors before the first byte become statuses). */
   async openExport(bundleIDs: string[], onProgress?: (done: number, total: number) => void): Promise<OpenedExport> {
+    // The ZIP, YAML and OpenAPI packages load with the first transfer, not with every core.
+    const { collectExport, zipEntries } = await import('./export.js');
     const { entries, fileName } = await collectExport(this.deps.store, bundleIDs, this.limits);
     return {
       stream: zipEntries(entries, onProgress),
@@ -85,6 +84,7 @@ export class TransferService {
 
   async exportBundles(bundleIDs: string[], onProgress?: (done: number, total: number) => void): Promise<{ zip: Uint8Array; fileName: string }> {
     const opened = await this.openExport(bundleIDs, onProgress);
+    const { streamToBytes } = await import('./export.js');
     return { zip: await streamToBytes(opened.stream), fileName: opened.fileName };
   }
 
@@ -101,6 +101,7 @@ export class TransferService {
   // ---- import -------------------------------------------------------------------------------
 
   async importZip(zip: Uint8Array, onConflict: OnConflict, options: ImportOptions = {}): Promise<ImportReport> {
+    const [{ indexArchive }, { rawBundlesOf }] = await Promise.all([import('./zip-read.js'), import('./import-zip.js')]);
     const index = await indexArchive(zip, this.limits);
     try {
       const raw = await rawBundlesOf(index, this.limits);
@@ -140,6 +141,7 @@ export class TransferService {
 
   /** A new bundle from a SKILL.md whose front matter lists tools with http or script backends. */
   async importSkillMd(text: string, options: ForeignImportOptions = {}): Promise<ImportReport> {
+    const { bundleFromSkill } = await import('./foreign/skill-md.js');
     const { draft, warnings, items } = bundleFromSkill(text, {
       now: this.deps.store.now(),
       limits: this.limits,
@@ -151,6 +153,7 @@ export class TransferService {
 
   /** A new bundle of http tools, one per operation of an OpenAPI 3 document (JSON or YAML). */
   async importOpenApi(doc: string, options: ForeignImportOptions & OpenApiOptions = {}): Promise<ImportReport> {
+    const { bundleFromOpenApi } = await import('./foreign/openapi.js');
     const { draft, warnings, servers, items } = await bundleFromOpenApi(doc, {
       ...options,
       now: this.deps.store.now(),

@@ -44,6 +44,15 @@ describe('CLI start-up', () => {
     expect(packages.filter((p) => /^(fastify|@fastify\/|@modelcontextprotocol\/(server|node)|swagger2openapi)/.test(p))).toEqual([]);
   }, 60_000);
 
+  it('`toolwright ls` loads none of the packages of tools it does not run nor of transfers (Docker, upstream MCP, HTTP, zip, YAML, OpenAPI)', async () => {
+    const dataDir = await tempDir('tw-cli-startup-');
+    const { code, stdout, stderr, packages } = await runReportingPackages([...toolwrightArgs(), '--data-dir', dataDir, 'ls']);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain('core/calc@v1');
+    const unneeded = /^(dockerode|tar-stream|@modelcontextprotocol\/|undici|yaml|yauzl|yazl|@openapi-contrib\/|@sinclair\/typebox\/value)/;
+    expect(packages.filter((p) => unneeded.test(p))).toEqual([]);
+  }, 60_000);
+
   it("processes a test run starts keep Node's compiled code in the run's cache", () => {
     const dir = execFileSync(process.execPath, ['-e', "process.stdout.write(require('node:module').getCompileCacheDir() ?? 'none')"], { encoding: 'utf8' });
     // Node adds a folder per Node version below the one it is given.

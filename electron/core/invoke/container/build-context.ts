@@ -20,10 +20,9 @@ import type { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { CoreError } from '../../errors.js';
 import { isTempName } from '../../fs/atomic.js';
+import { MAX_CONTEXT_BYTES, MAX_CONTEXT_ENTRIES } from './context-limits.js';
 
 const CONTEXT_FORMAT = 'toolwright-build-context-v1';
-export const MAX_CONTEXT_BYTES = 64 * 1024 * 1024;
-export const MAX_CONTEXT_ENTRIES = 5000;
 const MAX_DEPTH = 32;
 const FIXED_MTIME = new Date('2000-01-01T00:00:00Z');
 const EXCLUDED_AT_ROOT = new Set(['tool.json']);

@@ -63,17 +63,21 @@ export class DockerStatus {
   private inFlight: Promise<DockerStatusSnapshot> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private endpoint: string;
+  /** Why no client could be built (a malformed DOCKER_HOST): every probe answers it without asking. */
+  private constructionError: unknown = null;
 
+  /**
+   * `connect` builds the engine client on the first probe (dockerode is loaded then, not by every
+   * process that opens the core); it rejects when the environment names no usable engine.
+   */
   constructor(
-    private readonly docker: Dockerode | null,
-    private readonly constructionError: unknown,
+    private readonly connect: () => Promise<Dockerode>,
     private readonly refreshMs: number,
+    given: Dockerode | null = null,
   ) {
-    const endpoint = describeEndpoint(docker);
+    const endpoint = describeEndpoint(given);
     this.endpoint = endpoint;
-    this.snapshot = constructionError
-      ? { ok: false, reason: unreachableReason(endpoint, constructionError), endpoint, checkedAt: Date.now() }
-      : { ok: false, reason: `Docker at ${endpoint} has not been checked yet`, endpoint, checkedAt: null };
+    this.snapshot = { ok: false, reason: `Docker at ${endpoint} has not been checked yet`, endpoint, checkedAt: null };
   }
 
   current(): DockerStatusSnapshot {
@@ -95,10 +99,20 @@ export class DockerStatus {
 
   /** Probes now (sharing a probe already under way). Never throws. */
   refresh(): Promise<DockerStatusSnapshot> {
-    if (this.constructionError || !this.docker) return Promise.resolve(this.snapshot);
-    this.inFlight ??= this.probe(this.docker).finally(() => {
-      this.inFlight = null;
-    });
+    if (this.constructionError) return Promise.resolve(this.snapshot);
+    this.inFlight ??= this.connect()
+      .then(
+        (docker) => this.probe(docker),
+        (error: unknown) => {
+          this.constructionError = error;
+          this.stop();
+          this.snapshot = { ok: false, reason: unreachableReason(this.endpoint, error), endpoint: this.endpoint, checkedAt: Date.now() };
+          return this.snapshot;
+        },
+      )
+      .finally(() => {
+        this.inFlight = null;
+      });
     return this.inFlight;
   }
 

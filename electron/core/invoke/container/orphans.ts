@@ -5,7 +5,7 @@
  * invocation outlives its timeout), or its owner is a process on this host that no longer runs.
  */
 import os from 'node:os';
-import Dockerode from 'dockerode';
+import type Dockerode from 'dockerode';
 import { LABEL_DEADLINE, LABEL_OWNER, MANAGED_FILTER } from './labels.js';
 
 export interface SweepOptions {
@@ -55,7 +55,7 @@ export async function sweepOrphans(options: SweepOptions = {}): Promise<SweepRes
   let docker: Dockerode;
   try {
     // Without options dockerode reads DOCKER_HOST, like the runner.
-    docker = options.docker ?? new Dockerode();
+    docker = options.docker ?? new (await import('dockerode')).default();
   } catch (error) {
     result.failed.push({ id: '*', reason: (error as Error).message });
     return result;

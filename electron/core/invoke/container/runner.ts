@@ -10,14 +10,14 @@
  */
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import Dockerode from 'dockerode';
+import type Dockerode from 'dockerode';
 import type { Availability, ImageInfo, ToolImage } from '../../../../shared/types.js';
 import type { ToolFile } from '../../../../shared/schemas.js';
 import { CoreError, invalid, isCoreError } from '../../errors.js';
 import type { RunContext, RunOutput, Runner } from '../types.js';
 import type { SecretsReader } from '../../secrets/types.js';
 import { DockerStatus, isConnectionError, type DockerStatusSnapshot } from './docker-status.js';
-import { ImageProvider, type ResolvedImage } from './images.js';
+import type { ImageProvider, ResolvedImage } from './images.js';
 import { sweepOrphans, type SweepResult } from './orphans.js';
 import { OUTPUT_CAP_BYTES } from './output.js';
 import { hostConfig, timeoutMs } from './sandbox.js';
@@ -60,17 +60,20 @@ export interface ContainerRunner extends Runner {
 }
 
 export function createContainerRunner(options: ContainerRunnerOptions = {}): ContainerRunner {
-  let docker: Dockerode | null = null;
-  let constructionError: unknown = null;
-  try {
-    docker = options.docker ?? new Dockerode();
-  } catch (error) {
-    // A malformed DOCKER_HOST: every container tool is unavailable, with this as the reason.
-    constructionError = error;
-  }
-  const status = new DockerStatus(docker, constructionError, options.statusRefreshMs ?? 15_000);
-  status.start();
-  const images = docker ? new ImageProvider(docker, options.buildTimeoutMs ?? 10 * 60_000) : null;
+  // Built on first need (a probe, a run, a sweep): most processes that open the core never reach
+  // Docker, and dockerode with its protocol and SSH packages is a large part of a start.
+  let docker: Dockerode | null = options.docker ?? null;
+  let images: ImageProvider | null = null;
+  let connecting: Promise<Dockerode> | undefined;
+  const connect = (): Promise<Dockerode> =>
+    (connecting ??= (async () => {
+      // A malformed DOCKER_HOST throws here: every container tool is unavailable, with this as the reason.
+      docker ??= new (await import('dockerode')).default();
+      const { ImageProvider } = await import('./images.js');
+      images = new ImageProvider(docker, options.buildTimeoutMs ?? 10 * 60_000);
+      return docker;
+    })());
+  const status = new DockerStatus(connect, options.statusRefreshMs ?? 15_000, docker);
   const cap = options.outputCapBytes ?? OUTPUT_CAP_BYTES;
   const live = new Map<string, Dockerode.Container>();
   const removal = new ContainerRemoval();
@@ -199,7 +202,9 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
     dockerStatus: () => status.current(),
     refreshDockerStatus: () => status.refresh(),
     async start() {
-      // Probe once before the first list, so container tools do not flash "unavailable".
+      // Probe once before the first list, so container tools do not flash "unavailable"; then
+      // keep probing in the background.
+      status.start();
       await status.refresh();
       if (docker) await sweepOrphans({ docker, keep: new Set(live.keys()) });
     },
@@ -207,7 +212,11 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
       const { ok, reason } = status.current();
       return { name: 'docker', status: reason ? { ok, reason } : { ok } };
     },
-    sweepOrphans: () => (docker ? sweepOrphans({ docker, keep: new Set(live.keys()) }) : Promise.resolve({ removed: [], failed: [] })),
+    sweepOrphans: () =>
+      connect().then(
+        (client) => sweepOrphans({ docker: client, keep: new Set(live.keys()) }),
+        () => ({ removed: [], failed: [] }),
+      ),
     async close() {
       status.stop();
       await Promise.all([...live.values()].map((c) => removal.remove(c)));

@@ -9,7 +9,7 @@
  * the runner's overhead below a raw fetch. node:http could do the same with more code.
  */
 import { formatBytes } from '../../../../shared/format.js';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { CoreError } from '../../errors.js';
 import { guardedLookup, type Classify, type LookupAll } from './addresses.js';
 
@@ -39,6 +39,10 @@ export interface SendResult {
   body: Buffer;
 }
 
+// Loaded by the first request, not by every process that opens the core (most never send one).
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = () => (undici ??= import('undici'));
+
 export class Transport {
   private guarded: Agent | undefined;
   private permissive: Agent | undefined;
@@ -48,7 +52,7 @@ export class Transport {
     private readonly classify: Classify,
   ) {}
 
-  private agent(allowPrivateNetwork: boolean): Dispatcher {
+  private agent({ Agent }: typeof import('undici'), allowPrivateNetwork: boolean): Dispatcher {
     // Separate pools, so a connection opened while private addresses were allowed is never
     // reused after they are not.
     if (allowPrivateNetwork)
@@ -57,8 +61,9 @@ export class Transport {
   }
 
   async send(input: SendInput, readBody: (status: number) => boolean): Promise<SendResult> {
-    const res = await request(input.url, {
-      dispatcher: this.agent(input.allowPrivateNetwork),
+    const client = await loadUndici();
+    const res = await client.request(input.url, {
+      dispatcher: this.agent(client, input.allowPrivateNetwork),
       method: input.method as Dispatcher.HttpMethod,
       headers: input.headers,
       body: input.body,

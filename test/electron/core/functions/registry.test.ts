@@ -64,6 +64,14 @@ describe('function registry', () => {
     expect(missing).toEqual([]);
   });
 
+  it("every built-in function's argSchema and outputSchema compile (the registry compiles an argSchema on its first call)", () => {
+    const ajv = makeUserAjv();
+    for (const def of CORE_FUNCTIONS) {
+      expect(() => ajv.compile(def.argSchema), `${def.name} argSchema`).not.toThrow();
+      expect(() => ajv.compile(def.outputSchema), `${def.name} outputSchema`).not.toThrow();
+    }
+  });
+
   it('refuses a duplicate, a malformed name and an argSchema that does not compile', () => {
     const registry = new FunctionRegistry();
     const def = defineFunction({
@@ -78,7 +86,8 @@ describe('function registry', () => {
     expect(() => registry.register(def)).toThrow(/already registered/);
     expect(() => registry.register({ ...def, name: 'noDot' })).toThrow(/invalid/);
     expect(() => registry.register({ ...def, name: 'x.y; rm -rf' })).toThrow(/invalid/);
-    expect(() => registry.register({ ...def, name: 'test.bad', argSchema: { type: 'no-such-type' } })).toThrow();
+    expect(() => registry.register({ ...def, name: 'test.bad', argSchema: { type: 'no-such-type' } })).toThrow(/test\.bad: its argSchema is not a JSON Schema/);
+    expect(() => registry.register({ ...def, name: 'test.bad', outputSchema: { required: 'x' } })).toThrow(/outputSchema is not a JSON Schema/);
     expect(registry.has('test.bad')).toBe(false);
   });
 });

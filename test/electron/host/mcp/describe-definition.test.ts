@@ -6,7 +6,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import { agentTools } from '../../../../electron/core/agents/agent-tools.js';
-import { mcpToolDefinition } from '../../../../electron/core/agents/mcp-tool.js';
+import { RESOURCE_URI_META_KEY, mcpToolDefinition } from '../../../../electron/core/agents/mcp-tool.js';
 import { describeTool } from '../../../../electron/host/mcp/describe.js';
 import { functionTool, openTestStore, type TestStore } from '../../../helpers/store.js';
 
@@ -37,4 +37,9 @@ it('describeTool is the counted definition plus icons', async () => {
     expect(described).toEqual(mcpToolDefinition(tool));
     expect(Object.keys(described)).toEqual(Object.keys(mcpToolDefinition(tool)));
   }
+});
+
+it("the flat key of a tool's card app is ext-apps' own (core spells it out so a listing does not load the MCP SDK)", async () => {
+  const extApps = await import('@modelcontextprotocol/ext-apps/server');
+  expect(RESOURCE_URI_META_KEY).toBe(extApps.RESOURCE_URI_META_KEY);
 });

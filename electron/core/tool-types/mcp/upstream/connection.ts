@@ -7,8 +7,7 @@
  * call that met it; the host stays healthy.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { Client, CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { UpstreamStatus } from '../../../../../shared/upstream.js';
 import { CoreError } from '../../../errors.js';
 import type { Logger } from '../../../log.js';
@@ -101,6 +100,8 @@ export class UpstreamConnection {
     this.stopping = false;
     const source = this.opts.source();
     this.set({ state: 'starting', lastError: undefined, since: new Date().toISOString() });
+    // The SDK is loaded by the first connection, not by every process that opens the core.
+    const { Client, StreamableHTTPClientTransport } = (clientSdk ??= await import('@modelcontextprotocol/client'));
     const client = new Client(
       { name: 'toolwright', title: 'Toolwright', version: this.opts.appVersion },
       { capabilities: { elicitation: { form: {} }, sampling: {} }, versionNegotiation: { mode: 'auto' } },
@@ -110,18 +111,25 @@ export class UpstreamConnection {
     this.provider = provider;
     client.setRequestHandler('elicitation/create', async (request) => (await this.questionsFor('elicitation')).elicit(request.params) as never);
     client.setRequestHandler('sampling/createMessage', async (request) => (await this.questionsFor('sampling')).sample(request.params) as never);
-    const transport =
-      source.transport === 'stdio'
-        ? new StdioClientTransport({
-            command: source.command,
-            args: source.args,
-            env: { ...getDefaultEnvironment(), ...source.env },
-            ...(source.cwd ? { cwd: source.cwd } : {}),
-            stderr: 'pipe',
-            maxBufferSize: MAX_MESSAGE_BYTES,
-          })
-        : new StreamableHTTPClientTransport(new URL(source.url), { requestInit: { headers: source.headers }, ...(provider ? { authProvider: provider } : {}) });
-    if (transport instanceof StdioClientTransport) transport.stderr?.on('data', (c: Buffer) => this.keepStderr(c));
+    let stdio: import('@modelcontextprotocol/client/stdio').StdioClientTransport | undefined;
+    let transport: Parameters<Client['connect']>[0];
+    if (source.transport === 'stdio') {
+      const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
+      transport = stdio = new StdioClientTransport({
+        command: source.command,
+        args: source.args,
+        env: { ...getDefaultEnvironment(), ...source.env },
+        ...(source.cwd ? { cwd: source.cwd } : {}),
+        stderr: 'pipe',
+        maxBufferSize: MAX_MESSAGE_BYTES,
+      });
+      stdio.stderr?.on('data', (c: Buffer) => this.keepStderr(c));
+    } else {
+      transport = new StreamableHTTPClientTransport(new URL(source.url), {
+        requestInit: { headers: source.headers },
+        ...(provider ? { authProvider: provider } : {}),
+      });
+    }
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -161,7 +169,7 @@ export class UpstreamConnection {
       state: 'ready',
       ...(server ? { server: { name: server.name, version: server.version, ...(server.title ? { title: server.title } : {}) } } : {}),
       protocolVersion: client.getNegotiatedProtocolVersion(),
-      pid: transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined,
+      pid: stdio ? (stdio.pid ?? undefined) : undefined,
     });
     if (client.getProtocolEra() === 'modern') {
       // 2026 servers tell of list changes on a listen stream only.
@@ -276,8 +284,11 @@ export class UpstreamConnection {
   }
 }
 
+/** The client SDK once a connection loaded it (every error isUnauthorized sees comes after). */
+let clientSdk: typeof import('@modelcontextprotocol/client') | undefined;
+
 function isUnauthorized(e: unknown): boolean {
-  return UnauthorizedError.isInstance(e) || /\b401\b/.test(e instanceof Error ? e.message : String(e));
+  return clientSdk?.UnauthorizedError.isInstance(e) === true || /\b401\b/.test(e instanceof Error ? e.message : String(e));
 }
 
 function startError(e: unknown): string {

@@ -94,6 +94,8 @@ describe('container runner when Docker is not reachable', () => {
     try {
       const runner = createContainerRunner();
       const tool = containerTool({ image: SOME_IMAGE });
+      // The client is built on the first probe (dockerode loads then); the host probes at start.
+      expect((await runner.refreshDockerStatus()).ok).toBe(false);
       const availability = runner.availability(tool, FIXTURES, runContext(tool, {}).secrets);
       expect(availability.ok).toBe(false);
       expect(availability.reason).toContain('DOCKER_HOST');

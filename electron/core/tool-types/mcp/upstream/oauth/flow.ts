@@ -7,7 +7,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auth } from '@modelcontextprotocol/client';
 import { StoredOAuthProvider, type OAuthSecrets } from './provider.js';
 
 export const FLOW_TIMEOUT_MS = 10 * 60 * 1000;
@@ -65,6 +64,7 @@ export class AuthorizationFlow {
     });
     this.server.on('request', (req, res) => void this.callback(req, res));
     try {
+      const { auth } = await import('@modelcontextprotocol/client');
       const result = await auth(this.provider, {
         serverUrl: this.opts.serverUrl,
         forceReauthorization: true,
@@ -115,6 +115,7 @@ export class AuthorizationFlow {
       return;
     }
     try {
+      const { auth } = await import('@modelcontextprotocol/client');
       await auth(this.provider, {
         serverUrl: this.opts.serverUrl,
         authorizationCode: code,
