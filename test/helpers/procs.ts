@@ -70,11 +70,11 @@ export function killLeftWorkers(): void {
   for (const child of running) child.kill('SIGKILL');
 }
 
-export function spawnTs(script: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+export function spawnTs(script: string, args: string[], env: Record<string, string> = {}, opts: { stdin?: 'pipe' } = {}): ChildProcess {
   const child = spawn(process.execPath, [...nodeArgsFor(script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [opts.stdin ?? 'ignore', 'pipe', 'pipe'],
   });
   running.add(child);
   child.once('exit', () => running.delete(child));
@@ -116,4 +116,30 @@ export function collect(child: ChildProcess): {
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<Finished>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, lines, stderr })));
   return { done, lines, onLine: (fn) => listeners.push(fn) };
+}
+
+/**
+ * Starts one worker per argument list (race-worker.ts), waits until every one has loaded and said
+ * {ready: true}, then lets them all go at once (it ends their stdin), and returns each one's end
+ * without the ready line. The race starts when the last one is ready, not after a guessed delay.
+ */
+export async function runTogether(script: string, argsOfEach: string[][], env: Record<string, string> = {}): Promise<Finished[]> {
+  const children = argsOfEach.map((args) => spawnTs(script, args, { ...env, RACE_GO: 'stdin' }, { stdin: 'pipe' }));
+  const runs = children.map((child) => collect(child));
+  const ready = runs.map(
+    (run) =>
+      new Promise<void>((resolve, reject) => {
+        run.onLine((l) => l['ready'] === true && resolve());
+        void run.done.then((d) => reject(new Error(`a worker ended before it was ready (code ${d.code}): ${d.stderr}${JSON.stringify(d.lines)}`)));
+      }),
+  );
+  try {
+    await Promise.all(ready);
+  } catch (e) {
+    for (const child of children) child.kill('SIGKILL');
+    throw e;
+  }
+  for (const child of children) child.stdin!.end();
+  const done = await Promise.all(runs.map((r) => r.done));
+  return done.map((d) => ({ ...d, lines: d.lines.filter((l) => l['ready'] !== true) }));
 }

@@ -21,10 +21,14 @@ import { AuditLog } from '../../electron/core/audit/writer.js';
 const [mode, a, b, c] = process.argv.slice(2);
 const out = (line: unknown) => writeSync(1, JSON.stringify(line) + '\n');
 
+/** Under runTogether (procs.ts): says it is loaded, then waits for the go, the end of its stdin. */
 async function waitForGo(): Promise<void> {
-  const at = Number(process.env['RACE_START_AT'] ?? 0);
-  const delay = at - Date.now();
-  if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+  if (process.env['RACE_GO'] !== 'stdin') return;
+  out({ ready: true });
+  await new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve);
+    process.stdin.resume();
+  });
 }
 
 async function main(): Promise<void> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { MetricsStore } from '../../../electron/core/metrics.js';
 import { tempDir } from '../../helpers/store.js';
-import { collect, spawnTs } from '../../helpers/procs.js';
+import { runTogether } from '../../helpers/procs.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -16,9 +16,10 @@ describe('usage metrics', () => {
     const dir = await tempDir('tw-metrics-');
     dirs.push(dir);
     const toolID = uuidv7();
-    const startAt = String(Date.now() + 2000);
-    const runs = Array.from({ length: 4 }, () => collect(spawnTs('test/helpers/race-worker.ts', ['metrics', dir, toolID, '150'], { RACE_START_AT: startAt })));
-    const results = await Promise.all(runs.map((r) => r.done));
+    const results = await runTogether(
+      'test/helpers/race-worker.ts',
+      Array.from({ length: 4 }, () => ['metrics', dir, toolID, '150']),
+    );
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const m = JSON.parse(await readFile(join(dir, `${toolID}.json`), 'utf8'));
     expect(m.callCount).toBe(600);

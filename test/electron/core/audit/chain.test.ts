@@ -6,7 +6,7 @@ import { verifyAudit } from '../../../../electron/core/audit/verify.js';
 import { listAudit } from '../../../../electron/core/audit/query.js';
 import type { AuditRecord } from '../../../../shared/audit.js';
 import { tempDir } from '../../../helpers/store.js';
-import { collect, spawnTs } from '../../../helpers/procs.js';
+import { collect, runTogether, spawnTs } from '../../../helpers/procs.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -138,12 +138,12 @@ describe('the audit chain', () => {
 
   it('100 writers in 3 processes: every record once, whole lines, one chain', async () => {
     const dir = await auditDir();
-    const startAt = String(Date.now() + 1500);
     const writers = [34, 33, 33];
-    const runs = writers.map((w) =>
-      collect(spawnTs('test/helpers/race-worker.ts', ['audit', dir, String(w), '6'], { RACE_START_AT: startAt, AUDIT_MAX_FILE_BYTES: '40000' })),
+    const results = await runTogether(
+      'test/helpers/race-worker.ts',
+      writers.map((w) => ['audit', dir, String(w), '6']),
+      { AUDIT_MAX_FILE_BYTES: '40000' },
     );
-    const results = await Promise.all(runs.map((r) => r.done));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const result = await verifyAudit(dir);
     expect(result.ok, result.summary).toBe(true);

@@ -1,7 +1,7 @@
 /** maxCallsPerMinute holds across every process on one data folder (real OS processes). */
 import { afterAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
-import { collect, spawnTs } from '../../../helpers/procs.js';
+import { runTogether } from '../../../helpers/procs.js';
 import { functionTool, openTestStore, type TestStore } from '../../../helpers/store.js';
 
 let t: TestStore | undefined;
@@ -22,12 +22,11 @@ describe('maxCallsPerMinute across processes', () => {
       { bundleID, slug: 'limited', version: 'v1' },
       functionTool({ argSchema: { type: 'object', properties: { expression: { type: 'string' } } }, limits: { maxCallsPerMinute: LIMIT } }),
     );
-    // Every worker starts calling at the same instant, after all have loaded.
-    const startAt = String(Date.now() + 15_000);
-    const runs = Array.from({ length: PROCESSES }, () =>
-      collect(spawnTs('test/helpers/race-worker.ts', ['invoke', t!.dataDir, bundleID, String(CALLS)], { RACE_START_AT: startAt })),
+    // Every worker starts calling at the same instant, once all have loaded.
+    const done = await runTogether(
+      'test/helpers/race-worker.ts',
+      Array.from({ length: PROCESSES }, () => ['invoke', t!.dataDir, bundleID, String(CALLS)]),
     );
-    const done = await Promise.all(runs.map((r) => r.done));
     const lines = done.flatMap((d) => d.lines);
     expect(
       done.map((d) => d.code),

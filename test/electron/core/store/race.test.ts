@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { openTestStore, type TestStore } from '../../../helpers/store.js';
-import { collect, spawnTs } from '../../../helpers/procs.js';
+import { runTogether } from '../../../helpers/procs.js';
 
 const PROCESSES = 8;
 const ROUNDS = 40; // 8 × 40 = 320 create attempts, 40 contested pairs
@@ -20,11 +20,10 @@ describe('<slug,version> uniqueness across OS processes', () => {
   it(`${PROCESSES} processes × ${ROUNDS} contested creates: exactly one success per pair, every other answer a conflict`, async () => {
     const bundleID = uuidv7();
     await t.bundles.put(bundleID, { slug: 'race' });
-    const startAt = String(Date.now() + 2500); // let every process load before they all start
-    const runs = Array.from({ length: PROCESSES }, () =>
-      collect(spawnTs('test/helpers/race-worker.ts', ['create', t.dataDir, bundleID, String(ROUNDS)], { RACE_START_AT: startAt })),
+    const results = await runTogether(
+      'test/helpers/race-worker.ts',
+      Array.from({ length: PROCESSES }, () => ['create', t.dataDir, bundleID, String(ROUNDS)]),
     );
-    const results = await Promise.all(runs.map((r) => r.done));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const attempts = results.flatMap((r) => r.lines);
     expect(attempts).toHaveLength(PROCESSES * ROUNDS);
@@ -50,11 +49,10 @@ describe('<slug,version> uniqueness across OS processes', () => {
   it('the publish step alone refuses to overwrite, so two lock holders (proper-lockfile #121) still cannot both win', async () => {
     const bundleID = uuidv7();
     await t.bundles.put(bundleID, { slug: 'publish' });
-    const startAt = String(Date.now() + 2000);
-    const runs = Array.from({ length: PROCESSES }, () =>
-      collect(spawnTs('test/helpers/race-worker.ts', ['publish', t.dataDir, bundleID, '60'], { RACE_START_AT: startAt })),
+    const results = await runTogether(
+      'test/helpers/race-worker.ts',
+      Array.from({ length: PROCESSES }, () => ['publish', t.dataDir, bundleID, '60']),
     );
-    const results = await Promise.all(runs.map((r) => r.done));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const attempts = results.flatMap((r) => r.lines);
     for (let round = 0; round < 60; round++) {
