@@ -39,15 +39,18 @@ async function bundleAppsHost(): Promise<string> {
     write: false,
     format: 'iife',
     platform: 'browser',
+    // Half the size: each test's page parses it.
+    minify: true,
     logLevel: 'silent',
   });
   return out.outputFiles[0]!.text;
 }
 
-async function hostPage(): Promise<Page> {
+/** The host page; `bridge: false` leaves out the Apps host (a page that renders no app need not parse its 0.7 MB). */
+async function hostPage(opts: { bridge?: boolean } = {}): Promise<Page> {
   const page = await browser.context.newPage();
   await page.setContent('<!doctype html><html><body style="font:14px system-ui;margin:8px"><h1 style="font-size:16px">MCP Apps host</h1></body></html>');
-  await page.addScriptTag({ content: hostBundle });
+  if (opts.bridge !== false) await page.addScriptTag({ content: hostBundle });
   await page.evaluate(() => {
     const got: unknown[] = [];
     (window as unknown as { pwned: unknown[] }).pwned = got;
@@ -58,11 +61,23 @@ async function hostPage(): Promise<Page> {
   return page;
 }
 
-async function render(page: Page, id: string, html: string, input: Record<string, unknown>, result: CallToolResult): Promise<void> {
+interface Rendering {
+  id: string;
+  html: string;
+  input: Record<string, unknown>;
+  result: CallToolResult;
+}
+
+/** Puts each app in a frame of its own, all at once: each waits only for its own frame's handshake. */
+async function render(page: Page, renderings: Rendering[]): Promise<void> {
   await page.evaluate(
-    ({ id, html, input, result }) =>
-      (window as unknown as { renderApp(...a: unknown[]): Promise<void> }).renderApp(id, html, input, JSON.parse(JSON.stringify(result))),
-    { id, html, input, result },
+    (all) =>
+      Promise.all(
+        all.map(({ id, html, input, result }) =>
+          (window as unknown as { renderApp(...a: unknown[]): Promise<void> }).renderApp(id, html, input, JSON.parse(JSON.stringify(result))),
+        ),
+      ),
+    JSON.parse(JSON.stringify(renderings)) as Rendering[],
   );
 }
 
@@ -75,12 +90,14 @@ describe.skipIf(!chromiumAvailable())('a card as an MCP App in a real Apps host'
     });
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
     beacon = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
-    host = await startHost();
-    client = new Client({ name: 'apps-host', version: '1' }, MODERN);
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${host.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${host.token}` } } }),
-    );
-    [browser, hostBundle] = await Promise.all([openBrowser(), bundleAppsHost()]);
+    const connected = async () => {
+      host = await startHost();
+      client = new Client({ name: 'apps-host', version: '1' }, MODERN);
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${host.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${host.token}` } } }),
+      );
+    };
+    [browser, hostBundle] = await Promise.all([openBrowser(), bundleAppsHost(), connected()]);
   }, 120_000);
 
   afterAll(async () => {
@@ -102,7 +119,7 @@ describe.skipIf(!chromiumAvailable())('a card as an MCP App in a real Apps host'
     expect(result.isError).toBeFalsy();
 
     const page = await hostPage();
-    await render(page, 'calc', html, args, result);
+    await render(page, [{ id: 'calc', html, input: args, result }]);
     const frame = page.frameLocator('#calc');
     await expect.poll(() => frame.locator('#card').innerText()).toContain('(2+3)*8.5 = 42.5');
     await expect.poll(() => frame.locator('#title').innerText()).toBe('Calculator');
@@ -137,6 +154,7 @@ describe.skipIf(!chromiumAvailable())('a card as an MCP App in a real Apps host'
     it('through the engine (sanitised): every case renders its text, nothing runs, nothing is fetched', { timeout: 120_000 }, async () => {
       const page = await hostPage();
       hits.length = 0;
+      const renderings: Rendering[] = [];
       for (const [i, c] of [...cases(), { name: 'handlers', html: handlers.replaceAll('{{BEACON}}', beacon) }].entries()) {
         engine.runner.behaviour = () => ({ value: { case: c.name }, card: { html: c.html } });
         const r = await engine.engine.invoke(engineTool(file), tool.bundle, { args: { city: 'Oslo' } });
@@ -144,8 +162,9 @@ describe.skipIf(!chromiumAvailable())('a card as an MCP App in a real Apps host'
         const result = toCallResult(tool, r);
         const sent = (result._meta?.['dev.toolwright/card'] as { html: string }).html;
         expect(sent).not.toMatch(/<script|\son[a-z]+\s*=|javascript:|<meta/i);
-        await render(page, `case-${i}`, cardAppHtml(tool), { city: 'Oslo' }, result);
+        renderings.push({ id: `case-${i}`, html: cardAppHtml(tool), input: { city: 'Oslo' }, result });
       }
+      await render(page, renderings);
       await expect.poll(() => page.frameLocator('#case-0').locator('#card').innerText()).toContain('script element');
       await expect.poll(() => page.frameLocator(`#case-${XSS_CORPUS.length}`).locator('#value').innerText()).toBe('forty-two');
       await page.frameLocator(`#case-${XSS_CORPUS.length}`).locator('#js').click();
@@ -167,10 +186,15 @@ describe.skipIf(!chromiumAvailable())('a card as an MCP App in a real Apps host'
           .map((c) => c.html)
           .join('\n'),
       ];
-      for (const [i, html] of raw.entries()) {
-        const result: CallToolResult = { content: [{ type: 'text', text: 'raw' }], _meta: { 'dev.toolwright/card': { title: 'Raw', html } } };
-        await render(page, `raw-${i}`, cardAppHtml(tool), {}, result);
-      }
+      await render(
+        page,
+        raw.map((html, i) => ({
+          id: `raw-${i}`,
+          html: cardAppHtml(tool),
+          input: {},
+          result: { content: [{ type: 'text', text: 'raw' }], _meta: { 'dev.toolwright/card': { title: 'Raw', html } } },
+        })),
+      );
       await expect.poll(() => page.frameLocator('#raw-0').locator('#value').innerText()).toBe('forty-two');
       await expect.poll(() => page.frameLocator('#raw-1').locator('#card').innerText()).toContain('script element');
       // The frame applied the sanitiser's rules again, svg (in its own namespace) included.
@@ -185,7 +209,7 @@ describe.skipIf(!chromiumAvailable())('a card as an MCP App in a real Apps host'
     });
 
     it('control: the same raw html in the host page itself does reach the listener and runs its handler', async () => {
-      const page = await hostPage();
+      const page = await hostPage({ bridge: false });
       hits.length = 0;
       await page.evaluate(
         (html) => {

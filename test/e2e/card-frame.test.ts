@@ -53,50 +53,56 @@ describe.skipIf(!chromiumAvailable())('cards in the tester', () => {
     });
     app = await openAppSession({
       seed: async (host) => {
-        await api(host, 'config.patch', { patch: { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true } });
-        await api(host, 'bundles.put', { bundleID, bundle: { slug: 'cards', displayName: 'Cards', isEnabled: true } });
+        // The settings and the bundle side by side, then the bundle's tools side by side.
+        await Promise.all([
+          api(host, 'config.patch', { patch: { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true } }),
+          api(host, 'bundles.put', { bundleID, bundle: { slug: 'cards', displayName: 'Cards', isEnabled: true } }),
+        ]);
         const args = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
-        await api(host, 'tools.put', {
-          bundleID,
-          slug: 'forecast',
-          version: 'v1',
-          tool: {
-            type: 'http',
-            displayName: 'Forecast',
-            argSchema: args,
-            impl: { method: 'GET', urlTemplate: upstream.url('/forecast') + '?city=${city}' },
-            card: { enabled: true, title: 'Weather in {{city}}', accentColor: '#2a9d8f', backgroundColor: 'rgba(42,157,143,0.08)' },
-          },
-        });
-        await api(host, 'tools.put', {
-          bundleID,
-          slug: 'report',
-          version: 'v1',
-          tool: {
-            type: 'http',
-            displayName: 'Report',
-            argSchema: args,
-            impl: { method: 'GET', urlTemplate: upstream.url('/report') + '?city=${city}', responseEncoding: 'text' },
-            card: { enabled: true, title: 'Report on {{city}}' },
-          },
-        });
-        await api(host, 'secrets.set', { name: 'FORECAST_KEY', value: KEY });
-        await api(host, 'tools.put', {
-          bundleID,
-          slug: 'keyed',
-          version: 'v1',
-          tool: {
-            type: 'http',
-            displayName: 'Keyed forecast',
-            argSchema: args,
-            impl: {
-              method: 'GET',
-              urlTemplate: upstream.url('/forecast') + '?city=${city}&key=${FORECAST_KEY}',
-              headers: { 'X-Api-Key': 'k ${FORECAST_KEY}' },
+        await Promise.all([
+          api(host, 'tools.put', {
+            bundleID,
+            slug: 'forecast',
+            version: 'v1',
+            tool: {
+              type: 'http',
+              displayName: 'Forecast',
+              argSchema: args,
+              impl: { method: 'GET', urlTemplate: upstream.url('/forecast') + '?city=${city}' },
+              card: { enabled: true, title: 'Weather in {{city}}', accentColor: '#2a9d8f', backgroundColor: 'rgba(42,157,143,0.08)' },
             },
-            card: { enabled: true },
-          },
-        });
+          }),
+          api(host, 'tools.put', {
+            bundleID,
+            slug: 'report',
+            version: 'v1',
+            tool: {
+              type: 'http',
+              displayName: 'Report',
+              argSchema: args,
+              impl: { method: 'GET', urlTemplate: upstream.url('/report') + '?city=${city}', responseEncoding: 'text' },
+              card: { enabled: true, title: 'Report on {{city}}' },
+            },
+          }),
+          api(host, 'secrets.set', { name: 'FORECAST_KEY', value: KEY }).then(() =>
+            api(host, 'tools.put', {
+              bundleID,
+              slug: 'keyed',
+              version: 'v1',
+              tool: {
+                type: 'http',
+                displayName: 'Keyed forecast',
+                argSchema: args,
+                impl: {
+                  method: 'GET',
+                  urlTemplate: upstream.url('/forecast') + '?city=${city}&key=${FORECAST_KEY}',
+                  headers: { 'X-Api-Key': 'k ${FORECAST_KEY}' },
+                },
+                card: { enabled: true },
+              },
+            }),
+          ),
+        ]);
       },
     });
     ({ host, browser, page, problems } = app);

@@ -44,22 +44,33 @@ export interface AppSession {
   close(): Promise<void>;
 }
 
-/** Starts the host and the browser at once, seeds the host, and opens the signed-in app in a new page. */
+/** A browser with its page open and watched: made while the host starts, which takes longer. */
+async function openBrowserAndPage(): Promise<{ browser: Browser; page: Page; problems: string[] }> {
+  const browser = await openBrowser();
+  try {
+    const page = await browser.context.newPage();
+    return { browser, page, problems: watchPageProblems(page) };
+  } catch (e) {
+    await browser.close();
+    throw e;
+  }
+}
+
+/** Starts the host and the browser (with its page) at once, seeds the host, and opens the signed-in app. */
 export async function openAppSession(opts: { seed?: (host: Host) => Promise<unknown> } = {}): Promise<AppSession> {
-  const [hostStarted, browserOpened] = await Promise.allSettled([startHost(), openBrowser()]);
+  const [hostStarted, browserOpened] = await Promise.allSettled([startHost(), openBrowserAndPage()]);
   if (hostStarted.status === 'rejected' || browserOpened.status === 'rejected') {
     if (hostStarted.status === 'fulfilled') await hostStarted.value.stop();
-    if (browserOpened.status === 'fulfilled') await browserOpened.value.close();
+    if (browserOpened.status === 'fulfilled') await browserOpened.value.browser.close();
     throw hostStarted.status === 'rejected' ? hostStarted.reason : (browserOpened as PromiseRejectedResult).reason;
   }
   const host = hostStarted.value;
-  const browser = browserOpened.value;
+  const { browser, page, problems } = browserOpened.value;
   const close = async () => {
     await Promise.all([browser.close(), host.stop()]);
   };
   try {
-    const [page] = await Promise.all([browser.context.newPage(), opts.seed?.(host)]);
-    const problems = watchPageProblems(page);
+    await opts.seed?.(host);
     await openApp(page, host);
     return { host, browser, page, problems, close };
   } catch (e) {

@@ -42,23 +42,27 @@ describe.skipIf(!chromiumAvailable())('focus, dialogs and addresses', () => {
     app = await openAppSession({
       seed: async (host) => {
         await api(host, 'bundles.put', { bundleID: travel, bundle: { slug: 'travel', displayName: 'Travel', isEnabled: true } });
-        for (const [slug, name] of [
+        const tools = [
           ['sum', 'Sum'],
           ['total', 'Total'],
-        ] as const) {
-          await api(host, 'tools.put', {
-            bundleID: travel,
-            slug,
-            version: 'v1',
-            tool: {
-              displayName: name,
-              description: 'Adds numbers',
-              type: 'function',
-              impl: { function: 'core.calc' },
-              argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
-            },
-          });
-        }
+        ] as const;
+        // Two tools of one bundle, put side by side.
+        await Promise.all(
+          tools.map(([slug, name]) =>
+            api(host, 'tools.put', {
+              bundleID: travel,
+              slug,
+              version: 'v1',
+              tool: {
+                displayName: name,
+                description: 'Adds numbers',
+                type: 'function',
+                impl: { function: 'core.calc' },
+                argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
+              },
+            }),
+          ),
+        );
       },
     });
     ({ host, browser, page, problems } = app);

@@ -37,8 +37,11 @@ describe.skipIf(!chromiumAvailable())('pipelines in Chromium', () => {
     const port = (server.address() as AddressInfo).port;
     app = await openAppSession({
       seed: async (host) => {
-        await api(host, 'config.patch', { patch: { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true } });
-        await api(host, 'bundles.put', { bundleID: weather, bundle: { slug: 'weather', displayName: 'Weather', description: '', isEnabled: true } });
+        // The settings and the bundle side by side.
+        await Promise.all([
+          api(host, 'config.patch', { patch: { allowedHosts: ['127.0.0.1'], allowPrivateNetwork: true } }),
+          api(host, 'bundles.put', { bundleID: weather, bundle: { slug: 'weather', displayName: 'Weather', description: '', isEnabled: true } }),
+        ]);
         await api(host, 'tools.put', {
           bundleID: weather,
           slug: 'geocode',

@@ -50,15 +50,18 @@ describe.runIf(chromiumAvailable())('the Profiles screen', () => {
       seed: async (host) => {
         bundleID = uuidv7();
         await api(host, 'bundles.put', { bundleID, bundle: { slug: 'ops', displayName: 'Operations' } });
-        for (const slug of ['rotate-keys', 'list-hosts']) {
-          await api(host, 'tools.put', {
-            bundleID,
-            slug,
-            version: 'v1',
-            tool: { type: 'function', displayName: slug, description: `The ${slug} tool`, safety: 'readOnly', impl: { function: 'core.uuid' } },
-          });
-        }
-        await api(host, 'profiles.put', { profileID: uuidv7(), profile: { slug: 'taken', displayName: 'Taken', bundles: [], include: [uuidv7()] } });
+        // Put side by side: the two tools of the bundle, and a profile that names none of them.
+        await Promise.all([
+          ...['rotate-keys', 'list-hosts'].map((slug) =>
+            api(host, 'tools.put', {
+              bundleID,
+              slug,
+              version: 'v1',
+              tool: { type: 'function', displayName: slug, description: `The ${slug} tool`, safety: 'readOnly', impl: { function: 'core.uuid' } },
+            }),
+          ),
+          api(host, 'profiles.put', { profileID: uuidv7(), profile: { slug: 'taken', displayName: 'Taken', bundles: [], include: [uuidv7()] } }),
+        ]);
       },
     });
     ({ host, page, problems } = app);
