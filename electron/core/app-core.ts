@@ -313,7 +313,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   await store.reap();
   const reapEvery = opts.reapIntervalMs ?? 60 * 60 * 1000;
   if (reapEvery > 0) owned.interval(() => void store.reap().catch((e: unknown) => logger.error('reaping deleted bundles', e)), reapEvery);
-  const startBackground = backgroundStart({ runners, contextCost, logger, docker: opts.docker !== false });
+  const startBackground = backgroundStart({ runners, contextCost, search, logger, docker: opts.docker !== false });
   if (!opts.deferBackground) await startBackground();
 
   let scheduler: Scheduler | undefined;
