@@ -1,4 +1,6 @@
 /**
+ * The MCP server behind the `/mcp` routes (http-route.ts), loaded on the first request there.
+ *
  * MCP over Streamable HTTP at `/mcp` on the headless host and the desktop app's port, for both
  * protocol eras on one address. The REST guard in front already checked Host/Origin (DNS
  * rebinding) and the bearer token.
@@ -17,7 +19,7 @@
  * (its tools, instructions and mode; the guard let in only its tokens or the host's).
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpServer, serverIdentity, type McpConnection } from './mcp-server.js';
@@ -26,9 +28,6 @@ import { createMcpScope, scopeKey, type McpCore, type McpScope } from './scope.j
 import { createListCache, plainModernListRequest, type ListCache } from './list-cache.js';
 import { answerSessionCall, cancelSessionCall, createSessionListCache, plainSessionCall, type PlainSession, type SessionListCache } from './plain-session.js';
 
-export const MCP_PATH = '/mcp';
-/** A profile's own address. */
-export const MCP_PROFILE_PATH = '/mcp/p/:slug';
 /** Audiences (bundle sets) kept at once; the least recently used one without sessions goes first. */
 const MAX_AUDIENCES = 64;
 
@@ -92,7 +91,16 @@ function isLegacyPost(req: FastifyRequest): boolean {
   return outcome.kind === 'legacy';
 }
 
-export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; version?: string }): Promise<void> {
+export interface McpHttp {
+  /** `/mcp` (`?bundles=` limits the audience). */
+  serveBundles(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+  /** `/mcp/p/<slug>`. */
+  serveProfile(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+  /** Ends sessions and audiences: before the server waits for its connections, which open GET and listen streams would hold forever. */
+  close(): Promise<void>;
+}
+
+export function createMcpHttp(opts: { core: McpCore; version?: string }): McpHttp {
   const sessions = new Map<string, Session>();
   const identity = serverIdentity(opts.version);
   const audiences = new Map<string, Audience>();
@@ -139,8 +147,7 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
     return audience;
   };
 
-  // Before the server waits for its connections: open GET and listen streams would hold it forever.
-  app.addHook('preClose', async () => {
+  const close = async () => {
     await Promise.all(
       [...sessions.values()].map(async (s) => {
         await s.connection.dispose();
@@ -150,7 +157,7 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
     sessions.clear();
     await Promise.all([...audiences.values()].map((a) => a.stop()));
     audiences.clear();
-  });
+  };
 
   const serve = async (req: FastifyRequest, reply: FastifyReply, key: string) => {
     const plainList = plainModernListRequest(req);
@@ -217,10 +224,13 @@ export async function mcpRoute(app: FastifyInstance, opts: { core: McpCore; vers
     return reply;
   };
 
-  app.all(MCP_PATH, (req, reply) => serve(req, reply, scopeKey(bundlesOf(req))));
-  app.all(MCP_PROFILE_PATH, (req, reply) => {
-    const profile = opts.core.profileStore.bySlug((req.params as { slug: string }).slug);
-    if (!profile) return jsonRpcError(reply, 404, -32001, `no profile '${(req.params as { slug: string }).slug}'; see GET /tools/profiles`);
-    return serve(req, reply, PROFILE_KEY + profile.profileID);
-  });
+  return {
+    serveBundles: (req, reply) => serve(req, reply, scopeKey(bundlesOf(req))),
+    serveProfile: async (req, reply) => {
+      const profile = opts.core.profileStore.bySlug((req.params as { slug: string }).slug);
+      if (!profile) return jsonRpcError(reply, 404, -32001, `no profile '${(req.params as { slug: string }).slug}'; see GET /tools/profiles`);
+      return serve(req, reply, PROFILE_KEY + profile.profileID);
+    },
+    close,
+  };
 }
