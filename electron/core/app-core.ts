@@ -61,6 +61,7 @@ import type { ProfileStore } from './profiles/profile-store.js';
 import type { ProfileService } from './profiles/profile-service.js';
 import { openProfiles } from './profiles/open.js';
 import { ContextCostService } from './agents/context-cost.js';
+import { backgroundStart } from './background-start.js';
 import { ToolLintService } from './agents/tool-lint-service.js';
 import { AuditLog } from './audit/writer.js';
 import { AuditChanges } from './audit/changes.js';
@@ -102,6 +103,8 @@ export interface CoreOptions {
   scheduler?: boolean | SchedulerOptions;
   /** Count every tool's context cost in the background (default); one-shot CLI commands count only a profile's, when shown. */
   backgroundContextCount?: boolean;
+  /** Runner starts and the background count wait for core.startBackground() (the host calls it once it listens). */
+  deferBackground?: boolean;
 }
 
 export const DEFAULT_BUILTIN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../data/builtin');
@@ -137,6 +140,8 @@ export interface Core extends TransportCore {
   scheduler?: Scheduler;
   /** Whether a URL is the link of an upstream sign-in this process started (the desktop opens only those in the browser). */
   isPendingSignInUrl(url: string): boolean;
+  /** Starts what runs once the core is up (background-start.ts); createCore did unless deferBackground. */
+  startBackground(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -243,6 +248,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     tools,
     onCounted: () => emit({ type: 'context.counted' }),
     background: opts.backgroundContextCount !== false,
+    held: opts.deferBackground === true,
   });
   owned.add(contextCost.dispose);
   const lint = new ToolLintService({ reader: store.reader, tools });
@@ -307,9 +313,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   await store.reap();
   const reapEvery = opts.reapIntervalMs ?? 60 * 60 * 1000;
   if (reapEvery > 0) owned.interval(() => void store.reap().catch((e: unknown) => logger.error('reaping deleted bundles', e)), reapEvery);
-  if (opts.docker !== false) {
-    await Promise.all(runners.map((r) => r.start?.().catch((e: unknown) => logger.error(`starting the ${r.type} runner`, e))));
-  }
+  const startBackground = backgroundStart({ runners, contextCost, search, logger, docker: opts.docker !== false });
+  if (!opts.deferBackground) await startBackground();
 
   let scheduler: Scheduler | undefined;
   if (schedulerOptions) {
@@ -389,6 +394,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...(scheduler ? { scheduler } : {}),
     openExport: (bundleIDs) => transfer.openExport(bundleIDs),
     isPendingSignInUrl: (url) => upstreams.isPendingAuthorizationUrl(url),
+    startBackground,
     close: () => owned.dispose(),
   };
 }

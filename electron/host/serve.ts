@@ -70,10 +70,13 @@ export async function startServe(options: ServeOptions): Promise<void> {
   const { token, source } = await tokenFrom(options.tokenFile);
   const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
   const rendererDir = join(projectRoot, 'out/renderer');
-  await ensureRendererBuilt(projectRoot, rendererDir);
-
   const agentAccess = new AgentAccess(dataDir, () => core.events.emit('event', { type: 'config.changed' }));
-  const core = await createCore({ dataDir, watch: true, transport: 'rest', agentAccess, scheduler: options.scheduler ?? true });
+  // The renderer's freshness check (a walk of its sources) and the core's opening are independent.
+  // What the core does once it is up (Docker's probe, the context count) starts after the listening line.
+  const [, core] = await Promise.all([
+    ensureRendererBuilt(projectRoot, rendererDir),
+    createCore({ dataDir, watch: true, transport: 'rest', agentAccess, scheduler: options.scheduler ?? true, deferBackground: true }),
+  ]);
   const stopAgentAccess = followAgentAccess(core, agentAccess);
   const app = await createRestServer({ core, token, rendererDir, mcp: core, tls: plan.tls, publicUrl: plan.publicUrl, trustedProxy: plan.trustedProxy, oauth });
   try {
@@ -94,6 +97,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
   else process.stdout.write(`Token: ${token}\nOpen ${url}/#token=${token}\nData: ${dataDir}\n`);
   if (oauth) process.stdout.write(`OAuth: access tokens from ${oauth.issuer} for ${oauth.audience ?? `${url}/mcp`}\n`);
   process.stdout.write(`MCP: ${url}/mcp (Streamable HTTP, Authorization: Bearer <token>)\n`);
+  setImmediate(() => void core.startBackground());
 
   let closing = false;
   const shutdown = async () => {

@@ -61,6 +61,8 @@ export interface ContextCostOptions {
   onCounted?: () => void;
   /** Count every tool in the background and keep the counts current (default); false: only what total() is asked for. */
   background?: boolean;
+  /** The background count waits for release() (the host releases it once it listens: the tokenizer's load is not in its start). */
+  held?: boolean;
 }
 
 interface Counted {
@@ -86,8 +88,10 @@ export class ContextCostService {
   private scheduled: NodeJS.Immediate | undefined;
   private waiters: (() => void)[] = [];
   private readonly unobserve: () => void;
+  private held: boolean;
 
   constructor(private readonly opts: ContextCostOptions) {
+    this.held = opts.held === true;
     this.reader = opts.store.reader;
     this.count = opts.count ?? countTextTokens;
     const background = opts.background !== false;
@@ -187,6 +191,13 @@ export class ContextCostService {
     return { agentTools: offered.length, tokens };
   }
 
+  /** Starts a held background count (once; later calls do nothing). */
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    if (this.queue.size) this.scheduled ??= setImmediate(() => this.slice());
+  }
+
   /** Resolves once every tool known now is counted. */
   idle(): Promise<void> {
     if (!this.queue.size) return Promise.resolve();
@@ -204,7 +215,7 @@ export class ContextCostService {
 
   private enqueue(toolID: string): void {
     this.queue.add(toolID);
-    this.scheduled ??= setImmediate(() => this.slice());
+    if (!this.held) this.scheduled ??= setImmediate(() => this.slice());
   }
 
   private slice(): void {
