@@ -85,7 +85,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     stack.style.setProperty('--toast-lift', `${lift}px`);
   }, []);
 
-  useLayoutEffect(place, [toasts, place]);
+  // Measuring forces a layout; with no toast there is nothing to lift (the first commit, most of the time).
+  useLayoutEffect(() => {
+    if (toasts.length > 0) place();
+    else stackRef.current?.style.removeProperty('--toast-lift');
+  }, [toasts, place]);
 
   // While toasts show, the page under them can scroll, resize or change screen.
   useEffect(() => {

@@ -1,4 +1,5 @@
 /** Bundles with their switches and tool counts, plus the app's other places. */
+import { memo, useCallback } from 'react';
 import { useBundles, useProblems, useSchedules } from '../api/queries.js';
 import { useToggleBundle } from '../api/mutations.js';
 import { useNav, type Route } from '../app/nav.js';
@@ -9,6 +10,7 @@ import { useTransfer } from '../transfer/TransferProvider.js';
 import { ImportIcon } from '../transfer/DropZone.js';
 import { plural } from '../app/format.js';
 import { useAddServer } from '../servers/AddServer.js';
+import type { BundleView } from '../../../shared/types.js';
 import './Sidebar.css';
 
 function isBundleActive(route: Route, bundleID: string): boolean {
@@ -33,6 +35,9 @@ export function Sidebar() {
   const transfer = useTransfer();
   const addServer = useAddServer();
   const total = bundles.data?.reduce((n, b) => n + b.toolCount, 0);
+  const openBundle = useCallback((bundleID: string) => go({ name: 'tools', bundleID }), [go]);
+  const { mutate: toggleMutate } = toggle;
+  const toggleBundle = useCallback((bundle: BundleView, isEnabled: boolean) => toggleMutate({ bundle, isEnabled }), [toggleMutate]);
 
   return (
     <nav className="sidebar" aria-label="Bundles and places">
@@ -99,32 +104,9 @@ export function Sidebar() {
           </li>
         )}
         {bundles.data?.length === 0 && <li className="muted pad">No bundles yet.</li>}
-        {bundles.data?.map((b) => {
-          const active = isBundleActive(route, b.bundleID);
-          return (
-            <li key={b.bundleID} className={`bundle-row${active ? ' is-active' : ''}${b.isEnabled ? '' : ' is-off'}`} data-testid={`bundle-${b.slug}`}>
-              <button
-                type="button"
-                className="bundle-open"
-                aria-current={active ? 'page' : undefined}
-                onClick={() => go({ name: 'tools', bundleID: b.bundleID })}
-                title={b.description || b.displayName || b.slug}
-              >
-                <span className="bundle-name">{b.displayName || b.slug}</span>
-                {b.isBuiltIn && <Badge tone="info">built-in</Badge>}
-                <span className="count" aria-label={plural(b.toolCount, 'tool')}>
-                  {b.toolCount}
-                </span>
-              </button>
-              <Switch
-                checked={b.isEnabled}
-                label={`${b.displayName || b.slug} enabled`}
-                testId={`bundle-switch-${b.slug}`}
-                onChange={(isEnabled) => toggle.mutate({ bundle: b, isEnabled })}
-              />
-            </li>
-          );
-        })}
+        {bundles.data?.map((b) => (
+          <BundleRow key={b.bundleID} bundle={b} active={isBundleActive(route, b.bundleID)} onOpen={openBundle} onToggle={toggleBundle} />
+        ))}
       </ul>
 
       <div className="sidebar-bottom">
@@ -206,6 +188,47 @@ export function Sidebar() {
     </nav>
   );
 }
+
+/**
+ * Memoised with stable callbacks: a navigation, or a refetch of the bundle list while another
+ * process writes tools, renders again only the rows whose bundle or active state changed, not
+ * all of a few hundred.
+ */
+const BundleRow = memo(function BundleRow({
+  bundle: b,
+  active,
+  onOpen,
+  onToggle,
+}: {
+  bundle: BundleView;
+  active: boolean;
+  onOpen(bundleID: string): void;
+  onToggle(bundle: BundleView, isEnabled: boolean): void;
+}) {
+  return (
+    <li className={`bundle-row${active ? ' is-active' : ''}${b.isEnabled ? '' : ' is-off'}`} data-testid={`bundle-${b.slug}`}>
+      <button
+        type="button"
+        className="bundle-open"
+        aria-current={active ? 'page' : undefined}
+        onClick={() => onOpen(b.bundleID)}
+        title={b.description || b.displayName || b.slug}
+      >
+        <span className="bundle-name">{b.displayName || b.slug}</span>
+        {b.isBuiltIn && <Badge tone="info">built-in</Badge>}
+        <span className="count" aria-label={plural(b.toolCount, 'tool')}>
+          {b.toolCount}
+        </span>
+      </button>
+      <Switch
+        checked={b.isEnabled}
+        label={`${b.displayName || b.slug} enabled`}
+        testId={`bundle-switch-${b.slug}`}
+        onChange={(isEnabled) => onToggle(b, isEnabled)}
+      />
+    </li>
+  );
+});
 
 function ServerIcon() {
   return (
