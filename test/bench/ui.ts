@@ -176,16 +176,43 @@ async function scrollFrames(page: Page): Promise<{ scrolling: number[]; idle: nu
 
 /**
  * Right after start the host is still reading and indexing 10,000 files (the first HTML took
- * ~0.9 s to arrive in trials); the UI is measured once the host answers, not the host's start.
+ * ~0.9 s to arrive in trials), and after it listens it counts every tool's context cost in the
+ * background (the tokenizer, seconds of CPU for 10,000 tools). The UI is measured on a settled
+ * host: once it answers and has said `context.counted` (or after 90 s), not during its start.
  */
 export async function warmUp(host: Host): Promise<void> {
   const auth = { Authorization: `Bearer ${host.token}` };
+  const counted = untilEvent(host, 'context.counted', 90_000);
   for (let i = 0; i < 3; i++) {
     await (await fetch(`${host.url}/`)).text();
     await (await fetch(`${host.url}/tools/tools?includeDisabled=true&recommendedPageSize=1000`, { headers: auth })).text();
     await (await fetch(`${host.url}/tools/tools/search?q=weather`, { headers: auth })).text();
   }
+  const heard = await counted;
+  if (!heard) console.log('  (the host did not say context.counted within 90 s; measuring anyway)');
   await new Promise((r) => setTimeout(r, 2000));
+}
+
+/** Whether the host's event stream carries an event of this type within `ms`. */
+async function untilEvent(host: Host, type: string, ms: number): Promise<boolean> {
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), ms);
+  try {
+    const res = await fetch(`${host.url}/tools/events`, { headers: { Authorization: `Bearer ${host.token}` }, signal: stop.signal });
+    const decoder = new TextDecoder();
+    let text = '';
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true });
+      if (text.includes(`"type":"${type}"`)) return true;
+      text = text.slice(-200);
+    }
+    return false;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+    stop.abort();
+  }
 }
 
 /** The 1-minute load average, and how many cores there are to share it. */
