@@ -11,17 +11,12 @@
  * Run alone: TW_BENCH_OTHER_RENDERER=/tmp/old-renderer npx tsx test/bench/ui-compare.ts
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { build } from 'vite';
-import { createCore } from '../../electron/core/app-core.js';
-import { createRestServer } from '../../electron/host/rest/server.js';
-import { chromiumAvailable, launchBrowser, PROJECT_ROOT } from '../e2e/harness.js';
-import { startWriter, stopGroup } from './startup.js';
-import { waitForMark, writeDataset } from './ui.js';
+import { waitForMark } from './ui.js';
+import { openRendererRig } from './renderer-rig.js';
 import { fmt, median, quantile } from './util.js';
 
 const RUNS = 6;
@@ -51,27 +46,11 @@ async function keystrokes(page: Page, q: string): Promise<number[]> {
 export async function run(): Promise<void> {
   const other = process.env['TW_BENCH_OTHER_RENDERER'];
   if (!other || !existsSync(join(other, 'index.html'))) throw new Error('set TW_BENCH_OTHER_RENDERER to the folder of another renderer build');
-  if (!chromiumAvailable()) throw new Error('no Chromium at /usr/bin/chromium');
-  const ours = await mkdtemp(join(tmpdir(), 'tw-bench-renderer-'));
-  const dataDir = await mkdtemp(join(tmpdir(), 'tw-bench-compare-'));
-  await build({ configFile: join(PROJECT_ROOT, 'renderer/vite.config.ts'), logLevel: 'silent', build: { outDir: ours, emptyOutDir: true } });
-  await writeDataset(dataDir);
   const withWriter = process.env['TW_BENCH_WRITER'] === '1';
-  const core = await createCore({ dataDir, docker: false, watch: withWriter });
-  let writer: Awaited<ReturnType<typeof startWriter>> | undefined;
-  const browser = await launchBrowser();
-  const urls: Record<'ours' | 'other', string> = { ours: '', other: '' };
-  const apps = [];
+  const rig = await openRendererRig({ token: TOKEN, others: [['other', other]], watch: withWriter, dataPrefix: 'tw-bench-compare-' });
+  const { browser } = rig;
+  const urls = { ours: rig.urls.get('ours')!, other: rig.urls.get('other')! };
   try {
-    for (const [name, dir] of [
-      ['ours', ours],
-      ['other', other],
-    ] as const) {
-      const app = await createRestServer({ core, token: TOKEN, rendererDir: dir, mcp: core });
-      await app.listen({ host: '127.0.0.1', port: 0 });
-      apps.push(app);
-      urls[name] = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-    }
     const open = async (url: string, noCache: boolean) => {
       const page = await browser.context.newPage();
       if (noCache) await (await page.context().newCDPSession(page)).send('Network.setCacheDisabled', { cacheDisabled: true });
@@ -92,7 +71,7 @@ export async function run(): Promise<void> {
     const pages = { ours: await open(urls.ours, false), other: await open(urls.other, false) };
     const keys = { ours: [] as number[], other: [] as number[] };
     if (withWriter) {
-      writer = await startWriter(dataDir);
+      await rig.startWriter();
       await new Promise((r) => setTimeout(r, 1000));
     }
     for (const [i, q] of [...QUERIES, ...QUERIES].entries()) {
@@ -112,12 +91,7 @@ export async function run(): Promise<void> {
     row(`keystroke → painted p50 (${keys.ours.length} keys)`, quantile(keys.ours, 0.5), quantile(keys.other, 0.5), '');
     row('keystroke → painted p95', quantile(keys.ours, 0.95), quantile(keys.other, 0.95), 'goal ≤ 50 ms');
   } finally {
-    if (writer) await stopGroup(writer);
-    await browser.close();
-    for (const app of apps) await app.close();
-    await core.close();
-    await rm(dataDir, { recursive: true, force: true });
-    await rm(ours, { recursive: true, force: true });
+    await rig.close();
   }
 }
 

@@ -9,17 +9,12 @@
  * Run alone: [TW_BENCH_OTHER_RENDERER=/tmp/old-renderer] npx tsx test/bench/ui-profile.ts
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CDPSession, Page } from 'playwright-core';
-import { build } from 'vite';
-import { createCore } from '../../electron/core/app-core.js';
-import { createRestServer } from '../../electron/host/rest/server.js';
-import { chromiumAvailable, launchBrowser, PROJECT_ROOT } from '../e2e/harness.js';
-import { startWriter, stopGroup } from './startup.js';
-import { waitForMark, writeDataset } from './ui.js';
+import { waitForMark } from './ui.js';
+import { openRendererRig } from './renderer-rig.js';
 import { median } from './util.js';
 
 const RUNS = 4;
@@ -64,32 +59,13 @@ function describe(runs: Figures[]): string {
 }
 
 export async function run(): Promise<void> {
-  if (!chromiumAvailable()) throw new Error('no Chromium at /usr/bin/chromium');
   const other = process.env['TW_BENCH_OTHER_RENDERER'];
   if (other && !existsSync(join(other, 'index.html'))) throw new Error(`no renderer build in ${other}`);
-  const ours = await mkdtemp(join(tmpdir(), 'tw-bench-renderer-'));
-  const dataDir = await mkdtemp(join(tmpdir(), 'tw-bench-profile-'));
-  await build({ configFile: join(PROJECT_ROOT, 'renderer/vite.config.ts'), logLevel: 'silent', build: { outDir: ours, emptyOutDir: true } });
-  await writeDataset(dataDir);
-  const core = await createCore({ dataDir, docker: false, watch: true });
-  const browser = await launchBrowser();
-  const builds = other
-    ? ([
-        ['ours', ours],
-        ['other', other],
-      ] as const)
-    : ([['ours', ours]] as const);
-  const urls = new Map<string, string>();
-  const apps = [];
-  let writer: Awaited<ReturnType<typeof startWriter>> | undefined;
+  const rig = await openRendererRig({ token: TOKEN, others: other ? [['other', other]] : [], watch: true, dataPrefix: 'tw-bench-profile-' });
+  const { browser, urls } = rig;
+  const builds = [...urls.keys()].map((name) => [name] as const);
   const loads: number[] = [];
   try {
-    for (const [name, dir] of builds) {
-      const app = await createRestServer({ core, token: TOKEN, rendererDir: dir, mcp: core });
-      await app.listen({ host: '127.0.0.1', port: 0 });
-      apps.push(app);
-      urls.set(name, `http://127.0.0.1:${(app.server.address() as { port: number }).port}`);
-    }
     const open = async (name: string) => {
       const page = await browser.context.newPage();
       await page.addInitScript(COUNTERS);
@@ -115,7 +91,7 @@ export async function run(): Promise<void> {
     const typingPages = new Map<string, { page: Page; cdp: CDPSession }>();
     for (const [name] of builds) typingPages.set(name, await open(name));
     await new Promise((r) => setTimeout(r, 3000));
-    writer = await startWriter(dataDir);
+    await rig.startWriter();
     await new Promise((r) => setTimeout(r, 1000));
     const typing = new Map<string, Figures[]>();
     for (const [i, q] of QUERIES.entries()) {
@@ -140,12 +116,7 @@ export async function run(): Promise<void> {
       console.log(`  ${name}: typing one query, writer  ${describe(typing.get(name)!)}`);
     }
   } finally {
-    if (writer) await stopGroup(writer);
-    await browser.close();
-    for (const app of apps) await app.close();
-    await core.close();
-    await rm(dataDir, { recursive: true, force: true });
-    await rm(ours, { recursive: true, force: true });
+    await rig.close();
   }
 }
 
