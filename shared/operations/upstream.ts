@@ -1,0 +1,47 @@
+/** Upstream MCP servers: probe, status, sync, stop, sign-in, and the review of a changed definition. */
+import { Type } from '@sinclair/typebox';
+import { Uuid } from '../schemas.js';
+import { BundleSource, type DefinitionReview, type ServerAuthorization, type ServerProbe, type UpstreamStatus, type UpstreamSyncReport } from '../upstream.js';
+import { DEFINITION_HASH_PATTERN } from '../tool-types/mcp.js';
+import type { ToolView } from '../types.js';
+import { op, ToolRef } from './op.js';
+
+export const upstreamOperations = {
+  'servers.probe': op<ServerProbe>()({
+    summary: 'Start an MCP server from a source without saving anything, and list what it offers (the add-server dialog)',
+    input: Type.Object({ source: BundleSource }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'TOOL_UNAVAILABLE', 'UPSTREAM_ERROR', 'TIMEOUT'],
+  }),
+  'servers.status': op<UpstreamStatus & { syncedAt?: string; toolCount: number }>()({
+    summary: "The state of a bundle's upstream MCP server: stopped, starting, ready or failed, what it said of itself, the end of its stderr",
+    input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'servers.sync': op<UpstreamSyncReport>()({
+    summary:
+      "Bring a bundle's tools in line with its upstream server: new tools arrive switched off, changed definitions are withheld until accepted, tools gone upstream become unavailable (dryRun: report only)",
+    input: Type.Object({ bundleID: Uuid, dryRun: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'TOOL_UNAVAILABLE', 'UPSTREAM_ERROR', 'BUNDLE_DISABLED', 'BUNDLE_DELETED'],
+  }),
+  'servers.stop': op<UpstreamStatus>()({
+    summary: "Stop a bundle's upstream server in this process (it starts again on the next call)",
+    input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'servers.authorize': op<ServerAuthorization>()({
+    summary:
+      "Start signing in (OAuth) to a bundle's HTTP server: the authorization link to open in a browser; the redirect to a loopback listener of this process finishes it and the tokens go to the secrets store",
+    input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'TOOL_UNAVAILABLE', 'UPSTREAM_ERROR'],
+  }),
+  'tools.definition': op<DefinitionReview>()({
+    summary: "An upstream tool's accepted definition beside the server's current one, for review",
+    input: Type.Object(ToolRef, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'tools.acceptDefinition': op<ToolView>()({
+    summary: "Accept the upstream's current definition of a tool (pinned by its hash; definitionHash: the one reviewed)",
+    input: Type.Object({ ...ToolRef, definitionHash: Type.Optional(Type.String({ pattern: DEFINITION_HASH_PATTERN })) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'MODIFIED_ELSEWHERE'],
+  }),
+} as const;
