@@ -5,7 +5,7 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { UUID_PATTERN } from './ids.js';
-import { HEADER_NAME_MAX, HEADER_NAME_PATTERN } from './headers.js';
+import { HEADER_NAME_MAX, HEADER_NAME_PATTERN } from './net/headers.js';
 
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -14,7 +14,7 @@ export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 86
 /** Slug rules are Unicode-aware and checked in code (shared/slug.ts); the schema only bounds the type. */
 export const SlugString = Type.String({ minLength: 1, maxLength: 256 });
 export const SecretName = Type.String({ pattern: '^[A-Z][A-Z0-9_]*$', maxLength: 128 });
-export { HEADER_NAME_MAX, HEADER_NAME_PATTERN, headerNameProblem, headerValueProblem } from './headers.js';
+export { HEADER_NAME_MAX, HEADER_NAME_PATTERN, headerNameProblem, headerValueProblem } from './net/headers.js';
 export const HeaderName = Type.String({ pattern: HEADER_NAME_PATTERN, maxLength: HEADER_NAME_MAX });
 
 export const Safety = Type.Union([Type.Literal('readOnly'), Type.Literal('sideEffecting'), Type.Literal('privileged')]);

@@ -7,7 +7,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CssColor, JsonSchemaValue, Nullable, Safety, SlugString, Timestamp, Uuid } from './schema-primitives.js';
 import { ToolTypeSchema, type Impl } from './tool-types/catalog.js';
-import { MAX_SCHEDULES, Schedule } from './schedule-schema.js';
+import { MAX_SCHEDULES, Schedule } from './schedules/schema.js';
 import { BundleSource } from './upstream.js';
 import { MAX_UPSTREAM_IDLE_MINUTES } from './limits.js';
 
@@ -16,7 +16,7 @@ export { FunctionImpl } from './tool-types/function.js';
 export { HttpImpl, HttpAuth, HmacAuth, OAuth2ClientCredentialsAuth } from './tool-types/http.js';
 export { ContainerImpl, Sandbox } from './tool-types/container.js';
 export { PipelineImpl, PipelineStep, StepToolRef } from './tool-types/pipeline.js';
-export { Schedule, ScheduleInput, ScheduleApproval, MAX_SCHEDULES } from './schedule-schema.js';
+export { Schedule, ScheduleInput, ScheduleApproval, MAX_SCHEDULES } from './schedules/schema.js';
 export { IMPL_SCHEMAS, TOOL_TYPES, ToolTypeSchema, normalizeToolType, type ToolType, type Impl } from './tool-types/catalog.js';
 
 export const SCHEMA_VERSION = '1';

@@ -27,7 +27,7 @@ export type BundleView = BundleFile & {
   toolCount: number;
   /** How many of its tools agents are offered now (switched on, bundle on, not withheld). */
   agentToolCount?: number;
-  /** Tokens the definitions of those tools add to an agent's context (shared/context-cost.ts names the basis); absent until counted. */
+  /** Tokens the definitions of those tools add to an agent's context (shared/agents/context-cost.ts names the basis); absent until counted. */
   contextTokens?: number;
 };
 
@@ -37,7 +37,7 @@ export type ToolView = ToolFile & {
   metrics: ToolMetrics;
   /** Set when a run needs more care than `safety` says: a pipeline whose step became more dangerous since it was saved. */
   effectiveSafety?: ToolFile['safety'];
-  /** Tokens its MCP definition adds to an agent's context (shared/context-cost.ts names the basis); absent until counted. */
+  /** Tokens its MCP definition adds to an agent's context (shared/agents/context-cost.ts names the basis); absent until counted. */
   contextTokens?: number;
 };
 
@@ -348,4 +348,4 @@ export interface ScheduleOutput {
 }
 
 // A container tool's build files and images: their own module, re-exported so imports stay put.
-export type { BuildFileEntry, BuildFileList, BuildFileContent, ImageInfo, ToolImage, BuildStep, BuildResult } from './build-types.js';
+export type { BuildFileEntry, BuildFileList, BuildFileContent, ImageInfo, ToolImage, BuildStep, BuildResult } from './tool-types/container-build.js';

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { isAbsolute } from 'node:path';
 import { Config as ConfigSchema, CONFIG_KEY_ORDER, DEFAULT_CONFIG, type Config } from '../../shared/schemas.js';
-import { checkHostPattern, normalizeHostPattern } from '../../shared/hosts.js';
+import { checkHostPattern, normalizeHostPattern } from '../../shared/net/hosts.js';
 import type { FieldIssue } from '../../shared/errors.js';
 import type { Problem } from '../../shared/types.js';
 import { CoreError, invalid } from './errors.js';

@@ -9,7 +9,7 @@ import addFormatsModule from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
 import type { FieldIssue } from '../../shared/errors.js';
 import { apiIssues } from '../../shared/json-schema/issues.js';
-import { linearRegex, type LinearRegex } from '../../shared/linear-regex.js';
+import { linearRegex, type LinearRegex } from '../../shared/json-schema/linear-regex.js';
 
 // ajv and ajv-formats are CommonJS with a default export; under ESM the class sits on .default.
 const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as typeof AjvModule;
@@ -33,7 +33,7 @@ function makeContractAjv(): AjvInstance {
 
 /**
  * ajv's regex engine for user schemas: RE2, so `pattern` and `patternProperties` match in linear
- * time whatever the author wrote (shared/linear-regex.ts). A pattern RE2 cannot express fails to
+ * time whatever the author wrote (shared/json-schema/linear-regex.ts). A pattern RE2 cannot express fails to
  * compile, which makes the schema refused at save.
  */
 const linearRegExp = Object.assign(

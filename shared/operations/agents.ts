@@ -1,7 +1,7 @@
 /** Agents: who is connected, approvals, profiles and their tokens. */
 import { Type } from '@sinclair/typebox';
 import { Uuid } from '../schemas.js';
-import { ProfileInput, type CreatedProfileToken, type ProfileDetail, type ProfileSummary, type ProfileTokenInfo } from '../profiles.js';
+import { ProfileInput, type CreatedProfileToken, type ProfileDetail, type ProfileSummary, type ProfileTokenInfo } from '../agents/profiles.js';
 import type { Approval, ApprovalDecision, AgentConnection } from '../types.js';
 import { op, IfMatch } from './op.js';
 

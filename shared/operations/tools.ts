@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Safety, Card, Limits, JsonSchemaValue } from '../schemas.js';
 import { ToolTypeInputSchema } from '../tool-types/catalog.js';
-import { MAX_SCHEDULES, ScheduleInput } from '../schedule-schema.js';
+import { MAX_SCHEDULES, ScheduleInput } from '../schedules/schema.js';
 import type { ToolView, Page, SearchHit, OpenAiFunction, ToolLintFinding } from '../types.js';
 import { op, Ids, PageSize, PageToken, ToolRef, EnabledPatch, IfMatch } from './op.js';
 

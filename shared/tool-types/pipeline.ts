@@ -1,6 +1,6 @@
 /**
  * impl of a `pipeline` tool: steps that each call an existing tool, with arguments filled from
- * the pipeline's input and earlier steps' values (template semantics: shared/pipeline.ts).
+ * the pipeline's input and earlier steps' values (template semantics: shared/tool-types/pipeline-templates.ts).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { SlugString, Uuid } from '../schema-primitives.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatCount, plural } from '../../renderer/src/app/format.js';
-import { compactTokens, tokensApprox } from '../../shared/context-cost.js';
+import { compactTokens, tokensApprox } from '../../shared/agents/context-cost.js';
 
 describe('counts as the app shows them', () => {
   it('formats a count as Number#toLocaleString does, from one shared formatter', () => {

@@ -1,9 +1,9 @@
 /** The Profiles screen's pure parts: live updates of profiles, and the client configuration it shares with Connect an agent. */
 import { describe, expect, it } from 'vitest';
 import { keysForEvent } from '../../renderer/src/api/events.js';
-import { mcpClientConfig, profileLaunch } from '../../shared/mcp-config.js';
+import { mcpClientConfig, profileLaunch } from '../../shared/agents/mcp-config.js';
 import { draftOf, inputOf } from '../../renderer/src/profiles/profileInput.js';
-import type { ProfileFile } from '../../shared/profiles.js';
+import type { ProfileFile } from '../../shared/agents/profiles.js';
 
 const launch = { command: '/usr/bin/node', args: ['/app/bin/toolwright.js', '--data-dir', '/data', 'mcp'] };
 

@@ -5,9 +5,9 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import type { McpLaunch } from '../../../shared/types.js';
-import type { ProfileDetail } from '../../../shared/profiles.js';
-import { mcpClientConfig, profileHttpUrl, profileLaunch } from '../../../shared/mcp-config.js';
-import { TOKENIZER_BASIS, tokensApprox } from '../../../shared/context-cost.js';
+import type { ProfileDetail } from '../../../shared/agents/profiles.js';
+import { mcpClientConfig, profileHttpUrl, profileLaunch } from '../../../shared/agents/mcp-config.js';
+import { TOKENIZER_BASIS, tokensApprox } from '../../../shared/agents/context-cost.js';
 import type { CliContext } from '../context.js';
 import type { CliSession } from '../session.js';
 import { CliFailure } from '../failure.js';

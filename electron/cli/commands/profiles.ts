@@ -1,7 +1,7 @@
 /** `profiles`: list, add, show, remove a profile, and make or revoke its tokens, through the profiles.* operations. */
 import type { Command } from 'commander';
 import { v7 as uuidv7 } from 'uuid';
-import type { ProfileSummary } from '../../../shared/profiles.js';
+import type { ProfileSummary } from '../../../shared/agents/profiles.js';
 import type { CliContext } from '../context.js';
 import type { CliSession } from '../session.js';
 import { CliFailure } from '../failure.js';

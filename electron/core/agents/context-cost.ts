@@ -1,7 +1,7 @@
 /**
  * The context cost of tool definitions: how many tokens each tool's MCP definition
  * (mcp-tool.ts, what `tools/list` gives an agent) adds to every request of an agent that is
- * offered it, counted with the o200k_base tokenizer (shared/context-cost.ts names the basis).
+ * offered it, counted with the o200k_base tokenizer (shared/agents/context-cost.ts names the basis).
  *
  * Counted once per tool and kept current: after the store opens every tool is counted in the
  * background in short slices, so nothing waits on it (`onCounted` says when it is done); a changed

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { type BundleFile, type Config, type Safety, type ToolFile } from '../../../shared/schemas.js';
 import type { Availability, HistoryEntry, InvokeResult, InvokeStreamEvent, InvokeTrigger, PipelineStepRecord } from '../../../shared/types.js';
 import { CoreError, cancelledError, capIssues } from '../errors.js';
-import { moreDangerous } from '../../../shared/pipeline.js';
+import { moreDangerous } from '../../../shared/tool-types/pipeline-templates.js';
 import { depthExceeded, MAX_ARGS_DEPTH } from '../../../shared/limits.js';
 import { abortError, delay, raceAbort } from '../util/abort.js';
 import type { HistoryStore } from './history.js';

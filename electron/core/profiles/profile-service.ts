@@ -1,5 +1,5 @@
 /** The profiles.* operations: the profile files, their views as agents see them, and their tokens. */
-import type { ProfileDetail, ProfileFile, ProfileInput, ProfileSummary, ProfileTokenInfo, CreatedProfileToken } from '../../../shared/profiles.js';
+import type { ProfileDetail, ProfileFile, ProfileInput, ProfileSummary, ProfileTokenInfo, CreatedProfileToken } from '../../../shared/agents/profiles.js';
 import { invalid, notFound } from '../errors.js';
 import type { StoreReader } from '../store/reader.js';
 import type { ToolService } from '../store/tools.js';
@@ -7,7 +7,7 @@ import type { ProfileStore } from './profile-store.js';
 import type { ProfileTokens } from './profile-tokens.js';
 import type { ContextCostService } from '../agents/context-cost.js';
 import { SEARCH_MODE_TOKENS } from '../agents/search-mode-cost.js';
-import { toolLimitWarnings } from '../../../shared/context-cost.js';
+import { toolLimitWarnings } from '../../../shared/agents/context-cost.js';
 import { missingRefs, overrideIssues, profileToolRows, profileTools } from './profile-view.js';
 
 export class ProfileService {

@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import type { StoreEvent } from '../../../shared/operations.js';
-import { PROFILE_KEY_ORDER, SCOPE_TOKEN, type ProfileFile, type ProfileInput } from '../../../shared/profiles.js';
+import { PROFILE_KEY_ORDER, SCOPE_TOKEN, type ProfileFile, type ProfileInput } from '../../../shared/agents/profiles.js';
 import { canonicalJson } from '../../../shared/canonical.js';
 import { checkSlug } from '../../../shared/slug.js';
 import { isUuid } from '../../../shared/ids.js';

@@ -8,7 +8,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { v7 as uuidv7 } from 'uuid';
-import type { CreatedProfileToken, ProfileTokenInfo } from '../../../shared/profiles.js';
+import type { CreatedProfileToken, ProfileTokenInfo } from '../../../shared/agents/profiles.js';
 import { notFound } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';

@@ -5,8 +5,8 @@
  * its history stay the tool's. Also the checks a profile must pass to be saved (override names
  * that break MCP's rule or collide) and the references that no longer exist.
  */
-import type { ProfileFile, ProfileTool } from '../../../shared/profiles.js';
-import { MCP_TOOL_NAME } from '../../../shared/profiles.js';
+import type { ProfileFile, ProfileTool } from '../../../shared/agents/profiles.js';
+import { MCP_TOOL_NAME } from '../../../shared/agents/profiles.js';
 import type { FieldIssue } from '../../../shared/errors.js';
 import { agentTools, MAX_TOOL_NAME, type AgentTool } from '../agents/agent-tools.js';
 import type { StoreReader } from '../store/reader.js';

@@ -3,8 +3,8 @@
  * watcher). A scheduleID is unique across the data folder; should a hand-copied tool.json repeat
  * one, the older tool keeps it and the copy's schedule is ignored until it gets its own ID.
  */
-import type { Schedule } from '../../../shared/schedule-schema.js';
-import { machineTimeZone } from '../../../shared/schedules.js';
+import type { Schedule } from '../../../shared/schedules/schema.js';
+import { machineTimeZone } from '../../../shared/schedules/cron.js';
 import type { BundleRecord, StoreReader, ToolRecord } from '../store/reader.js';
 
 export interface ScheduleEntry {

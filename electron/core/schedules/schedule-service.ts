@@ -4,7 +4,7 @@
  * rule), and "Run now". Any process can answer: the last runs and outputs are read from disk.
  */
 import type { InvokeResult, ScheduleOutput, ScheduleView } from '../../../shared/types.js';
-import { nextFireAfter } from '../../../shared/schedules.js';
+import { nextFireAfter } from '../../../shared/schedules/cron.js';
 import { CoreError, notFound } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { ToolService } from '../store/tools.js';

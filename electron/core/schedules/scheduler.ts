@@ -1,7 +1,7 @@
 /**
  * The scheduler of a long-lived process (the app, the headless host, an MCP server): it stands by
  * until it holds the data folder's lease (./lease.ts), then fires each enabled schedule at its
- * times (shared/schedules.ts: zones and DST) through the runner, which claims every fire so it
+ * times (shared/schedules/cron.ts: zones and DST) through the runner, which claims every fire so it
  * runs once across processes.
  *
  * - Catch-up: on taking the lease, of the fires missed since the previous holder last checked
@@ -14,7 +14,7 @@
  *   at the next tick).
  */
 import { randomUUID } from 'node:crypto';
-import { latestFireBetween, nextFireAfter, uuidV7Time } from '../../../shared/schedules.js';
+import { latestFireBetween, nextFireAfter, uuidV7Time } from '../../../shared/schedules/cron.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/store.js';
 import { SchedulerLease, type LeaseFile, type LeaseHolder } from './lease.js';

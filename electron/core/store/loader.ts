@@ -16,7 +16,7 @@ import { validatorFor } from '../validation.js';
 import { apiIssues } from '../../../shared/json-schema/issues.js';
 import { isTempName, tempOwnerPid, pidAlive } from '../fs/atomic.js';
 import { leavesRoot, readJsonIn } from '../fs/json-text.js';
-import { toolFromSpec } from '../../../shared/spec-tool.js';
+import { toolFromSpec } from '../../../shared/tool-types/spec-tool.js';
 
 /** What memory knows of a file's bytes, for ETag and If-Match (store/preconditions.ts). */
 export interface FileTags {

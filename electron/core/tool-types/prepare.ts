@@ -15,9 +15,9 @@ import { invalid } from '../errors.js';
 import { depthExceeded, MAX_SCHEMA_DEPTH } from '../../../shared/limits.js';
 import { checkAgainst, makeUserAjv } from '../validation.js';
 import { toolTypeModule } from './registry.js';
-import { moreDangerous } from '../../../shared/pipeline.js';
+import { moreDangerous } from '../../../shared/tool-types/pipeline-templates.js';
 import { prepareSchedules } from './schedule-rules.js';
-import { implFromSpec } from '../../../shared/spec-tool.js';
+import { implFromSpec } from '../../../shared/tool-types/spec-tool.js';
 
 const userAjv = makeUserAjv();
 

@@ -10,8 +10,8 @@ import { LRUCache } from 'lru-cache';
 import { v7 as uuidv7 } from 'uuid';
 import type { FieldIssue } from '../../../shared/errors.js';
 import type { Safety, ToolFile } from '../../../shared/schemas.js';
-import type { Schedule, ScheduleApproval, ScheduleInput } from '../../../shared/schedule-schema.js';
-import { canonicalTimeZone, cronIssue, normalizeCron, timeZoneIssue } from '../../../shared/schedules.js';
+import type { Schedule, ScheduleApproval, ScheduleInput } from '../../../shared/schedules/schema.js';
+import { canonicalTimeZone, cronIssue, normalizeCron, timeZoneIssue } from '../../../shared/schedules/cron.js';
 import { modelIssues } from '../../../shared/json-schema/issues.js';
 import { makeUserAjv } from '../validation.js';
 

@@ -13,7 +13,7 @@
 import type { Readable } from 'node:stream';
 import type { FieldIssue } from '../../../shared/errors.js';
 import type { ToolInput } from '../../../shared/operations.js';
-import { isHostAllowed } from '../../../shared/hosts.js';
+import { isHostAllowed } from '../../../shared/net/hosts.js';
 import { toolKey } from '../../../shared/slug.js';
 import type { BundleFile, Config, ToolFile } from '../../../shared/schemas.js';
 import { CoreError, invalid } from '../errors.js';

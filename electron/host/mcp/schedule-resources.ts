@@ -19,9 +19,9 @@ import {
 import type { Core } from '../../core/app-core.js';
 import type { AgentTool } from '../../core/agents/agent-tools.js';
 import type { McpScope } from './scope.js';
-import type { Schedule } from '../../../shared/schedule-schema.js';
+import type { Schedule } from '../../../shared/schedules/schema.js';
 import type { ScheduleOutput } from '../../../shared/types.js';
-import { describeCron, machineTimeZone, nextFireAfter } from '../../../shared/schedules.js';
+import { describeCron, machineTimeZone, nextFireAfter } from '../../../shared/schedules/cron.js';
 import { valueText } from '../../../shared/format.js';
 
 export type ScheduleResourcesCore = Pick<Core, 'schedules'>;

@@ -1,7 +1,7 @@
 /** What a profile's tools/list costs an agent in its mode, beside the other mode's cost. */
 import { plural } from '../app/format.js';
-import { tokensApprox, TOKENIZER_BASIS } from '../../../shared/context-cost.js';
-import type { ProfileSummary } from '../../../shared/profiles.js';
+import { tokensApprox, TOKENIZER_BASIS } from '../../../shared/agents/context-cost.js';
+import type { ProfileSummary } from '../../../shared/agents/profiles.js';
 import './Profiles.css';
 
 export function CostLine({ p }: { p: Pick<ProfileSummary, 'mode' | 'contextTokens'> }) {

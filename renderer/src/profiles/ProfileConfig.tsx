@@ -2,7 +2,7 @@
 import { useSystemInfo } from '../api/queries.js';
 import { transportKind } from '../api/session.js';
 import { useCopy } from '../app/useCopy.js';
-import { mcpClientConfig, profileHttpUrl, profileLaunch } from '../../../shared/mcp-config.js';
+import { mcpClientConfig, profileHttpUrl, profileLaunch } from '../../../shared/agents/mcp-config.js';
 import { ErrorState, Loading } from '../components/States.js';
 import './Profiles.css';
 

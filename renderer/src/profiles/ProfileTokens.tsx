@@ -10,7 +10,7 @@ import { Modal, useConfirm } from '../components/Dialog.js';
 import { useToast } from '../components/Toasts.js';
 import { Empty, ErrorState, Loading } from '../components/States.js';
 import { TextField } from '../editor/Field.js';
-import type { CreatedProfileToken } from '../../../shared/profiles.js';
+import type { CreatedProfileToken } from '../../../shared/agents/profiles.js';
 import './Profiles.css';
 
 interface Props {

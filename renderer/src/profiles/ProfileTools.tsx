@@ -7,7 +7,7 @@ import { keys } from '../api/queries.js';
 import { useToast } from '../components/Toasts.js';
 import { Badge, Empty } from '../components/States.js';
 import { Field, TextField } from '../editor/Field.js';
-import type { ProfileDetail, ProfileTool } from '../../../shared/profiles.js';
+import type { ProfileDetail, ProfileTool } from '../../../shared/agents/profiles.js';
 import { withOverride } from './profileInput.js';
 import './Profiles.css';
 

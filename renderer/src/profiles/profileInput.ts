@@ -1,5 +1,5 @@
 /** A profile as the form edits it, and as profiles.put takes it. */
-import type { ProfileFile, ProfileInput, ProfileMode } from '../../../shared/profiles.js';
+import type { ProfileFile, ProfileInput, ProfileMode } from '../../../shared/agents/profiles.js';
 
 export interface ProfileDraft {
   slug: string;

@@ -10,7 +10,7 @@ import { useCopy } from '../app/useCopy.js';
 import { ErrorState, Loading, Badge, Empty } from '../components/States.js';
 import { relativeTime, absoluteTime } from '../app/format.js';
 import type { McpLaunch } from '../../../shared/types.js';
-import { mcpClientConfig, type McpClient } from '../../../shared/mcp-config.js';
+import { mcpClientConfig, type McpClient } from '../../../shared/agents/mcp-config.js';
 import './AgentsScreen.css';
 
 type Client = McpClient;

@@ -9,7 +9,7 @@ import { useNav } from '../app/nav.js';
 import { useConfirm } from '../components/Dialog.js';
 import { useToast } from '../components/Toasts.js';
 import { ErrorState, Loading } from '../components/States.js';
-import type { CreatedProfileToken } from '../../../shared/profiles.js';
+import type { CreatedProfileToken } from '../../../shared/agents/profiles.js';
 import { ProfileForm } from '../profiles/ProfileForm.js';
 import { ProfileTokens } from '../profiles/ProfileTokens.js';
 import { ProfileConfig } from '../profiles/ProfileConfig.js';

@@ -3,7 +3,7 @@ import { useProfiles } from '../api/queries.js';
 import { useNav } from '../app/nav.js';
 import { plural } from '../app/format.js';
 import { Badge, Empty, ErrorState, Loading } from '../components/States.js';
-import type { ProfileSummary } from '../../../shared/profiles.js';
+import type { ProfileSummary } from '../../../shared/agents/profiles.js';
 import { CostLine } from '../profiles/CostLine.js';
 import './ListCards.css';
 

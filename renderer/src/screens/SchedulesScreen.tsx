@@ -15,7 +15,7 @@ import { useConfirm } from '../components/Dialog.js';
 import { Badge, Empty, ErrorState, Loading } from '../components/States.js';
 import { Switch } from '../components/Switch.js';
 import { JsonTree } from '../components/JsonTree.js';
-import { describeCron, formatFireTime } from '../../../shared/schedules.js';
+import { describeCron, formatFireTime } from '../../../shared/schedules/cron.js';
 import type { ScheduleView, ToolView } from '../../../shared/types.js';
 import { RUN_STATUS_TONE } from '../editor/schedules/ScheduleSettings.js';
 import './SchedulesScreen.css';

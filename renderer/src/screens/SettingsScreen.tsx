@@ -11,7 +11,7 @@ import { Switch } from '../components/Switch.js';
 import { ErrorState, Loading, Badge } from '../components/States.js';
 import { TextField } from '../editor/Field.js';
 import { useCopy } from '../app/useCopy.js';
-import { checkHostPattern, normalizeHostPattern } from '../../../shared/hosts.js';
+import { checkHostPattern, normalizeHostPattern } from '../../../shared/net/hosts.js';
 import type { Config } from '../../../shared/schemas.js';
 import { DEFAULT_UPSTREAM_IDLE_MINUTES, MAX_UPSTREAM_IDLE_MINUTES } from '../../../shared/limits.js';
 import './SettingsScreen.css';

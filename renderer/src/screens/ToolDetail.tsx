@@ -12,7 +12,7 @@ import { Tester } from '../tester/Tester.js';
 import { SAFETY_LABEL, SAFETY_TONE, relativeTime, absoluteTime, plural } from '../app/format.js';
 import { errorCode } from '../api/errors.js';
 import { UpstreamNotice } from '../servers/DefinitionReview.js';
-import { TOKENIZER_BASIS, tokensApprox } from '../../../shared/context-cost.js';
+import { TOKENIZER_BASIS, tokensApprox } from '../../../shared/agents/context-cost.js';
 import { ToolFindings } from './tool-detail/ToolFindings.js';
 import './ToolDetail.css';
 

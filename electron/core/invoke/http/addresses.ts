@@ -11,7 +11,7 @@ import net from 'node:net';
 // ipaddr.js (used by Express/Fastify's proxy-addr) knows the IANA special-purpose ranges of
 // both families, including IPv4-mapped, NAT64 and 6to4 forms; no hand-written CIDR tables.
 import ipaddr from 'ipaddr.js';
-import { isHostAllowed } from '../../../../shared/hosts.js';
+import { isHostAllowed } from '../../../../shared/net/hosts.js';
 import { CoreError } from '../../errors.js';
 
 export interface AddressVerdict {

@@ -11,10 +11,10 @@
  * Regex: the first capture group of the first match (the whole match when the pattern has no
  * group); with the `g` flag, an array of that for every match; `y` anchors it at the start. The
  * response text is untrusted and matching runs on the main thread, so patterns run on RE2
- * (linear time, shared/linear-regex.ts); backreferences and lookaround are refused at save.
+ * (linear time, shared/json-schema/linear-regex.ts); backreferences and lookaround are refused at save.
  */
 import { JSONPath } from 'jsonpath-plus';
-import { compileLinear, LinearRegexError, type LinearRegex } from '../../../../shared/linear-regex.js';
+import { compileLinear, LinearRegexError, type LinearRegex } from '../../../../shared/json-schema/linear-regex.js';
 import { CoreError } from '../../errors.js';
 
 export type ExtractResult = { found: true; value: unknown } | { found: false };

@@ -5,7 +5,7 @@
  * once); any other step runs alone: it waits for every step before it, and no step after it
  * starts until it is done. So side effects happen one at a time, in the declared order.
  */
-import { parseRef, templatePlaceholders } from '../../../../shared/pipeline.js';
+import { parseRef, templatePlaceholders } from '../../../../shared/tool-types/pipeline-templates.js';
 
 interface StepShape {
   id: string;

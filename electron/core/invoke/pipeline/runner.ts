@@ -2,7 +2,7 @@
  * The runner of `pipeline` tools: each step calls an existing tool through the engine (every
  * gate: kill switch, switches, availability, rate limit, argument validation, history with the
  * caller `pipeline:<slug>`), its arguments filled from the pipeline's input and the values of
- * earlier steps (shared/pipeline.ts). The result is `output` filled in, or the last step's value.
+ * earlier steps (shared/tool-types/pipeline-templates.ts). The result is `output` filled in, or the last step's value.
  *
  * - Steps run as plan.ts orders them: read-only steps that do not read each other side by side,
  *   any other step alone, in its declared place. Each keeps its identity throughout: records,
@@ -29,7 +29,14 @@ import {
   PipelineImpl,
   type PipelineStep,
 } from '../../../../shared/tool-types/pipeline.js';
-import { compileTemplate, SAFETY_LEVELS, stepToolLabel, TemplateError, type CompiledTemplate, type TemplateScope } from '../../../../shared/pipeline.js';
+import {
+  compileTemplate,
+  SAFETY_LEVELS,
+  stepToolLabel,
+  TemplateError,
+  type CompiledTemplate,
+  type TemplateScope,
+} from '../../../../shared/tool-types/pipeline-templates.js';
 import { apiIssues } from '../../../../shared/json-schema/issues.js';
 import { CoreError, summariseIssues, toApiError } from '../../errors.js';
 import { abortError } from '../../util/abort.js';

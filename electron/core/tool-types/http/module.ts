@@ -1,6 +1,6 @@
 /** `http` tools: a templated HTTP call with secrets, allowed hosts and extraction. */
 import type { FieldIssue } from '../../../../shared/errors.js';
-import { isHostAllowed, templateHost } from '../../../../shared/hosts.js';
+import { isHostAllowed, templateHost } from '../../../../shared/net/hosts.js';
 import { findPlaceholders, isSecretName, TOOL_VERSION_PLACEHOLDER } from '../../../../shared/template.js';
 import type { Config } from '../../../../shared/schemas.js';
 import { HttpImpl } from '../../../../shared/tool-types/http.js';

@@ -11,8 +11,8 @@
  * the argSchema's defaults; what is still missing is checked when the schedule is switched on.
  */
 import { v7 as uuidv7 } from 'uuid';
-import type { Schedule } from '../../../../shared/schedule-schema.js';
-import { canonicalTimeZone, cronIssue, describeCron, normalizeCron } from '../../../../shared/schedules.js';
+import type { Schedule } from '../../../../shared/schedules/schema.js';
+import { canonicalTimeZone, cronIssue, describeCron, normalizeCron } from '../../../../shared/schedules/cron.js';
 import { clip } from './common.js';
 
 type Json = Record<string, unknown>;

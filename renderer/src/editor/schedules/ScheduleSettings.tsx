@@ -9,7 +9,7 @@ import Form from '@rjsf/core';
 import type { Experimental_DefaultFormStateBehavior, RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { FieldIssue } from '../../../../shared/errors.js';
 import type { ScheduleView } from '../../../../shared/types.js';
-import { cronIssue, describeCron, formatFireTime, machineTimeZone, nextFires, timeZoneIssue } from '../../../../shared/schedules.js';
+import { cronIssue, describeCron, formatFireTime, machineTimeZone, nextFires, timeZoneIssue } from '../../../../shared/schedules/cron.js';
 import { cspSafeValidator } from '../../tester/schemaValidator.js';
 import { Switch } from '../../components/Switch.js';
 import { Badge } from '../../components/States.js';

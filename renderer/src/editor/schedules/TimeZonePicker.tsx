@@ -5,7 +5,7 @@
  * is "this machine's zone", which is what a schedule without a zone runs in.
  */
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { machineTimeZone } from '../../../../shared/schedules.js';
+import { machineTimeZone } from '../../../../shared/schedules/cron.js';
 import './TimeZonePicker.css';
 
 interface ZoneOption {

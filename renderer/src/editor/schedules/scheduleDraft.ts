@@ -1,11 +1,11 @@
 /**
  * The editor's working copy of a tool's schedules, what it sends, and what it can check before
- * the server does (the same cron and zone rules, from shared/schedules.ts; arguments with the
+ * the server does (the same cron and zone rules, from shared/schedules/cron.ts; arguments with the
  * tester's validator), keyed like the server's issues (`schedules[0].cron`).
  */
 import type { ScheduleApproval, ScheduleInput } from '../../../../shared/schemas.js';
 import type { ToolView } from '../../../../shared/types.js';
-import { cronIssue, timeZoneIssue } from '../../../../shared/schedules.js';
+import { cronIssue, timeZoneIssue } from '../../../../shared/schedules/cron.js';
 import { validateArgs } from '../../tester/schemaValidator.js';
 
 export interface ScheduleDraft {

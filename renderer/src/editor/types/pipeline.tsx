@@ -2,7 +2,7 @@
  * The editor module of `pipeline` tools: steps built from existing tools (picked by search),
  * each argument mapped to a template with autocomplete of `${input.…}` and earlier
  * `${steps.<id>.value…}`, checked as you type with the rules the core applies at save
- * (shared/pipeline.ts); steps reordered and removed; the output template and the timeout.
+ * (shared/tool-types/pipeline-templates.ts); steps reordered and removed; the output template and the timeout.
  */
 import { useQueries } from '@tanstack/react-query';
 import { getTool } from '../../api/operations.js';
@@ -13,7 +13,7 @@ import { Field } from '../Field.js';
 import { TemplateInput } from '../TemplateInput.js';
 import { StepCard } from './pipeline/StepCard.js';
 import { ToolPicker } from './pipeline/ToolPicker.js';
-import { SAFETY_LEVELS, schemaPropertyNames } from '../../../../shared/pipeline.js';
+import { SAFETY_LEVELS, schemaPropertyNames } from '../../../../shared/tool-types/pipeline-templates.js';
 import { PIPELINE_DEFAULT_TIMEOUT_SECONDS, PIPELINE_MAX_STEPS, PIPELINE_MAX_TIMEOUT_SECONDS } from '../../../../shared/tool-types/constants.js';
 import type { Safety } from '../../../../shared/schemas.js';
 import type { ToolView } from '../../../../shared/types.js';

@@ -6,7 +6,7 @@
 import { useBundles, useToolLint } from '../../api/queries.js';
 import { plural } from '../../app/format.js';
 import type { BundleView } from '../../../../shared/types.js';
-import { TOKENIZER_BASIS, tokensApprox, toolLimitWarnings } from '../../../../shared/context-cost.js';
+import { TOKENIZER_BASIS, tokensApprox, toolLimitWarnings } from '../../../../shared/agents/context-cost.js';
 import './BundleAgentCost.css';
 
 export function BundleAgentCost({ bundle }: { bundle: BundleView }) {

@@ -4,7 +4,7 @@ import { Switch } from '../../components/Switch.js';
 import { Badge } from '../../components/States.js';
 import { relativeTime, absoluteTime, formatCount, plural, SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
 import type { ToolView } from '../../../../shared/types.js';
-import { compactTokens, TOKENIZER_BASIS, tokensApprox } from '../../../../shared/context-cost.js';
+import { compactTokens, TOKENIZER_BASIS, tokensApprox } from '../../../../shared/agents/context-cost.js';
 import { MARK_LABEL, upstreamMarkOf } from '../../servers/upstreamMark.js';
 
 export const ROW_HEIGHT = 52;

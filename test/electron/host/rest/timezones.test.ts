@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost, type TestHost } from '../../../helpers/host.js';
-import { canonicalTimeZone } from '../../../../shared/schedules.js';
+import { canonicalTimeZone } from '../../../../shared/schedules/cron.js';
 
 let h: TestHost;
 let bundleID: string;

@@ -1,5 +1,5 @@
 /** The draft of an `http` tool's impl: the form's state, from and to the impl, and the checks made as you type. */
-import { headerNameProblem, headerValueProblem } from '../../../../../shared/headers.js';
+import { headerNameProblem, headerValueProblem } from '../../../../../shared/net/headers.js';
 import { HTTP_METHODS as METHODS } from '../../../../../shared/tool-types/constants.js';
 import type { ParamSerialization } from '../../../../../shared/tool-types/http.js';
 import { findPlaceholders, isSecretName, TOOL_VERSION_PLACEHOLDER } from '../../../../../shared/template.js';

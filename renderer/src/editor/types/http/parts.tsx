@@ -4,7 +4,7 @@ import { errorMessage } from '../../../api/errors.js';
 import { patchConfig } from '../../../api/operations.js';
 import { keys, useConfig } from '../../../api/queries.js';
 import { useToast } from '../../../components/Toasts.js';
-import { isHostAllowed, templateHost } from '../../../../../shared/hosts.js';
+import { isHostAllowed, templateHost } from '../../../../../shared/net/hosts.js';
 import type { ParamSerialization } from '../../../../../shared/tool-types/http.js';
 import './http.css';
 

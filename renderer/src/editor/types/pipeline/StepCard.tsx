@@ -9,7 +9,7 @@ import { Badge } from '../../../components/States.js';
 import { SAFETY_LABEL, SAFETY_TONE } from '../../../app/format.js';
 import { TemplateInput, type PlaceholderContext } from '../../TemplateInput.js';
 import { ToolPicker } from './ToolPicker.js';
-import { schemaPropertyNames, stepArgFit } from '../../../../../shared/pipeline.js';
+import { schemaPropertyNames, stepArgFit } from '../../../../../shared/tool-types/pipeline-templates.js';
 import type { ToolView } from '../../../../../shared/types.js';
 import type { Errors } from '../editor-type.js';
 import { argPreview, argType, pipelineRules, unlessShown, wantsJson, type StepArgDraft, type StepDraft } from './draft.js';

@@ -1,9 +1,9 @@
 /**
  * The pipeline editor's working copy and what can be judged in it without the server: steps
  * keep their arguments as text while typed (a JSON literal for arguments that are not strings),
- * converted once on save. The rules themselves are shared with the core (shared/pipeline.ts).
+ * converted once on save. The rules themselves are shared with the core (shared/tool-types/pipeline-templates.ts).
  */
-import { checkPipelineStructure, lonePlaceholder, parseRef, refProblem, schemaPropertyNames } from '../../../../../shared/pipeline.js';
+import { checkPipelineStructure, lonePlaceholder, parseRef, refProblem, schemaPropertyNames } from '../../../../../shared/tool-types/pipeline-templates.js';
 import { findPlaceholders } from '../../../../../shared/template.js';
 import { STEP_ID_PATTERN } from '../../../../../shared/tool-types/constants.js';
 import type { StepToolRef } from '../../../../../shared/tool-types/pipeline.js';

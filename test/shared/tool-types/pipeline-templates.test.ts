@@ -1,5 +1,5 @@
 /**
- * A pipeline's template semantics (shared/pipeline.ts): what `${input.…}` and
+ * A pipeline's template semantics (shared/tool-types/pipeline-templates.ts): what `${input.…}` and
  * `${steps.<id>.value…}` read, types kept for a lone placeholder and stringified inside text,
  * and the structural checks the core runs at save and the editor runs as you type.
  */
@@ -15,7 +15,7 @@ import {
   stepArgFit,
   TemplateError,
   type TemplateScope,
-} from '../../shared/pipeline.js';
+} from '../../../shared/tool-types/pipeline-templates.js';
 
 const scope: TemplateScope = {
   input: { city: 'Oslo', days: 3, metric: true, tags: ['a', 'b'], where: { lat: 59.9, lon: 10.7 }, nothing: null },

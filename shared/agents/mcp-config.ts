@@ -2,7 +2,7 @@
  * The MCP client configuration Toolwright hands out, one way for every place that shows it
  * (Connect an agent, a profile's page, `toolwright doctor`): the server entry a client needs, under the name given.
  */
-import type { McpLaunch } from './types.js';
+import type { McpLaunch } from '../types.js';
 
 export type McpClient = 'claude' | 'cursor' | 'vscode' | 'command' | 'http';
 

@@ -4,7 +4,7 @@
  * instructions and tokens, and a mode (every tool listed, or three tools to search them).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Uuid } from './schema-primitives.js';
+import { Uuid } from '../schema-primitives.js';
 
 /** MCP's rule for a tool name (the 2025-11-25 specification): what an override may be. */
 export const MCP_TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;

@@ -4,8 +4,8 @@
  * the spec does not have, take their defaults. Only in memory: the file keeps what its author
  * wrote, and a change to it (switching it on or off) writes back only the changed field.
  */
-import { normalizeToolType } from './tool-types/catalog.js';
-import { defaultSafetyOf } from './tool-types/default-safety.js';
+import { normalizeToolType } from './catalog.js';
+import { defaultSafetyOf } from './default-safety.js';
 
 type Fields = Record<string, unknown>;
 

@@ -10,11 +10,11 @@
  *   argument is left out, so optional arguments stay optional) and text with "".
  * - Objects and arrays are templates too: each string inside is filled; other values are literal.
  */
-import type { FieldIssue } from './errors.js';
-import type { Safety } from './schemas.js';
-import { findPlaceholders } from './template.js';
-import { joinField } from './json-schema/issues.js';
-import { STEP_ID_PATTERN } from './tool-types/constants.js';
+import type { FieldIssue } from '../errors.js';
+import type { Safety } from '../schemas.js';
+import { findPlaceholders } from '../template.js';
+import { joinField } from '../json-schema/issues.js';
+import { STEP_ID_PATTERN } from './constants.js';
 
 export type PipelineRef = { kind: 'input'; name: string; path: string[] } | { kind: 'step'; id: string; path: string[] } | { kind: 'invalid'; reason: string };
 

@@ -1,10 +1,10 @@
 /**
  * The `schedules` of tool.json (docs/contracts.md, "Schedules, pipelines, streaming"): as stored, and
- * as a client may send them. Kept apart from the cron helpers (./schedules.ts) so the schemas
+ * as a client may send them. Kept apart from the cron helpers (./cron.ts) so the schemas
  * that every screen imports do not pull a cron library along.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp, Uuid } from './schema-primitives.js';
+import { Nullable, Timestamp, Uuid } from '../schema-primitives.js';
 
 /** The most schedules one tool may hold. */
 export const MAX_SCHEDULES = 50;

@@ -17,7 +17,7 @@ import {
   timeZoneIssue,
   uuidV7Time,
   wallClockOf,
-} from '../../shared/schedules.js';
+} from '../../../shared/schedules/cron.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const at = (s: string) => Date.parse(s);
