@@ -28,6 +28,11 @@ describe('function registry', () => {
     expect(list.map((f) => f.name)).toEqual([
       'core.calc',
       'core.convertTime',
+      'core.fileDelete',
+      'core.fileEdit',
+      'core.fileSearch',
+      'core.fileWrite',
+      'core.glob',
       'core.jsonpath',
       'core.listDir',
       'core.now',
