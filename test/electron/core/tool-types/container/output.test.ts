@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CoreError } from '../../../../../electron/core/errors.js';
-import { CappedSink, LineSplitter, MAX_LINE_CHARS, parseReply, replyToOutput, stderrTail } from '../../../../../electron/core/invoke/container/output.js';
+import { CappedSink, LineSplitter, MAX_LINE_CHARS, parseReply, replyToOutput, stderrTail } from '../../../../../electron/core/tool-types/container/output.js';
 
 function parseError(stdout: string | Buffer): CoreError {
   try {

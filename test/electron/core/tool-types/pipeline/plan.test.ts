@@ -1,6 +1,6 @@
 /** The pipeline step plan on its own: dependencies read from templates, and which steps may start when. */
 import { describe, expect, it } from 'vitest';
-import { StepSchedule, stepDependencies } from '../../../../../electron/core/invoke/pipeline/plan.js';
+import { StepSchedule, stepDependencies } from '../../../../../electron/core/tool-types/pipeline/plan.js';
 import { PIPELINE_MAX_PARALLEL_STEPS } from '../../../../../shared/tool-types/pipeline.js';
 
 describe('stepDependencies', () => {

@@ -4,7 +4,7 @@
  * with a looser schema of their own), runs it and hands back its value and card.
  */
 import { CoreError, cancelledError, isCoreError } from '../../errors.js';
-import type { Runner, RunContext, RunOutput } from '../types.js';
+import type { Runner, RunContext, RunOutput } from '../../invoke/types.js';
 import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Config, type ToolFile } from '../../../../shared/schemas.js';
 import type { Availability } from '../../../../shared/types.js';
 import type { FunctionRegistry } from '../../functions/registry.js';

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { ApiError } from '../../../../shared/errors.js';
 import type { PipelineStepRecord } from '../../../../shared/types.js';
 import type { PipelineStep, StepToolRef } from '../../../../shared/tool-types/pipeline.js';
-import type { RunContext } from '../types.js';
+import type { RunContext } from '../../invoke/types.js';
 
 /** Now as ISO 8601; steps that take microseconds start within one millisecond, and formatting is the slow part. */
 let isoAt = { ms: 0, text: '' };

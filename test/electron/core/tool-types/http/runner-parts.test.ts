@@ -1,9 +1,9 @@
 /** Pure parts of the http runner: address classes, Retry-After, backoff, token cache, extraction. */
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, guardedLookup } from '../../../../../electron/core/invoke/http/addresses.js';
-import { backoffDelay, parseRetryAfter, retryDelay } from '../../../../../electron/core/invoke/http/retry.js';
-import { hmacHeaders, parseTokenResponse, TokenCache, type TokenRequest } from '../../../../../electron/core/invoke/http/auth.js';
-import { compileExtractExpr } from '../../../../../electron/core/invoke/http/extract.js';
+import { classifyAddress, guardedLookup } from '../../../../../electron/core/tool-types/http/addresses.js';
+import { backoffDelay, parseRetryAfter, retryDelay } from '../../../../../electron/core/tool-types/http/retry.js';
+import { hmacHeaders, parseTokenResponse, TokenCache, type TokenRequest } from '../../../../../electron/core/tool-types/http/auth.js';
+import { compileExtractExpr } from '../../../../../electron/core/tool-types/http/extract.js';
 import { createHmac } from 'node:crypto';
 
 describe('classifyAddress', () => {

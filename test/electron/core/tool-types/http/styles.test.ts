@@ -4,8 +4,8 @@
  * and through buildRequest as an http tool sends them.
  */
 import { describe, expect, it } from 'vitest';
-import { serializePairs, serializeSegment } from '../../../../../electron/core/invoke/http/styles.js';
-import { buildRequest } from '../../../../../electron/core/invoke/http/request.js';
+import { serializePairs, serializeSegment } from '../../../../../electron/core/tool-types/http/styles.js';
+import { buildRequest } from '../../../../../electron/core/tool-types/http/request.js';
 import type { HttpImpl } from '../../../../../shared/schemas.js';
 import type { ParamSerialization } from '../../../../../shared/tool-types/http.js';
 import { MemorySecrets } from '../../../../helpers/http-tools.js';

@@ -5,7 +5,7 @@
  * retried (the caller would see it twice). End to end through REST: test/electron/host/rest/invoke-stream.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpRunner } from '../../../../../electron/core/invoke/http/runner.js';
+import { createHttpRunner } from '../../../../../electron/core/tool-types/http/runner.js';
 import type { InvokeStreamEvent } from '../../../../../shared/types.js';
 import { startLoopbackServer, type LoopbackServer } from '../../../../helpers/loopback-http.js';
 import { httpTool, runContext, testConfig } from '../../../../helpers/http-tools.js';

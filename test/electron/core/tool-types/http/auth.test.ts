@@ -1,7 +1,7 @@
 /** HMAC signing and OAuth2 client credentials of the http runner, against a real loopback server. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createHttpRunner, type HttpRunner } from '../../../../../electron/core/invoke/http/runner.js';
+import { createHttpRunner, type HttpRunner } from '../../../../../electron/core/tool-types/http/runner.js';
 import type { HttpImpl } from '../../../../../shared/schemas.js';
 import { sendJson, startLoopbackServer, type LoopbackServer, type RecordedRequest } from '../../../../helpers/loopback-http.js';
 import { httpTool, MemorySecrets, runContext, runFailure, testConfig } from '../../../../helpers/http-tools.js';

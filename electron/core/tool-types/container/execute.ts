@@ -7,7 +7,7 @@ import type Dockerode from 'dockerode';
 import type { ContainerImpl } from '../../../../shared/schemas.js';
 import { CoreError, isCoreError } from '../../errors.js';
 import { abortError, delay, raceAbort } from '../../util/abort.js';
-import type { RunContext, RunOutput } from '../types.js';
+import type { RunContext, RunOutput } from '../../invoke/types.js';
 import { describeMemory, oomKilled } from './oom.js';
 import { CappedSink, LineSplitter, parseReply, replyToOutput, stderrTail, toolErrorOnStdout, toolFailure } from './output.js';
 

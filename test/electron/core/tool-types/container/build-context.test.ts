@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import tar from 'tar-stream';
-import { contextTar, readBuildContext } from '../../../../../electron/core/invoke/container/build-context.js';
+import { contextTar, readBuildContext } from '../../../../../electron/core/tool-types/container/build-context.js';
 
 const dirs: string[] = [];
 async function folder(files: Record<string, string>): Promise<string> {

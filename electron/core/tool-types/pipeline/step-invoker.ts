@@ -7,7 +7,7 @@
 import type { BundleFile, Safety } from '../../../../shared/schemas.js';
 import type { StepToolRef } from '../../../../shared/tool-types/pipeline.js';
 import type { Availability, InvokeResult } from '../../../../shared/types.js';
-import type { EngineTool, InvokeInput } from '../engine.js';
+import type { EngineTool, InvokeInput } from '../../invoke/engine.js';
 
 /** The tool a step calls, found, with its bundle. */
 export interface StepTarget {

@@ -8,7 +8,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { Writable } from 'node:stream';
 import type { ErrorCode } from '../../../../shared/errors.js';
 import { CoreError } from '../../errors.js';
-import type { RunOutput } from '../types.js';
+import type { RunOutput } from '../../invoke/types.js';
 
 export const OUTPUT_CAP_BYTES = 100 * 1024;
 const STDERR_TAIL_CHARS = 2000;

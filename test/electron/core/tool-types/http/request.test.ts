@@ -1,6 +1,6 @@
 /** Request building of the http runner: the JSON-body rule and encodings, without a network. */
 import { describe, expect, it } from 'vitest';
-import { buildRequest } from '../../../../../electron/core/invoke/http/request.js';
+import { buildRequest } from '../../../../../electron/core/tool-types/http/request.js';
 import type { HttpImpl } from '../../../../../shared/schemas.js';
 import { MemorySecrets } from '../../../../helpers/http-tools.js';
 

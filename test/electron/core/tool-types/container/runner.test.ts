@@ -12,9 +12,9 @@ import Dockerode from 'dockerode';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import { CoreError } from '../../../../../electron/core/errors.js';
-import { createContainerRunner, type ContainerRunner } from '../../../../../electron/core/invoke/container/runner.js';
-import { LABEL_DEADLINE, LABEL_INVOCATION, LABEL_MANAGED, LABEL_OWNER, LABEL_TOOL } from '../../../../../electron/core/invoke/container/labels.js';
-import { ownerLabel } from '../../../../../electron/core/invoke/container/orphans.js';
+import { createContainerRunner, type ContainerRunner } from '../../../../../electron/core/tool-types/container/runner.js';
+import { LABEL_DEADLINE, LABEL_INVOCATION, LABEL_MANAGED, LABEL_OWNER, LABEL_TOOL } from '../../../../../electron/core/tool-types/container/labels.js';
+import { ownerLabel } from '../../../../../electron/core/tool-types/container/orphans.js';
 import type { ContainerImpl } from '../../../../../shared/schemas.js';
 import {
   containerTool,

@@ -28,7 +28,7 @@ import type { Availability } from '../../../../shared/types.js';
 import { isSecretName } from '../../../../shared/template.js';
 import { CoreError, isCoreError, cancelledError } from '../../errors.js';
 import { SecretRedactor } from '../../secrets/redact.js';
-import type { RunContext, RunOutput, Runner } from '../types.js';
+import type { RunContext, RunOutput, Runner } from '../../invoke/types.js';
 import type { SecretsReader } from '../../secrets/types.js';
 import { checkDestination, classifyAddress, systemLookup, type Classify, type LookupAll } from './addresses.js';
 import { TokenCache } from './auth.js';

@@ -1,6 +1,6 @@
 /** multipart/form-data bodies: parts as a real parser reads them, hostile names kept inside their quotes. */
 import { describe, expect, it } from 'vitest';
-import { buildMultipart } from '../../../../../electron/core/invoke/http/multipart.js';
+import { buildMultipart } from '../../../../../electron/core/tool-types/http/multipart.js';
 
 async function parse(body: ReturnType<typeof buildMultipart>) {
   return new Response(new Uint8Array(body.bytes), { headers: { 'content-type': body.contentType } }).formData();

@@ -2,7 +2,7 @@
 import type Dockerode from 'dockerode';
 import type { ContainerImpl, ToolFile } from '../../../../shared/schemas.js';
 import { invalid } from '../../errors.js';
-import type { RunContext } from '../types.js';
+import type { RunContext } from '../../invoke/types.js';
 import type { ResolvedImage } from './images.js';
 import { LABEL_DEADLINE, LABEL_INVOCATION, LABEL_MANAGED, LABEL_OWNER, LABEL_TOOL } from './labels.js';
 import { ownerLabel } from './orphans.js';

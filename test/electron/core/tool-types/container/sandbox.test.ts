@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hostConfig, memoryBytes, timeoutMs } from '../../../../../electron/core/invoke/container/sandbox.js';
+import { hostConfig, memoryBytes, timeoutMs } from '../../../../../electron/core/tool-types/container/sandbox.js';
 
 const MB = 1024 * 1024;
 

@@ -6,7 +6,7 @@
  * place, so lat/lon are null and the place names empty; time is this machine's local time.
  */
 import { CoreError } from '../../errors.js';
-import type { RunContext } from '../types.js';
+import type { RunContext } from '../../invoke/types.js';
 
 /** Linux refuses a single argv string longer than 32 pages (MAX_ARG_STRLEN) including its NUL. */
 export const MAX_PAYLOAD_CHARS = 128 * 1024 - 1;

@@ -6,7 +6,7 @@ import type { HttpImpl } from '../../../../shared/schemas.js';
 import type { HttpExchange } from '../../../../shared/types.js';
 import { CoreError, cancelledError, isCoreError } from '../../errors.js';
 import { secretSplitter } from '../../secrets/redact.js';
-import type { RunContext } from '../types.js';
+import type { RunContext } from '../../invoke/types.js';
 import type { Classify, DestinationPolicy } from './addresses.js';
 import type { TokenCache, TokenRequest } from './auth.js';
 import { argNamesOf, httpSecretNames } from './request.js';

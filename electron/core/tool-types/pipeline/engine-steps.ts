@@ -3,7 +3,7 @@ import type { StepToolRef } from '../../../../shared/tool-types/pipeline.js';
 import type { Availability, InvokeResult } from '../../../../shared/types.js';
 import type { Safety } from '../../../../shared/schemas.js';
 import type { StoreReader } from '../../store/reader.js';
-import type { InvocationEngine, InvokeInput } from '../engine.js';
+import type { InvocationEngine, InvokeInput } from '../../invoke/engine.js';
 import type { StepInvoker, StepTarget } from './step-invoker.js';
 
 /** Slugs are stored NFC; most are ASCII, which needs no normalising. */

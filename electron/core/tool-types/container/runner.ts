@@ -14,7 +14,7 @@ import type Dockerode from 'dockerode';
 import type { Availability, ImageInfo, ToolImage } from '../../../../shared/types.js';
 import type { ToolFile } from '../../../../shared/schemas.js';
 import { CoreError, invalid, isCoreError } from '../../errors.js';
-import type { RunContext, RunOutput, Runner } from '../types.js';
+import type { RunContext, RunOutput, Runner } from '../../invoke/types.js';
 import type { SecretsReader } from '../../secrets/types.js';
 import { DockerStatus, isConnectionError, type DockerStatusSnapshot } from './docker-status.js';
 import type { ImageProvider, ResolvedImage } from './images.js';

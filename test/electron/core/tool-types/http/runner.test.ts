@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import net from 'node:net';
-import { createHttpRunner, type HttpRunner, type HttpRunnerOptions } from '../../../../../electron/core/invoke/http/runner.js';
-import { classifyAddress } from '../../../../../electron/core/invoke/http/addresses.js';
+import { createHttpRunner, type HttpRunner, type HttpRunnerOptions } from '../../../../../electron/core/tool-types/http/runner.js';
+import { classifyAddress } from '../../../../../electron/core/tool-types/http/addresses.js';
 import type { HttpExchange } from '../../../../../shared/types.js';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../../../../helpers/loopback-http.js';
 import { httpTool, MemorySecrets, runContext, runFailure, testConfig } from '../../../../helpers/http-tools.js';

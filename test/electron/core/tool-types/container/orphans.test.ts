@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { LABEL_DEADLINE, LABEL_OWNER } from '../../../../../electron/core/invoke/container/labels.js';
-import { isAbandoned } from '../../../../../electron/core/invoke/container/orphans.js';
+import { LABEL_DEADLINE, LABEL_OWNER } from '../../../../../electron/core/tool-types/container/labels.js';
+import { isAbandoned } from '../../../../../electron/core/tool-types/container/orphans.js';
 
 const now = Date.now();
 const future = String(now + 60_000);
