@@ -24,8 +24,8 @@ const TrashScreen = lazy(() => import('../features/trash/TrashScreen.js').then((
 const SecretsScreen = lazy(() => import('../features/settings/SecretsScreen.js').then((m) => ({ default: m.SecretsScreen })));
 const SettingsScreen = lazy(() => import('../features/settings/SettingsScreen.js').then((m) => ({ default: m.SettingsScreen })));
 const AuditScreen = lazy(() => import('../features/audit/AuditScreen.js').then((m) => ({ default: m.AuditScreen })));
-const ProfilesScreen = lazy(() => import('../features/profiles/ProfilesScreen.js').then((m) => ({ default: m.ProfilesScreen })));
-const ProfileScreen = lazy(() => import('../features/profiles/ProfileScreen.js').then((m) => ({ default: m.ProfileScreen })));
+const ProfileList = lazy(() => import('../features/profiles/ProfileList.js').then((m) => ({ default: m.ProfileList })));
+const ProfileEditor = lazy(() => import('../features/profiles/ProfileEditor.js').then((m) => ({ default: m.ProfileEditor })));
 const AgentsScreen = lazy(() => import('../features/agents/AgentsScreen.js').then((m) => ({ default: m.AgentsScreen })));
 
 function Screen({ route }: { route: Route }) {
@@ -57,11 +57,11 @@ function Screen({ route }: { route: Route }) {
     case 'audit':
       return <AuditScreen />;
     case 'profiles':
-      return <ProfilesScreen />;
+      return <ProfileList />;
     case 'profileNew':
-      return <ProfileScreen key="new" />;
+      return <ProfileEditor key="new" />;
     case 'profile':
-      return <ProfileScreen key={route.profileID} profileID={route.profileID} />;
+      return <ProfileEditor key={route.profileID} profileID={route.profileID} />;
     default:
       return <ToolList bundleID={null} />;
   }

@@ -7,7 +7,7 @@
  * from an opaque origin, and only in the exact shape the script sends.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { buildCardDocument, CARD_SANDBOX, cardHeightOf, safeColor } from './sanitize.js';
+import { buildCardDocument, CARD_SANDBOX, cardHeightOf, safeColor } from './browserSanitizer.js';
 import { useColorScheme } from '../../lib/useColorScheme.js';
 import './CardFrame.css';
 

@@ -9,7 +9,7 @@ import { Field, FormErrors, TextField, issuesByField } from '../../components/Fi
 import { tokensApprox, TOKENIZER_BASIS } from '../../../../shared/agents/context-cost.js';
 import type { ProfileDetail, ProfileFile, ProfileMode, ProfileSummary } from '../../../../shared/agents/profiles.js';
 import { draftOf, EMPTY_DRAFT, inputOf, type ProfileDraft } from './profileInput.js';
-import { ToolPicker } from './ToolPicker.js';
+import { MultiToolPicker } from './MultiToolPicker.js';
 import './Profiles.css';
 
 const SLUG = /^[a-z0-9][a-z0-9-]*$/;
@@ -179,7 +179,7 @@ export function ProfileForm({ profileID, stored, onSaved, onCancel }: Props) {
           <div className="field-hint">The tools of these bundles that agents are offered (switched on, bundle on).</div>
         </fieldset>
 
-        <ToolPicker
+        <MultiToolPicker
           label="Tools from elsewhere"
           hint="Listed too, though their bundle is not included."
           tools={tools.data ?? []}
@@ -188,7 +188,7 @@ export function ProfileForm({ profileID, stored, onSaved, onCancel }: Props) {
           onChange={(include) => set({ include })}
           testId="profile-include"
         />
-        <ToolPicker
+        <MultiToolPicker
           label="Tools left out"
           hint="Not listed, though their bundle is included."
           tools={tools.data ?? []}

@@ -19,7 +19,7 @@ interface Props {
   testId: string;
 }
 
-export function ToolPicker({ label, hint, tools, picked, bundleSlug, onChange, testId }: Props) {
+export function MultiToolPicker({ label, hint, tools, picked, bundleSlug, onChange, testId }: Props) {
   const id = useId();
   const [q, setQ] = useState('');
   const byID = useMemo(() => new Map(tools.map((t) => [t.toolID, t])), [tools]);

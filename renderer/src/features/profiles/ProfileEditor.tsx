@@ -16,7 +16,7 @@ import { ProfileConfig } from './ProfileConfig.js';
 import { ProfileTools } from './ProfileTools.js';
 import { CostLine } from './CostLine.js';
 
-export function ProfileScreen({ profileID }: { profileID?: string }) {
+export function ProfileEditor({ profileID }: { profileID?: string }) {
   const { go, replace } = useNav();
   const qc = useQueryClient();
   const toast = useToast();

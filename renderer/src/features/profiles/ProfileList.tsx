@@ -16,7 +16,7 @@ function missingText(p: ProfileSummary): string | undefined {
   return parts.length ? `${parts.join(' and ')} no longer ${one ? 'exists' : 'exist'}` : undefined;
 }
 
-export function ProfilesScreen() {
+export function ProfileList() {
   const { go } = useNav();
   const profiles = useProfiles();
   return (
