@@ -1,6 +1,6 @@
 /**
- * The save-conflict merge: a three-way merge of JSON (editor/merge.ts) and its use on a tool
- * draft (editor/SaveConflict.tsx): what only one side changed wins, objects merge key by key,
+ * The save-conflict merge: a three-way merge of JSON (features/tools/editor/merge.ts) and its use on a tool
+ * draft (SaveConflict.tsx beside it): what only one side changed wins, objects merge key by key,
  * values both sides changed differently are conflicts the person settles.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * What the tool editor offers when a save meets a newer file (MODIFIED_ELSEWHERE, HTTP 412):
- * merge the edit onto the newer version (three-way, editor/merge.ts; values both sides changed are
+ * merge the edit onto the newer version (three-way, merge.ts; values both sides changed are
  * shown side by side to choose from), overwrite the newer version after a confirmation, or
  * discard the edit. The banner says once what happened and what changed on each side.
  */

@@ -1,6 +1,6 @@
 /**
  * The visual argument-schema builder, beside the JSON editor. It reads the JSON text and writes
- * it back with minimal edits (editor/schemaModel.ts), so both views edit the same schema: what the
+ * it back with minimal edits (schemaModel.ts), so both views edit the same schema: what the
  * builder does not know stays as written, and it says so. Names, allowed values and defaults are
  * applied when the field is left or Enter is pressed (half-typed names would rename the property
  * at every keystroke); types, switches and descriptions apply at once.
