@@ -1,7 +1,7 @@
 /**
  * What some built-in functions need beyond their arguments: the network under the http tools'
  * rules (web-fetch, web-search), the HTML converter's worker, the container sandbox (shell-exec).
- * Interfaces only: the function runner builds them (invoke/function/services.ts) over the http
+ * Interfaces only: the function runner builds them (tool-types/function/services.ts) over the http
  * transport and the container runner, so this folder never reaches into invoke/.
  */
 import type { Config, Sandbox } from '../../../shared/schemas.js';

@@ -1,6 +1,6 @@
 /**
  * core.shellExec: one command in the container sandbox, never on the host. The container runner's
- * engine, limits and clean-up (invoke/container/command.ts); no network unless config.shell.sandbox
+ * engine, limits and clean-up (tool-types/container/command.ts); no network unless config.shell.sandbox
  * says "bridge"; the workspace at /workspace, read-only unless config.shell.workspace says
  * otherwise; the command split into words and run without a shell, its program on the allow-list
  * (command-line.ts). A non-zero exit is an answer (the agent reads the exit code and stderr),

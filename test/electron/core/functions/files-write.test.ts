@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { createFunctionRegistry } from '../../../../electron/core/functions/catalog.js';
-import { createFunctionRunner } from '../../../../electron/core/invoke/function/runner.js';
+import { createFunctionRunner } from '../../../../electron/core/tool-types/function/runner.js';
 import { fileWriteFunction, fileEditFunction, fileDeleteFunction, MAX_WRITE_BYTES } from '../../../../electron/core/functions/files-write.js';
 import { contextFor, coreErrorOf, expectMatchesOutputSchema, functionTool } from '../../../helpers/functions-context.js';
 import { DEFAULT_CONFIG } from '../../../../shared/schemas.js';
