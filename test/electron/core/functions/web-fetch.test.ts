@@ -67,7 +67,7 @@ beforeAll(async () => {
   };
   runner = createFunctionRunner(createFunctionRegistry(), undefined, {
     http: { lookup, classifyAddress: (a) => (a === '127.0.0.1' ? { ok: true, range: 'unicast' } : classifyAddress(a)), maxResponseBytes: 200_000 },
-    convertBudgetMs: 4000,
+    convertBudgetMs: 10_000,
   });
   strict = createFunctionRunner(createFunctionRegistry(), undefined, { http: { lookup } });
 });
