@@ -32,7 +32,7 @@ import { InvocationService } from './invoke/invocation-service.js';
 import { HistoryStore } from './invoke/history.js';
 import { RunningInvocations } from './invoke/running.js';
 import type { Runner } from './invoke/types.js';
-import { EngineSteps } from './invoke/pipeline/engine-steps.js';
+import { EngineSteps } from './tool-types/pipeline/engine-steps.js';
 import { TOOL_TYPE_MODULES, toolTypeModule } from './tool-types/registry.js';
 import type { RunnerServices } from './tool-types/tool-type.js';
 import { prepareTool } from './tool-types/prepare.js';

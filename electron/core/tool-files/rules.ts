@@ -6,7 +6,7 @@
  * not a name the store uses for its own files, and no .env (secrets live in the secrets store).
  */
 import { isTempName } from '../fs/atomic.js';
-import { MAX_CONTEXT_BYTES, MAX_CONTEXT_ENTRIES } from '../invoke/container/context-limits.js';
+import { MAX_CONTEXT_BYTES, MAX_CONTEXT_ENTRIES } from '../tool-types/container/context-limits.js';
 import { foldKey, pathProblem, TOOL_JSON } from '../transfer/layout.js';
 
 export const BUILD_FILE_LIMITS = {

@@ -14,9 +14,9 @@ import type { Logger } from '../log.js';
 import type { SecretsReader } from '../secrets/types.js';
 import type { FunctionRegistry } from '../functions/registry.js';
 import type { Runner } from '../invoke/types.js';
-import type { HttpRunnerOptions } from '../invoke/http/runner.js';
-import type { ContainerRunnerOptions } from '../invoke/container/runner.js';
-import type { StepInvoker } from '../invoke/pipeline/step-invoker.js';
+import type { HttpRunnerOptions } from './http/runner.js';
+import type { ContainerRunnerOptions } from './container/runner.js';
+import type { StepInvoker } from './pipeline/step-invoker.js';
 import type { ToolCatalog } from '../store/catalog.js';
 import type { McpRunnerOptions } from './mcp/runner.js';
 

@@ -14,6 +14,7 @@ import type { Logger } from '../../../log.js';
 import type { OAuthSettings, ResolvedSource } from './source.js';
 import type { StoredOAuthProvider } from './oauth/provider.js';
 import type { UpstreamQuestions } from './questions.js';
+import type { GroupStdioTransport } from './stdio-transport.js';
 
 const STDERR_KEEP_CHARS = 16 * 1024;
 const BACKOFF_MS = [0, 1000, 2000, 5000, 10_000, 30_000];
@@ -111,19 +112,19 @@ export class UpstreamConnection {
     this.provider = provider;
     client.setRequestHandler('elicitation/create', async (request) => (await this.questionsFor('elicitation')).elicit(request.params) as never);
     client.setRequestHandler('sampling/createMessage', async (request) => (await this.questionsFor('sampling')).sample(request.params) as never);
-    let stdio: import('@modelcontextprotocol/client/stdio').StdioClientTransport | undefined;
+    let stdio: GroupStdioTransport | undefined;
     let transport: Parameters<Client['connect']>[0];
     if (source.transport === 'stdio') {
-      const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
-      transport = stdio = new StdioClientTransport({
+      const { getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
+      const { GroupStdioTransport } = await import('./stdio-transport.js');
+      transport = stdio = new GroupStdioTransport(clientSdk, {
         command: source.command,
         args: source.args,
         env: { ...getDefaultEnvironment(), ...source.env },
         ...(source.cwd ? { cwd: source.cwd } : {}),
-        stderr: 'pipe',
         maxBufferSize: MAX_MESSAGE_BYTES,
       });
-      stdio.stderr?.on('data', (c: Buffer) => this.keepStderr(c));
+      stdio.stderr.on('data', (c: Buffer) => this.keepStderr(c));
     } else {
       transport = new StreamableHTTPClientTransport(new URL(source.url), {
         requestInit: { headers: source.headers },
@@ -142,7 +143,8 @@ export class UpstreamConnection {
         }),
       ]);
     } catch (e) {
-      await client.close().catch(() => undefined);
+      // A server that hung or failed in its handshake is not asked to stop: its whole group is ended.
+      await Promise.all([client.close().catch(() => undefined), stdio?.kill()]);
       const what = source.transport === 'stdio' ? `'${source.command}'` : source.url.replace(/[?#].*$/, '');
       // Without a provider (a probe) a 401 still says what it is: the server wants a sign-in, it is not broken.
       if (source.transport === 'http' && source.oauth && (provider?.authorizationUrl || isUnauthorized(e))) throw this.needsAuthorization(what);
@@ -169,7 +171,7 @@ export class UpstreamConnection {
       state: 'ready',
       ...(server ? { server: { name: server.name, version: server.version, ...(server.title ? { title: server.title } : {}) } } : {}),
       protocolVersion: client.getNegotiatedProtocolVersion(),
-      pid: stdio ? (stdio.pid ?? undefined) : undefined,
+      pid: stdio?.pid,
     });
     if (client.getProtocolEra() === 'modern') {
       // 2026 servers tell of list changes on a listen stream only.
