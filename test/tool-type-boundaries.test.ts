@@ -37,7 +37,7 @@ describe('generic code never branches on a tool type name', () => {
     const messages = await restrictedSyntax('electron/core/invoke/probe.ts', PROBE);
     expect(messages).toHaveLength(3);
     expect(messages[0]).toMatch(/ask the type registry/);
-    expect(await restrictedSyntax('renderer/src/screens/Probe.tsx', PROBE)).toHaveLength(3);
+    expect(await restrictedSyntax('renderer/src/features/tools/Probe.tsx', PROBE)).toHaveLength(3);
     expect(await restrictedSyntax('shared/probe.ts', PROBE)).toHaveLength(3);
   }, 60_000);
 
