@@ -19,8 +19,9 @@ const SHARED_IMPORTS = [
   'test/electron/core/search/**/*.test.ts',
   'test/electron/core/card/**/*.test.ts',
   'test/electron/core/secrets/**/*.test.ts',
-  'test/electron/core/tool-types/**/*.test.ts',
-  'test/electron/core/invoke/http/{request,runner-parts,multipart,styles}.test.ts',
+  // A type's own save checks; its runner's tests below start servers or containers, but for these.
+  'test/electron/core/tool-types/*.test.ts',
+  'test/electron/core/tool-types/http/{request,runner-parts,multipart,styles}.test.ts',
 ];
 
 export default defineConfig({

@@ -20,6 +20,7 @@
  *
  * Pure: the DOM and DOMPurify are passed in (the browser's, or jsdom's in the core).
  */
+import { serializeChildren, type SerialNode } from './serialize.js';
 
 /** Runs inside every card frame: posts the content's height whenever it changes (fonts, wrapping, the frame's width). */
 export const CARD_MEASURE_SCRIPT =
@@ -56,7 +57,7 @@ export interface Purifier {
     entry: 'uponSanitizeAttribute',
     hook: (node: { ownerDocument: unknown }, data: { attrName: string; attrValue: string; keepAttr: boolean }) => void,
   ): void;
-  sanitize(html: string, config: typeof CARD_PURIFY_CONFIG): unknown;
+  sanitize(html: string, config: typeof CARD_PURIFY_CONFIG & { RETURN_DOM_FRAGMENT: true }): SerialNode;
 }
 
 const ALLOWED_CSS_PROPERTIES = new Set([
@@ -295,7 +296,8 @@ export function cardSanitizer(purify: Purifier): (html: string) => string {
       data.keepAttr = false;
     }
   });
-  return (html) => String(purify.sanitize(html, CARD_PURIFY_CONFIG));
+  // A fragment, serialised here: the DOM's own serialiser (jsdom's) leaves `<` and `>` raw in attribute values (serialize.ts).
+  return (html) => serializeChildren(purify.sanitize(html, { ...CARD_PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true }));
 }
 
 const CSS_COLOR = /^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla)\([0-9.,%\s/deg]+\)|[a-zA-Z]{3,24})$/;

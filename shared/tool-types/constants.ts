@@ -23,7 +23,7 @@ export const PIPELINE_DEFAULT_TIMEOUT_SECONDS = 60;
 export const PIPELINE_MAX_TIMEOUT_SECONDS = 900;
 /** Pipelines calling pipelines: at most this many levels, the outermost included. */
 export const PIPELINE_MAX_DEPTH = 8;
-/** Read-only steps of one pipeline running side by side, at most (electron/core/invoke/pipeline/plan.ts). */
+/** Read-only steps of one pipeline running side by side, at most (electron/core/tool-types/pipeline/plan.ts). */
 export const PIPELINE_MAX_PARALLEL_STEPS = 4;
 
 /**

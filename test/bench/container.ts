@@ -9,8 +9,8 @@ import { execFile } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import Dockerode from 'dockerode';
-import { createContainerRunner } from '../../electron/core/invoke/container/runner.js';
-import { encodePayload } from '../../electron/core/invoke/container/payload.js';
+import { createContainerRunner } from '../../electron/core/tool-types/container/runner.js';
+import { encodePayload } from '../../electron/core/tool-types/container/payload.js';
 import { containerTool, dockerAvailable, ensureProbeImage, runContext } from '../helpers/docker.js';
 
 const execFileAsync = promisify(execFile);

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { createHttpRunner } from '../../electron/core/invoke/http/runner.js';
+import { createHttpRunner } from '../../electron/core/tool-types/http/runner.js';
 import { sendJson, startLoopbackServer } from '../helpers/loopback-http.js';
 import { httpTool, MemorySecrets, runContext, testConfig } from '../helpers/http-tools.js';
 import { quantile, row } from './util.js';

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import Dockerode from 'dockerode';
 import { v7 as uuidv7 } from 'uuid';
-import { encodePayload } from '../../electron/core/invoke/container/payload.js';
+import { encodePayload } from '../../electron/core/tool-types/container/payload.js';
 import { containerTool, dockerAvailable, ensureProbeImage, runContext } from '../helpers/docker.js';
 import { startHost } from '../helpers/host.js';
 import { postSse } from '../helpers/sse.js';

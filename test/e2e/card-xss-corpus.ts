@@ -55,4 +55,45 @@ export const XSS_CORPUS: XssCase[] = [
   { name: 'marquee onstart', html: '<marquee onstart="fetch(\'{{BEACON}}/marquee\')">x</marquee>' },
   { name: 'data URL image', html: "<img src=\"data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'><image href='{{BEACON}}/datasvg'/></svg>\">" },
   { name: 'dialog and popover', html: '<button popovertarget="p">x</button><div popover id="p" style="background:url({{BEACON}}/popover)">x</div>' },
+  // Markup inside an attribute value: inert where it was parsed, mutation XSS once re-parsed in another context.
+  { name: 'attribute holding markup', html: '<p title=\'</p><img src={{BEACON}}/attrmarkup onerror=fetch("{{BEACON}}/attronerror")>\'>x</p>' },
+  { name: 'attribute closing noscript', html: '<abbr title="</noscript><img src={{BEACON}}/attrnoscript>">x</abbr>' },
+  { name: 'attribute closing style', html: '<b title="</style><img src={{BEACON}}/attrstyle>">x</b>' },
+  { name: 'attribute closing a comment', html: '<span title="--><img src={{BEACON}}/attrcomment>">x</span>' },
+  { name: 'attribute closing xmp', html: '<em class="a" title="</xmp><img src={{BEACON}}/attrxmp>" dir="ltr">x</em>' },
 ];
+
+/**
+ * The first attribute value in serialised html that holds a raw `<` or `>` (browsers now escape
+ * both there), or undefined. Reads the canonical form a serialiser writes: text with `<` and `>`
+ * escaped, values in double quotes with `"` escaped, so every raw `<` opens a tag or a comment.
+ */
+export function attributeWithMarkup(html: string): string | undefined {
+  let i = 0;
+  while ((i = html.indexOf('<', i)) >= 0) {
+    if (html.startsWith('<!--', i)) {
+      const end = html.indexOf('-->', i + 4);
+      i = end < 0 ? html.length : end + 3;
+      continue;
+    }
+    i++;
+    while (i < html.length && html[i] !== '>') {
+      if (html[i] === '"') {
+        const end = html.indexOf('"', i + 1);
+        const value = html.slice(i + 1, end < 0 ? html.length : end);
+        if (/[<>]/.test(value)) return value;
+        i = end < 0 ? html.length : end + 1;
+      } else i++;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The html with the values of attributes that only hold text (title, alt, aria-label…) emptied,
+ * for string checks of its markup: an escaped `&lt;img src=… onerror=…&gt;` in a title is text,
+ * not an element or a handler. Only sound once attributeWithMarkup found no raw `<` or `>`.
+ */
+export function textAttributesBlanked(html: string): string {
+  return html.replace(/(\s(?:title|alt|aria-label|aria-description|summary|abbr|label)=)"[^"]*"/gi, '$1""');
+}

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { api, chromiumAvailable, type Host } from './harness.js';
 import { openAppSession, type AppSession } from './fixture.js';
 import { BUSYBOX_IMAGE, dockerTestsEnabled, ensureBusyboxImage, removeImagesByLabel } from '../helpers/docker.js';
-import { LABEL_TOOL } from '../../electron/core/invoke/container/labels.js';
+import { LABEL_TOOL } from '../../electron/core/tool-types/container/labels.js';
 import { shoot } from './shots.js';
 
 const dockerOn = await dockerTestsEnabled();

@@ -13,8 +13,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { DEFAULT_CONFIG, type ContainerImpl, type ToolFile } from '../../shared/schemas.js';
 import type { RunContext } from '../../electron/core/invoke/types.js';
 import type { SecretsReader } from '../../electron/core/secrets/types.js';
-import { contextTar, readBuildContext } from '../../electron/core/invoke/container/build-context.js';
-import { LABEL_MANAGED } from '../../electron/core/invoke/container/labels.js';
+import { contextTar, readBuildContext } from '../../electron/core/tool-types/container/build-context.js';
+import { LABEL_MANAGED } from '../../electron/core/tool-types/container/labels.js';
 
 const run = promisify(execFile);
 

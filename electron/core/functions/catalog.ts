@@ -12,6 +12,9 @@ import { jsonPathFunction } from './jsonpath.js';
 import { textStatsFunction } from './text-stats.js';
 import { regexTestFunction } from './regex.js';
 import { readFileFunction, listDirFunction } from './files.js';
+import { fileWriteFunction, fileEditFunction, fileDeleteFunction } from './files-write.js';
+import { globFunction } from './glob.js';
+import { fileSearchFunction } from './file-search.js';
 
 export const CORE_FUNCTIONS: readonly AnyFunctionDef[] = [
   calcFunction,
@@ -23,6 +26,11 @@ export const CORE_FUNCTIONS: readonly AnyFunctionDef[] = [
   regexTestFunction,
   readFileFunction,
   listDirFunction,
+  fileSearchFunction,
+  globFunction,
+  fileWriteFunction,
+  fileEditFunction,
+  fileDeleteFunction,
 ];
 
 export function createFunctionRegistry(): FunctionRegistry {

@@ -1,12 +1,11 @@
 /** core.readFile and core.listDir: read-only access to files under config.workspaceRoot. */
 import { promises as fsp, constants as fsConstants, type Stats } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../../shared/schemas.js';
-import type { Availability } from '../../../shared/types.js';
 import { CoreError, cancelledError } from '../errors.js';
 import { defineFunction } from './types.js';
 import { clip, escapeHtml, preBlock } from './html.js';
 import { classifyLink, resolveInWorkspace } from './workspace.js';
+import { needsWorkspace, workspacePathArg } from './workspace-args.js';
 
 /** Reads stop at 1 MiB: enough for source files and documents, small enough for a model's context and the UI. */
 export const MAX_READ_BYTES = 1024 * 1024;
@@ -59,19 +58,6 @@ export interface ReadFileValue {
   encoding: 'utf-8' | null;
   content: string | null;
   detectedType?: string;
-}
-
-const workspacePathArg = (description: string) => ({
-  type: 'string',
-  maxLength: 4096,
-  description: `${description} Relative to the workspace root, '/' between names; '..', absolute paths and symlinks leading out are refused.`,
-});
-
-/** File tools run only inside a workspace folder: without one they are unavailable, and say how to set it. */
-function needsWorkspace(config: Config): Availability {
-  return config.workspaceRoot
-    ? { ok: true }
-    : { ok: false, reason: 'no workspace folder is set: choose one under Settings → Workspace root (file tools only read inside it)' };
 }
 
 export const readFileFunction = defineFunction<{ path: string; maxBytes?: number }, ReadFileValue>({

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { StoreEvent } from '../../../shared/operations.js';
 import type { BuildResult, BuildStep, ToolImage } from '../../../shared/types.js';
 import { isCoreError } from '../errors.js';
-import type { ContainerRunner } from '../invoke/container/runner.js';
+import type { ContainerRunner } from '../tool-types/container/runner.js';
 import type { ToolRecord } from '../store/loader.js';
 import { typesWith } from '../tool-types/registry.js';
 import type { ToolType } from '../../../shared/tool-types/catalog.js';

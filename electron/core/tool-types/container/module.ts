@@ -2,7 +2,7 @@
 import { ContainerImpl } from '../../../../shared/tool-types/container.js';
 import type { ToolFile } from '../../../../shared/schemas.js';
 import type { SecretsReader } from '../../secrets/types.js';
-import { createContainerRunner } from '../../invoke/container/runner.js';
+import { createContainerRunner } from './runner.js';
 import type { ToolTypeModule } from '../tool-type.js';
 import { defaultSafetyOf } from '../../../../shared/tool-types/default-safety.js';
 

@@ -1,6 +1,6 @@
 /** `function` tools: an in-process function registered by name (functions/catalog.ts). */
 import { FunctionImpl } from '../../../../shared/tool-types/function.js';
-import { createFunctionRunner } from '../../invoke/function/runner.js';
+import { createFunctionRunner } from './runner.js';
 import type { ToolTypeModule } from '../tool-type.js';
 import { defaultSafetyOf } from '../../../../shared/tool-types/default-safety.js';
 

@@ -1,7 +1,7 @@
 /** `pipeline` tools: steps that each call an existing tool, through the engine's gates. */
 import { PipelineImpl } from '../../../../shared/tool-types/pipeline.js';
 import { checkPipelineStructure, schemaPropertyNames } from '../../../../shared/tool-types/pipeline-templates.js';
-import { createPipelineRunner } from '../../invoke/pipeline/runner.js';
+import { createPipelineRunner } from './runner.js';
 import { checkPipelineReferences, stepsSafety } from './refs.js';
 import { pipelineTransfer } from './transfer.js';
 import type { ToolTypeModule } from '../tool-type.js';

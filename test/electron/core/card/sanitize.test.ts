@@ -4,13 +4,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sanitizeCardHtml } from '../../../../electron/core/card/sanitize.js';
-import { XSS_CORPUS } from '../../../e2e/card-xss-corpus.js';
+import { JSDOM } from 'jsdom';
+import { attributeWithMarkup, textAttributesBlanked, XSS_CORPUS } from '../../../e2e/card-xss-corpus.js';
+import { toCallResult } from '../../../../electron/host/mcp/describe.js';
+import { CARD_RESULT_META_KEY } from '../../../../electron/host/mcp/card-apps.js';
+import type { AgentTool } from '../../../../electron/core/agents/agent-tools.js';
 import { bundleFile, engineTool, harness, toolFile } from '../../../helpers/engine-fixtures.js';
 import { CARD_HTML_MIN_BYTES } from '../../../../electron/core/invoke/post-process.js';
 
 const BEACON = 'http://127.0.0.1:9/beacon';
 
-function assertInert(html: string): void {
+function assertInert(sanitised: string): void {
+  // Markup kept as text inside an attribute is escaped, as browsers now serialise it (mutation XSS once re-parsed elsewhere).
+  expect(attributeWithMarkup(sanitised)).toBeUndefined();
+  const html = textAttributesBlanked(sanitised);
   expect(html).not.toMatch(/<\s*(script|style|link|svg|math|form|img|iframe|object|embed|base|meta|input|button|video|audio|source|picture|template|frame)/i);
   expect(html).not.toMatch(/\son[a-z]+\s*=/i);
   expect(html).not.toMatch(/\s(href|src|srcset|action|formaction|background|poster|ping|xlink:href)\s*=/i);
@@ -30,6 +37,44 @@ describe('card html leaves the core sanitised', () => {
     expect(out).toContain('<h2 style="color: red;">Lyon</h2>'.replace(';">', '">'));
     expect(out).toContain('<b>all</b>');
     expect(out).not.toContain('position');
+  });
+
+  it('escapes < and > inside attribute values, and its html parses back to the very DOM the sanitiser kept', () => {
+    const out = sanitizeCardHtml(`<p title='</p><img src=x onerror=alert(1)>'>x</p><abbr title="a > b &amp; c < d\u00a0e">y &lt;b&gt; "z"</abbr>`);
+    expect(out).toBe('<p title="&lt;/p&gt;&lt;img src=x onerror=alert(1)&gt;">x</p><abbr title="a &gt; b &amp; c &lt; d&nbsp;e">y &lt;b&gt; "z"</abbr>');
+    const doc = new JSDOM('').window.document;
+    const parse = (html: string) => {
+      const body = doc.createElement('body');
+      body.innerHTML = html;
+      return body;
+    };
+    for (const c of XSS_CORPUS) {
+      const clean = sanitizeCardHtml(c.html.replaceAll('{{BEACON}}', BEACON));
+      // Lossless: jsdom's own serialiser (raw < > in values) and ours describe one DOM.
+      expect(parse(clean).isEqualNode(parse(parse(clean).innerHTML)), c.name).toBe(true);
+    }
+  });
+
+  it("every transport gets the escaped html: the invoke answer (REST, IPC), MCP's embedded resource and the MCP App's result", async () => {
+    const h = await harness();
+    const file = toolFile({ card: { enabled: true } });
+    const tool = engineTool(file);
+    const agentTool: AgentTool = { name: 'probe', file, bundle: bundleFile({ bundleID: file.bundleID }), safety: 'readOnly' };
+    try {
+      const leaks: string[] = [];
+      for (const c of XSS_CORPUS) {
+        h.runner.behaviour = () => ({ value: 1, card: { html: c.html.replaceAll('{{BEACON}}', BEACON) } });
+        const r = await h.engine.invoke(tool, bundleFile(), { args: { city: 'Lyon' } });
+        const mcp = toCallResult(agentTool, r);
+        const embedded = mcp.content.flatMap((p) => (p.type === 'resource' && 'text' in p.resource ? [p.resource.text] : []));
+        const app = (mcp._meta?.[CARD_RESULT_META_KEY] as { html?: string } | undefined)?.html;
+        for (const html of [r.card?.html, ...embedded, app])
+          if (html !== undefined && attributeWithMarkup(html) !== undefined) leaks.push(`${c.name}: ${html}`);
+      }
+      expect(leaks).toEqual([]);
+    } finally {
+      await h.cleanup();
+    }
   });
 
   it('an invoke answer carries the sanitised html, within the card cap even when sanitising lengthens it', async () => {

@@ -1,7 +1,7 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { validate as uuidValidate, version as uuidVersion } from 'uuid';
 import { createFunctionRegistry } from '../../../../electron/core/functions/catalog.js';
-import { createFunctionRunner } from '../../../../electron/core/invoke/function/runner.js';
+import { createFunctionRunner } from '../../../../electron/core/tool-types/function/runner.js';
 import { defaultRegexSandbox } from '../../../../electron/core/functions/regex.js';
 import { uuidFunction } from '../../../../electron/core/functions/uuid.js';
 import { jsonPathFunction } from '../../../../electron/core/functions/jsonpath.js';

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { createFunctionRegistry } from '../../../../electron/core/functions/catalog.js';
-import { createFunctionRunner } from '../../../../electron/core/invoke/function/runner.js';
+import { createFunctionRunner } from '../../../../electron/core/tool-types/function/runner.js';
 import { defaultRegexSandbox } from '../../../../electron/core/functions/regex.js';
 import { readFileFunction, listDirFunction, MAX_READ_BYTES, type ReadFileValue, type DirEntry } from '../../../../electron/core/functions/files.js';
 import type { CoreError } from '../../../../electron/core/errors.js';

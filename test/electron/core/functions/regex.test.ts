@@ -2,7 +2,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { RegexSandbox } from '../../../../electron/core/functions/regex-sandbox.js';
 import { createRegexTestFunction, MAX_PATTERN_LENGTH, type RegexTestValue } from '../../../../electron/core/functions/regex.js';
 import { FunctionRegistry } from '../../../../electron/core/functions/registry.js';
-import { createFunctionRunner } from '../../../../electron/core/invoke/function/runner.js';
+import { createFunctionRunner } from '../../../../electron/core/tool-types/function/runner.js';
 import { contextFor, coreErrorOf, expectMatchesOutputSchema } from '../../../helpers/functions-context.js';
 
 const sandbox = new RegexSandbox();

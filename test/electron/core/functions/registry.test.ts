@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createFunctionRegistry, CORE_FUNCTIONS } from '../../../../electron/core/functions/catalog.js';
-import { createFunctionRunner } from '../../../../electron/core/invoke/function/runner.js';
+import { createFunctionRunner } from '../../../../electron/core/tool-types/function/runner.js';
 import { defineFunction } from '../../../../electron/core/functions/types.js';
 import { FunctionRegistry } from '../../../../electron/core/functions/registry.js';
 import { defaultRegexSandbox } from '../../../../electron/core/functions/regex.js';
@@ -28,6 +28,11 @@ describe('function registry', () => {
     expect(list.map((f) => f.name)).toEqual([
       'core.calc',
       'core.convertTime',
+      'core.fileDelete',
+      'core.fileEdit',
+      'core.fileSearch',
+      'core.fileWrite',
+      'core.glob',
       'core.jsonpath',
       'core.listDir',
       'core.now',

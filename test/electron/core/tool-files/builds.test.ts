@@ -9,7 +9,7 @@ import Dockerode from 'dockerode';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost, type TestHost } from '../../../helpers/host.js';
 import { BUSYBOX_IMAGE, dockerTestsEnabled, ensureBusyboxImage, removeImagesByLabel } from '../../../helpers/docker.js';
-import { LABEL_TOOL } from '../../../../electron/core/invoke/container/labels.js';
+import { LABEL_TOOL } from '../../../../electron/core/tool-types/container/labels.js';
 import type { StoreEvent } from '../../../../shared/operations.js';
 import type { BuildResult } from '../../../../shared/types.js';
 

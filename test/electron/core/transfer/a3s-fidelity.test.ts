@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import Dockerode from 'dockerode';
 import type { ContainerImpl, HttpImpl, ToolFile } from '../../../../shared/schemas.js';
-import { createContainerRunner } from '../../../../electron/core/invoke/container/runner.js';
+import { createContainerRunner } from '../../../../electron/core/tool-types/container/runner.js';
 import { BUSYBOX_IMAGE, dockerTestsEnabled, ensureBusyboxImage, ensureShellImage, runContext } from '../../../helpers/docker.js';
 import { freshTransferStores } from '../../../helpers/transfer.js';
 

@@ -17,7 +17,7 @@ import { v7 as uuidv7 } from 'uuid';
 import Dockerode from 'dockerode';
 import type { ContainerImpl, HttpImpl, ToolFile } from '../../../../shared/schemas.js';
 import { createCore, type Core } from '../../../../electron/core/app-core.js';
-import { createContainerRunner } from '../../../../electron/core/invoke/container/runner.js';
+import { createContainerRunner } from '../../../../electron/core/tool-types/container/runner.js';
 import { expectCode } from '../../../helpers/store.js';
 import { BUSYBOX_IMAGE, dockerTestsEnabled, ensureBusyboxImage, runContext } from '../../../helpers/docker.js';
 import { freshTransferStores, listTree, type TransferStore } from '../../../helpers/transfer.js';

@@ -16,7 +16,7 @@ const tool = (slug: string) => h.api('GET', `/tools/bundles/${CORE}/tools/${slug
 
 describe('truthful availability', () => {
   it('file tools are unavailable without a workspace root, saying how to set one, and available with it', async () => {
-    for (const slug of ['read-file', 'list-dir']) {
+    for (const slug of ['read-file', 'list-dir', 'file-search', 'glob', 'file-write', 'file-edit', 'file-delete']) {
       const t = await tool(slug);
       expect(t.body.availability).toEqual({ ok: false, reason: expect.stringMatching(/workspace/i) });
     }

@@ -294,7 +294,7 @@ describe('atomic writes', () => {
   });
 
   it('leaves a write in progress out of the build context (a stray temp file is not part of the folder)', async () => {
-    const { readBuildContext } = await import('../../../../electron/core/invoke/container/build-context.js');
+    const { readBuildContext } = await import('../../../../electron/core/tool-types/container/build-context.js');
     await mkdir(join(toolDir, 'sub'), { recursive: true });
     await writeFile(join(toolDir, 'sub', `.run.sh.tmp-${process.pid}-abcd1234`), 'half written');
     const context = await readBuildContext(toolDir);

@@ -13,7 +13,7 @@ import { startHost, type TestHost } from '../../../helpers/host.js';
 import { startLoopbackServer, type LoopbackServer } from '../../../helpers/loopback-http.js';
 import { chunkText, postSse } from '../../../helpers/sse.js';
 import { dockerCli, dockerTestsEnabled, ensureProbeImage } from '../../../helpers/docker.js';
-import { LABEL_INVOCATION } from '../../../../electron/core/invoke/container/labels.js';
+import { LABEL_INVOCATION } from '../../../../electron/core/tool-types/container/labels.js';
 
 const dockerOn = await dockerTestsEnabled();
 const SECRET = 'sk-test-9f8e7d6c5b4a';
