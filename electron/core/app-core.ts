@@ -1,3 +1,4 @@
+// Long on purpose: the composition root builds every service in dependency order in one place; split, the order that makes it correct would be spread over files.
 /**
  * The composition root: builds every core service once, wires them, and hands the result to a
  * transport (Electron IPC, the REST host, tests). Nothing else constructs services. Whatever it
@@ -60,6 +61,7 @@ import type { ProfileStore } from './profiles/profile-store.js';
 import type { ProfileService } from './profiles/profile-service.js';
 import { openProfiles } from './profiles/open.js';
 import { ContextCostService } from './agents/context-cost.js';
+import { AgentSurface } from './agent-surface/agent-surface.js';
 import { backgroundStart } from './background-start.js';
 import { ToolLintService } from './agents/tool-lint-service.js';
 import { AuditLog } from './audit/writer.js';
@@ -139,6 +141,8 @@ export interface Core extends TransportCore {
   scheduler?: Scheduler;
   /** Whether a URL is the link of an upstream sign-in this process started (the desktop opens only those in the browser). */
   isPendingSignInUrl(url: string): boolean;
+  /** What agents are offered and what their calls come to (the agent door's operations); its tasks settle before a stdio server exits. */
+  agentSurface: AgentSurface;
   /** Starts what runs once the core is up (background-start.ts); createCore did unless deferBackground. */
   startBackground(): Promise<void>;
   close(): Promise<void>;
@@ -328,7 +332,26 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const builds = new BuildService(store, imageBuilder, emit);
 
   const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));
+  // An agent's call runs through the dispatcher as the core answers it (a rule a host adds around
+  // core.dispatch holds for agents too): late-bound, the core exists by the first call.
+  const agentSurface: AgentSurface = new AgentSurface({
+    reader: store.reader,
+    tools,
+    config,
+    profiles: profileStore,
+    profileTokens: profiles.tokens,
+    metrics,
+    events,
+    approvals,
+    agents,
+    schedules,
+    tasksDir: paths.tasksDir,
+    logger,
+    run: () => core.dispatch,
+  });
+  owned.add(() => agentSurface.close());
   const services = {
+    agentSurface,
     profiles,
     upstream,
     mcpImport,
@@ -366,7 +389,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   };
   const dispatch = createDispatcher(createHandlers(services), (e) => logger.error('an operation', e));
 
-  return {
+  const core: Core = {
     dataDir,
     store,
     bundles,
@@ -394,7 +417,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...(scheduler ? { scheduler } : {}),
     openExport: (bundleIDs) => transfer.openExport(bundleIDs),
     isPendingSignInUrl: (url) => upstreams.isPendingAuthorizationUrl(url),
+    agentSurface,
     startBackground,
     close: () => owned.dispose(),
   };
+  return core;
 }

@@ -18,8 +18,9 @@ import { openBrowser } from './fixture.js';
 import { XSS_CORPUS } from './card-xss-corpus.js';
 import { startHost, type TestHost } from '../helpers/host.js';
 import { bundleFile, engineTool, harness, toolFile, type Harness } from '../helpers/engine-fixtures.js';
-import { toCallResult } from '../../electron/host/mcp/describe.js';
-import { cardAppHtml } from '../../electron/host/mcp/card-apps.js';
+import { toCallResult } from '../../electron/core/agent-surface/definitions.js';
+import { cardAppOf } from '../../electron/core/agent-surface/resources.js';
+import { cardAppHtml } from '../../electron/host/mcp/server/card-apps.js';
 import type { AgentTool } from '../../electron/core/agents/agent-tools.js';
 
 const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
@@ -162,7 +163,7 @@ describe.skipIf(!chromiumAvailable())('a card as an MCP App in a real Apps host'
         const result = toCallResult(tool, r);
         const sent = (result._meta?.['dev.toolwright/card'] as { html: string }).html;
         expect(sent).not.toMatch(/<script|\son[a-z]+\s*=|javascript:|<meta/i);
-        renderings.push({ id: `case-${i}`, html: cardAppHtml(tool), input: { city: 'Oslo' }, result });
+        renderings.push({ id: `case-${i}`, html: cardAppHtml(cardAppOf(tool)), input: { city: 'Oslo' }, result });
       }
       await render(page, renderings);
       await expect.poll(() => page.frameLocator('#case-0').locator('#card').innerText()).toContain('script element');
@@ -190,7 +191,7 @@ describe.skipIf(!chromiumAvailable())('a card as an MCP App in a real Apps host'
         page,
         raw.map((html, i) => ({
           id: `raw-${i}`,
-          html: cardAppHtml(tool),
+          html: cardAppHtml(cardAppOf(tool)),
           input: {},
           result: { content: [{ type: 'text', text: 'raw' }], _meta: { 'dev.toolwright/card': { title: 'Raw', html } } },
         })),

@@ -5,7 +5,7 @@
  * few milliseconds so a tool printing many short lines does not send one notification each.
  */
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { InvokeStreamEvent } from '../../../shared/types.js';
+import type { InvokeStreamEvent } from '../../../../shared/types.js';
 
 /** Status lines (approval waits, image builds) are short; output pieces may be longer. */
 const STATUS_CHARS = 500;

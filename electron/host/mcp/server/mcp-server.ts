@@ -1,40 +1,41 @@
 /**
- * The MCP server over the core (docs/contracts.md, "Agents: MCP server and CLI"), on the official
- * SDK's low-level Server (2.x): tool schemas are the JSON Schemas of tool.json, so nothing goes
- * through zod. One instance serves a 2025 session or stdio connection for its life, or one
- * stateless 2026 request; what it lists comes from its audience's shared scope (scope.ts), so the
- * switches decide, live, what every connection sees.
+ * The MCP server over the agent door (docs/contracts.md, "Agents: MCP server and CLI"), on the
+ * official SDK's low-level Server (2.x): tool schemas are the JSON Schemas of tool.json, so
+ * nothing goes through zod. One instance serves a 2025 session or stdio connection for its life,
+ * or one stateless 2026 request; everything it answers comes from the dispatcher's agent-door
+ * operations (agents.surface, agents.call, agents.tasks.*, agents.resources…) for the caller the
+ * request names, so the switches decide, live, what every connection sees.
  */
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  inputRequired,
+  inputResponse,
   type CallToolResult,
+  type ClientCapabilities,
   type CreateMessageRequestParams,
   type ElicitRequestFormParams,
   type Implementation,
   type InputRequiredResult,
   type LoggingLevel,
   type ServerContext,
+  type Tool,
 } from '@modelcontextprotocol/server';
-import type { AgentTool } from '../../core/agents/agent-tools.js';
-import type { ConnectionHandle } from '../../core/agents/connections.js';
+import { hasTaskClientCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import type { Caller } from '../../../../shared/caller.js';
+import type { TransportCore } from '../../../core/operations/transport.js';
+import type { InvokeStreamHooks } from '../../../core/operations/dispatch.js';
+import { mcpCaller } from '../../http/request-caller.js';
+import { callForAgent, type AgentCallRequest } from '../calls/agent-call.js';
+import { requestStateCodec, type ApprovalState } from '../calls/approval-state.js';
 import { outputProgress, progressOf } from './progress.js';
 import { registerScheduleResources } from './schedule-resources.js';
 import { APPS_EXTENSION, cardAppResources } from './card-apps.js';
-import { approvalGate, requestStateCodec } from './approval.js';
-import { errorResult, toCallResult } from './describe.js';
-import { invokeForAgent } from './call.js';
 import { registerTasks } from './tasks.js';
-import { isSearchModeTool, searchModeCall } from './search-mode.js';
-import type { McpCore, McpScope } from './scope.js';
-import type { RunAnswerers } from '../../core/invoke/types.js';
-import { mcpCaller } from '../request-caller.js';
-import type { Caller } from '../../../shared/caller.js';
-
-export type { McpCore } from './scope.js';
-export { describeTool, toCallResult } from './describe.js';
+import type { AudienceWatch, Via } from './audience-watch.js';
 
 export interface McpServerOptions {
   version?: string;
@@ -58,10 +59,10 @@ const LIST_TTL_MS = 60_000;
 
 export interface McpConnection {
   server: Server;
-  /** Stops listening to the scope and leaves the connected-agents list (the transport's close does the rest). */
+  /** Stops listening to the audience and leaves the connected-agents list (the transport's close does the rest). */
   dispose(): Promise<void>;
-  /** Counts a call of this connection's agent that was answered before the SDK (plain-session.ts). */
-  recordCall(): void;
+  /** Where this connection's requests come from: its channel, and its connection once it initialised. */
+  via(): Promise<Via>;
   /** Whether a call on this connection sends a log message (a 2025 client asked for its level): then the SDK answers it. */
   logsCalls(): boolean;
 }
@@ -71,7 +72,8 @@ export function serverIdentity(version?: string): Implementation {
   return { name: 'toolwright', title: 'Toolwright', version: version ?? '0.1.0' };
 }
 
-export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerOptions): McpConnection {
+export function createMcpServer(core: TransportCore, audience: AudienceWatch, opts: McpServerOptions): McpConnection {
+  const instructions = audience.view().instructions;
   const server = new Server(serverIdentity(opts.version), {
     capabilities: {
       tools: { listChanged: true },
@@ -82,7 +84,7 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
       extensions: APPS_EXTENSION,
     },
     // A profile's own instructions come first: its person wrote them for this address's agents.
-    instructions: scope.instructions() ? `${scope.instructions()}\n\n${INSTRUCTIONS}` : INSTRUCTIONS,
+    instructions: instructions ? `${instructions}\n\n${INSTRUCTIONS}` : INSTRUCTIONS,
     requestState: { verify: requestStateCodec.verify },
     // Lists change when a person flips a switch; the list_changed notifications say when.
     cacheHints: {
@@ -99,22 +101,29 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
     const envelope = (ctx?.mcpReq.envelope ?? {}) as Record<string, unknown>;
     return (envelope[CLIENT_INFO_META_KEY] as { name?: string } | undefined)?.name ?? server.getClientVersion()?.name ?? 'unknown';
   };
+  /** The caller of a request: its client, the profile of the address, and the credential that opened the door. */
+  const callerOf = (ctx: ServerContext): Caller => mcpCaller(clientName(ctx), ctx.http?.authInfo, audience.profileID);
 
   // Listed in the app's "connected agents": a 2025 session from its initialisation until it goes
   // away; a 2026 client, which has no session, while it keeps making requests.
-  let handle: Promise<ConnectionHandle | undefined> | undefined;
+  let connection: Promise<string | undefined> | undefined;
   server.oninitialized = () => {
-    handle = core.agents.open(clientName(), transport).catch(() => undefined);
+    connection = core
+      .dispatch('agents.connect', { channel: transport }, { caller: mcpCaller(clientName(), undefined, audience.profileID) })
+      .then((env) => (env.ok ? env.data.connectionID : undefined));
   };
-  const agentOf = (ctx: ServerContext) => (live && handle ? handle : scope.agent(clientName(ctx), transport));
+  const via = async (): Promise<Via> => {
+    const connectionID = live ? await connection : undefined;
+    return { channel: transport, ...(connectionID ? { connectionID } : {}) };
+  };
 
   const unsubscribe = live
-    ? scope.onChange((change) => {
+    ? audience.onChange((change) => {
         if (change.kind === 'tools') server.sendToolListChanged().catch(() => undefined); // not connected yet, or gone
       })
     : () => undefined;
-  const scheduleResources = registerScheduleResources(server, core, scope, live, [cardAppResources(scope)]);
-  const tasks = registerTasks(server, core, scope, opts.era);
+  const scheduleResources = registerScheduleResources(server, core, audience, callerOf, live, [cardAppResources(audience)]);
+  registerTasks(server, core, audience, callerOf, opts.era);
 
   // Log messages: a 2025 client gets them once it asked (logging/setLevel), at its level or above;
   // a 2026 client names its level on each request.
@@ -129,36 +138,64 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
   };
 
   server.setRequestHandler('tools/list', async (_request, ctx) => {
-    if (!handle) void agentOf(ctx);
-    return { tools: scope.described() };
+    const view = await audience.refresh(callerOf(ctx), await via());
+    return { tools: view.tools as Tool[] };
   });
 
-  const run = async (tool: AgentTool, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
-    // An OAuth caller is named by its token too, so the audit log and approvals bind the person or client.
-    const caller = mcpCaller(clientName(ctx), ctx.http?.authInfo, scope.profileID);
-    // A retry that carries an answer is the same call, counted once.
-    if (!ctx.mcpReq.requestState()) void agentOf(ctx).then((h) => h?.recordCall());
-    if (tasks.asked(ctx)) return tasks.start(tool, args, caller, ctx);
-    if (tool.safety === 'privileged') {
-      const gate = await approvalGate(core, server, tool, args, caller, ctx);
-      if (gate.kind === 'ask') return gate.result;
-      if (gate.kind === 'refused') return errorResult(gate.message);
-    }
-    return callTool(core, tool, args, caller, ctx, log, agentAnswerers(server, ctx, opts.era));
+  const clientCapabilities = (ctx: ServerContext): ClientCapabilities | undefined => {
+    // RequestMetaEnvelope is published as `{}`: index it by the key. A 2025 session has no envelope.
+    const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+    return (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
   };
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
-    const args = request.params.arguments ?? {};
-    if (scope.mode() === 'search' && isSearchModeTool(request.params.name)) {
-      const answer = searchModeCall(scope, request.params.name, args);
-      return answer.kind === 'result' ? answer.result : run(answer.tool, answer.args, ctx);
+    const state = ctx.mcpReq.requestState<ApprovalState>();
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'approve');
+    const asTask = opts.era === 'modern' && hasTaskClientCapabilityV2({ _meta: ctx.mcpReq.envelope ?? {} });
+    const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+    const call: AgentCallRequest = {
+      audience: audience.ref,
+      name: request.params.name,
+      arguments: request.params.arguments ?? {},
+      via: await via(),
+      // A task asks its client through tasks/update only when the client said, on this request, that it can.
+      canAsk: asTask ? Boolean((envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)?.elicitation) : Boolean(clientCapabilities(ctx)?.elicitation),
+      ...(asTask ? { task: true } : {}),
+      ...(state
+        ? {
+            approval: {
+              approvalID: state.approvalID,
+              callDigest: state.call,
+              action: answer.kind === 'elicit' ? answer.action : 'none',
+              confirm: answer.kind === 'elicit' && answer.content?.['confirm'] === true,
+            },
+          }
+        : {}),
+    };
+    const report = progressOf(ctx);
+    // The tool's output as it arrives, as the text of progress notifications.
+    const output = report && outputProgress(report);
+    const outcome = await callForAgent(core, call, callerOf(ctx), {
+      signal: ctx.mcpReq.signal,
+      answerers: agentAnswerers(server, ctx, opts.era),
+      ...(report ? { onProgress: (line: string) => void report(line) } : {}),
+      ...(output ? { onEvent: output.onEvent } : {}),
+    }).finally(() => output?.flush());
+    switch (outcome.kind) {
+      case 'result':
+        if (outcome.ran) log(ctx, outcome.ran.ok ? 'info' : 'warning', `${outcome.ran.tool}: ${outcome.ran.ok ? 'ok' : outcome.ran.code} in ${outcome.ran.durationMs} ms`);
+        return outcome.result as CallToolResult;
+      case 'ask':
+        return inputRequired({
+          inputRequests: { approve: inputRequired.elicit(outcome.form as unknown as ElicitRequestFormParams) },
+          requestState: await requestStateCodec.mint({ approvalID: outcome.approvalID, call: outcome.callDigest }, ctx),
+        });
+      case 'task':
+        return { resultType: 'task', ...outcome.task } as never;
+      case 'unknown':
+      case 'not-plain':
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.kind === 'unknown' ? outcome.message : `Unknown tool: ${request.params.name}`);
     }
-    const tool = scope.byName(request.params.name);
-    if (!tool) {
-      const off = core.config.get().toolsEnabled ? '' : ' (tools are switched off in Toolwright: the kill switch is on)';
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}${off}; call tools/list for the tools you may use`);
-    }
-    return run(tool, args, ctx);
   });
 
   let disposed: Promise<void> | undefined;
@@ -166,15 +203,16 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
     (disposed ??= (async () => {
       unsubscribe();
       scheduleResources.dispose();
-      await (await handle)?.close();
+      const id = await connection;
+      if (id) await core.dispatch('agents.disconnect', { connectionID: id }, { caller: mcpCaller(clientName(), undefined, audience.profileID) });
     })());
   // serveStdio also builds an instance for a discovery probe and drops it: closing is the one sure end.
   if (live) server.onclose = () => void dispose();
   return {
     server,
     dispose,
-    recordCall: () => void (live && handle ? handle : scope.agent(clientName(), transport)).then((h) => h?.recordCall()),
-    // callTool logs at info (ok) or warning (failed).
+    via,
+    // A call logs at info (ok) or warning (failed).
     logsCalls: () => opts.era === 'legacy' && logLevel !== undefined && LOG_LEVELS.indexOf(logLevel) <= LOG_LEVELS.indexOf('warning'),
   };
 }
@@ -184,7 +222,7 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
  * that declared elicitation (or sampling) gets the server's request as is, inside this call; any
  * other agent waits for a person in the app's approvals panel, as for a privileged tool.
  */
-function agentAnswerers(server: Server, ctx: ServerContext, era: McpServerOptions['era']): RunAnswerers {
+function agentAnswerers(server: Server, ctx: ServerContext, era: McpServerOptions['era']): NonNullable<InvokeStreamHooks['answerers']> {
   const capabilities = era === 'legacy' ? server.getClientCapabilities() : undefined;
   return {
     person: true,
@@ -204,29 +242,4 @@ function agentAnswerers(server: Server, ctx: ServerContext, era: McpServerOption
         }
       : {}),
   };
-}
-
-async function callTool(
-  core: McpCore,
-  tool: AgentTool,
-  args: Record<string, unknown>,
-  caller: Caller,
-  ctx: ServerContext,
-  log: (ctx: ServerContext, level: LoggingLevel, data: string) => void,
-  answerers: RunAnswerers,
-): Promise<CallToolResult> {
-  const report = progressOf(ctx);
-  // The tool's output as it arrives, as the text of progress notifications.
-  const output = report && outputProgress(report);
-  const outcome = await invokeForAgent(core, tool, args, caller, {
-    signal: ctx.mcpReq.signal,
-    answerers,
-    ...(report ? { onProgress: (line: string) => void report(line) } : {}),
-    ...(output ? { onEvent: output.onEvent } : {}),
-  }).finally(() => output?.flush());
-  // Gates (kill switch, switches, rate limit, arguments) refuse before a run: a result the model can read.
-  if ('refused' in outcome) return errorResult(outcome.refused);
-  const result = outcome.run;
-  log(ctx, result.ok ? 'info' : 'warning', `${tool.name}: ${result.ok ? 'ok' : result.error?.code} in ${result.durationMs} ms`);
-  return toCallResult(tool, result);
 }

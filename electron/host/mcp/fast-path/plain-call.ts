@@ -4,8 +4,8 @@
  * routes the message through its transport: several times the cost of the run of a quick function
  * tool. A plain call (plain-request.ts) of a visible, unprivileged tool needs none of what that
  * machinery is for (no progress, log level, task extension, approval round or search-mode tool), so here it
- * is the same mapping the SDK's handler makes — `tools.invoke` through invokeForAgent, the result
- * through toCallResult — encoded as the SDK encodes a 2026 result: validated by the spec's
+ * is the same operation the SDK's handler calls — agents.call, here with `plainOnly`, so the core
+ * hands anything more back to the SDK — encoded as the SDK encodes a 2026 result: validated by the spec's
  * CallToolResult schema (which also fixes its key order), `resultType: "complete"` and the
  * server's identity in `_meta` stamped. test/electron/host/mcp/plain-call.test.ts holds the
  * answers byte for byte against the SDK's.
@@ -14,38 +14,52 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SERVER_INFO_META_KEY, specTypeSchemas, type CallToolResult, type Implementation } from '@modelcontextprotocol/server';
-import type { AgentTool } from '../../core/agents/agent-tools.js';
 import { hasTaskClientCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
-import { invokeForAgent } from './call.js';
-import { mcpCaller, requestAuth } from '../request-caller.js';
-import { errorResult, toCallResult } from './describe.js';
+import type { AgentSurfaceView, AgentToolJson } from '../../../../shared/agents/surface.js';
+import type { TransportCore } from '../../../core/operations/transport.js';
+import { mcpCaller, requestAuth } from '../../http/request-caller.js';
+import { callForAgent } from '../calls/agent-call.js';
+import type { AudienceWatch } from '../server/audience-watch.js';
 import { isPlainObject, plainModernRequest } from './plain-request.js';
-import type { McpCore, McpScope } from './scope.js';
 
 const CALL_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments']);
 
 export interface PlainCall {
   id: string | number;
   client: string;
-  tool: AgentTool;
+  name: string;
   args: Record<string, unknown>;
 }
 
-/** The call, when the request is a plain 2026 tools/call of a tool this scope shows and runs without asking anyone; else undefined. */
-export function plainModernCall(req: FastifyRequest, scope: McpScope): PlainCall | undefined {
+const byName = new WeakMap<object, Map<string, AgentToolJson>>();
+
+/**
+ * Whether a tool of the surface runs without asking anyone, as far as its list says: listed, and
+ * not privileged (a privileged tool is the one listed destructive). The core has the last word
+ * (agents.call `plainOnly`); this only spares the SDK's path a question.
+ */
+export function plainTool(view: AgentSurfaceView, name: string): AgentToolJson | undefined {
+  let tools = byName.get(view.tools);
+  if (!tools) byName.set(view.tools, (tools = new Map(view.tools.map((t) => [t.name, t]))));
+  const tool = tools.get(name);
+  const annotations = tool?.['annotations'] as { destructiveHint?: boolean } | undefined;
+  return tool && annotations?.destructiveHint !== true ? tool : undefined;
+}
+
+/** The call, when the request is a plain 2026 tools/call of a tool this audience shows and runs without asking anyone; else undefined. */
+export function plainModernCall(req: FastifyRequest, view: AgentSurfaceView): PlainCall | undefined {
   const plain = plainModernRequest(req, 'tools/call', CALL_PARAMS);
   if (!plain) return undefined;
   const { name, arguments: args } = plain.params;
   if (typeof name !== 'string' || req.headers['mcp-name'] !== name) return undefined;
   if (args !== undefined && !isPlainObject(args)) return undefined;
-  // A client that declares the tasks extension gets its call as a task (tasks.ts), as tasks.ts decides it.
+  // A client that declares the tasks extension gets its call as a task (server/tasks.ts).
   if (hasTaskClientCapabilityV2({ _meta: plain.params['_meta'] as Record<string, unknown> })) return undefined;
-  // A search-mode profile's three tools live in the SDK server (search-mode.ts).
-  if (scope.mode() === 'search') return undefined;
-  const tool = scope.byName(name);
-  // A privileged tool may answer input_required (approval.ts): the SDK's round.
-  if (!tool || tool.safety === 'privileged') return undefined;
-  return { id: plain.id, client: plain.client, tool, args: args ?? {} };
+  // A search-mode profile's three tools are the SDK server's to answer.
+  if (view.mode === 'search') return undefined;
+  // A privileged tool may answer input_required: the SDK's round. An unknown one: the SDK's error names the way out.
+  if (!plainTool(view, name)) return undefined;
+  return { id: plain.id, client: plain.client, name, args: args ?? {} };
 }
 
 /** The result as the SDK's 2026 encoding writes it. */
@@ -60,37 +74,40 @@ export function encodeModernCallResult(result: CallToolResult, identity: Impleme
   return stamped;
 }
 
+/** Answers the call; false (nothing written) when the core says it needs more than a plain run: the SDK's to answer then. */
 export async function answerPlainCall(
-  core: McpCore,
-  scope: McpScope,
+  core: TransportCore,
+  audience: AudienceWatch,
   identity: Implementation,
   call: PlainCall,
   req: FastifyRequest,
   reply: FastifyReply,
-): Promise<void> {
-  reply.hijack();
+): Promise<boolean> {
   // The agent went away before its answer: the run is cancelled, as the SDK's request signal does.
   const gone = new AbortController();
   const onClose = () => {
     if (!reply.raw.writableFinished) gone.abort();
   };
   req.raw.socket.once('close', onClose);
+  let body: string;
   try {
-    void scope.agent(call.client, 'http').then((h) => h?.recordCall());
-    const outcome = await invokeForAgent(core, call.tool, call.args, mcpCaller(call.client, requestAuth(req), scope.profileID), {
-      signal: gone.signal,
-      answerers: { person: true },
-    });
-    const result = 'refused' in outcome ? errorResult(outcome.refused) : toCallResult(call.tool, outcome.run);
-    const body = JSON.stringify({ result: encodeModernCallResult(result, identity), jsonrpc: '2.0', id: call.id });
-    reply.raw.writeHead(200, { 'content-type': 'application/json' });
-    reply.raw.end(body);
+    const outcome = await callForAgent(
+      core,
+      { audience: audience.ref, name: call.name, arguments: call.args, via: { channel: 'http' }, plainOnly: true },
+      mcpCaller(call.client, requestAuth(req), audience.profileID),
+      { signal: gone.signal, answerers: { person: true } },
+    );
+    if (outcome.kind !== 'result') return false;
+    body = JSON.stringify({ result: encodeModernCallResult(outcome.result as CallToolResult, identity), jsonrpc: '2.0', id: call.id });
   } catch (e) {
     // As the SDK answers a handler that threw: a JSON-RPC internal error with its message.
-    core.logger.warn(`mcp: tools/call ${call.tool.name}: ${(e as Error).message}`);
-    if (!reply.raw.headersSent) reply.raw.writeHead(200, { 'content-type': 'application/json' });
-    reply.raw.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32603, message: (e as Error).message } }));
+    core.logger.warn(`mcp: tools/call ${call.name}: ${(e as Error).message}`);
+    body = JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32603, message: (e as Error).message } });
   } finally {
     req.raw.socket.off('close', onClose);
   }
+  reply.hijack();
+  reply.raw.writeHead(200, { 'content-type': 'application/json' });
+  reply.raw.end(body);
+  return true;
 }
