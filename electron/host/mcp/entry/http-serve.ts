@@ -31,7 +31,14 @@ import { createMcpServer, serverIdentity, type McpConnection } from '../server/m
 import { AudienceGone, watchAudience, type AudienceRef, type AudienceWatch } from '../server/audience-watch.js';
 import { answerPlainCall, plainModernCall } from '../fast-path/plain-call.js';
 import { createListCache, plainModernListRequest, type ListCache } from '../fast-path/list-cache.js';
-import { answerSessionCall, cancelSessionCall, createSessionListCache, plainSessionCall, type PlainSession, type SessionListCache } from '../fast-path/plain-session.js';
+import {
+  answerSessionCall,
+  cancelSessionCall,
+  createSessionListCache,
+  plainSessionCall,
+  type PlainSession,
+  type SessionListCache,
+} from '../fast-path/plain-session.js';
 
 /** Audiences (addresses) followed at once; the least recently used one without sessions goes first. */
 const MAX_AUDIENCES = 64;

@@ -159,7 +159,9 @@ export function createMcpServer(core: TransportCore, audience: AudienceWatch, op
       arguments: request.params.arguments ?? {},
       via: await via(),
       // A task asks its client through tasks/update only when the client said, on this request, that it can.
-      canAsk: asTask ? Boolean((envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)?.elicitation) : Boolean(clientCapabilities(ctx)?.elicitation),
+      canAsk: asTask
+        ? Boolean((envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)?.elicitation)
+        : Boolean(clientCapabilities(ctx)?.elicitation),
       ...(asTask ? { task: true } : {}),
       ...(state
         ? {
@@ -183,7 +185,8 @@ export function createMcpServer(core: TransportCore, audience: AudienceWatch, op
     }).finally(() => output?.flush());
     switch (outcome.kind) {
       case 'result':
-        if (outcome.ran) log(ctx, outcome.ran.ok ? 'info' : 'warning', `${outcome.ran.tool}: ${outcome.ran.ok ? 'ok' : outcome.ran.code} in ${outcome.ran.durationMs} ms`);
+        if (outcome.ran)
+          log(ctx, outcome.ran.ok ? 'info' : 'warning', `${outcome.ran.tool}: ${outcome.ran.ok ? 'ok' : outcome.ran.code} in ${outcome.ran.durationMs} ms`);
         return outcome.result as CallToolResult;
       case 'ask':
         return inputRequired({

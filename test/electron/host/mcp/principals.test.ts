@@ -28,7 +28,13 @@ let openBundle: string;
 type Answer = { status: number; result?: Record<string, any>; error?: { code: number; message: string } };
 
 /** One 2026-07-28 request, as a client of that era sends it. */
-async function modern(path: string, token: string, method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = TASKS): Promise<Answer> {
+async function modern(
+  path: string,
+  token: string,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = TASKS,
+): Promise<Answer> {
   const res = await fetch(h.url + path, {
     method: 'POST',
     headers: {
@@ -147,7 +153,7 @@ describe('tasks are their principal’s', () => {
     await expectUnknown('/mcp/p/narrow', tokenA, hosts);
 
     const byA = await startTask('/mcp/p/narrow', tokenA, 'peek');
-    await waitFor("/mcp/p/narrow", tokenA, byA, 'completed');
+    await waitFor('/mcp/p/narrow', tokenA, byA, 'completed');
     await expectUnknown('/mcp/p/narrow', tokenB, byA);
     await expectUnknown('/mcp/p/narrow', h.token, byA);
   });
@@ -180,10 +186,22 @@ describe('approvals asked through an agent are their principal’s', () => {
     const first = await modern('/mcp/p/narrow', h.token, 'tools/call', { name: 'wipe', arguments: {} }, { elicitation: {} });
     expect(first.result).toMatchObject({ resultType: 'input_required' });
     const state = first.result!['requestState'] as string;
-    const stolen = await modern('/mcp/p/narrow', tokenA, 'tools/call', { name: 'wipe', arguments: {}, inputResponses: yes, requestState: state }, { elicitation: {} });
+    const stolen = await modern(
+      '/mcp/p/narrow',
+      tokenA,
+      'tools/call',
+      { name: 'wipe', arguments: {}, inputResponses: yes, requestState: state },
+      { elicitation: {} },
+    );
     expect(stolen.result?.['isError'], JSON.stringify(stolen)).toBe(true);
     expect((await historyOf('wipe')).length).toBe(before);
-    const own = await modern('/mcp/p/narrow', h.token, 'tools/call', { name: 'wipe', arguments: {}, inputResponses: yes, requestState: state }, { elicitation: {} });
+    const own = await modern(
+      '/mcp/p/narrow',
+      h.token,
+      'tools/call',
+      { name: 'wipe', arguments: {}, inputResponses: yes, requestState: state },
+      { elicitation: {} },
+    );
     expect(own.result?.['isError'], JSON.stringify(own)).toBeFalsy();
     expect((await historyOf('wipe')).length).toBe(before + 1);
   });
