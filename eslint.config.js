@@ -5,8 +5,9 @@
  *   shared/        pure: imports nothing of electron/ or renderer/, no Node built-ins
  *   electron/core/ never imports `electron`, electron/host|shell|cli, main, preload or renderer/
  *   electron/host/ never imports `electron`, electron/shell or electron/cli (the shell wires them together)
- *   electron/cli/  never imports `electron` or electron/shell; its commands (cli/commands/) reach
- *                  the core only through cli/session.ts (the operations contract), like REST and IPC
+ *   electron/cli/  never imports `electron` or electron/shell; its commands (cli/commands/, and a tool
+ *                  type's in cli/tool-types/) reach the core only through cli/session.ts (the
+ *                  operations contract), like REST and IPC
  *   renderer/      never imports electron/ (it talks to main only through its API client);
  *                  inside it, shell (app/) → features (features/<feature>/) → lib/, components/ → api/:
  *                  only renderer/src/api/ imports api/client.ts, nothing imports the shell, the
@@ -91,7 +92,7 @@ export default tseslint.config(
               message: 'the CLI runs in plain Node: it must not depend on the Electron shell or the renderer.',
             },
             {
-              target: './electron/cli/commands',
+              target: ['./electron/cli/commands', './electron/cli/tool-types'],
               from: ['./electron/core', './electron/host'],
               message:
                 'a CLI command reaches the core through cli/session.ts (the operations contract, as REST and IPC do) and starts transports through cli/transports.ts.',
@@ -174,7 +175,7 @@ export default tseslint.config(
   {
     files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
     // A type's own folders and the registries are where its name is spoken.
-    ignores: ['electron/core/tool-types/**', 'shared/tool-types/**', 'renderer/src/editor/types/**'],
+    ignores: ['electron/core/tool-types/**', 'electron/cli/tool-types/**', 'shared/tool-types/**', 'renderer/src/editor/types/**'],
     rules: { 'no-restricted-syntax': ['error', ...TYPE_NAME_BRANCHES] },
   },
   {

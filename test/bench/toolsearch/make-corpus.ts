@@ -19,7 +19,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { slugify, uniqueName } from '../../../electron/core/transfer/foreign/common.js';
+import { slugify, uniqueName } from '../../../electron/core/util/names.js';
 import { asciiName, MAX_TOOL_NAME } from '../../../electron/core/agents/agent-tools.js';
 import type { ToolSearchEntry } from '../../../electron/core/agents/tool-search.js';
 

@@ -41,7 +41,7 @@ interface AddOptions {
   header: string[];
 }
 
-export function registerServerCommands(program: Command, cli: CliContext): void {
+export function registerUpstreamCommands(program: Command, cli: CliContext): void {
   program
     .command('add-server <slug> [command...]')
     .description('add an upstream MCP server as a bundle: `add-server SLUG [--env K=V] -- COMMAND [ARGS…]` or `add-server SLUG --url URL [--header K=V]`')

@@ -7,18 +7,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { UpstreamSnapshot, UpstreamStatus } from '../../../../../shared/upstream.js';
-import type { StoreEvent } from '../../../../../shared/operations.js';
-import { CoreError } from '../../../errors.js';
-import { writeFileAtomic } from '../../../fs/atomic.js';
-import type { Logger } from '../../../log.js';
-import type { StoreReader } from '../../../store/reader.js';
-import type { DataPaths } from '../../../data-paths.js';
+import type { UpstreamSnapshot, UpstreamStatus } from '../../../../shared/upstream.js';
+import type { StoreEvent } from '../../../../shared/operations.js';
+import { CoreError } from '../../errors.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
+import type { Logger } from '../../log.js';
+import type { StoreReader } from '../../store/reader.js';
+import type { DataPaths } from '../../data-paths.js';
 import { UpstreamConnection } from './connection.js';
 import { resolveSource } from './source.js';
 import { StoredOAuthProvider, type OAuthSecrets } from './oauth/provider.js';
 import { AuthorizationFlow } from './oauth/flow.js';
-import { DEFAULT_UPSTREAM_IDLE_MINUTES } from '../../../../../shared/limits.js';
+import { DEFAULT_UPSTREAM_IDLE_MINUTES } from '../../../../shared/limits.js';
 
 export const SNAPSHOT_FILE = 'upstream.json';
 export const DEFAULT_START_TIMEOUT_MS = 30_000;

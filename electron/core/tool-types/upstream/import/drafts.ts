@@ -5,7 +5,7 @@
  * readers get each server's final slug before they name a secret.
  */
 import type { BundleSource } from '../../../../../shared/upstream.js';
-import { secretName, slugify } from '../common.js';
+import { secretName, slugify } from '../../../util/names.js';
 
 export interface SecretDraft {
   name: string;

@@ -9,9 +9,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
-import { startHost, type TestHost } from '../../../helpers/host.js';
+import { startHost, type TestHost } from '../../../../helpers/host.js';
 
-const FIXTURE = join(import.meta.dirname, '../../../fixtures/mcp/file-tools-server.mjs');
+const FIXTURE = join(import.meta.dirname, '../../../../fixtures/mcp/file-tools-server.mjs');
 
 let h: TestHost;
 let bundleID: string;

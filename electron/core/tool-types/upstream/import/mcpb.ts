@@ -10,9 +10,9 @@ import { mkdir, rename, rm, writeFile, chmod } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { CoreError } from '../../../errors.js';
-import type { TransferLimits } from '../../limits.js';
-import { indexArchive, readEntryBytes, type ArchiveIndex } from '../../zip-read.js';
-import type { Place } from '../../layout.js';
+import type { TransferLimits } from '../../../archive/limits.js';
+import { indexArchive, readEntryBytes, type ArchiveIndex } from '../../../archive/zip-read.js';
+import type { Place } from '../../../archive/layout.js';
 import { eachServer, isRecord, ServerRefused, stdioSource, stringList, stringMap, type ReadServers, type SlugAllocator } from './drafts.js';
 
 const MANIFEST = 'manifest.json';

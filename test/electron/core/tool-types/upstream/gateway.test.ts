@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { v7 as uuidv7 } from 'uuid';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { startHost, type TestHost } from '../../../helpers/host.js';
+import { startHost, type TestHost } from '../../../../helpers/host.js';
 
-const FIXTURE = join(import.meta.dirname, '../../../fixtures/mcp/file-tools-server.mjs');
+const FIXTURE = join(import.meta.dirname, '../../../../fixtures/mcp/file-tools-server.mjs');
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 interface ToolDef {

@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { UpstreamDefinition } from '../../../../../shared/upstream.js';
-import { sortedKeysJson } from '../../../../../shared/canonical.js';
+import type { UpstreamDefinition } from '../../../../shared/upstream.js';
+import { sortedKeysJson } from '../../../../shared/canonical.js';
 
 export function definitionOf(tool: Tool): UpstreamDefinition {
   const def: UpstreamDefinition = { name: tool.name, inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown> };

@@ -7,12 +7,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { tempDir } from '../../helpers/store.js';
-import { runToolwright } from '../../helpers/procs.js';
-import { listTree } from '../../helpers/transfer.js';
+import { tempDir } from '../../../helpers/store.js';
+import { runToolwright } from '../../../helpers/procs.js';
+import { listTree } from '../../../helpers/transfer.js';
 
-const SERVER = join(import.meta.dirname, '../../fixtures/mcp/file-tools-server.mjs');
-const CONFIG = join(import.meta.dirname, '../../fixtures/mcp/configs/claude_desktop_config.json');
+const SERVER = join(import.meta.dirname, '../../../fixtures/mcp/file-tools-server.mjs');
+const CONFIG = join(import.meta.dirname, '../../../fixtures/mcp/configs/claude_desktop_config.json');
 let dataDir: string;
 let toolsFile: string;
 

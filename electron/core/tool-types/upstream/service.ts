@@ -10,14 +10,14 @@ import {
   type ServerProbe,
   type UpstreamStatus,
   type UpstreamSyncReport,
-} from '../../../../../shared/upstream.js';
-import type { McpImpl } from '../../../../../shared/tool-types/mcp.js';
-import type { ToolView } from '../../../../../shared/types.js';
-import { CoreError } from '../../../errors.js';
-import type { SecretsReader } from '../../../secrets/types.js';
-import type { Store } from '../../../store/store.js';
-import type { ToolRef } from '../../../store/tools.js';
-import type { Logger } from '../../../log.js';
+} from '../../../../shared/upstream.js';
+import type { McpImpl } from '../../../../shared/tool-types/mcp.js';
+import type { ToolView } from '../../../../shared/types.js';
+import { CoreError } from '../../errors.js';
+import type { SecretsReader } from '../../secrets/types.js';
+import type { Store } from '../../store/store.js';
+import type { ToolRef } from '../../store/tools.js';
+import type { Logger } from '../../log.js';
 import { UpstreamConnection } from './connection.js';
 import { definitionOf } from './definition.js';
 import { DEFAULT_START_TIMEOUT_MS, type UpstreamManager } from './manager.js';

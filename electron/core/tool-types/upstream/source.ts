@@ -4,9 +4,9 @@
  * store at start. The values never reach a file, a log or an error message: an error names the
  * secret that is missing, never a value.
  */
-import type { BundleSource } from '../../../../../shared/upstream.js';
-import type { SecretsReader } from '../../../secrets/types.js';
-import { CoreError } from '../../../errors.js';
+import type { BundleSource } from '../../../../shared/upstream.js';
+import type { SecretsReader } from '../../secrets/types.js';
+import { CoreError } from '../../errors.js';
 
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

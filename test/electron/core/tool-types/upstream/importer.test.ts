@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHost, type TestHost } from '../../../helpers/host.js';
-import { listTree, rawZip } from '../../../helpers/transfer.js';
+import { startHost, type TestHost } from '../../../../helpers/host.js';
+import { listTree, rawZip } from '../../../../helpers/transfer.js';
 
-const CONFIGS = join(import.meta.dirname, '../../../fixtures/mcp/configs');
-const SERVER = join(import.meta.dirname, '../../../fixtures/mcp/file-tools-server.mjs');
+const CONFIGS = join(import.meta.dirname, '../../../../fixtures/mcp/configs');
+const SERVER = join(import.meta.dirname, '../../../../fixtures/mcp/file-tools-server.mjs');
 const TOOLS = {
   tools: [
     {

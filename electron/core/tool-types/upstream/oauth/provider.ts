@@ -14,7 +14,7 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import type { SecretsReader } from '../../../../secrets/types.js';
+import type { SecretsReader } from '../../../secrets/types.js';
 
 /** What the provider needs of the secrets store: read, and write its own two entries. */
 export interface OAuthSecrets extends SecretsReader {

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
-import { startHost, type TestHost } from '../../../helpers/host.js';
+import { startHost, type TestHost } from '../../../../helpers/host.js';
 
-const FIXTURE = join(import.meta.dirname, '../../../fixtures/mcp/file-tools-server.mjs');
+const FIXTURE = join(import.meta.dirname, '../../../../fixtures/mcp/file-tools-server.mjs');
 const TOOLS = [
   { name: 'ask', description: 'Asks for a city', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } },
   { name: 'sample', description: 'Asks for the model', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } },

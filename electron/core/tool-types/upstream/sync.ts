@@ -6,19 +6,13 @@
  * and accepts it; a tool gone upstream stays on disk, unavailable. Nothing about a definition is
  * ever changed without a person's accept. A dry run only reports.
  */
-import {
-  safetyOfAnnotations,
-  stricterSafety,
-  type UpstreamDefinition,
-  type UpstreamSnapshot,
-  type UpstreamSyncReport,
-} from '../../../../../shared/upstream.js';
-import type { McpImpl } from '../../../../../shared/tool-types/mcp.js';
-import type { ToolFile } from '../../../../../shared/schemas.js';
-import type { ToolView } from '../../../../../shared/types.js';
-import { CoreError, notFound } from '../../../errors.js';
-import type { Store } from '../../../store/store.js';
-import type { ToolService } from '../../../store/tools.js';
+import { safetyOfAnnotations, stricterSafety, type UpstreamDefinition, type UpstreamSnapshot, type UpstreamSyncReport } from '../../../../shared/upstream.js';
+import type { McpImpl } from '../../../../shared/tool-types/mcp.js';
+import type { ToolFile } from '../../../../shared/schemas.js';
+import type { ToolView } from '../../../../shared/types.js';
+import { CoreError, notFound } from '../../errors.js';
+import type { Store } from '../../store/store.js';
+import type { ToolService } from '../../store/tools.js';
 import { definitionHash, definitionOf } from './definition.js';
 import type { UpstreamManager } from './manager.js';
 

@@ -13,17 +13,17 @@ import type { McpImpl } from '../../../../shared/tool-types/mcp.js';
 import { withheldReason } from '../../../../shared/upstream.js';
 import { CoreError, cancelledError } from '../../errors.js';
 import type { StoreReader } from '../../store/reader.js';
-import type { UpstreamManager } from './upstream/manager.js';
-import { sourceSecretNames } from './upstream/source.js';
-import { upstreamQuestions } from './upstream/questions.js';
+import type { UpstreamManager } from './manager.js';
+import { sourceSecretNames } from './source.js';
+import { upstreamQuestions } from './questions.js';
 import type { ApprovalStore } from '../../agents/approvals.js';
 import type { SecretsReader } from '../../secrets/types.js';
 import type { RunContext, RunOutput, Runner } from '../../invoke/types.js';
 
 /** An upstream call has no bound of its own beyond this unless the tool's limits say otherwise. */
-export const MCP_DEFAULT_TIMEOUT_SECONDS = 120;
+export const UPSTREAM_DEFAULT_TIMEOUT_SECONDS = 120;
 
-export interface McpRunnerOptions {
+export interface UpstreamRunnerOptions {
   upstreams: UpstreamManager;
   reader: () => StoreReader;
   /** Where a person answers an upstream server's questions; without it, questions a person would answer are declined. */
@@ -75,7 +75,7 @@ export function contentOfResult(result: CallToolResult, maxBytes: number): Resul
   return kept;
 }
 
-export function createMcpRunner(opts: McpRunnerOptions | undefined): Runner {
+export function createUpstreamRunner(opts: UpstreamRunnerOptions | undefined): Runner {
   /** The one judgement of whether a tool's accepted definition still matches the server's (last sync). */
   const withheldOf = (tool: ToolFile, upstreams: UpstreamManager): string | undefined => {
     const impl = tool.impl as McpImpl;
@@ -95,14 +95,14 @@ export function createMcpRunner(opts: McpRunnerOptions | undefined): Runner {
       return { ok: true };
     },
     withheld: (tool) => (opts ? withheldOf(tool, opts.upstreams) : undefined),
-    defaultTimeout: () => ({ seconds: MCP_DEFAULT_TIMEOUT_SECONDS, source: 'the default for upstream MCP tools' }),
+    defaultTimeout: () => ({ seconds: UPSTREAM_DEFAULT_TIMEOUT_SECONDS, source: 'the default for upstream MCP tools' }),
     async run(ctx: RunContext): Promise<RunOutput> {
       if (!opts) throw new CoreError('TOOL_UNAVAILABLE', 'upstream MCP servers are not available in this process');
       const impl = ctx.tool.impl as McpImpl;
       const withheld = withheldOf(ctx.tool, opts.upstreams);
       if (withheld) throw new CoreError('TOOL_UNAVAILABLE', withheld);
       if (ctx.signal.aborted) throw cancelledError();
-      const timeoutMs = (ctx.tool.limits?.timeoutSeconds ?? MCP_DEFAULT_TIMEOUT_SECONDS) * 1000;
+      const timeoutMs = (ctx.tool.limits?.timeoutSeconds ?? UPSTREAM_DEFAULT_TIMEOUT_SECONDS) * 1000;
       const questions = upstreamQuestions({
         ctx,
         approvals: opts.approvals,

@@ -8,9 +8,9 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Client, CallToolResult, Tool } from '@modelcontextprotocol/client';
-import type { UpstreamStatus } from '../../../../../shared/upstream.js';
-import { CoreError } from '../../../errors.js';
-import type { Logger } from '../../../log.js';
+import type { UpstreamStatus } from '../../../../shared/upstream.js';
+import { CoreError } from '../../errors.js';
+import type { Logger } from '../../log.js';
 import type { OAuthSettings, ResolvedSource } from './source.js';
 import type { StoredOAuthProvider } from './oauth/provider.js';
 import type { UpstreamQuestions } from './questions.js';

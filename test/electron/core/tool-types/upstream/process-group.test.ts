@@ -10,11 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UpstreamConnection } from '../../../../electron/core/tool-types/mcp/upstream/connection.js';
-import type { ResolvedSource } from '../../../../electron/core/tool-types/mcp/upstream/source.js';
-import type { Logger } from '../../../../electron/core/log.js';
+import { UpstreamConnection } from '../../../../../electron/core/tool-types/upstream/connection.js';
+import type { ResolvedSource } from '../../../../../electron/core/tool-types/upstream/source.js';
+import type { Logger } from '../../../../../electron/core/log.js';
 
-const HUNG = join(import.meta.dirname, '../../../fixtures/mcp/hung-server.mjs');
+const HUNG = join(import.meta.dirname, '../../../../fixtures/mcp/hung-server.mjs');
 const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 let dir: string;

@@ -6,9 +6,9 @@
  * `add-server --url` adds such a server although its probe meets 401.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers/store.js';
-import { runToolwright } from '../../helpers/procs.js';
-import { startOAuthServer, startProtectedMcpServer, type OAuthServer, type ProtectedMcpServer } from '../../helpers/oauth-server.js';
+import { tempDir } from '../../../helpers/store.js';
+import { runToolwright } from '../../../helpers/procs.js';
+import { startOAuthServer, startProtectedMcpServer, type OAuthServer, type ProtectedMcpServer } from '../../../helpers/oauth-server.js';
 
 let dataDir: string;
 let as: OAuthServer;

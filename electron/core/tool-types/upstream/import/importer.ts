@@ -9,23 +9,23 @@
  */
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
-import { BundleSource } from '../../../shared/upstream.js';
-import type { ImportReport, McpServerImportItem } from '../../../shared/types.js';
-import { formatBytes } from '../../../shared/format.js';
-import { CoreError } from '../errors.js';
-import type { Store } from '../store/store.js';
-import type { BundleService } from '../store/bundles.js';
-import type { SecretsStore } from '../secrets/secrets-store.js';
-import type { UpstreamService } from '../tool-types/mcp/upstream/service.js';
-import type { DataPaths } from '../data-paths.js';
-import type { TransferLimits } from './limits.js';
-import { uniqueName } from './foreign/common.js';
-import { isRecord, MAX_SERVERS, type ReadServers, type ServerDraft, type SlugAllocator } from './foreign/mcp/drafts.js';
-import { readMcpServers, readVsCode } from './foreign/mcp/client-configs.js';
-import { isRegistryServer, readRegistryServer } from './foreign/mcp/registry-server.js';
-import type { OpenedMcpb } from './foreign/mcp/mcpb.js';
+import { BundleSource } from '../../../../../shared/upstream.js';
+import type { ImportReport, McpServerImportItem } from '../../../../../shared/types.js';
+import { formatBytes } from '../../../../../shared/format.js';
+import { CoreError } from '../../../errors.js';
+import type { Store } from '../../../store/store.js';
+import type { BundleService } from '../../../store/bundles.js';
+import type { SecretsStore } from '../../../secrets/secrets-store.js';
+import type { UpstreamService } from '../service.js';
+import type { DataPaths } from '../../../data-paths.js';
+import type { TransferLimits } from '../../../archive/limits.js';
+import { uniqueName } from '../../../util/names.js';
+import { isRecord, MAX_SERVERS, type ReadServers, type ServerDraft, type SlugAllocator } from './drafts.js';
+import { readMcpServers, readVsCode } from './client-configs.js';
+import { isRegistryServer, readRegistryServer } from './registry-server.js';
+import type { OpenedMcpb } from './mcpb.js';
 
-export interface McpImportInput {
+export interface UpstreamImportInput {
   /** The file's text (JSON) or, with encoding base64, its bytes (an .mcpb). */
   content: string;
   encoding?: 'utf8' | 'base64';
@@ -34,7 +34,7 @@ export interface McpImportInput {
   sync?: boolean;
 }
 
-export interface McpImportDeps {
+export interface UpstreamImportDeps {
   store: Store;
   bundles: BundleService;
   secrets: SecretsStore;
@@ -74,10 +74,10 @@ function readJsonConfig(bytes: Buffer, allocate: SlugAllocator): ReadServers {
   throw new CoreError('INVALID_INPUT', `The file has no MCP servers: ${FORMATS_HINT}`);
 }
 
-export class McpServerImport {
-  constructor(private readonly deps: McpImportDeps) {}
+export class UpstreamImport {
+  constructor(private readonly deps: UpstreamImportDeps) {}
 
-  async import(input: McpImportInput): Promise<ImportReport> {
+  async import(input: UpstreamImportInput): Promise<ImportReport> {
     const bytes = Buffer.from(input.content, input.encoding === 'base64' ? 'base64' : 'utf8');
     const isZip = bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
     const cap = isZip ? this.deps.limits.maxArchiveBytes : this.deps.limits.maxJsonBytes;
@@ -93,7 +93,7 @@ export class McpServerImport {
     let read: ReadServers;
     if (isZip) {
       // The ZIP reader loads with the first package, not with every core.
-      const { openMcpb, readMcpbManifest } = await import('./foreign/mcp/mcpb.js');
+      const { openMcpb, readMcpbManifest } = await import('./mcpb.js');
       const opened = await openMcpb(bytes, this.deps.limits);
       mcpb = { ...opened, bundleID: uuidv7() };
       read = readMcpbManifest(opened.manifest, packageFolder(this.deps.paths, mcpb.bundleID), allocate);
@@ -107,7 +107,7 @@ export class McpServerImport {
     }
   }
 
-  private async apply(read: ReadServers, input: McpImportInput, mcpb: (OpenedMcpb & { bundleID: string }) | undefined): Promise<ImportReport> {
+  private async apply(read: ReadServers, input: UpstreamImportInput, mcpb: (OpenedMcpb & { bundleID: string }) | undefined): Promise<ImportReport> {
     const items: McpServerImportItem[] = read.skipped.map((s) => ({ name: s.name, status: 'skipped', reason: s.reason }));
     const ready: ServerDraft[] = [];
     const { Value } = await import('@sinclair/typebox/value');
@@ -143,7 +143,7 @@ export class McpServerImport {
 
       const bundleID = mcpb?.bundleID ?? uuidv7();
       for (const s of draft.secrets) if (s.value !== undefined && stored.includes(s.name)) await this.deps.secrets.set(s.name, s.value);
-      if (mcpb) await (await import('./foreign/mcp/mcpb.js')).unpackMcpb(mcpb, packageFolder(this.deps.paths, bundleID), this.deps.limits);
+      if (mcpb) await (await import('./mcpb.js')).unpackMcpb(mcpb, packageFolder(this.deps.paths, bundleID), this.deps.limits);
       const { bundle } = await this.deps.bundles.put(bundleID, {
         slug: draft.slug,
         displayName: draft.displayName.slice(0, 200),

@@ -5,11 +5,11 @@
  * A `sampling/createMessage` goes to the agent's client when it supports sampling and is refused
  * otherwise. Every wait ends with the call's own timeout.
  */
-import { argsDigest } from '../../../audit/record.js';
-import type { ApprovalQuestion } from '../../../../../shared/types.js';
-import type { ApprovalStore } from '../../../agents/approvals.js';
-import { maskMarked } from '../../../invoke/post-process.js';
-import type { RunContext } from '../../../invoke/types.js';
+import { argsDigest } from '../../audit/record.js';
+import type { ApprovalQuestion } from '../../../../shared/types.js';
+import type { ApprovalStore } from '../../agents/approvals.js';
+import { maskMarked } from '../../invoke/post-process.js';
+import type { RunContext } from '../../invoke/types.js';
 
 /** Where Toolwright's reason for declining travels in the elicitation result (the result has no message field). */
 export const DECLINE_REASON_META_KEY = 'io.toolwright/reason';

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
-import { startHost, type TestHost } from '../../../helpers/host.js';
-import { startOAuthServer, startProtectedMcpServer, TEST_ACCOUNT, type OAuthServer, type ProtectedMcpServer } from '../../../helpers/oauth-server.js';
+import { startHost, type TestHost } from '../../../../helpers/host.js';
+import { startOAuthServer, startProtectedMcpServer, TEST_ACCOUNT, type OAuthServer, type ProtectedMcpServer } from '../../../../helpers/oauth-server.js';
 
 const ACCESS_TOKEN_TTL_S = 3;
 
