@@ -1,5 +1,5 @@
 /**
- * Bringing in the MCP servers people already run (DESIGN.md, "Upstream MCP servers"): a client's
+ * Bringing in the MCP servers people already run (docs/contracts.md, "Upstream MCP servers"): a client's
  * configuration (Claude Desktop, Cursor, Windsurf, VS Code), a registry server.json or an .mcpb
  * package becomes one bundle per server whose `source` starts it. Secret values go to the
  * secrets store and the source names them as `${NAME}`; nothing secret reaches a file. The
