@@ -9,12 +9,11 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import type { StoreEvent } from '../../shared/operations.js';
-import type { Availability } from '../../shared/types.js';
+import type { AgentAccessStatus, Availability } from '../../shared/types.js';
 import { ConfigStore } from './config.js';
 import { MetricsStore } from './metrics.js';
 import { DataPaths } from './data-paths.js';
 import { Store } from './store/store.js';
-import type { AgentAccessStatus } from '../../shared/types.js';
 import { ApprovalStore } from './agents/approvals.js';
 import { purgeBundle } from './store/purge.js';
 import { AgentConnections } from './agents/connections.js';
@@ -209,6 +208,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     config: () => config.get(),
     steps: () => steps,
     mcp: { upstreams, reader: () => store.reader, approvals },
+    runners: () => runners,
     ...opts.runners,
   };
   const runners: Runner[] = Object.values(TOOL_TYPE_MODULES).map((m) => m.createRunner(runnerServices));

@@ -53,6 +53,8 @@ export interface RunnerServices {
   steps?: () => StepInvoker;
   /** Upstream MCP servers (electron/core/upstream/), for `mcp` tools. */
   mcp?: UpstreamRunnerOptions;
+  /** Every runner of the core, for a type that uses another's capability (built-in shell-exec: the container sandbox); a thunk, as they are built together. */
+  runners?: () => readonly Runner[];
 }
 
 export interface ToolTypeModule<T extends ToolType = ToolType> extends ToolTypeCapabilities<T> {
