@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import { CoreError, cancelledError } from '../errors.js';
 import { compileLinear, LinearRegexError, type LinearRegex } from '../../../shared/json-schema/linear-regex.js';
 import { defineFunction } from './types.js';
-import { escapeHtml } from '../../../shared/html.js';
+import { escapeHtml } from './html.js';
 import { DEFAULT_EXCLUDES, walk } from './workspace-walk.js';
 import { excludeArg, fromRoot, globArg, globPatternDescription, searchFolder, truncationNote } from './glob.js';
 import { needsWorkspace, workspacePathArg } from './workspace-args.js';

@@ -3,8 +3,7 @@ import { promises as fsp } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { CoreError } from '../errors.js';
 import { defineFunction } from './types.js';
-import { clip, keyValueTable, preBlock } from './html.js';
-import { escapeHtml } from '../../../shared/html.js';
+import { clip, escapeHtml, keyValueTable, preBlock } from './html.js';
 import { READ_FLAGS, removeEntry, replaceFile, resolveForWrite, sameFile, type WriteTarget } from './workspace-write.js';
 import { needsWorkspace, workspacePathArg } from './workspace-args.js';
 

@@ -3,8 +3,7 @@ import { promises as fsp, constants as fsConstants, type Stats } from 'node:fs';
 import path from 'node:path';
 import { CoreError, cancelledError } from '../errors.js';
 import { defineFunction } from './types.js';
-import { clip, preBlock } from './html.js';
-import { escapeHtml } from '../../../shared/html.js';
+import { clip, escapeHtml, preBlock } from './html.js';
 import { classifyLink, resolveInWorkspace } from './workspace.js';
 import { needsWorkspace, workspacePathArg } from './workspace-args.js';
 

@@ -2,7 +2,7 @@
 import { promises as fsp } from 'node:fs';
 import { CoreError } from '../errors.js';
 import { defineFunction } from './types.js';
-import { escapeHtml } from '../../../shared/html.js';
+import { escapeHtml } from './html.js';
 import { compileGlob, GlobError, MAX_GLOB_LENGTH, type GlobMatcher } from './glob-pattern.js';
 import { DEFAULT_EXCLUDES, MAX_WALK_ENTRIES, walk, type WalkStats } from './workspace-walk.js';
 import { resolveInWorkspace } from './workspace.js';

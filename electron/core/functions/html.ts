@@ -4,6 +4,9 @@
  */
 import { escapeHtml } from '../../../shared/html.js';
 
+// The functions' cards import it from here with the builders below; it is shared/html.ts's.
+export { escapeHtml };
+
 /** A two-column table of label → value. */
 export function keyValueTable(rows: [string, string | number][]): string {
   const body = rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`).join('');

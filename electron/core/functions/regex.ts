@@ -1,7 +1,6 @@
 /** core.regexTest: JavaScript regular expressions against a text, matched in a sandboxed worker with a time budget. */
 import { defineFunction, type FunctionDef } from './types.js';
-import { clip } from './html.js';
-import { escapeHtml } from '../../../shared/html.js';
+import { escapeHtml, clip } from './html.js';
 import { RegexSandbox, type RegexMatch } from './regex-sandbox.js';
 
 export const MAX_PATTERN_LENGTH = 1000;
