@@ -251,7 +251,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     held: opts.deferBackground === true,
   });
   owned.add(contextCost.dispose);
-  const lint = new ToolLintService({ reader: store.reader, tools });
+  const lint = new ToolLintService({ reader: store.reader, tools, instructionsOf: (bundleID) => upstreams.snapshot(bundleID)?.instructions });
   const upstreamSync = new UpstreamSync({ manager: upstreams, store, tools, now: () => store.now() });
   // A server that says its tools changed is synced at once (its changed definitions withheld, never applied).
   upstreams.onToolsChanged = (bundleID) =>

@@ -14,6 +14,7 @@ import type { Envelope } from '../../shared/errors.js';
 import type { TransportCore } from '../core/operations/transport.js';
 import type { Logger } from '../core/log.js';
 import { EVENT_CHANNEL, INVOKE_EVENT_CHANNEL, INVOKE_STREAM_CHANNEL, OP_CHANNEL_PREFIX, opChannel } from './ipc-channels.js';
+import { APP_CALLER } from '../../shared/caller.js';
 
 export { OP_CHANNEL_PREFIX, EVENT_CHANNEL, INVOKE_EVENT_CHANNEL, INVOKE_STREAM_CHANNEL, opChannel } from './ipc-channels.js';
 
@@ -54,6 +55,9 @@ export function trustedOrigins(origins: string[]): SenderCheck {
     }
   };
 }
+
+/** Every call over IPC is the desktop window's: the app. */
+const APP = { caller: APP_CALLER };
 
 const NOT_OURS: Envelope<never> = { ok: false, error: { code: 'FORBIDDEN', message: 'this IPC message did not come from the Toolwright window' } };
 
@@ -112,7 +116,7 @@ export function registerIpc(electronIpcMain: IpcMainLike, core: TransportCore, i
   for (const name of OP_NAMES) {
     ipcMain.handle(opChannel(name), async (event, input): Promise<Envelope<unknown>> => {
       if (!isTrusted(event.senderFrame)) return NOT_OURS;
-      return core.dispatch(name, input, { transport: 'ipc' });
+      return core.dispatch(name, input, APP);
     });
   }
   ipcMain.handle(INVOKE_STREAM_CHANNEL, async (event, input) => (isTrusted(event.senderFrame) ? invokeStreamed(core, event, input) : NOT_OURS));
@@ -140,11 +144,11 @@ async function invokeStreamed(core: TransportCore, event: IpcEventLike, input: u
     };
   }
   const sender = event.sender;
-  const gone = () => void core.dispatch('tools.cancel', { invocationID }, { transport: 'ipc' });
+  const gone = () => void core.dispatch('tools.cancel', { invocationID }, APP);
   sender?.once('destroyed', gone);
   try {
     return await core.dispatch('tools.invoke', input, {
-      transport: 'ipc',
+      caller: APP_CALLER,
       stream: {
         onEvent: (e) => {
           if (sender && !sender.isDestroyed()) sender.send(INVOKE_EVENT_CHANNEL, invocationID, e);
