@@ -16,11 +16,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SERVER_INFO_META_KEY, specTypeSchemas, type CallToolResult, type Implementation } from '@modelcontextprotocol/server';
 import { hasTaskClientCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { AgentSurfaceView, AgentToolJson } from '../../../../shared/agents/surface.js';
+import { isPlainObject } from '../../../../shared/plain-object.js';
 import type { TransportCore } from '../../../core/operations/transport.js';
 import { mcpCaller, requestAuth } from '../../http/request-caller.js';
 import { callForAgent } from '../calls/agent-call.js';
 import type { AudienceWatch } from '../server/audience-watch.js';
-import { isPlainObject, plainModernRequest } from './plain-request.js';
+import { plainModernRequest } from './plain-request.js';
 
 const CALL_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments']);
 

@@ -18,12 +18,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { specTypeSchemas, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import type { Caller } from '../../../../shared/caller.js';
+import { isPlainObject } from '../../../../shared/plain-object.js';
 import type { TransportCore } from '../../../core/operations/transport.js';
 import { mcpCaller, requestAuth } from '../../http/request-caller.js';
 import { callForAgent } from '../calls/agent-call.js';
 import type { McpConnection } from '../server/mcp-server.js';
 import type { AudienceWatch } from '../server/audience-watch.js';
-import { header, isPlainObject, plainEnvelope, streamableHeaders } from './plain-request.js';
+import { header, plainEnvelope, streamableHeaders } from './plain-request.js';
 import { plainTool } from './plain-call.js';
 
 export const LEGACY_VERSIONS: ReadonlySet<string> = new Set(['2025-11-25', '2025-06-18']);

@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { ResourceNotFoundError, type ReadResourceResult, type Resource } from '@modelcontextprotocol/server';
 import { CARD_PURIFY_CONFIG, safeColor } from '../../../../shared/card/sanitize.js';
+import { escapeHtml } from '../../../../shared/html.js';
 import { CARD_RESULT_META_KEY, cardAppUri, type AgentCardApp } from '../../../../shared/agents/surface.js';
 import type { AudienceWatch } from './audience-watch.js';
 
@@ -76,10 +77,6 @@ const BRIDGE_HASH = `'sha256-${createHash('sha256').update(CARD_APP_BRIDGE).dige
 export const CARD_APP_CSP = `default-src 'none'; style-src 'unsafe-inline'; script-src ${BRIDGE_HASH}; base-uri 'none'; form-action 'none'`;
 
 const NO_OUTSIDE_DOMAINS = { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] };
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** The app of one tool: its colours and name around an empty card the bridge fills from each result. */
 export function cardAppHtml(app: Pick<AgentCardApp, 'title' | 'accentColor' | 'backgroundColor'>): string {
