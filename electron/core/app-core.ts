@@ -67,6 +67,7 @@ import { AuditLog } from './audit/writer.js';
 import { AuditChanges } from './audit/changes.js';
 import { listAudit } from './audit/query.js';
 import { verifyAudit } from './audit/verify.js';
+import { auditRecordsSetting, benchBatchedDelayMs } from './audit/durability.js';
 import type { AuditActor } from '../../shared/audit.js';
 import type { OpInput } from '../../shared/operations.js';
 import { DEFAULT_APPROVAL_TTL_SECONDS, DEFAULT_AUDIT_MAX_FILE_BYTES } from '../../shared/schemas.js';
@@ -155,17 +156,22 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const events = new EventEmitter<{ event: [StoreEvent] }>();
   const emit = (e: StoreEvent) => events.emit('event', e);
-  // The audit log comes first: every writer below reports its changes to it. Its file size is
-  // read from config at each flush, by which time config exists.
+  // The audit log comes first: every writer below reports its changes to it, and it writes at
+  // once, possibly before `config` below is assigned (until then, the defaults).
+  const opened: { config?: ConfigStore } = {};
+  const batchedDelayMs = benchBatchedDelayMs();
   const audit = new AuditLog({
     dir: paths.auditDir,
     ...(opts.clock ? { clock: opts.clock } : {}),
-    maxFileBytes: () => config.get().auditMaxFileBytes ?? DEFAULT_AUDIT_MAX_FILE_BYTES,
+    maxFileBytes: () => opened.config?.get().auditMaxFileBytes ?? DEFAULT_AUDIT_MAX_FILE_BYTES,
+    records: auditRecordsSetting(() => opened.config?.get().auditRecords),
+    ...(batchedDelayMs !== undefined ? { batchedDelayMs } : {}),
     onError: (what, e) => logger.error(what, e),
   });
   owned.add(() => audit.close());
   const changes = new AuditChanges(audit, dataDir, opts.actor ?? (opts.transport === 'ipc' ? 'app' : 'rest'));
   const config = await ConfigStore.open(paths, changes);
+  opened.config = config;
   owned.listen(config, 'changed', () => emit({ type: 'config.changed' }));
   const store = await Store.open({ paths, builtinDir, config, log: logger, changes, ...(opts.clock ? { clock: opts.clock } : {}) });
   owned.listen(store, 'event', emit);
