@@ -5,12 +5,13 @@
  *   shared/        pure: imports nothing of electron/ or renderer/, no Node built-ins
  *   electron/core/ never imports `electron`, electron/host|shell|cli, main, preload or renderer/
  *   electron/host/ never imports `electron`, electron/shell or electron/cli (the shell wires them together)
- *   electron/cli/  never imports `electron` or electron/shell; its commands (cli/commands/) reach
- *                  the core only through cli/session.ts (the operations contract), like REST and IPC
+ *   electron/cli/  never imports `electron` or electron/shell; its commands (cli/commands/, and a tool
+ *                  type's in cli/tool-types/) reach the core only through cli/session.ts (the
+ *                  operations contract), like REST and IPC
  *   renderer/      never imports electron/ (it talks to main only through its API client);
- *                  inside it, screens → components → api: only renderer/src/api/ imports
- *                  api/client.ts, nothing below the screens imports a screen or the app shell,
- *                  and the api layer and components/ import no feature
+ *                  inside it, shell (app/) → features (features/<feature>/) → lib/, components/ → api/:
+ *                  only renderer/src/api/ imports api/client.ts, nothing imports the shell, the
+ *                  foundation (lib/, components/, api/) imports no feature, and api/ nothing above it
  * Import cycles between folders of electron/core and between renderer modules are checked by
  * test/architecture.test.ts.
  * A tool type lives in its own folders (docs/architecture.md, "How to add… a tool type"): outside
@@ -24,9 +25,13 @@ import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-// The renderer's features: components by concern, used by screens, built on components/ and the api hooks.
-const RENDERER_FEATURES = ['approvals', 'card', 'editor', 'help', 'profiles', 'search', 'servers', 'tester', 'transfer'].map((f) => `./renderer/src/${f}`);
-const RENDERER_BELOW_SCREENS = [...RENDERER_FEATURES, './renderer/src/components', './renderer/src/api'];
+// The renderer's layers (docs/architecture.md, "The renderer"), top to bottom: the shell (app/), the features (one folder
+// per feature under features/, with its screens, parts and styles; servers/ and editor/types/ are features too until
+// they move into their tool type's folders), and the foundation: lib/ (helpers), components/ (building blocks), api/.
+const RENDERER = './renderer/src';
+const RENDERER_SHELL = `${RENDERER}/app`;
+const RENDERER_FEATURES = ['features', 'servers', 'editor'].map((f) => `${RENDERER}/${f}`);
+const RENDERER_FOUNDATION = ['lib', 'components', 'api'].map((f) => `${RENDERER}/${f}`);
 
 // A regex on the specifier, not gitignore patterns: those also matched a folder of that name (editor/types/http/).
 const NODE_BUILTINS = [
@@ -87,7 +92,7 @@ export default tseslint.config(
               message: 'the CLI runs in plain Node: it must not depend on the Electron shell or the renderer.',
             },
             {
-              target: './electron/cli/commands',
+              target: ['./electron/cli/commands', './electron/cli/tool-types'],
               from: ['./electron/core', './electron/host'],
               message:
                 'a CLI command reaches the core through cli/session.ts (the operations contract, as REST and IPC do) and starts transports through cli/transports.ts.',
@@ -100,19 +105,26 @@ export default tseslint.config(
                 'only renderer/src/api/ talks to the client: call a named operation of api/operations.ts or a hook of api/queries.ts / mutations.ts; errors are in api/errors.ts, the token in api/session.ts.',
             },
             {
-              target: RENDERER_BELOW_SCREENS,
-              from: ['./renderer/src/screens', './renderer/src/app/App.tsx', './renderer/src/app/SignIn.tsx', './renderer/src/main.tsx'],
-              message: 'screens → components → api: components and api hooks must not import a screen or the app shell.',
+              target: [...RENDERER_FEATURES, ...RENDERER_FOUNDATION],
+              from: RENDERER_SHELL,
+              message: 'the shell (renderer/src/app/: main, App, Sidebar, SignIn, boot) is the top: nothing below it imports it.',
             },
             {
-              target: './renderer/src/api',
+              target: RENDERER_FOUNDATION,
               from: RENDERER_FEATURES,
-              message: 'the api layer is the bottom of the renderer: it must not import a feature (editor, tester, …); it may show a toast (components/).',
+              message:
+                'lib/, components/ and api/ are the foundation features stand on: they must not import a feature (renderer/src/features/…); move what two features share down into lib/ or components/.',
             },
             {
-              target: './renderer/src/components',
-              from: RENDERER_FEATURES,
-              message: 'components/ holds generic building blocks: they must not import a feature (editor, tester, …) or a screen.',
+              target: `${RENDERER}/api`,
+              from: `${RENDERER}/lib`,
+              message: 'the api layer is the bottom of the renderer: it must not import lib/.',
+            },
+            {
+              target: `${RENDERER}/api`,
+              from: `${RENDERER}/components`,
+              except: ['./Toasts.tsx'],
+              message: 'the api layer is the bottom of the renderer: of components/ it may import only Toasts (a mutation may toast).',
             },
           ],
         },
@@ -163,7 +175,7 @@ export default tseslint.config(
   {
     files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
     // A type's own folders and the registries are where its name is spoken.
-    ignores: ['electron/core/tool-types/**', 'shared/tool-types/**', 'renderer/src/editor/types/**'],
+    ignores: ['electron/core/tool-types/**', 'electron/cli/tool-types/**', 'shared/tool-types/**', 'renderer/src/editor/types/**'],
     rules: { 'no-restricted-syntax': ['error', ...TYPE_NAME_BRANCHES] },
   },
   {

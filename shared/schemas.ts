@@ -10,6 +10,7 @@ import { ToolTypeSchema, type Impl } from './tool-types/catalog.js';
 import { MAX_SCHEDULES, Schedule } from './schedules/schema.js';
 import { BundleSource } from './upstream.js';
 import { MAX_UPSTREAM_IDLE_MINUTES } from './limits.js';
+import { ShellSettings, WebSearchSettings } from './core-tools.js';
 
 export { Uuid, Timestamp, SlugString, SecretName, CssColor, JsonSchemaValue, Safety, HeaderName } from './schema-primitives.js';
 export { FunctionImpl } from './tool-types/function.js';
@@ -164,6 +165,10 @@ export const Config = Type.Object(
     auditMaxFileBytes: Type.Optional(Type.Integer({ minimum: 4096, maximum: 1024 * 1024 * 1024 })),
     /** Refuse work while its audit records cannot be written (`required`, the default), or record when possible. TOOLWRIGHT_AUDIT_RECORDS wins over it. */
     auditRecords: Type.Optional(AuditRecords),
+    /** The built-in shell-exec: image, allowed commands, workspace mount, sandbox (shared/core-tools.ts SHELL_DEFAULTS when absent). */
+    shell: Type.Optional(Nullable(ShellSettings)),
+    /** The built-in web-search's backend; web-search is unavailable until it is set. */
+    webSearch: Type.Optional(Nullable(WebSearchSettings)),
   },
   { additionalProperties: false },
 );

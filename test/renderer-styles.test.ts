@@ -82,8 +82,8 @@ describe('renderer styles', () => {
     for (const css of stylesheets) {
       for (const name of classesDefined(readFileSync(css, 'utf8'))) definedIn.set(name, (definedIn.get(name) ?? new Set()).add(css));
     }
-    const global = reachableCss(join(SRC, 'main.tsx'), imports);
-    expect(global.has(join(SRC, 'styles.css'))).toBe(true);
+    const global = reachableCss(join(SRC, 'app', 'main.tsx'), imports);
+    expect(global.has(join(SRC, 'styles', 'base.css'))).toBe(true);
     const unstyled: string[] = [];
     for (const module of modules.filter((f) => f.endsWith('.tsx'))) {
       const loaded = reachableCss(module, imports);

@@ -4,7 +4,7 @@
  * through its session (session.ts), so it works beside a running app, keeps every rule REST and
  * IPC keep, and answers in the REST shapes with `--json`. commander parses the arguments (a
  * maintained parser with help, usage errors and subcommands); each command group registers
- * itself from commands/. Exit codes: failure.ts.
+ * itself from commands/, and a tool type's own commands from tool-types/ (its registry). Exit codes: failure.ts.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { toApiError } from '../core/errors.js';
@@ -19,10 +19,10 @@ import { registerTransferCommands } from './commands/transfer.js';
 import { registerSecretCommands } from './commands/secrets.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerServeCommands } from './commands/serve.js';
-import { registerServerCommands } from './commands/servers.js';
 import { registerProfileCommands } from './commands/profiles.js';
 import { registerLintCommand } from './commands/lint.js';
 import { registerAuditCommands } from './commands/audit.js';
+import { TYPE_COMMANDS } from './tool-types/registry.js';
 
 const VERSION = '0.1.0';
 
@@ -53,7 +53,8 @@ export function buildProgram(): { program: Command; close(): Promise<void> } {
   registerRunCommands(program, cli);
   registerSwitchCommands(program, cli);
   registerTransferCommands(program, cli);
-  registerServerCommands(program, cli);
+  // The tool types' own commands (tool-types/registry.ts): the upstream servers' add-server, servers, sync, authorize.
+  for (const register of Object.values(TYPE_COMMANDS)) register(program, cli);
   registerProfileCommands(program, cli);
   registerSecretCommands(program, cli);
   registerDoctorCommand(program, cli);

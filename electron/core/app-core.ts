@@ -9,12 +9,11 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import type { StoreEvent } from '../../shared/operations.js';
-import type { Availability } from '../../shared/types.js';
+import type { AgentAccessStatus, Availability } from '../../shared/types.js';
 import { ConfigStore } from './config.js';
 import { MetricsStore } from './metrics.js';
 import { DataPaths } from './data-paths.js';
 import { Store } from './store/store.js';
-import type { AgentAccessStatus } from '../../shared/types.js';
 import { ApprovalStore } from './agents/approvals.js';
 import { purgeBundle } from './store/purge.js';
 import { AgentConnections } from './agents/connections.js';
@@ -37,7 +36,7 @@ import { TOOL_TYPE_MODULES, toolTypeModule } from './tool-types/registry.js';
 import type { RunnerServices } from './tool-types/tool-type.js';
 import { prepareTool } from './tool-types/prepare.js';
 import { TransferService } from './transfer/transfer-service.js';
-import { McpServerImport } from './transfer/mcp-import.js';
+import { UpstreamImport } from './tool-types/upstream/import/importer.js';
 import { BuildFilesService } from './tool-files/build-files.js';
 import { BuildService, type ImageBuilder } from './tool-files/builds.js';
 import type { ToolType } from '../../shared/tool-types/catalog.js';
@@ -53,10 +52,10 @@ import { ScheduleFiles } from './schedules/schedule-files.js';
 import { ScheduleRunner } from './schedules/schedule-runner.js';
 import { ScheduleService } from './schedules/schedule-service.js';
 import { REAL_CLOCK, Scheduler, type SchedulerOptions } from './schedules/scheduler.js';
-import { UpstreamManager } from './tool-types/mcp/upstream/manager.js';
+import { UpstreamManager } from './tool-types/upstream/manager.js';
 import { DEFAULT_UPSTREAM_IDLE_MINUTES } from '../../shared/limits.js';
-import { UpstreamSync } from './tool-types/mcp/upstream/sync.js';
-import { UpstreamService } from './tool-types/mcp/upstream/service.js';
+import { UpstreamSync } from './tool-types/upstream/sync.js';
+import { UpstreamService } from './tool-types/upstream/service.js';
 import type { ProfileStore } from './profiles/profile-store.js';
 import type { ProfileService } from './profiles/profile-service.js';
 import { openProfiles } from './profiles/open.js';
@@ -215,6 +214,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     config: () => config.get(),
     steps: () => steps,
     mcp: { upstreams, reader: () => store.reader, approvals },
+    runners: () => runners,
     ...opts.runners,
   };
   const runners: Runner[] = Object.values(TOOL_TYPE_MODULES).map((m) => m.createRunner(runnerServices));
@@ -257,7 +257,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     held: opts.deferBackground === true,
   });
   owned.add(contextCost.dispose);
-  const lint = new ToolLintService({ reader: store.reader, tools });
+  const lint = new ToolLintService({ reader: store.reader, tools, instructionsOf: (bundleID) => upstreams.snapshot(bundleID)?.instructions });
   const upstreamSync = new UpstreamSync({ manager: upstreams, store, tools, now: () => store.now() });
   // A server that says its tools changed is synced at once (its changed definitions withheld, never applied).
   upstreams.onToolsChanged = (bundleID) =>
@@ -268,7 +268,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const invocations = new InvocationService(store, engine, history, running);
   const transfer = new TransferService({ store, bundles, tools, config, paths });
   await transfer.recover();
-  const mcpImport = new McpServerImport({ store, bundles, secrets, upstream, paths, limits: transfer.limits });
+  const mcpImport = new UpstreamImport({ store, bundles, secrets, upstream, paths, limits: transfer.limits });
 
   const schedulerOptions = opts.scheduler === true ? {} : opts.scheduler || undefined;
   const scheduleClock = schedulerOptions?.clock ?? REAL_CLOCK;

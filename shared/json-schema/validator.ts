@@ -1,7 +1,7 @@
 /**
  * One validator interface, two providers (the MCP SDK's pattern): the core compiles JSON
  * Schemas with ajv (electron/core/validation.ts), the renderer with @cfworker/json-schema
- * (renderer/src/tester/schemaValidator.ts; ajv's code generation needs `new Function`, which
+ * (renderer/src/lib/schemaValidator.ts; ajv's code generation needs `new Function`, which
  * the renderer's CSP forbids). Both report failures in ajv's error shape, so one module
  * (./issues.ts) words them for people and models.
  */

@@ -237,7 +237,7 @@ async function bundleReport(): Promise<void> {
   const chunks = await rendererChunks();
   const single = await rendererChunks({ inlineDynamicImports: true });
   const entry = chunks.find((c) => c.isEntry)!;
-  const card = chunkHolding(chunks, 'renderer/src/card/CardFrame.tsx')!;
+  const card = chunkHolding(chunks, 'renderer/src/features/card/CardFrame.tsx')!;
   const total = chunks.reduce((n, c) => n + c.bytes, 0);
   console.log(`  renderer JS, minified (vite build); ${chunks.length} chunks, ${kb(total)} in all`);
   chunkLine('baseline: the same app as one chunk', single, 'what every start would load without lazy loading');

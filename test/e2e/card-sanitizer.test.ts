@@ -1,6 +1,6 @@
 /**
  * Cards render in real Chromium exactly as the tester renders them (sanitiser bundled from
- * renderer/src/card/sanitize.ts, srcdoc in <iframe sandbox="allow-scripts">), next to a loopback
+ * renderer/src/features/card/browserSanitizer.ts, srcdoc in <iframe sandbox="allow-scripts">), next to a loopback
  * listener that every case in the XSS corpus points at. The listener must receive zero requests,
  * and no script but the card's measuring one may run. A control renders the same corpus
  * unsanitised and must reach the listener, so the test can fail.
@@ -22,7 +22,7 @@ let browser: Browser;
 let sanitizerBundle = '';
 
 async function bundleSanitizer(): Promise<string> {
-  const entry = fileURLToPath(new URL('../../renderer/src/card/sanitize.ts', import.meta.url));
+  const entry = fileURLToPath(new URL('../../renderer/src/features/card/browserSanitizer.ts', import.meta.url));
   const out = await build({
     configFile: false,
     logLevel: 'silent',

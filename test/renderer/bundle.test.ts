@@ -33,11 +33,11 @@ describe('the renderer bundle', () => {
     for (const p of [...EDITORS, '@rjsf/core', '@rjsf/utils', 'dompurify', 'yaml']) expect(packages.has(p), p).toBe(false);
     const modules = staticClosure(chunks, entry[0]!).flatMap((c) => c.modules);
     for (const lazy of [
-      'transfer/TransferDialogs.tsx',
-      'transfer/ReportDialog.tsx',
-      'screens/SettingsScreen.tsx',
-      'screens/ToolEditor.tsx',
-      'screens/ToolDetail.tsx',
+      'features/transfer/TransferDialogs.tsx',
+      'features/transfer/ReportDialog.tsx',
+      'features/settings/SettingsScreen.tsx',
+      'features/tools/editor/ToolEditor.tsx',
+      'features/tools/detail/ToolDetail.tsx',
     ]) {
       expect(
         modules.some((m) => m.endsWith(lazy)),
@@ -47,13 +47,13 @@ describe('the renderer bundle', () => {
   });
 
   it('loads the card frame without an editor', () => {
-    const card = chunkHolding(chunks, 'renderer/src/card/CardFrame.tsx');
+    const card = chunkHolding(chunks, 'renderer/src/features/card/CardFrame.tsx');
     expect(card).toBeDefined();
     const packages = packagesIn(staticClosure(chunks, card!));
     for (const p of EDITORS) expect(packages.has(p), `${p} is loaded with the card frame`).toBe(false);
     expect(packages.has('dompurify')).toBe(true);
     // Nor does the tool page that shows cards load an editor until raw JSON is asked for.
-    const detail = chunkHolding(chunks, 'renderer/src/screens/ToolDetail.tsx')!;
+    const detail = chunkHolding(chunks, 'renderer/src/features/tools/detail/ToolDetail.tsx')!;
     expect(detail.isDynamicEntry).toBe(true);
     for (const p of EDITORS) expect(packagesIn(staticClosure(chunks, detail)).has(p), `${p} is loaded with the tool page`).toBe(false);
   });

@@ -5,7 +5,7 @@
  * corpus renders in real Chromium against a loopback listener in test/e2e/card-sanitizer.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCardDocument, CARD_CSP, safeColor, sanitizeCardHtml, sanitizeStyle } from '../../renderer/src/card/sanitize.js';
+import { buildCardDocument, CARD_CSP, safeColor, sanitizeCardHtml, sanitizeStyle } from '../../renderer/src/features/card/browserSanitizer.js';
 import { CARD_MEASURE_SCRIPT, CARD_MEASURE_SCRIPT_HASH } from '../../shared/card/sanitize.js';
 import { attributeWithMarkup, textAttributesBlanked, XSS_CORPUS } from '../e2e/card-xss-corpus.js';
 

@@ -1,6 +1,6 @@
 /** The card settings' colours: what the swatch paints and what the picker gets and gives back. */
 import { describe, expect, it } from 'vitest';
-import { parseColor, withPickedColor } from '../../renderer/src/editor/color.js';
+import { parseColor, withPickedColor } from '../../renderer/src/features/tools/editor/color.js';
 
 describe('parseColor', () => {
   it('reads hex in its four lengths and rgb()/rgba() in comma and space syntax', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { curlOf, secretVariablesOf } from '../../renderer/src/tester/curl.js';
+import { curlOf, secretVariablesOf } from '../../renderer/src/features/tools/tester/curl.js';
 import { shellArgs } from '../helpers/shell-words.js';
 
 describe('copy as cURL', () => {

@@ -12,7 +12,7 @@ import { dirname } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { canonicalJson } from '../../shared/canonical.js';
 import { TOOL_KEY_ORDER } from '../../shared/schemas.js';
-import { draftFromTool, toToolInput } from '../../renderer/src/editor/draft.js';
+import { draftFromTool, toToolInput } from '../../renderer/src/features/tools/editor/draft.js';
 import { FIXTURE_AT, openTestStore, type TestStore } from '../helpers/store.js';
 
 let t: TestStore;

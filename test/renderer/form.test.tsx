@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The tester's form generator: rjsf with the CSP-safe validator (renderer/src/tester/schemaValidator.ts)
+ * The tester's form generator: rjsf with the CSP-safe validator (renderer/src/lib/schemaValidator.ts)
  * on hard schemas — nested objects, arrays, nullable, oneOf/anyOf, enums, defaults, $ref — driven
  * through the DOM like a person would, checking what the form submits and which errors it shows.
  */
@@ -9,7 +9,7 @@ import { cleanup, fireEvent, render, screen, act } from '@testing-library/react'
 import { createRef } from 'react';
 import Form from '@rjsf/core';
 import type { RJSFSchema } from '@rjsf/utils';
-import { cspSafeValidator, validateArgs, draftOf } from '../../renderer/src/tester/schemaValidator.js';
+import { cspSafeValidator, validateArgs, draftOf } from '../../renderer/src/lib/schemaValidator.js';
 
 afterEach(() => cleanup());
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, plural } from '../../renderer/src/app/format.js';
+import { formatCount, plural } from '../../renderer/src/lib/format.js';
 import { compactTokens, tokensApprox } from '../../shared/agents/context-cost.js';
 
 describe('counts as the app shows them', () => {

@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render } from '@testing-library/react';
 import { useRef, useState } from 'react';
-import { useFocusOnNavigate } from '../../renderer/src/app/useFocusOnNavigate.js';
+import { useFocusOnNavigate } from '../../renderer/src/lib/useFocusOnNavigate.js';
 import { ToastProvider } from '../../renderer/src/components/Toasts.js';
 
 let frames = 0;

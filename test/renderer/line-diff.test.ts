@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineDiff } from '../../renderer/src/tester/lineDiff.js';
+import { lineDiff } from '../../renderer/src/lib/lineDiff.js';
 
 describe('line diff for comparing runs', () => {
   it('keeps common lines and marks removed and added ones in order', () => {

@@ -1,12 +1,12 @@
 /**
- * The save-conflict merge: a three-way merge of JSON (editor/merge.ts) and its use on a tool
- * draft (editor/SaveConflict.tsx): what only one side changed wins, objects merge key by key,
+ * The save-conflict merge: a three-way merge of JSON (features/tools/editor/merge.ts) and its use on a tool
+ * draft (SaveConflict.tsx beside it): what only one side changed wins, objects merge key by key,
  * values both sides changed differently are conflicts the person settles.
  */
 import { describe, expect, it } from 'vitest';
-import { changedKeys, jsonEqual, pathKey, resolveConflicts, setAt, threeWayMerge, type Json } from '../../renderer/src/editor/merge.js';
-import { draftOfMerge, fieldLabel, mergeDraft } from '../../renderer/src/editor/SaveConflict.js';
-import { draftFromTool, toToolInput } from '../../renderer/src/editor/draft.js';
+import { changedKeys, jsonEqual, pathKey, resolveConflicts, setAt, threeWayMerge, type Json } from '../../renderer/src/features/tools/editor/merge.js';
+import { draftOfMerge, fieldLabel, mergeDraft } from '../../renderer/src/features/tools/editor/SaveConflict.js';
+import { draftFromTool, toToolInput } from '../../renderer/src/features/tools/editor/draft.js';
 import type { ToolView } from '../../shared/types.js';
 
 describe('threeWayMerge', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashOf, routeOf, type Route } from '../../renderer/src/app/nav.js';
+import { hashOf, routeOf, type Route } from '../../renderer/src/lib/nav.js';
 
 describe('hash routes', () => {
   const ref = { bundleID: '0190a000-0000-7000-8000-00000000c0e0', slug: 'météo/天気 x', version: 'v1.2' };

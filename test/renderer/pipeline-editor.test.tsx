@@ -17,10 +17,10 @@ import {
   stepIDFor,
   type PipelineDraft,
 } from '../../renderer/src/editor/types/pipeline/draft.js';
-import { insertSuggestion, matchSuggestions, openPlaceholder, TemplateInput } from '../../renderer/src/editor/TemplateInput.js';
+import { insertSuggestion, matchSuggestions, openPlaceholder, TemplateInput } from '../../renderer/src/features/tools/editor/TemplateInput.js';
 import { pipelineEditorType, stepForTool } from '../../renderer/src/editor/types/pipeline.js';
-import { PipelineTimeline } from '../../renderer/src/tester/PipelineTimeline.js';
-import { draftFromTool, emptyDraft, localIssues } from '../../renderer/src/editor/draft.js';
+import { PipelineTimeline } from '../../renderer/src/features/tools/tester/PipelineTimeline.js';
+import { draftFromTool, emptyDraft, localIssues } from '../../renderer/src/features/tools/editor/draft.js';
 import type { Envelope } from '../../shared/errors.js';
 import type { InvokeStreamEvent, PipelineStepRecord, ToolView } from '../../shared/types.js';
 
@@ -374,7 +374,7 @@ describe('the run timeline', () => {
   });
 
   it('grows live in the tester from the step events of a streamed run, then shows the result', async () => {
-    const { Tester } = await import('../../renderer/src/tester/Tester.js');
+    const { Tester } = await import('../../renderer/src/features/tools/tester/Tester.js');
     const { ConfirmProvider } = await import('../../renderer/src/components/Dialog.js');
     const { ToastProvider } = await import('../../renderer/src/components/Toasts.js');
     let send: (e: InvokeStreamEvent) => void = () => undefined;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { keysForEvent } from '../../renderer/src/api/events.js';
 import { mcpClientConfig, profileLaunch } from '../../shared/agents/mcp-config.js';
-import { draftOf, inputOf } from '../../renderer/src/profiles/profileInput.js';
+import { draftOf, inputOf } from '../../renderer/src/features/profiles/profileInput.js';
 import type { ProfileFile } from '../../shared/agents/profiles.js';
 
 const launch = { command: '/usr/bin/node', args: ['/app/bin/toolwright.js', '--data-dir', '/data', 'mcp'] };

@@ -7,9 +7,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useState } from 'react';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { ScheduleSettings } from '../../renderer/src/editor/schedules/ScheduleSettings.js';
-import { schedulesFromTool, type ScheduleDraft } from '../../renderer/src/editor/schedules/scheduleDraft.js';
-import { NavProvider } from '../../renderer/src/app/nav.js';
+import { ScheduleSettings } from '../../renderer/src/features/schedules/ScheduleSettings.js';
+import { schedulesFromTool, type ScheduleDraft } from '../../renderer/src/features/schedules/scheduleDraft.js';
+import { NavProvider } from '../../renderer/src/lib/nav.js';
 
 afterEach(() => cleanup());
 

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { useState } from 'react';
 import { fireEvent, render, screen } from '@testing-library/react';
-import { newScheduleDraft, scheduleIssues, schedulesFromTool, schedulesToInput } from '../../renderer/src/editor/schedules/scheduleDraft.js';
-import { TimeZonePicker } from '../../renderer/src/editor/schedules/TimeZonePicker.js';
-import { hashOf, routeOf } from '../../renderer/src/app/nav.js';
+import { newScheduleDraft, scheduleIssues, schedulesFromTool, schedulesToInput } from '../../renderer/src/features/schedules/scheduleDraft.js';
+import { TimeZonePicker } from '../../renderer/src/features/schedules/TimeZonePicker.js';
+import { hashOf, routeOf } from '../../renderer/src/lib/nav.js';
 
 const ARGS = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
 

@@ -22,8 +22,8 @@ import {
   setEnum,
   setRequired,
   setType,
-} from '../../renderer/src/editor/schemaModel.js';
-import { SchemaBuilder } from '../../renderer/src/editor/SchemaBuilder.js';
+} from '../../renderer/src/features/tools/editor/schema/schemaModel.js';
+import { SchemaBuilder } from '../../renderer/src/features/tools/editor/schema/SchemaBuilder.js';
 
 afterEach(() => cleanup());
 

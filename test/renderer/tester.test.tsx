@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Tester } from '../../renderer/src/tester/Tester.js';
+import { Tester } from '../../renderer/src/features/tools/tester/Tester.js';
 import { ToastProvider } from '../../renderer/src/components/Toasts.js';
 import { ConfirmProvider } from '../../renderer/src/components/Dialog.js';
 import type { Envelope } from '../../shared/errors.js';

@@ -1,15 +1,15 @@
 // @vitest-environment jsdom
 /**
- * The tool editor's named hooks (screens/tool-editor/): Ctrl+S calls the newest save and leaves a
+ * The tool editor's named hooks (features/tools/editor/): Ctrl+S calls the newest save and leaves a
  * key something nearer handled; the draft records which fields were changed, and a merge or a
  * discard replaces it; errors show once their field was touched or a save was attempted, and the
  * server's issues beside the draft's own.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, renderHook } from '@testing-library/react';
-import { useSaveShortcut } from '../../renderer/src/screens/tool-editor/useSaveShortcut.js';
-import { useFieldErrors, useToolDraft } from '../../renderer/src/screens/tool-editor/useToolDraft.js';
-import { emptyDraft, localIssues } from '../../renderer/src/editor/draft.js';
+import { useSaveShortcut } from '../../renderer/src/features/tools/editor/useSaveShortcut.js';
+import { useFieldErrors, useToolDraft } from '../../renderer/src/features/tools/editor/useToolDraft.js';
+import { emptyDraft, localIssues } from '../../renderer/src/features/tools/editor/draft.js';
 import { ApiCallError } from '../../renderer/src/api/errors.js';
 
 afterEach(() => cleanup());

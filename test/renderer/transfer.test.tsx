@@ -18,9 +18,9 @@ import {
   sourcesFromDirectoryPick,
   walkDirectory,
   type DropEntry,
-} from '../../renderer/src/transfer/sources.js';
-import { outlineOf, outlineOfText } from '../../renderer/src/transfer/openapiOutline.js';
-import { needsServerUrl, replaceBlocker } from '../../renderer/src/transfer/outcome.js';
+} from '../../renderer/src/features/transfer/sources.js';
+import { outlineOf, outlineOfText } from '../../renderer/src/features/transfer/openapiOutline.js';
+import { needsServerUrl, replaceBlocker } from '../../renderer/src/features/transfer/outcome.js';
 import { MAX_VISIBLE_TOASTS, ToastProvider, toastLift, useToast } from '../../renderer/src/components/Toasts.js';
 
 // jsdom gives import.meta.url an http: scheme; vitest runs from the project root.

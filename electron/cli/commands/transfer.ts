@@ -8,7 +8,7 @@ import type { CliContext } from '../context.js';
 import { CliFailure } from '../failure.js';
 import { printJson, progressBar } from '../output.js';
 import { allBundles } from '../pages.js';
-import { mcpServerLines } from './servers.js';
+import { mcpServerLines } from '../tool-types/upstream.js';
 
 type OnConflict = 'skip' | 'replace' | 'copy';
 

@@ -1,14 +1,15 @@
 /**
- * The operation in progress, as the audit log sees it: who it acts for, when its transport knows
- * more than its own name (an OAuth caller over REST: `rest@oauth:<sub>`), and the audit records it
- * made. The dispatcher runs every operation inside one; the writers of stored state are far below
- * and shared by every caller, so the change records read the caller here instead of every store
- * method passing it down, and the dispatcher answers only once the operation's records are durable.
+ * The operation in progress, as the audit log sees it: who it acts for (shared/caller.ts), and the
+ * audit records it made. The dispatcher runs every operation inside one; the writers of stored
+ * state are far below and shared by every caller, so the change records read the caller here
+ * instead of every store method passing it down, and the dispatcher answers only once the
+ * operation's records are durable.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Caller } from '../../../shared/caller.js';
 
 interface Operation {
-  caller: string | undefined;
+  caller: Caller | undefined;
   /** The records' durability, until the operation is answered (then it is closed: undefined). */
   records: Promise<void>[] | undefined;
 }
@@ -19,7 +20,7 @@ const current = new AsyncLocalStorage<Operation>();
  * Runs an operation and settles once it and every audit record it made are done: the operation's
  * own failure first, else the first record that could not be written (AUDIT_UNAVAILABLE).
  */
-export async function recordedOperation<T>(caller: string | undefined, work: () => Promise<T> | T): Promise<T> {
+export async function recordedOperation<T>(caller: Caller | undefined, work: () => Promise<T> | T): Promise<T> {
   // An operation run inside another (a step dispatching its own) acts for the same caller unless it names one.
   const operation: Operation = { caller: caller ?? current.getStore()?.caller, records: [] };
   let outcome: { ok: true; value: T } | { ok: false; error: unknown };
@@ -48,6 +49,6 @@ export function inOperation(): boolean {
   return current.getStore()?.records !== undefined;
 }
 
-export function actingCaller(): string | undefined {
+export function actingCaller(): Caller | undefined {
   return current.getStore()?.caller;
 }

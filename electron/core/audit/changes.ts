@@ -9,6 +9,7 @@ import { relative, sep } from 'node:path';
 import type { AuditActor, AuditRecordBody } from '../../../shared/audit.js';
 import { sha256Hex } from './record.js';
 import { actingCaller, inOperation } from './acting-caller.js';
+import { callerLabel } from '../../../shared/caller.js';
 
 /** What the writers of stored state call around a write. */
 export interface ChangeRecorder {
@@ -50,7 +51,8 @@ export class AuditChanges implements ChangeRecorder {
     const beforeDigest = before === undefined ? undefined : sha256Hex(before);
     const afterDigest = after === undefined ? undefined : sha256Hex(after);
     if (beforeDigest === afterDigest) return;
-    const caller = actingCaller();
+    const acting = actingCaller();
+    const caller = acting && callerLabel(acting);
     void this.sink.append({
       kind: 'change',
       path: relative(this.dataDir, path).split(sep).join('/'),

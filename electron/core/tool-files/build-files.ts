@@ -19,7 +19,7 @@ import { fsyncDir, writeFileAtomic } from '../fs/atomic.js';
 import type { Store } from '../store/store.js';
 import type { ToolRecord } from '../store/loader.js';
 import type { ToolRef } from '../store/tools.js';
-import { foldKey } from '../transfer/layout.js';
+import { foldKey } from '../archive/layout.js';
 import { toolTypeModule, typesWith } from '../tool-types/registry.js';
 import { BUILD_FILE_LIMITS, buildFilePathProblem, hiddenFromListing } from './rules.js';
 

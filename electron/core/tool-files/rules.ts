@@ -1,13 +1,13 @@
 /**
  * Which paths a person may write inside a container tool's folder, and how much. Every path
  * comes from a client, so it is hostile until it passes here: relative, '/'-separated, no '.' or
- * '..' segment, no name Windows or macOS would mangle (the archive rules of transfer/layout.ts, so
+ * '..' segment, no name Windows or macOS would mangle (the archive rules of archive/layout.ts, so
  * a folder written here always exports and imports again), not tool.json (the form edits that),
  * not a name the store uses for its own files, and no .env (secrets live in the secrets store).
  */
 import { isTempName } from '../fs/atomic.js';
 import { MAX_CONTEXT_BYTES, MAX_CONTEXT_ENTRIES } from '../tool-types/container/context-limits.js';
-import { foldKey, pathProblem, TOOL_JSON } from '../transfer/layout.js';
+import { foldKey, pathProblem, TOOL_JSON } from '../archive/layout.js';
 
 export const BUILD_FILE_LIMITS = {
   /** One file written or read through the API (a Dockerfile, a runner, a small data file). */

@@ -11,14 +11,14 @@ import { functionType } from './function/module.js';
 import { httpType } from './http/module.js';
 import { containerType } from './container/module.js';
 import { pipelineType } from './pipeline/module.js';
-import { mcpType } from './mcp/module.js';
+import { upstreamType } from './upstream/module.js';
 
 export const TOOL_TYPE_MODULES: { readonly [T in ToolType]: ToolTypeModule<T> } = {
   function: functionType,
   http: httpType,
   container: containerType,
   pipeline: pipelineType,
-  mcp: mcpType,
+  mcp: upstreamType,
 };
 
 export function toolTypeModule(type: ToolType): ToolTypeModule {

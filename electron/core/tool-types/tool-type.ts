@@ -18,7 +18,7 @@ import type { HttpRunnerOptions } from './http/runner.js';
 import type { ContainerRunnerOptions } from './container/runner.js';
 import type { StepInvoker } from './pipeline/step-invoker.js';
 import type { ToolCatalog } from '../store/catalog.js';
-import type { McpRunnerOptions } from './mcp/runner.js';
+import type { UpstreamRunnerOptions } from './upstream/runner.js';
 
 export interface SaveCheckContext {
   /** The tool's argSchema as it will be saved (placeholders may name its properties). */
@@ -52,7 +52,9 @@ export interface RunnerServices {
    */
   steps?: () => StepInvoker;
   /** Upstream MCP servers (electron/core/upstream/), for `mcp` tools. */
-  mcp?: McpRunnerOptions;
+  mcp?: UpstreamRunnerOptions;
+  /** Every runner of the core, for a type that uses another's capability (built-in shell-exec: the container sandbox); a thunk, as they are built together. */
+  runners?: () => readonly Runner[];
 }
 
 export interface ToolTypeModule<T extends ToolType = ToolType> extends ToolTypeCapabilities<T> {

@@ -23,8 +23,8 @@ import { isUuid } from '../../../shared/ids.js';
 import { CoreError, invalid, notFound } from '../errors.js';
 import { isTempName } from '../fs/atomic.js';
 import type { Store } from '../store/store.js';
-import { bundleJsonPath, pathProblem, toolFilePath, toolJsonPath, TOOL_JSON } from './layout.js';
-import { type TransferLimits } from './limits.js';
+import { bundleJsonPath, pathProblem, toolFilePath, toolJsonPath, TOOL_JSON } from '../archive/layout.js';
+import { type TransferLimits } from '../archive/limits.js';
 import { formatBytes } from '../../../shared/format.js';
 import { exportClosure, withBundleHints } from './pipeline-links.js';
 

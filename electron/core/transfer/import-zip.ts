@@ -2,8 +2,8 @@
 import { CoreError } from '../errors.js';
 import { pool } from '../store/loader.js';
 import type { RawBundle, RawTool } from './validate.js';
-import { openEntry, readEntryBytes, type ArchiveEntry, type ArchiveIndex } from './zip-read.js';
-import type { TransferLimits } from './limits.js';
+import { openEntry, readEntryBytes, type ArchiveEntry, type ArchiveIndex } from '../archive/zip-read.js';
+import type { TransferLimits } from '../archive/limits.js';
 
 function parseJson(entry: ArchiveEntry, bytes: Buffer): unknown {
   let text: string;

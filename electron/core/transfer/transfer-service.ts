@@ -10,7 +10,7 @@ import type { ToolService } from '../store/tools.js';
 import type { ConfigStore } from '../config.js';
 import type { DataPaths } from '../data-paths.js';
 import type { ContainerImportResult, ImportReport } from '../../../shared/types.js';
-import { DEFAULT_LIMITS, type TransferLimits } from './limits.js';
+import { DEFAULT_LIMITS, type TransferLimits } from '../archive/limits.js';
 import type { OpenedExport } from './export.js';
 import { validateBundles } from './validate.js';
 import { applyImport, type OnConflict } from './apply.js';
@@ -101,7 +101,7 @@ export class TransferService {
   // ---- import -------------------------------------------------------------------------------
 
   async importZip(zip: Uint8Array, onConflict: OnConflict, options: ImportOptions = {}): Promise<ImportReport> {
-    const [{ indexArchive }, { rawBundlesOf }] = await Promise.all([import('./zip-read.js'), import('./import-zip.js')]);
+    const [{ indexArchive }, { rawBundlesOf }] = await Promise.all([import('../archive/zip-read.js'), import('./import-zip.js')]);
     const index = await indexArchive(zip, this.limits);
     try {
       const raw = await rawBundlesOf(index, this.limits);

@@ -5,7 +5,7 @@
  */
 import { useSyncExternalStore } from 'react';
 
-/** Marked by the tool list once its first rows are on screen (screens/ToolList.tsx). */
+/** Marked by the tool list once its first rows are on screen (features/tools/list/ToolList.tsx). */
 export const FIRST_PAINT_MARK = 'tw:toollist-painted';
 /**
  * A list that never paints (an error, no tools, a host slow to answer) still lets the rest start;

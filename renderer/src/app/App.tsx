@@ -1,32 +1,32 @@
 /** The app frame: sidebar, top bar with the always-visible search, the current screen, the palette. */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { useNav, type Route } from './nav.js';
-import { useFocusOnNavigate } from './useFocusOnNavigate.js';
+import { useNav, type Route } from '../lib/nav.js';
+import { useFocusOnNavigate } from '../lib/useFocusOnNavigate.js';
 import { useLiveUpdates } from '../api/events.js';
 import { useConfig } from '../api/queries.js';
 import { firstScreenGate } from '../api/first-screen.js';
-import { Sidebar } from '../screens/Sidebar.js';
-import { ToolList } from '../screens/ToolList.js';
+import { Sidebar } from './Sidebar.js';
+import { ToolList } from '../features/tools/list/ToolList.js';
 import { Loading } from '../components/States.js';
-import { SearchCombo, SearchPalette } from '../search/Search.js';
-import { SearchScreen } from '../search/SearchScreen.js';
-import { DropOverlay, TransferStatus } from '../transfer/DropZone.js';
-import { ApprovalsPanel } from '../approvals/ApprovalsPanel.js';
+import { SearchCombo, SearchPalette } from '../features/search/Search.js';
+import { SearchScreen } from '../features/search/SearchScreen.js';
+import { DropOverlay, TransferStatus } from '../features/transfer/DropZone.js';
+import { ApprovalsPanel } from '../features/approvals/ApprovalsPanel.js';
 import { AddServerProvider } from '../servers/AddServer.js';
 
 // The tester (rjsf) and the editors (CodeMirror) are most of the code; the tool list, which
 // people see first, does not wait for them, nor for screens opened now and then.
-const ToolDetail = lazy(() => import('../screens/ToolDetail.js').then((m) => ({ default: m.ToolDetail })));
-const ToolEditorScreen = lazy(() => import('../screens/ToolEditor.js').then((m) => ({ default: m.ToolEditorScreen })));
-const SchedulesScreen = lazy(() => import('../screens/SchedulesScreen.js').then((m) => ({ default: m.SchedulesScreen })));
-const BundleEditor = lazy(() => import('../screens/BundleEditor.js').then((m) => ({ default: m.BundleEditor })));
-const TrashScreen = lazy(() => import('../screens/TrashScreen.js').then((m) => ({ default: m.TrashScreen })));
-const SecretsScreen = lazy(() => import('../screens/SecretsScreen.js').then((m) => ({ default: m.SecretsScreen })));
-const SettingsScreen = lazy(() => import('../screens/SettingsScreen.js').then((m) => ({ default: m.SettingsScreen })));
-const AuditScreen = lazy(() => import('../screens/AuditScreen.js').then((m) => ({ default: m.AuditScreen })));
-const ProfilesScreen = lazy(() => import('../screens/ProfilesScreen.js').then((m) => ({ default: m.ProfilesScreen })));
-const ProfileScreen = lazy(() => import('../screens/ProfileScreen.js').then((m) => ({ default: m.ProfileScreen })));
-const AgentsScreen = lazy(() => import('../screens/AgentsScreen.js').then((m) => ({ default: m.AgentsScreen })));
+const ToolDetail = lazy(() => import('../features/tools/detail/ToolDetail.js').then((m) => ({ default: m.ToolDetail })));
+const ToolEditorScreen = lazy(() => import('../features/tools/editor/ToolEditor.js').then((m) => ({ default: m.ToolEditorScreen })));
+const SchedulesScreen = lazy(() => import('../features/schedules/SchedulesScreen.js').then((m) => ({ default: m.SchedulesScreen })));
+const BundleEditor = lazy(() => import('../features/bundles/BundleEditor.js').then((m) => ({ default: m.BundleEditor })));
+const TrashScreen = lazy(() => import('../features/trash/TrashScreen.js').then((m) => ({ default: m.TrashScreen })));
+const SecretsScreen = lazy(() => import('../features/settings/SecretsScreen.js').then((m) => ({ default: m.SecretsScreen })));
+const SettingsScreen = lazy(() => import('../features/settings/SettingsScreen.js').then((m) => ({ default: m.SettingsScreen })));
+const AuditScreen = lazy(() => import('../features/audit/AuditScreen.js').then((m) => ({ default: m.AuditScreen })));
+const ProfileList = lazy(() => import('../features/profiles/ProfileList.js').then((m) => ({ default: m.ProfileList })));
+const ProfileEditor = lazy(() => import('../features/profiles/ProfileEditor.js').then((m) => ({ default: m.ProfileEditor })));
+const AgentsScreen = lazy(() => import('../features/agents/AgentsScreen.js').then((m) => ({ default: m.AgentsScreen })));
 
 function Screen({ route }: { route: Route }) {
   switch (route.name) {
@@ -57,11 +57,11 @@ function Screen({ route }: { route: Route }) {
     case 'audit':
       return <AuditScreen />;
     case 'profiles':
-      return <ProfilesScreen />;
+      return <ProfileList />;
     case 'profileNew':
-      return <ProfileScreen key="new" />;
+      return <ProfileEditor key="new" />;
     case 'profile':
-      return <ProfileScreen key={route.profileID} profileID={route.profileID} />;
+      return <ProfileEditor key={route.profileID} profileID={route.profileID} />;
     default:
       return <ToolList bundleID={null} />;
   }

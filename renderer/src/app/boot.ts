@@ -5,7 +5,7 @@
  * find these requests in flight and send none of their own.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { routeOf } from './nav.js';
+import { routeOf } from '../lib/nav.js';
 import { startLiveUpdates } from '../api/events.js';
 import { startFirstScreenGate } from '../api/first-screen.js';
 import { bundleListQuery, toolPagesQuery } from '../api/queries.js';

@@ -9,7 +9,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { v7 as uuidv7 } from 'uuid';
 import { Modal } from '../components/Dialog.js';
 import { useToast } from '../components/Toasts.js';
-import { useNav } from '../app/nav.js';
+import { useNav } from '../lib/nav.js';
 import { keys } from '../api/queries.js';
 import { probeServer, putBundle, syncServer } from '../api/operations.js';
 import { errorMessage } from '../api/errors.js';

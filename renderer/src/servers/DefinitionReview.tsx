@@ -12,7 +12,7 @@ import { errorCode, errorMessage } from '../api/errors.js';
 import { Modal } from '../components/Dialog.js';
 import { useToast } from '../components/Toasts.js';
 import { Badge, Loading } from '../components/States.js';
-import { SAFETY_LABEL, relativeTime } from '../app/format.js';
+import { SAFETY_LABEL, relativeTime } from '../lib/format.js';
 import { sideBySide, upstreamMarkOf, MARK_LABEL } from './upstreamMark.js';
 import type { ToolView } from '../../../shared/types.js';
 import type { DefinitionReview } from '../../../shared/upstream.js';

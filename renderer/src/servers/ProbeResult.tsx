@@ -1,6 +1,6 @@
 /** What a server said when the connection was tested: who it is, which protocol, and its tools. */
 import { Badge } from '../components/States.js';
-import { SAFETY_LABEL, SAFETY_TONE, plural } from '../app/format.js';
+import { SAFETY_LABEL, SAFETY_TONE, plural } from '../lib/format.js';
 import type { ServerProbe } from '../../../shared/upstream.js';
 
 export function ProbeResult({ probe }: { probe: ServerProbe }) {

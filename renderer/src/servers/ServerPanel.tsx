@@ -12,7 +12,7 @@ import { authorizeServer, stopServer, syncServer } from '../api/operations.js';
 import { errorMessage } from '../api/errors.js';
 import { useToast } from '../components/Toasts.js';
 import { Badge } from '../components/States.js';
-import { absoluteTime, plural, relativeTime } from '../app/format.js';
+import { absoluteTime, plural, relativeTime } from '../lib/format.js';
 import type { BundleView } from '../../../shared/types.js';
 import type { UpstreamStatus, UpstreamSyncReport } from '../../../shared/upstream.js';
 import './ServerPanel.css';

@@ -4,7 +4,7 @@
  * test/renderer/servers.test.ts); `new` is a tool a sync added (switched off) that nobody has
  * touched since (its file never modified after creation).
  */
-import { lineDiff } from '../tester/lineDiff.js';
+import { lineDiff } from '../lib/lineDiff.js';
 import type { ToolView } from '../../../shared/types.js';
 import { pinnedUpstreamOf } from '../../../shared/tool-types/constants.js';
 

@@ -1,58 +1,17 @@
 /**
- * What the foreign-format converters share: names made into slugs and secret names, parameter
- * lists made into an argSchema, fresh bundle and tool files, and the validation of a generated
+ * What the foreign-format converters share (names made into slugs and secret names are
+ * util/names.ts's): parameter lists made into an argSchema, fresh bundle and tool files, and the validation of a generated
  * bundle (a tool that fails the rules is left out with a warning, so one odd operation in a
  * 300-operation OpenAPI document does not block the other 299).
  */
 import { Readable } from 'node:stream';
 import { v7 as uuidv7 } from 'uuid';
 import type { FieldIssue } from '../../../../shared/errors.js';
-import { checkSlug, checkVersion, MAX_SLUG_RUNES } from '../../../../shared/slug.js';
+import { checkSlug } from '../../../../shared/slug.js';
 import { SCHEMA_VERSION, type BundleFile, type Config, type ToolFile } from '../../../../shared/schemas.js';
 import { CoreError, invalid } from '../../errors.js';
 import { defaultSafety } from '../../tool-types/prepare.js';
 import { checkToolRules, type BundleDraft, type FileSource, type Validated } from '../validate.js';
-
-/** A Unicode slug from any name: letters and digits kept, everything else folded into single dashes. */
-export function slugify(text: string, fallback = 'tool'): string {
-  const words = text
-    .normalize('NFC')
-    .replace(/([\p{Ll}\p{Nd}])(\p{Lu})/gu, '$1-$2') // camelCase → camel-Case
-    .split(/[^\p{L}\p{Nd}\p{Mn}\p{Mc}]+/u)
-    .filter(Boolean);
-  let slug = words.join('-').toLowerCase();
-  slug = [...slug].slice(0, MAX_SLUG_RUNES).join('').replace(/-+$/, '');
-  return slug && checkSlug(slug).ok ? slug : fallback;
-}
-
-export function versionOf(text: unknown, fallback = 'v1'): string {
-  if (typeof text !== 'string' && typeof text !== 'number') return fallback;
-  const v = checkVersion(String(text).trim());
-  return v.ok ? v.value : fallback;
-}
-
-/** UPPER_SNAKE_CASE, as secret names must be: `api-key` → API_KEY, `2fa` → SECRET_2FA. */
-export function secretName(text: string): string {
-  let name = text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .toUpperCase();
-  if (!/^[A-Z]/.test(name)) name = `SECRET_${name}`.replace(/_+$/, '');
-  return name.slice(0, 128);
-}
-
-export function uniqueName(base: string, taken: Set<string>): string {
-  let name = base;
-  for (let i = 2; taken.has(name); i++) {
-    const suffix = `-${i}`;
-    name = [...base].slice(0, MAX_SLUG_RUNES - suffix.length).join('') + suffix;
-  }
-  taken.add(name);
-  return name;
-}
 
 export function clip(text: unknown, max: number): string {
   return typeof text === 'string' ? [...text].slice(0, max).join('') : '';

@@ -27,11 +27,12 @@ import { checkSlug } from '../../../../shared/slug.js';
 import type { Card, ContainerImpl, Limits, Safety, ToolFile } from '../../../../shared/schemas.js';
 import { CoreError, invalid } from '../../errors.js';
 import { isTempName } from '../../fs/atomic.js';
-import { foldKey, pathProblem } from '../layout.js';
-import { type TransferLimits } from '../limits.js';
+import { foldKey, pathProblem } from '../../archive/layout.js';
+import { type TransferLimits } from '../../archive/limits.js';
 import { formatBytes } from '../../../../shared/format.js';
 import type { FileSource } from '../validate.js';
-import { argSchemaOf, bytesSource, clip, newToolFile, secretName, slugify, versionOf } from './common.js';
+import { argSchemaOf, bytesSource, clip, newToolFile } from './common.js';
+import { secretName, slugify, versionOf } from '../../util/names.js';
 import { scheduleFromTrigger, TRIGGER_KEYS } from './chalie-trigger.js';
 
 /** One file of a dropped or uploaded folder; `path` is relative, '/'-separated. */

@@ -42,9 +42,10 @@ import { parse as parseYaml } from 'yaml';
 import type { Config, HttpImpl, ContainerImpl } from '../../../../shared/schemas.js';
 import type { ImportReport } from '../../../../shared/types.js';
 import { CoreError, invalid } from '../../errors.js';
-import type { TransferLimits } from '../limits.js';
+import type { TransferLimits } from '../../archive/limits.js';
 import type { BundleDraft, ToolDraft } from '../validate.js';
-import { argSchemaOf, clip, newBundleFile, newToolFile, secretName, slugify, uniqueName, versionOf } from './common.js';
+import { argSchemaOf, clip, newBundleFile, newToolFile } from './common.js';
+import { secretName, slugify, uniqueName, versionOf } from '../../util/names.js';
 import { ENV_NAME, PROGRAM_NAME, RESERVED_ENV, scriptToolFiles, type ScriptImages, type ScriptRuntime } from './script-image.js';
 
 /** A3S's own defaults when a backend names no timeout. */

@@ -1,5 +1,5 @@
 /** The editor module of `container` tools: an image or a build from the tool's folder (its files edited and built here), and the sandbox. */
-import { Field, TextField } from '../Field.js';
+import { Field, TextField } from '../../components/Field.js';
 import { CONTAINER_DEFAULTS } from '../../../../shared/tool-types/constants.js';
 import { ContainerFolder } from './container/ContainerFolder.js';
 import { NamedImageStatus } from './container/NamedImageStatus.js';

@@ -7,9 +7,9 @@
 import type { ComponentType } from 'react';
 import type { Safety } from '../../../../shared/schemas.js';
 import type { ToolType } from '../../../../shared/tool-types/catalog.js';
-import type { PlaceholderContext } from '../TemplateInput.js';
+import type { PlaceholderContext } from '../../features/tools/editor/TemplateInput.js';
 import type { ToolView } from '../../../../shared/types.js';
-import { formatCount } from '../../app/format.js';
+import { formatCount } from '../../lib/format.js';
 
 export type Errors = ReadonlyMap<string, string>;
 

@@ -2,8 +2,8 @@
 import { errorMessage } from '../../api/errors.js';
 import { useFunctions } from '../../api/queries.js';
 import { Badge } from '../../components/States.js';
-import { SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
-import { Field } from '../Field.js';
+import { SAFETY_LABEL, SAFETY_TONE } from '../../lib/format.js';
+import { Field } from '../../components/Field.js';
 import type { FunctionInfo } from '../../../../shared/types.js';
 import { str, type DraftCommon, type EditorTypeModule, type ImplEditorProps, type SetIssue } from './editor-type.js';
 import './function.css';

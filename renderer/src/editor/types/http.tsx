@@ -1,6 +1,6 @@
 /** The editor module of `http` tools: method, URL and body templates, headers, extraction, auth. */
-import { Field, TextField } from '../Field.js';
-import { TemplateInput } from '../TemplateInput.js';
+import { Field, TextField } from '../../components/Field.js';
+import { TemplateInput } from '../../features/tools/editor/TemplateInput.js';
 import { HTTP_DEFAULTS } from '../../../../shared/tool-types/constants.js';
 import type { EditorTypeModule, ImplEditorProps } from './editor-type.js';
 import { type HttpMethod, HTTP_METHODS, type HttpDraft, newHeaderRow, emptyHttp, httpFromImpl, httpToImpl, checkHttp } from './http/draft.js';

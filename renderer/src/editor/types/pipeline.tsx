@@ -8,9 +8,9 @@ import { useQueries } from '@tanstack/react-query';
 import { getTool } from '../../api/operations.js';
 import { keys, useBundles } from '../../api/queries.js';
 import { Badge } from '../../components/States.js';
-import { SAFETY_LABEL, SAFETY_TONE } from '../../app/format.js';
-import { Field } from '../Field.js';
-import { TemplateInput } from '../TemplateInput.js';
+import { SAFETY_LABEL, SAFETY_TONE } from '../../lib/format.js';
+import { Field } from '../../components/Field.js';
+import { TemplateInput } from '../../features/tools/editor/TemplateInput.js';
 import { StepCard } from './pipeline/StepCard.js';
 import { ToolPicker } from './pipeline/ToolPicker.js';
 import { SAFETY_LEVELS, schemaPropertyNames } from '../../../../shared/tool-types/pipeline-templates.js';
@@ -34,7 +34,7 @@ import {
 } from './pipeline/draft.js';
 import type { EditorTypeModule, ImplEditorProps } from './editor-type.js';
 import { useState } from 'react';
-import '../../pipelines.css';
+import '../../features/tools/pipelines.css';
 
 /** A step for a picked tool: an ID from its slug, and its arguments mapped to the pipeline's arguments of the same name. */
 export function stepForTool(tool: ToolView, ownBundleID: string, takenIDs: readonly string[], inputNames: readonly string[], key = newStepKey()): StepDraft {

@@ -18,6 +18,7 @@ import { startHost, type TestHost } from '../../../helpers/host.js';
 import { httpTool } from '../../../helpers/store.js';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../../../helpers/loopback-http.js';
 import { auditRecordsNow, CORE_BUNDLE, mcpCalc, restCalc, restCall } from '../../../helpers/serve-process.js';
+import { APP_CALLER } from '../../../../shared/caller.js';
 
 const onDisk = (h: TestHost, args: unknown) => auditRecordsNow(h.dataDir).some((r) => r.kind === 'call' && r.argsDigest === argsDigest(args));
 
@@ -59,7 +60,7 @@ describe('every transport answers a call only once its record is on disk', () =>
     const ipc = await h.core.dispatch(
       'tools.invoke',
       { bundleID: CORE_BUNDLE, slug: 'calc', version: 'v1', args: { expression: '1 + 6' } },
-      { transport: 'ipc' },
+      { caller: APP_CALLER },
     );
     expect(ipc.ok).toBe(true);
     seen['IPC'] = onDisk(h, { expression: '1 + 6' });
@@ -161,7 +162,7 @@ describe('a log that cannot be written', () => {
       const ipc = await h.core.dispatch(
         'tools.invoke',
         { bundleID: CORE_BUNDLE, slug: 'calc', version: 'v1', args: { expression: '2 + 3' } },
-        { transport: 'ipc' },
+        { caller: APP_CALLER },
       );
       expect(ipc.ok ? 'ran' : ipc.error.code).toBe('AUDIT_UNAVAILABLE');
 

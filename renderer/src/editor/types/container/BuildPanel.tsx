@@ -11,7 +11,7 @@ import { ApiCallError, errorMessage } from '../../../api/errors.js';
 import { buildToolImage } from '../../../api/operations.js';
 import { keys, toolRefOf, useToolImage } from '../../../api/queries.js';
 import { onStoreEvent } from '../../../api/events.js';
-import { absoluteTime, duration, relativeTime } from '../../../app/format.js';
+import { absoluteTime, duration, relativeTime } from '../../../lib/format.js';
 import { formatBytes } from '../../../../../shared/format.js';
 import type { BuildResult, ToolView } from '../../../../../shared/types.js';
 import './container.css';

@@ -6,8 +6,8 @@
 import { useState } from 'react';
 import { errorMessage } from '../../../api/errors.js';
 import { Badge } from '../../../components/States.js';
-import { SAFETY_LABEL, SAFETY_TONE } from '../../../app/format.js';
-import { TemplateInput, type PlaceholderContext } from '../../TemplateInput.js';
+import { SAFETY_LABEL, SAFETY_TONE } from '../../../lib/format.js';
+import { TemplateInput, type PlaceholderContext } from '../../../features/tools/editor/TemplateInput.js';
 import { ToolPicker } from './ToolPicker.js';
 import { schemaPropertyNames, stepArgFit } from '../../../../../shared/tool-types/pipeline-templates.js';
 import type { ToolView } from '../../../../../shared/types.js';

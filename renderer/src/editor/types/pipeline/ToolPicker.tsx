@@ -6,11 +6,11 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useBundles, useToolPages } from '../../../api/queries.js';
 import { errorMessage } from '../../../api/errors.js';
-import { useSearch, highlight } from '../../../search/Search.js';
+import { useSearch, highlight } from '../../../features/search/Search.js';
 import { Badge } from '../../../components/States.js';
-import { SAFETY_LABEL, SAFETY_TONE } from '../../../app/format.js';
+import { SAFETY_LABEL, SAFETY_TONE } from '../../../lib/format.js';
 import type { ToolView } from '../../../../../shared/types.js';
-import '../../../pipelines.css';
+import '../../../features/tools/pipelines.css';
 
 const SHOWN = 12;
 

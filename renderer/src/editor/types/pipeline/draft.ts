@@ -7,7 +7,7 @@ import { checkPipelineStructure, lonePlaceholder, parseRef, refProblem, schemaPr
 import { findPlaceholders } from '../../../../../shared/template.js';
 import { STEP_ID_PATTERN } from '../../../../../shared/tool-types/constants.js';
 import type { StepToolRef } from '../../../../../shared/tool-types/pipeline.js';
-import type { PlaceholderKind, PlaceholderProblem, PlaceholderRules } from '../../TemplateInput.js';
+import type { PlaceholderKind, PlaceholderProblem, PlaceholderRules } from '../../../features/tools/editor/TemplateInput.js';
 import { compact, numberIssue, str, type SetIssue } from '../editor-type.js';
 
 export interface StepArgDraft {

@@ -1,0 +1,64 @@
+/**
+ * A bundle's `source` made ready to start: `${SECRET_NAME}` placeholders in the command's
+ * arguments and environment, or in the URL and headers, replaced by values from the secrets
+ * store at start. The values never reach a file, a log or an error message: an error names the
+ * secret that is missing, never a value.
+ */
+import type { BundleSource } from '../../../../shared/upstream.js';
+import type { SecretsReader } from '../../secrets/types.js';
+import { CoreError } from '../../errors.js';
+
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+export type ResolvedSource =
+  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { transport: 'http'; url: string; headers: Record<string, string>; oauth?: OAuthSettings };
+
+/** How Toolwright signs in to an HTTP server that answers 401 (the source's `auth`, or OAuth with defaults). */
+export interface OAuthSettings {
+  clientId?: string;
+  scopes?: string[];
+}
+
+/** Secret names a source names, for availability ("secret X is not set"). */
+export function sourceSecretNames(source: BundleSource): string[] {
+  const texts =
+    source.transport === 'stdio'
+      ? [source.command, ...(source.args ?? []), ...Object.values(source.env ?? {})]
+      : [source.url, ...Object.values(source.headers ?? {})];
+  const names = new Set<string>();
+  for (const t of texts) for (const m of t.matchAll(PLACEHOLDER)) names.add(m[1]!);
+  return [...names];
+}
+
+function fill(text: string, secrets: SecretsReader, where: string): string {
+  return text.replace(PLACEHOLDER, (_all, name: string) => {
+    const value = secrets.get(name);
+    if (value === undefined) {
+      throw new CoreError('TOOL_UNAVAILABLE', `secret ${name} (named in the server's ${where}) is not set; set it in Settings → Secrets`);
+    }
+    return value;
+  });
+}
+
+export function resolveSource(source: BundleSource, secrets: SecretsReader): ResolvedSource {
+  if (source.transport === 'stdio') {
+    return {
+      transport: 'stdio',
+      command: fill(source.command, secrets, 'command'),
+      args: (source.args ?? []).map((a) => fill(a, secrets, 'arguments')),
+      env: Object.fromEntries(Object.entries(source.env ?? {}).map(([k, v]) => [k, fill(v, secrets, `environment (${k})`)])),
+      ...(source.cwd ? { cwd: source.cwd } : {}),
+    };
+  }
+  const headers = Object.fromEntries(Object.entries(source.headers ?? {}).map(([k, v]) => [k, fill(v, secrets, `header ${k}`)]));
+  // A server given its own Authorization header is not signed in to: that header is the credential.
+  const ownAuthorization = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
+  const oauth: OAuthSettings | undefined =
+    source.auth?.kind === 'oauth'
+      ? { ...(source.auth.clientId ? { clientId: source.auth.clientId } : {}), ...(source.auth.scopes?.length ? { scopes: source.auth.scopes } : {}) }
+      : ownAuthorization
+        ? undefined
+        : {};
+  return { transport: 'http', url: fill(source.url, secrets, 'URL'), headers, ...(oauth ? { oauth } : {}) };
+}

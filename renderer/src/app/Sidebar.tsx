@@ -1,0 +1,241 @@
+/** Bundles with their switches and tool counts, plus the app's other places. */
+import { memo, useCallback } from 'react';
+import { useBundles, useProblems, useSchedules } from '../api/queries.js';
+import { useToggleBundle } from '../api/mutations.js';
+import { useNav, type Route } from '../lib/nav.js';
+import { Switch } from '../components/Switch.js';
+import { Badge } from '../components/States.js';
+import { errorMessage } from '../api/errors.js';
+import { useTransfer } from '../features/transfer/TransferProvider.js';
+import { ImportIcon } from '../features/transfer/DropZone.js';
+import { plural } from '../lib/format.js';
+import { useAddServer } from '../servers/AddServer.js';
+import type { BundleView } from '../../../shared/types.js';
+import './Sidebar.css';
+
+function isBundleActive(route: Route, bundleID: string): boolean {
+  if (route.name === 'tools') return route.bundleID === bundleID;
+  if (route.name === 'tool' || route.name === 'toolEdit') return route.ref.bundleID === bundleID;
+  if (route.name === 'toolNew' || route.name === 'bundleEdit') return route.bundleID === bundleID;
+  return false;
+}
+
+function isProfileRoute(route: Route): boolean {
+  return route.name === 'profiles' || route.name === 'profileNew' || route.name === 'profile';
+}
+
+export function Sidebar() {
+  const { route, go } = useNav();
+  const bundles = useBundles('exclude');
+  const trash = useBundles('only');
+  const problems = useProblems();
+  const schedules = useSchedules();
+  const scheduled = schedules.data?.filter((s) => s.isEnabled).length;
+  const toggle = useToggleBundle();
+  const transfer = useTransfer();
+  const addServer = useAddServer();
+  const total = bundles.data?.reduce((n, b) => n + b.toolCount, 0);
+  const openBundle = useCallback((bundleID: string) => go({ name: 'tools', bundleID }), [go]);
+  const { mutate: toggleMutate } = toggle;
+  const toggleBundle = useCallback((bundle: BundleView, isEnabled: boolean) => toggleMutate({ bundle, isEnabled }), [toggleMutate]);
+
+  return (
+    <nav className="sidebar" aria-label="Bundles and places">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true">
+          ⚒
+        </span>{' '}
+        Toolwright
+      </div>
+      <button
+        type="button"
+        className={`nav-item${route.name === 'tools' && route.bundleID === null ? ' is-active' : ''}`}
+        aria-current={route.name === 'tools' && route.bundleID === null ? 'page' : undefined}
+        onClick={() => go({ name: 'tools', bundleID: null })}
+      >
+        <span className="nav-label">All tools</span>
+        {total !== undefined && <span className="count">{total}</span>}
+      </button>
+
+      <div className="sidebar-heading">
+        <span id="bundles-heading">Bundles</span>
+        <span className="sidebar-actions">
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Import bundles…"
+            title="Import… (a ZIP export, SKILL.md or OpenAPI document; or drop files or a container folder anywhere)"
+            onClick={transfer.pickFiles}
+            disabled={transfer.busy !== null}
+            data-testid="sidebar-import"
+          >
+            <ImportIcon />
+          </button>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Add an MCP server…"
+            title="Add an MCP server… (a command line or a URL; its tools become Toolwright tools)"
+            onClick={addServer}
+            data-testid="sidebar-add-server"
+          >
+            <ServerIcon />
+          </button>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="New bundle"
+            title="New bundle"
+            onClick={() => go({ name: 'bundleNew' })}
+            data-testid="new-bundle"
+          >
+            +
+          </button>
+        </span>
+      </div>
+      <ul className="bundle-list" aria-labelledby="bundles-heading" data-testid="bundle-list">
+        {bundles.isPending && <li className="muted pad">Loading bundles…</li>}
+        {bundles.isError && (
+          <li className="field-error pad" role="alert">
+            {errorMessage(bundles.error)}{' '}
+            <button type="button" className="link-btn" onClick={() => void bundles.refetch()}>
+              Retry
+            </button>
+          </li>
+        )}
+        {bundles.data?.length === 0 && <li className="muted pad">No bundles yet.</li>}
+        {bundles.data?.map((b) => (
+          <BundleRow key={b.bundleID} bundle={b} active={isBundleActive(route, b.bundleID)} onOpen={openBundle} onToggle={toggleBundle} />
+        ))}
+      </ul>
+
+      <div className="sidebar-bottom">
+        <button
+          type="button"
+          className={`nav-item${route.name === 'schedules' ? ' is-active' : ''}`}
+          aria-current={route.name === 'schedules' ? 'page' : undefined}
+          onClick={() => go({ name: 'schedules' })}
+          data-testid="nav-schedules"
+        >
+          <span className="nav-label">Schedules</span>
+          {!!scheduled && (
+            <span className="count" aria-label={`${scheduled} schedules on`}>
+              {scheduled}
+            </span>
+          )}
+        </button>
+        <button
+          type="button"
+          className={`nav-item${route.name === 'trash' ? ' is-active' : ''}`}
+          aria-current={route.name === 'trash' ? 'page' : undefined}
+          onClick={() => go({ name: 'trash' })}
+          data-testid="nav-trash"
+        >
+          <span className="nav-label">Trash</span>
+          {!!trash.data?.length && <span className="count">{trash.data.length}</span>}
+        </button>
+        <button
+          type="button"
+          className={`nav-item${isProfileRoute(route) ? ' is-active' : ''}`}
+          aria-current={isProfileRoute(route) ? 'page' : undefined}
+          onClick={() => go({ name: 'profiles' })}
+          data-testid="nav-profiles"
+        >
+          <span className="nav-label">Profiles</span>
+        </button>
+        <button
+          type="button"
+          className={`nav-item${route.name === 'audit' ? ' is-active' : ''}`}
+          aria-current={route.name === 'audit' ? 'page' : undefined}
+          onClick={() => go({ name: 'audit' })}
+          data-testid="nav-audit"
+        >
+          <span className="nav-label">Audit log</span>
+        </button>
+        <button
+          type="button"
+          className={`nav-item${route.name === 'agents' ? ' is-active' : ''}`}
+          aria-current={route.name === 'agents' ? 'page' : undefined}
+          onClick={() => go({ name: 'agents' })}
+          data-testid="nav-agents"
+        >
+          <span className="nav-label">Connect an agent</span>
+        </button>
+        <button
+          type="button"
+          className={`nav-item${route.name === 'secrets' ? ' is-active' : ''}`}
+          aria-current={route.name === 'secrets' ? 'page' : undefined}
+          onClick={() => go({ name: 'secrets' })}
+          data-testid="nav-secrets"
+        >
+          <span className="nav-label">Secrets</span>
+        </button>
+        <button
+          type="button"
+          className={`nav-item${route.name === 'settings' ? ' is-active' : ''}`}
+          aria-current={route.name === 'settings' ? 'page' : undefined}
+          onClick={() => go({ name: 'settings' })}
+          data-testid="nav-settings"
+        >
+          <span className="nav-label">Settings</span>
+          {!!problems.data?.items.length && (
+            <span className="count count-danger" title="Files that could not be read (Settings → Data)" data-testid="problems-badge">
+              {plural(problems.data.items.length, 'problem')}
+            </span>
+          )}
+        </button>
+      </div>
+    </nav>
+  );
+}
+
+/**
+ * Memoised with stable callbacks: a navigation, or a refetch of the bundle list while another
+ * process writes tools, renders again only the rows whose bundle or active state changed, not
+ * all of a few hundred.
+ */
+const BundleRow = memo(function BundleRow({
+  bundle: b,
+  active,
+  onOpen,
+  onToggle,
+}: {
+  bundle: BundleView;
+  active: boolean;
+  onOpen(bundleID: string): void;
+  onToggle(bundle: BundleView, isEnabled: boolean): void;
+}) {
+  return (
+    <li className={`bundle-row${active ? ' is-active' : ''}${b.isEnabled ? '' : ' is-off'}`} data-testid={`bundle-${b.slug}`}>
+      <button
+        type="button"
+        className="bundle-open"
+        aria-current={active ? 'page' : undefined}
+        onClick={() => onOpen(b.bundleID)}
+        title={b.description || b.displayName || b.slug}
+      >
+        <span className="bundle-name">{b.displayName || b.slug}</span>
+        {b.isBuiltIn && <Badge tone="info">built-in</Badge>}
+        <span className="count" aria-label={plural(b.toolCount, 'tool')}>
+          {b.toolCount}
+        </span>
+      </button>
+      <Switch
+        checked={b.isEnabled}
+        label={`${b.displayName || b.slug} enabled`}
+        testId={`bundle-switch-${b.slug}`}
+        onChange={(isEnabled) => onToggle(b, isEnabled)}
+      />
+    </li>
+  );
+});
+
+function ServerIcon() {
+  return (
+    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
+      <rect x="2" y="2.5" width="12" height="4.5" rx="1" />
+      <rect x="2" y="9" width="12" height="4.5" rx="1" />
+      <path d="M5 4.75h.01M5 11.25h.01" strokeWidth="2" />
+    </svg>
+  );
+}

@@ -1,0 +1,50 @@
+// First and in this order, so that the components' own styles (imported by each) come after the global ones.
+import '../styles/base.css';
+import '../styles/controls.css';
+import '../styles/pages.css';
+import '../styles/surfaces.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { adoptTokenFromUrl } from '../api/session.js';
+import { startFirstScreen } from './boot.js';
+import { ApiCallError } from '../api/errors.js';
+import { App } from './App.js';
+import { SignInGate } from './SignIn.js';
+import { NavProvider } from '../lib/nav.js';
+import { ToastProvider } from '../components/Toasts.js';
+import { ConfirmProvider } from '../components/Dialog.js';
+import { TransferProvider } from '../features/transfer/TransferProvider.js';
+
+performance.mark('tw:app-start');
+adoptTokenFromUrl();
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // Contract errors (not found, invalid input, unauthorized) will not change on retry.
+      retry: (count, error) => count < 2 && !(error instanceof ApiCallError && error.code !== 'INTERNAL'),
+      staleTime: 5_000,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+startFirstScreen(queryClient);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <ToastProvider>
+        <ConfirmProvider>
+          <NavProvider>
+            <SignInGate>
+              <TransferProvider>
+                <App />
+              </TransferProvider>
+            </SignInGate>
+          </NavProvider>
+        </ConfirmProvider>
+      </ToastProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);
