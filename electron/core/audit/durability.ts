@@ -4,7 +4,8 @@
  * `required`. TOOLWRIGHT_BENCH_AUDIT_BATCHED_MS brings back the former batching for the host
  * bench's side-by-side figures only.
  */
-import type { AuditRecords } from '../../../shared/schemas.js';
+import { DEFAULT_AUDIT_MAX_FILE_BYTES, type AuditRecords, type Config } from '../../../shared/schemas.js';
+import { AuditLog, type AuditLogOptions } from './writer.js';
 
 const VALUES: readonly AuditRecords[] = ['required', 'when-possible'];
 
@@ -25,4 +26,20 @@ export function benchBatchedDelayMs(env: NodeJS.ProcessEnv = process.env): numbe
   const raw = env['TOOLWRIGHT_BENCH_AUDIT_BATCHED_MS'];
   const ms = raw ? Number(raw) : NaN;
   return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
+/** The core's audit log, its file size and mode read from config once that is open (the defaults until then). */
+export function openAuditLog(
+  dir: string,
+  settings: () => Pick<Config, 'auditMaxFileBytes' | 'auditRecords'> | undefined,
+  opts: Pick<AuditLogOptions, 'clock' | 'onError'>,
+): AuditLog {
+  const batchedDelayMs = benchBatchedDelayMs();
+  return new AuditLog({
+    dir,
+    ...opts,
+    maxFileBytes: () => settings()?.auditMaxFileBytes ?? DEFAULT_AUDIT_MAX_FILE_BYTES,
+    records: auditRecordsSetting(() => settings()?.auditRecords),
+    ...(batchedDelayMs !== undefined ? { batchedDelayMs } : {}),
+  });
 }

@@ -18,11 +18,11 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { AuditRecord, AuditRecordBody } from '../../../shared/audit.js';
 import { DEFAULT_AUDIT_MAX_FILE_BYTES, type AuditRecords } from '../../../shared/schemas.js';
-import { CoreError } from '../errors.js';
 import { fsyncDir } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { auditFileName, listAuditFiles, readTail } from './files.js';
-import { chainRecord, GENESIS, sha256Hex, type PendingRecord } from './record.js';
+import { chainRecord, GENESIS, parseRecord, sha256Hex, type PendingRecord } from './record.js';
+import { auditUnavailable } from './unavailable.js';
 import { noteRecord } from './acting-caller.js';
 
 /** Records kept in memory while they cannot be written; beyond this they are counted as lost. */
@@ -68,31 +68,6 @@ interface Queued {
 
 type Health = { kind: 'unknown' } | { kind: 'ok' } | { kind: 'failing'; error: unknown; at: number };
 
-const CAUSES: Record<string, string> = {
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'the disk quota is used up',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'the file system is read-only',
-  ENOTDIR: 'a file stands where its folder should be',
-  EISDIR: 'a folder stands where a log file should be',
-  EIO: 'an input/output error of the disk',
-  EMFILE: 'too many open files',
-};
-
-/** The refusal while the log cannot be written: what failed, and how to fix it. */
-export function auditUnavailable(error: unknown): CoreError {
-  if (error instanceof CoreError && error.code === 'AUDIT_UNAVAILABLE') return error;
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const cause = (code && CAUSES[code]) ?? (error instanceof Error ? error.message : String(error));
-  return new CoreError(
-    'AUDIT_UNAVAILABLE',
-    `the audit log (<data>/audit) cannot be written: ${cause}${code ? ` (${code})` : ''}. Calls, changes and approvals are refused until ` +
-      'it can be written again: free space or fix the folder\'s permissions (or set config auditRecords to "when-possible" to work on without a complete log)',
-    { cause: code ?? cause },
-  );
-}
-
 const RESOLVED = Promise.resolve();
 
 export class AuditLog {
@@ -120,9 +95,7 @@ export class AuditLog {
   }
 
   /** Records waiting in memory (for tests and the disk-full case). */
-  pendingCount(): number {
-    return this.queue.length;
-  }
+  pendingCount = (): number => this.queue.length;
 
   private required(): boolean {
     return (this.opts.records?.() ?? 'required') === 'required';
@@ -422,15 +395,5 @@ export class AuditLog {
     await this.flush();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
-  }
-}
-
-export function parseRecord(line: string): AuditRecord | undefined {
-  try {
-    const v = JSON.parse(line) as AuditRecord;
-    if (typeof v !== 'object' || v === null || typeof v.hash !== 'string' || typeof v.seq !== 'number' || typeof v.prev !== 'string') return undefined;
-    return v;
-  } catch {
-    return undefined;
   }
 }
