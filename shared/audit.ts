@@ -4,8 +4,10 @@
  * Arguments and results never appear, only their digest; secrets never, only file digests.
  */
 
-/** Who acted: the transport or process that did it. */
-export type AuditActor = 'app' | 'rest' | 'mcp' | 'cli' | 'schedule' | 'pipeline';
+import type { CallerTransport } from './caller.js';
+
+/** Who acted: the transport or process that did it (a caller's transport, shared/caller.ts). */
+export type AuditActor = CallerTransport;
 
 export const AUDIT_KINDS = ['call', 'approval', 'change', 'gap'] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];

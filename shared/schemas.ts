@@ -10,6 +10,7 @@ import { ToolTypeSchema, type Impl } from './tool-types/catalog.js';
 import { MAX_SCHEDULES, Schedule } from './schedules/schema.js';
 import { BundleSource } from './upstream.js';
 import { MAX_UPSTREAM_IDLE_MINUTES } from './limits.js';
+import { ShellSettings, WebSearchSettings } from './core-tools.js';
 
 export { Uuid, Timestamp, SlugString, SecretName, CssColor, JsonSchemaValue, Safety, HeaderName } from './schema-primitives.js';
 export { FunctionImpl } from './tool-types/function.js';
@@ -154,6 +155,10 @@ export const Config = Type.Object(
     approvalTtlSeconds: Type.Optional(Type.Integer({ minimum: 5, maximum: 24 * 3600 })),
     /** The audit log starts a new file once the current one passes this size (DEFAULT_AUDIT_MAX_FILE_BYTES when absent). */
     auditMaxFileBytes: Type.Optional(Type.Integer({ minimum: 4096, maximum: 1024 * 1024 * 1024 })),
+    /** The built-in shell-exec: image, allowed commands, workspace mount, sandbox (shared/core-tools.ts SHELL_DEFAULTS when absent). */
+    shell: Type.Optional(Nullable(ShellSettings)),
+    /** The built-in web-search's backend; web-search is unavailable until it is set. */
+    webSearch: Type.Optional(Nullable(WebSearchSettings)),
   },
   { additionalProperties: false },
 );

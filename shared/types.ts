@@ -1,5 +1,6 @@
 import type { BundleFile, ToolFile, Config } from './schemas.js';
 import type { ApiError } from './errors.js';
+import type { GuardClass, GuardSpan } from './guard/types.js';
 
 export interface Page<T> {
   items: T[];
@@ -41,7 +42,11 @@ export type ToolView = ToolFile & {
   contextTokens?: number;
 };
 
-/** Something about a tool an agent may misread (GET /tools/lint, electron/core/agents/tool-lint.ts). */
+/**
+ * Something about a tool an agent may misread (GET /tools/lint, electron/core/agents/tool-lint.ts),
+ * or a finding of the definition guard (shared/guard/): then `rule` is the guard's class, repeated
+ * in `class`, with the JSON pointer into the definition agents read and the offending span.
+ */
 export interface ToolLintFinding {
   toolID: string;
   bundleID: string;
@@ -52,10 +57,16 @@ export interface ToolLintFinding {
   message: string;
   /** What to do about it. */
   fix: string;
+  /** Guard findings: the class (the same as rule). */
+  class?: GuardClass;
+  /** Guard findings: where, as a JSON pointer into the tool's MCP definition (`/description`, `/inputSchema/properties/x/description`, `/instructions`). */
+  pointer?: string;
+  /** Guard findings: the offending text in that field (UTF-16 offsets; invisible characters written out). */
+  span?: GuardSpan;
 }
 
 export type ToolLintRule =
-  'name-near-duplicate' | 'description-near-duplicate' | 'description-vague' | 'description-too-long' | 'argument-undescribed' | 'schema-untyped';
+  'name-near-duplicate' | 'description-near-duplicate' | 'description-vague' | 'description-too-long' | 'argument-undescribed' | 'schema-untyped' | GuardClass;
 
 export interface Problem {
   /** Absolute path of the file that could not be read. */

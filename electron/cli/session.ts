@@ -13,6 +13,7 @@ import type { OpenedExport } from '../core/transfer/export.js';
 import type { OpInput, OpName, OpOutput } from '../../shared/operations.js';
 import { bundleByRef, resolveToolRef } from './tool-ref.js';
 import { CliFailure } from './failure.js';
+import { CLI_CALLER } from '../../shared/caller.js';
 
 /** A tool as the operations name it. */
 export interface ToolKey {
@@ -74,7 +75,7 @@ export class CliSessions {
 function sessionOver(core: Core): CliSession {
   return {
     async call(name, input, stream) {
-      const env = await core.dispatch(name, input, { transport: 'cli', caller: 'cli', ...(stream ? { stream } : {}) });
+      const env = await core.dispatch(name, input, { caller: CLI_CALLER, ...(stream ? { stream } : {}) });
       if (!env.ok) throw new CliFailure(env.error);
       return env.data;
     },

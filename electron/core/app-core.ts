@@ -9,12 +9,11 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import type { StoreEvent } from '../../shared/operations.js';
-import type { Availability } from '../../shared/types.js';
+import type { AgentAccessStatus, Availability } from '../../shared/types.js';
 import { ConfigStore } from './config.js';
 import { MetricsStore } from './metrics.js';
 import { DataPaths } from './data-paths.js';
 import { Store } from './store/store.js';
-import type { AgentAccessStatus } from '../../shared/types.js';
 import { ApprovalStore } from './agents/approvals.js';
 import { purgeBundle } from './store/purge.js';
 import { AgentConnections } from './agents/connections.js';
@@ -204,7 +203,15 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     bundles: () => bundles,
     owned,
   });
-  const runnerServices: RunnerServices = { secrets, functions, log: logger, config: () => config.get(), steps: () => steps, ...opts.runners };
+  const runnerServices: RunnerServices = {
+    secrets,
+    functions,
+    log: logger,
+    config: () => config.get(),
+    steps: () => steps,
+    runners: () => runners,
+    ...opts.runners,
+  };
   const runners: Runner[] = typeServices.runners(runnerServices);
   for (const r of runners) if (r.close) owned.add(() => r.close!());
   const running = new RunningInvocations(paths.invocationsDir, (what, e) => logger.error(what, e));
@@ -245,7 +252,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     held: opts.deferBackground === true,
   });
   owned.add(contextCost.dispose);
-  const lint = new ToolLintService({ reader: store.reader, tools });
+  const lint = new ToolLintService({ reader: store.reader, tools, instructionsOf: (bundleID) => typeServices.instructionsOf(bundleID) });
   const search = new SearchService(store, tools);
   owned.add(search.dispose);
   const invocations = new InvocationService(store, engine, history, running);

@@ -10,6 +10,7 @@ import { OP_NAMES, type StoreEvent } from '../../shared/operations.js';
 import type { Envelope } from '../../shared/errors.js';
 import type { TransportCore } from '../core/operations/transport.js';
 import { EVENT_CHANNEL, INVOKE_EVENT_CHANNEL, INVOKE_STREAM_CHANNEL, opChannel } from './ipc-channels.js';
+import { APP_CALLER } from '../../shared/caller.js';
 
 export { OP_CHANNEL_PREFIX, EVENT_CHANNEL, INVOKE_EVENT_CHANNEL, INVOKE_STREAM_CHANNEL, opChannel } from './ipc-channels.js';
 
@@ -51,13 +52,16 @@ export function trustedOrigins(origins: string[]): SenderCheck {
   };
 }
 
+/** Every call over IPC is the desktop window's: the app. */
+const APP = { caller: APP_CALLER };
+
 const NOT_OURS: Envelope<never> = { ok: false, error: { code: 'FORBIDDEN', message: 'this IPC message did not come from the Toolwright window' } };
 
 export function registerIpc(ipcMain: IpcMainLike, core: TransportCore, isTrusted: SenderCheck): () => void {
   for (const name of OP_NAMES) {
     ipcMain.handle(opChannel(name), async (event, input): Promise<Envelope<unknown>> => {
       if (!isTrusted(event.senderFrame)) return NOT_OURS;
-      return core.dispatch(name, input, { transport: 'ipc' });
+      return core.dispatch(name, input, APP);
     });
   }
   ipcMain.handle(INVOKE_STREAM_CHANNEL, async (event, input) => (isTrusted(event.senderFrame) ? invokeStreamed(core, event, input) : NOT_OURS));
@@ -85,11 +89,11 @@ async function invokeStreamed(core: TransportCore, event: IpcEventLike, input: u
     };
   }
   const sender = event.sender;
-  const gone = () => void core.dispatch('tools.cancel', { invocationID }, { transport: 'ipc' });
+  const gone = () => void core.dispatch('tools.cancel', { invocationID }, APP);
   sender?.once('destroyed', gone);
   try {
     return await core.dispatch('tools.invoke', input, {
-      transport: 'ipc',
+      caller: APP_CALLER,
       stream: {
         onEvent: (e) => {
           if (sender && !sender.isDestroyed()) sender.send(INVOKE_EVENT_CHANNEL, invocationID, e);

@@ -108,7 +108,7 @@ export const toolsOperations = {
   }),
   'tools.lint': op<{ items: ToolLintFinding[]; checked: number }>()({
     summary:
-      'What about tools an agent may misread or confuse: near-duplicate names or descriptions, vague or overlong descriptions, arguments without a description or type',
+      'What about tools an agent may misread or confuse (near-duplicate names or descriptions, vague or overlong descriptions, arguments without a description or type), and what the definition guard finds: orders addressed to the model, exfiltration, shadowing of other tools, command execution, hidden characters and hidden text, each with the JSON pointer and span',
     input: Type.Object(
       {
         /** Check the tools agents are offered in these bundles (default: every tool agents are offered). */

@@ -17,6 +17,7 @@ import { startHost } from '../helpers/host.js';
 import { postSse } from '../helpers/sse.js';
 import { SANDBOX_FLAGS } from './container.js';
 import { quantile } from './util.js';
+import { APP_CALLER } from '../../shared/caller.js';
 
 const ARGS = { mode: 'stream' };
 
@@ -58,7 +59,7 @@ export async function run(): Promise<void> {
       const env = await host.core.dispatch(
         'tools.invoke',
         { ...ref, args: ARGS },
-        { transport: 'test', stream: { onEvent: () => (first ??= performance.now() - started) } },
+        { caller: APP_CALLER, stream: { onEvent: () => (first ??= performance.now() - started) } },
       );
       if (!env.ok || !env.data.ok || first === undefined) throw new Error(`engine: ${JSON.stringify(env)}`);
       return first;

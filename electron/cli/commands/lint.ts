@@ -1,6 +1,7 @@
 /**
- * `lint-tools`: what about the tools agents see an agent may misread or confuse (tools.lint),
- * grouped by tool, each finding with its fix. Exit 1 when any finding is an error, else 0.
+ * `lint-tools`: what about the tools agents see an agent may misread or confuse, and what the
+ * definition guard finds in them (tools.lint), grouped by tool, each finding with where it is
+ * (for the guard's: the JSON pointer and the offending text) and its fix. Exit 1 when any finding is an error, else 0.
  * The set checked is an operation input, so a profile's tool IDs can be passed the same way.
  */
 import type { Command } from 'commander';
@@ -13,6 +14,8 @@ import { printJson } from '../output.js';
 import { CliFailure } from '../failure.js';
 import { allTools, bundleSlugs } from '../pages.js';
 
+const clip = (text: string) => (text.length > 160 ? `${text.slice(0, 159)}…` : text);
+
 /** The findings as text: one block per tool (`bundle/slug@version`), then a count. */
 export function lintReport(items: ToolLintFinding[], checked: number, refOf: (toolID: string) => string): string {
   const byTool = new Map<string, ToolLintFinding[]>();
@@ -20,7 +23,11 @@ export function lintReport(items: ToolLintFinding[], checked: number, refOf: (to
   const lines: string[] = [];
   for (const [toolID, findings] of byTool) {
     lines.push(`${refOf(toolID)} (agents see '${findings[0]!.name}')`);
-    for (const f of findings) lines.push(`  ${f.severity.padEnd(8)} ${f.rule}: ${f.message}`, `          fix: ${f.fix}`);
+    for (const f of findings) {
+      lines.push(`  ${f.severity.padEnd(8)} ${f.rule}: ${f.message}`);
+      if (f.pointer) lines.push(`          at ${f.pointer}${f.span ? `: ${JSON.stringify(clip(f.span.text))}` : ''}`);
+      lines.push(`          fix: ${f.fix}`);
+    }
     lines.push('');
   }
   const errors = items.filter((f) => f.severity === 'error').length;
@@ -46,7 +53,7 @@ export function registerLintCommand(program: Command, cli: CliContext): void {
   program
     .command('lint-tools')
     .description(
-      'find what agents may misread: near-duplicate names or descriptions, vague descriptions, arguments without a description or type; exit 1 on an error',
+      'find what agents may misread (near-duplicate names or descriptions, vague descriptions, arguments without a description or type) and poisoned definitions (orders to the model, exfiltration, shadowing, commands, hidden characters or text); exit 1 on an error',
     )
     .option('--bundle <slug...>', 'only the tools agents see in these bundles (compared with every tool agents see)')
     .option('--profile <slug>', "only the tools a profile's address lists")

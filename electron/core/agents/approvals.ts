@@ -23,6 +23,7 @@ import { delay } from '../util/abort.js';
 import { makeUserAjv } from '../validation.js';
 import { apiIssues } from '../../../shared/json-schema/issues.js';
 import type { RecordSink } from '../audit/changes.js';
+import { APP_CALLER, approvalDecider, callerLabel, type Caller } from '../../../shared/caller.js';
 
 const APPROVAL_ID = /^[0-9a-f-]{36}$/;
 const KEY_ORDER = ['approvalID', 'kind', 'question', 'tool', 'args', 'argsDigest', 'caller', 'createdAt', 'expiresAt', 'decision', 'content', 'decidedAt'];
@@ -264,9 +265,8 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
     approvalID: string,
     decision: ApprovalDecision,
     content?: Record<string, unknown>,
-    decidedBy: ApprovalDecider = 'app',
-    /** The decider by name when the transport knows it (an OAuth caller over REST: `rest@oauth:<sub>`). */
-    decider?: string,
+    /** Who answers: the audit record names its kind (decidedBy) and, when that says less, its label (decider). */
+    by: Caller = APP_CALLER,
   ): Promise<Approval & { decision: ApprovalDecision; decidedAt: string }> {
     if (!APPROVAL_ID.test(approvalID)) throw notFound(`approval ${approvalID}`);
     await fsp.mkdir(this.dir, { recursive: true });
@@ -284,7 +284,9 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
       }
       const decided = { ...file, decision, ...(decision === 'approve' && content ? { content } : {}), decidedAt: this.clock().toISOString() };
       await this.write(decided);
-      this.recordDecision(decided, decision, decidedBy, decider);
+      const decidedBy = approvalDecider(by);
+      // An agent's answer is the asking call's own (its caller is the record's `caller`).
+      this.recordDecision(decided, decision, decidedBy, decidedBy === 'agent' ? undefined : callerLabel(by));
       return decided;
     });
   }

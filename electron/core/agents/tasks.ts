@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { pidAlive, writeFileAtomic } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { readJsonPath } from '../fs/json-text.js';
+import type { Caller } from '../../../shared/caller.js';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -25,7 +26,8 @@ export interface TaskRecord {
   /** The MCP tool name called, and the invocation that runs it (cancel goes through the invocations registry). */
   tool: string;
   invocationID: string;
-  caller: string;
+  /** Who started it. */
+  caller: Caller;
   status: TaskStatus;
   statusMessage?: string;
   createdAt: string;

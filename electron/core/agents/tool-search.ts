@@ -14,9 +14,11 @@ import type { ToolSearchEntry, ToolSearchMatch } from './tool-search/entry.js';
 export interface ToolSearcher {
   /** The best `limit` tools for the query, best first; [] when the query has no searchable words. */
   search(query: string, limit: number): ToolSearchMatch[];
+  /** Replaces what a tool (by entry id, else name) has learned from use: word → strength ({} forgets). */
+  learn(id: string, words: Readonly<Record<string, number>>): void;
 }
 
 export function createToolSearcher(entries: readonly ToolSearchEntry[], options?: RankerOptions): ToolSearcher {
   const ranker = new Bm25fRanker(entries, options);
-  return { search: (query, limit) => ranker.search(query, limit) };
+  return { search: (query, limit) => ranker.search(query, limit), learn: (id, words) => ranker.learned.set(id, words) };
 }

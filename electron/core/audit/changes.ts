@@ -9,6 +9,7 @@ import { relative, sep } from 'node:path';
 import type { AuditActor, AuditRecordBody } from '../../../shared/audit.js';
 import { sha256Hex } from './record.js';
 import { actingCaller } from './acting-caller.js';
+import { callerLabel } from '../../../shared/caller.js';
 
 /** What the writers of stored state call after a write: the content before (undefined: none) and after (undefined: deleted). */
 export interface ChangeRecorder {
@@ -35,7 +36,8 @@ export class AuditChanges implements ChangeRecorder {
     const beforeDigest = before === undefined ? undefined : sha256Hex(before);
     const afterDigest = after === undefined ? undefined : sha256Hex(after);
     if (beforeDigest === afterDigest) return;
-    const caller = actingCaller();
+    const acting = actingCaller();
+    const caller = acting && callerLabel(acting);
     this.sink.append({
       kind: 'change',
       path: relative(this.dataDir, path).split(sep).join('/'),

@@ -15,6 +15,9 @@ import { readFileFunction, listDirFunction } from './files.js';
 import { fileWriteFunction, fileEditFunction, fileDeleteFunction } from './files-write.js';
 import { globFunction } from './glob.js';
 import { fileSearchFunction } from './file-search.js';
+import { webFetchFunction } from './web/web-fetch.js';
+import { shellExecFunction } from './shell/shell-exec.js';
+import { webSearchFunction } from './web/web-search.js';
 
 export const CORE_FUNCTIONS: readonly AnyFunctionDef[] = [
   calcFunction,
@@ -31,6 +34,9 @@ export const CORE_FUNCTIONS: readonly AnyFunctionDef[] = [
   fileWriteFunction,
   fileEditFunction,
   fileDeleteFunction,
+  webFetchFunction,
+  shellExecFunction,
+  webSearchFunction,
 ];
 
 export function createFunctionRegistry(): FunctionRegistry {

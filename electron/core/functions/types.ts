@@ -5,12 +5,22 @@
  * (lengths in code points, path confinement, parse errors) are run()'s job.
  */
 import type { Config } from '../../../shared/schemas.js';
+import type { InvokeStreamEvent } from '../../../shared/types.js';
+import type { SecretsReader } from '../secrets/types.js';
+import type { FunctionServices } from './services.js';
 
-/** What a function sees of its run: the config (e.g. workspaceRoot) and the signal that cancels it. */
+/** What a function sees of its run: the config (e.g. workspaceRoot), the signal that cancels it, the services some need. */
 export interface FunctionContext {
   config: Config;
   signal: AbortSignal;
   invocationID?: string;
+  secrets: SecretsReader;
+  /** Given by the function runner (absent when a test calls run() directly). */
+  services?: FunctionServices;
+  /** The tool being run (its ID labels a sandbox container). */
+  tool: { toolID: string };
+  /** Output as it arrives, for a caller that streams. */
+  emit?: (event: InvokeStreamEvent) => void;
 }
 import type { Safety } from '../../../shared/schemas.js';
 import type { Availability } from '../../../shared/types.js';
@@ -35,7 +45,7 @@ export interface FunctionDef<A = Record<string, unknown>, V = unknown> {
   outputSchema: Record<string, unknown>;
   safety: Safety;
   /** What this function needs from the config to run (a workspace root…); available when absent. */
-  availability?(config: Config): Availability;
+  availability?(config: Config, services: FunctionServices, secrets: SecretsReader): Availability;
   run(args: A, ctx: FunctionContext): Promise<FunctionResult<V>> | FunctionResult<V>;
 }
 

@@ -26,7 +26,7 @@ import type { ChainLink, PartialOutput, RunAnswerers, RunOutput, Runner } from '
 import type { SecretsReader } from '../secrets/types.js';
 import { StreamGate } from './stream-gate.js';
 import type { RunRegistry } from './running.js';
-import type { AuditActor } from '../../../shared/audit.js';
+import { APP_CALLER, SCHEDULE_CALLER, callerLabel, historyCaller, type Caller } from '../../../shared/caller.js';
 import type { RecordSink } from '../audit/changes.js';
 import { argsDigest } from '../audit/record.js';
 
@@ -66,12 +66,8 @@ export interface InvokeInput {
   args?: unknown;
   confirm?: boolean;
   invocationID?: string;
-  /** Who asks, for the history: "mcp:<client name>", "cli"… */
-  caller?: string;
-  /** The transport the call came through, for the audit log (worked out from caller and trigger when absent). */
-  transport?: AuditActor;
-  /** The caller's profile, when the transport knows one. */
-  profile?: string;
+  /** Who asks (shared/caller.ts), for the history and the audit log; the app's, or a schedule's for a scheduled run, when absent. */
+  caller?: Caller;
   /** Progress lines of the run (e.g. docker build output), for the UI. */
   onProgress?: (line: string) => void;
   /**
@@ -126,14 +122,9 @@ function rateLimited(file: ToolFile, limit: number, retryAfterMs: number): CoreE
   });
 }
 
-/** A call that did not say how it came: its trigger or caller tells. */
-function transportOf(input: InvokeInput): AuditActor {
-  if (input.trigger === 'schedule') return 'schedule';
-  const caller = input.caller ?? '';
-  if (caller.startsWith('pipeline:')) return 'pipeline';
-  if (caller.startsWith('mcp:')) return 'mcp';
-  if (caller === 'cli') return 'cli';
-  return 'app';
+/** Who asked: the caller the call names, else a schedule's run or the app's. */
+function callerOf(input: InvokeInput): Caller {
+  return input.caller ?? (input.trigger === 'schedule' ? SCHEDULE_CALLER : APP_CALLER);
 }
 
 const INVOCATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -228,7 +219,7 @@ export class InvocationEngine {
 
     const controller = new AbortController();
     this.inflight.set(invocationID, controller);
-    const unregister = this.register(file, invocationID, input.caller);
+    const unregister = this.register(file, invocationID, callerOf(input));
     const unfollow = follow(input.signal, controller);
     const deadline = this.deadline(file, config, controller);
     const startedAt = this.clock();
@@ -246,7 +237,7 @@ export class InvocationEngine {
       this.started(input, invocationID);
       const run = runner.run({
         invocationID,
-        ...(input.caller ? { caller: input.caller } : {}),
+        caller: callerOf(input),
         ...(input.answerers ? { answerers: input.answerers } : {}),
         tool: file,
         toolDir: tool.dir,
@@ -325,7 +316,7 @@ export class InvocationEngine {
     }
   }
 
-  private register(file: ToolFile, invocationID: string, caller: string | undefined): () => void {
+  private register(file: ToolFile, invocationID: string, caller: Caller): () => void {
     if (!this.deps.running) return () => undefined;
     try {
       return this.deps.running.register(
@@ -335,7 +326,7 @@ export class InvocationEngine {
           bundleID: file.bundleID,
           slug: file.slug,
           version: file.version,
-          ...(caller ? { caller } : {}),
+          caller: callerLabel(caller),
           startedAt: this.clock().toISOString(),
         },
         () => this.cancel(invocationID),
@@ -456,16 +447,16 @@ export class InvocationEngine {
   ): void {
     if (!this.deps.audit) return;
     try {
-      const transport = input.transport ?? transportOf(input);
+      const caller = callerOf(input);
       this.deps.audit.append({
         kind: 'call',
         toolID: file.toolID,
         slug: file.slug,
         version: file.version,
         bundleID: file.bundleID,
-        caller: input.caller ?? transport,
-        transport,
-        ...(input.profile ? { profile: input.profile } : {}),
+        caller: callerLabel(caller),
+        transport: caller.transport,
+        ...(caller.profile ? { profile: caller.profile } : {}),
         argsDigest: argsDigest(args),
         status: result.ok ? 'ok' : cancelled ? 'cancelled' : 'error',
         ...(result.error ? { errorCode: result.error.code } : {}),
@@ -485,13 +476,14 @@ export class InvocationEngine {
       this.deps.onBackgroundError?.('metrics', e);
     }
     try {
+      const caller = historyCaller(callerOf(input));
       const entry: HistoryEntry = {
         invocationID: result.invocationID,
         toolID: file.toolID,
         startedAt: startedAt.toISOString(),
         durationMs: result.durationMs,
         status: result.ok ? 'ok' : cancelled ? 'cancelled' : 'error',
-        ...(input.caller ? { caller: input.caller } : {}),
+        ...(caller ? { caller } : {}),
         ...(input.trigger ? { trigger: input.trigger } : {}),
         ...(input.scheduleID ? { scheduleID: input.scheduleID } : {}),
         args,

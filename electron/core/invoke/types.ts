@@ -6,6 +6,7 @@
 import type { Config, Safety, ToolFile } from '../../../shared/schemas.js';
 import type { Availability, HttpExchange, InvokeStreamEvent, PipelineStepRecord, ResultContent } from '../../../shared/types.js';
 import type { SecretsReader } from '../secrets/types.js';
+import type { Caller } from '../../../shared/caller.js';
 
 /**
  * Who may answer what an upstream MCP server asks during a run (its `elicitation/create` or
@@ -23,8 +24,8 @@ export interface RunAnswerers {
 
 export interface RunContext {
   invocationID: string;
-  /** Who asks ("mcp:<client>", "cli"…), for what a person is shown. */
-  caller?: string;
+  /** Who asks (shared/caller.ts), for what a person is shown. */
+  caller?: Caller;
   answerers?: RunAnswerers;
   tool: ToolFile;
   /** Absolute folder of the tool (tool.json and, for container tools, its build files). */

@@ -12,17 +12,15 @@ import { apiIssues } from '../../../shared/json-schema/issues.js';
 import type { InvokeStreamEvent } from '../../../shared/types.js';
 import type { RunAnswerers } from '../invoke/types.js';
 import { actAs } from '../audit/acting-caller.js';
+import { APP_CALLER, type Caller } from '../../../shared/caller.js';
 
 export interface CallContext {
-  transport: 'ipc' | 'rest' | 'test' | 'cli' | 'mcp';
   /**
-   * Who asked, when the transport knows more than its name (the CLI says 'cli', an OAuth caller
-   * over REST `rest@oauth:<sub>`): written into a run's history entry and audit record, and into
-   * the audit's change and approval records of whatever the operation does.
+   * Who asked (shared/caller.ts), built by the transport: written into a run's history entry and
+   * audit record, into the audit's change and approval records of whatever the operation does,
+   * and what a task or an approval asked over MCP is bound to.
    */
-  caller?: string;
-  /** tools.invoke only: the caller's profile, when the transport knows one (for the audit log). */
-  profile?: string;
+  caller: Caller;
   /** tools.invoke only: a transport that streams the run (REST SSE, IPC events) listens here. */
   stream?: InvokeStreamHooks;
 }
@@ -57,8 +55,11 @@ export function checkInput(name: OpName, input: unknown): ApiError | undefined {
   return { code: 'INVALID_INPUT', message: summariseIssues(capped.issues, capped.issueCount), details: capped };
 }
 
+/** A call made in-process without a context (tests, helpers): the app's, acting for nobody else. */
+const IN_PROCESS: CallContext = Object.freeze({ caller: APP_CALLER });
+
 export function createDispatcher(handlers: Handlers, log: (e: unknown) => void = (e) => console.error(e)): Dispatch {
-  return async (name, input, ctx = { transport: 'test' }) => {
+  return async (name, input, ctx) => {
     const def = operations[name];
     if (!def) {
       return { ok: false, error: { code: 'INVALID_INPUT', message: `unknown operation '${String(name)}'` } };
@@ -68,7 +69,8 @@ export function createDispatcher(handlers: Handlers, log: (e: unknown) => void =
     if (invalidInput) return { ok: false, error: invalidInput };
     try {
       const handler = handlers[name] as Handler<typeof name>;
-      const data = await actAs(ctx.caller, () => handler(value as OpInput<typeof name>, ctx));
+      const run = () => handler(value as OpInput<typeof name>, ctx ?? IN_PROCESS);
+      const data = await (ctx ? actAs(ctx.caller, run) : run());
       return { ok: true, data };
     } catch (e) {
       return { ok: false, error: toApiError(e, { log }) };

@@ -14,7 +14,8 @@ import type { Services } from './services.js';
  */
 function answerersOf(ctx: CallContext) {
   if (ctx.stream?.answerers) return { answerers: ctx.stream.answerers };
-  if (ctx.transport === 'ipc' || (ctx.transport === 'rest' && ctx.stream?.onStart)) return { answerers: { person: true } };
+  const { transport } = ctx.caller;
+  if (transport === 'app' || (transport === 'rest' && ctx.stream?.onStart)) return { answerers: { person: true } };
   return {};
 }
 
@@ -44,9 +45,7 @@ export function createHandlers(s: Services): GenericHandlers {
         args: i.args,
         confirm: i.confirm,
         invocationID: i.invocationID,
-        ...(ctx.caller ? { caller: ctx.caller } : {}),
-        ...(ctx.profile ? { profile: ctx.profile } : {}),
-        transport: ctx.transport === 'ipc' || ctx.transport === 'test' ? 'app' : ctx.transport,
+        caller: ctx.caller,
         ...ctx.stream,
         ...answerersOf(ctx),
       }),
@@ -59,8 +58,7 @@ export function createHandlers(s: Services): GenericHandlers {
     'secrets.delete': (i) => s.secrets.remove(i.name),
     'agents.list': async () => ({ items: await s.agents.list() }),
     'approvals.list': async () => ({ items: await s.approvals.list() }),
-    'approvals.decide': (i, ctx) =>
-      s.approvals.decide(i.approvalID, i.decision, i.content, ctx.transport === 'rest' ? 'rest' : ctx.transport === 'mcp' ? 'agent' : 'app', ctx.caller),
+    'approvals.decide': (i, ctx) => s.approvals.decide(i.approvalID, i.decision, i.content, ctx.caller),
     'audit.list': (i) => s.audit.list(i),
     'audit.verify': () => s.audit.verify(),
     'problems.list': () => s.problems.list(),

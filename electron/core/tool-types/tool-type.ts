@@ -51,6 +51,8 @@ export interface RunnerServices {
    * asked about a tool, never while the core is being put together.
    */
   steps?: () => StepInvoker;
+  /** Every runner of the core, for a type that uses another's capability (built-in shell-exec: the container sandbox); a thunk, as they are built together. */
+  runners?: () => readonly Runner[];
 }
 
 /**

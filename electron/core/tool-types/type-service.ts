@@ -72,4 +72,6 @@ export interface TypeService<Ops = Record<never, never>> {
   readonly storeHooks?: StoreHooks;
   /** Whether a link is one this process handed out for a person to open (an upstream sign-in): the desktop opens only those. */
   ownsLink?(url: string): boolean;
+  /** What agents read beside the tools of a bundle the type owns (an upstream server's instructions), for the guard and lint. */
+  instructionsOf?(bundleID: string): string | undefined;
 }

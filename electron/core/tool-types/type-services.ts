@@ -69,6 +69,15 @@ export class TypeServices {
     return undefined;
   }
 
+  /** What agents read beside a bundle's tools, from the type that owns the bundle (an upstream server's instructions). */
+  instructionsOf(bundleID: string): string | undefined {
+    for (const service of this.opened.values()) {
+      const text = service.instructionsOf?.(bundleID);
+      if (text !== undefined) return text;
+    }
+    return undefined;
+  }
+
   /** Whether some type handed out this link for a person to open (the desktop opens only those). */
   ownsLink(url: string): boolean {
     return [...this.opened.values()].some((s) => s.ownsLink?.(url) === true);

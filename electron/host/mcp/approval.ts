@@ -28,6 +28,7 @@ import { isCoreError } from '../../core/errors.js';
 import type { McpCore } from './scope.js';
 import { progressOf } from './progress.js';
 import { sortedKeysJson } from '../../../shared/canonical.js';
+import { callerLabel, principalKey, type Caller } from '../../../shared/caller.js';
 
 interface ApprovalState {
   approvalID: string;
@@ -48,15 +49,15 @@ export const requestStateCodec = createRequestStateCodec<ApprovalState>({
   bind: (ctx) => ctx.mcpReq.method,
 });
 
-function callDigest(tool: AgentTool, args: Record<string, unknown>, caller: string): string {
+function callDigest(tool: AgentTool, args: Record<string, unknown>, caller: Caller): string {
   return createHash('sha256')
-    .update(sortedKeysJson([tool.file.toolID, tool.file.version, args, caller]))
+    .update(sortedKeysJson([tool.file.toolID, tool.file.version, args, callerLabel(caller), principalKey(caller)]))
     .digest('base64url');
 }
 
 /** The call an approval must have been asked for: tool, version, the exact arguments' digest and the caller. */
-export function callBinding(tool: AgentTool, args: Record<string, unknown>, caller: string): CallBinding {
-  return { toolID: tool.file.toolID, version: tool.file.version, argsDigest: argsDigest(args), caller };
+export function callBinding(tool: AgentTool, args: Record<string, unknown>, caller: Caller): CallBinding {
+  return { toolID: tool.file.toolID, version: tool.file.version, argsDigest: argsDigest(args), caller: callerLabel(caller) };
 }
 
 function clientCapabilities(server: Server, ctx: ServerContext): ClientCapabilities | undefined {
@@ -89,7 +90,7 @@ export async function approvalGate(
   server: Server,
   tool: AgentTool,
   args: Record<string, unknown>,
-  caller: string,
+  caller: Caller,
   ctx: ServerContext,
 ): Promise<ApprovalGate> {
   const { what, masked, toolRef, elicit } = approvalSubject(tool, args);
@@ -139,7 +140,13 @@ export async function approvalGate(
   }
 
   if (clientCapabilities(server, ctx)?.elicitation) {
-    const approvalID = await core.approvals.open({ tool: toolRef, args: masked, argsDigest: argsDigest(args), caller, timeoutMs: timeoutSeconds * 1000 });
+    const approvalID = await core.approvals.open({
+      tool: toolRef,
+      args: masked,
+      argsDigest: argsDigest(args),
+      caller: callerLabel(caller),
+      timeoutMs: timeoutSeconds * 1000,
+    });
     return {
       kind: 'ask',
       result: inputRequired({
@@ -156,7 +163,7 @@ export async function approvalGate(
     tool: toolRef,
     args: masked,
     argsDigest: argsDigest(args),
-    caller,
+    caller: callerLabel(caller),
     timeoutMs: timeoutSeconds * 1000,
     signal: ctx.mcpReq.signal,
     // Progress keeps clients' request timeouts from ending a call that waits for a person.

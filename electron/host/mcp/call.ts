@@ -8,6 +8,7 @@ import type { AgentTool } from '../../core/agents/agent-tools.js';
 import type { InvokeResult, InvokeStreamEvent } from '../../../shared/types.js';
 import type { RunAnswerers } from '../../core/invoke/types.js';
 import type { McpCore } from './scope.js';
+import type { Caller } from '../../../shared/caller.js';
 
 export interface AgentCallOptions {
   /** Aborted when the agent gives up on the call: the run is cancelled. */
@@ -24,19 +25,18 @@ export async function invokeForAgent(
   core: McpCore,
   tool: AgentTool,
   args: Record<string, unknown>,
-  caller: string,
+  caller: Caller,
   opts: AgentCallOptions,
 ): Promise<AgentCallOutcome> {
   const f = tool.file;
   const invocationID = randomUUID();
-  const onAbort = () => void core.dispatch('tools.cancel', { invocationID }, { transport: 'mcp' });
+  const onAbort = () => void core.dispatch('tools.cancel', { invocationID }, { caller });
   opts.signal.addEventListener('abort', onAbort, { once: true });
   try {
     const env = await core.dispatch(
       'tools.invoke',
       { bundleID: f.bundleID, slug: f.slug, version: f.version, args, confirm: tool.safety === 'privileged', invocationID },
       {
-        transport: 'mcp',
         caller,
         stream: {
           ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),

@@ -30,7 +30,8 @@ import { registerTasks } from './tasks.js';
 import { isSearchModeTool, searchModeCall } from './search-mode.js';
 import type { McpCore, McpScope } from './scope.js';
 import type { RunAnswerers } from '../../core/invoke/types.js';
-import { mcpCallerName } from '../oauth/caller.js';
+import { mcpCaller } from '../request-caller.js';
+import type { Caller } from '../../../shared/caller.js';
 
 export type { McpCore } from './scope.js';
 export { describeTool, toCallResult } from './describe.js';
@@ -134,7 +135,7 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
 
   const run = async (tool: AgentTool, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
     // An OAuth caller is named by its token too, so the audit log and approvals bind the person or client.
-    const caller = mcpCallerName(clientName(ctx), ctx.http?.authInfo);
+    const caller = mcpCaller(clientName(ctx), ctx.http?.authInfo, scope.profileID);
     // A retry that carries an answer is the same call, counted once.
     if (!ctx.mcpReq.requestState()) void agentOf(ctx).then((h) => h?.recordCall());
     if (tasks.asked(ctx)) return tasks.start(tool, args, caller, ctx);
@@ -209,7 +210,7 @@ async function callTool(
   core: McpCore,
   tool: AgentTool,
   args: Record<string, unknown>,
-  caller: string,
+  caller: Caller,
   ctx: ServerContext,
   log: (ctx: ServerContext, level: LoggingLevel, data: string) => void,
   answerers: RunAnswerers,

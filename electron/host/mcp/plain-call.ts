@@ -17,7 +17,7 @@ import { SERVER_INFO_META_KEY, specTypeSchemas, type CallToolResult, type Implem
 import type { AgentTool } from '../../core/agents/agent-tools.js';
 import { hasTaskClientCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { invokeForAgent } from './call.js';
-import { mcpCallerName, requestAuth } from '../oauth/caller.js';
+import { mcpCaller, requestAuth } from '../request-caller.js';
 import { errorResult, toCallResult } from './describe.js';
 import { isPlainObject, plainModernRequest } from './plain-request.js';
 import type { McpCore, McpScope } from './scope.js';
@@ -77,7 +77,7 @@ export async function answerPlainCall(
   req.raw.socket.once('close', onClose);
   try {
     void scope.agent(call.client, 'http').then((h) => h?.recordCall());
-    const outcome = await invokeForAgent(core, call.tool, call.args, mcpCallerName(call.client, requestAuth(req)), {
+    const outcome = await invokeForAgent(core, call.tool, call.args, mcpCaller(call.client, requestAuth(req), scope.profileID), {
       signal: gone.signal,
       answerers: { person: true },
     });

@@ -19,7 +19,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { specTypeSchemas, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import type { AgentTool } from '../../core/agents/agent-tools.js';
 import { invokeForAgent } from './call.js';
-import { mcpCallerName, requestAuth } from '../oauth/caller.js';
+import { mcpCaller, requestAuth } from '../request-caller.js';
 import { errorResult, toCallResult } from './describe.js';
 import type { McpConnection } from './mcp-server.js';
 import { header, isPlainObject, plainEnvelope, streamableHeaders } from './plain-request.js';
@@ -176,7 +176,10 @@ export async function answerSessionCall(
     session.connection.recordCall();
     const auth = requestAuth(req);
     const client = session.connection.server.getClientVersion()?.name ?? 'unknown';
-    const outcome = await invokeForAgent(core, call.tool, call.args, mcpCallerName(client, auth), { signal: stop.signal, answerers: { person: true } });
+    const outcome = await invokeForAgent(core, call.tool, call.args, mcpCaller(client, auth, session.scope.profileID), {
+      signal: stop.signal,
+      answerers: { person: true },
+    });
     const result = 'refused' in outcome ? errorResult(outcome.refused) : toCallResult(call.tool, outcome.run);
     message = JSON.stringify({ result: encodeLegacyCallResult(result), jsonrpc: '2.0', id: call.id });
   } catch (e) {

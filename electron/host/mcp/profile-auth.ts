@@ -6,7 +6,7 @@ export function profileTokenCheck(core: Pick<McpCore, 'profileStore' | 'profiles
   return {
     async verify(slug, token) {
       const profile = core.profileStore.bySlug(slug);
-      return !!profile && (await core.profiles.tokens.verify(profile.profileID, token)) !== undefined;
+      return profile ? core.profiles.tokens.verify(profile.profileID, token) : undefined;
     },
     requiredScope: (slug) => core.profileStore.bySlug(slug)?.requiredScope,
   };

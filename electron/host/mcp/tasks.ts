@@ -28,6 +28,7 @@ import { DEFAULT_TASK_RESULT_TTL_SECONDS } from '../../../shared/schemas.js';
 import { approvalSubject, callBinding } from './approval.js';
 import { errorResult, toCallResult } from './describe.js';
 import { scopeKey, type McpCore, type McpScope } from './scope.js';
+import { callerLabel, type Caller } from '../../../shared/caller.js';
 
 /** How often a client should poll, and how often the owner looks for a cancel or an answer. */
 const POLL_INTERVAL_MS = 250;
@@ -61,7 +62,7 @@ export interface McpTasks {
   /** Whether this tools/call asked for a task: a 2026 client that declares the extension on it. */
   asked(ctx: ServerContext): boolean;
   /** Starts the call as a task and answers the task at once. */
-  start(tool: AgentTool, args: Record<string, unknown>, caller: string, ctx: ServerContext): Promise<never>;
+  start(tool: AgentTool, args: Record<string, unknown>, caller: Caller, ctx: ServerContext): Promise<never>;
 }
 
 const NO_TASKS: McpTasks = {
@@ -115,7 +116,7 @@ export function registerTasks(server: Server, core: McpCore, scope: McpScope, er
       throw invalid(`Task ${task.taskId} asks for inputResponses.approve: {"action": "accept"|"decline"|"cancel", "content": {"confirm": true|false}}`);
     const yes = answer.action === 'accept' && answer.content?.['confirm'] === true;
     try {
-      await core.approvals.decide(task.approvalID, yes ? 'approve' : 'deny', undefined, 'agent');
+      await core.approvals.decide(task.approvalID, yes ? 'approve' : 'deny', undefined, task.caller);
     } catch (e) {
       if (isCoreError(e) && (e.code === 'CONFLICT' || e.code === 'NOT_FOUND'))
         throw invalid(`Task ${task.taskId} already has its answer (${e.message}); nothing runs twice`);
@@ -230,7 +231,7 @@ async function approve(
     tool: toolRef,
     args: masked,
     argsDigest: binding.argsDigest,
-    caller: task.caller,
+    caller: callerLabel(task.caller),
     timeoutMs: timeoutSeconds * 1000,
   });
   await store.update(task.taskId, () =>

@@ -12,13 +12,7 @@ import { sendError } from './errors.js';
 import { BODY_NOT_OBJECT, inputFor, streamRequested } from './request-input.js';
 import { invokeStreams } from './invoke-stream.js';
 import { ifMatchOf, tagAnswer } from './etags.js';
-import { oauthCallerName, requestAuth } from '../oauth/caller.js';
-
-/** An OAuth caller (the guard put it on the request) is named in the audit log; others stay plain REST. */
-function restCaller(req: FastifyRequest): string | undefined {
-  const oauth = oauthCallerName(requestAuth(req));
-  return oauth ? `rest@${oauth}` : undefined;
-}
+import { restCaller } from '../request-caller.js';
 
 export async function contractRoutes(app: FastifyInstance, opts: { core: TransportCore }): Promise<void> {
   const streams = invokeStreams(opts.core);
@@ -27,11 +21,7 @@ export async function contractRoutes(app: FastifyInstance, opts: { core: Transpo
   const run = async (name: OpName, input: unknown, route: RestRoute, req: FastifyRequest, reply: FastifyReply) => {
     if (input === BODY_NOT_OBJECT) return sendError(reply, { code: 'INVALID_INPUT', message: 'the request body must be a JSON object' });
     const ifMatch = ifMatchOf(name, req);
-    const caller = restCaller(req);
-    const env = await opts.core.dispatch(name, ifMatch === undefined ? input : { ...(input as object), ifMatch }, {
-      transport: 'rest',
-      ...(caller ? { caller } : {}),
-    });
+    const env = await opts.core.dispatch(name, ifMatch === undefined ? input : { ...(input as object), ifMatch }, { caller: restCaller(req) });
     if (!env.ok) return sendError(reply, env.error);
     tagAnswer(name, reply, env.data);
     if (route.status === 204) return reply.code(204).send();

@@ -16,11 +16,12 @@ import { isLoopbackHost, matchesProxy } from '../listen.js';
 import { FailedAttempts } from './failed-attempts.js';
 import { InvalidToken, KeysUnavailable, MAX_TOKEN_CHARS, type OAuthCaller, type OAuthIssuer } from '../oauth/issuer.js';
 import { grants, missingProfileScope, rightFor, SCOPE_OF } from '../oauth/rights.js';
+import { attachProfileToken } from '../request-caller.js';
 import { attachCaller, audiencesFor, bearerChallenge, metadataUrlFor, openMetadataRead, resourceBase } from '../oauth/resource.js';
 
-/** Checks a profile's token: true when it is one of the profile's (and counts its use). */
+/** Checks a profile's token: its tokenID when it is one of the profile's (and counts its use), else undefined. */
 export interface ProfileTokenCheck {
-  verify(slug: string, token: string): Promise<boolean>;
+  verify(slug: string, token: string): Promise<string | undefined>;
   /** The scope an OAuth token needs on top at this profile's address, if the profile names one. */
   requiredScope(slug: string): string | undefined;
 }
@@ -97,7 +98,12 @@ export const guardPlugin = fp<GuardOptions>(
           return sendError(reply, { code: 'RATE_LIMITED', message: `too many wrong tokens from this address; try again in ${wait} s` });
         }
         const slug = route === PROFILE_ROUTE ? (req.params as { slug: string }).slug : undefined;
-        if (hostToken || (presented !== undefined && slug !== undefined && !!opts.profiles && (await opts.profiles.verify(slug, presented)))) return undefined;
+        if (hostToken) return undefined;
+        const profileToken = presented !== undefined && slug !== undefined && opts.profiles ? await opts.profiles.verify(slug, presented) : undefined;
+        if (profileToken !== undefined) {
+          attachProfileToken(req, profileToken);
+          return undefined;
+        }
 
         const base = resourceBase(req, opts.publicUrl);
         const metadataUrl = metadataUrlFor(base, slug === undefined ? route || req.url.split('?')[0]! : `/mcp/p/${encodeURIComponent(slug)}`);

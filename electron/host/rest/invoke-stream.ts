@@ -15,19 +15,20 @@ import { RESULT_EVENT } from '../../../shared/rest.js';
 import type { InvokeResult, InvokeStreamEvent } from '../../../shared/types.js';
 import type { TransportCore } from '../../core/operations/transport.js';
 import { sendError } from './errors.js';
+import type { Caller } from '../../../shared/caller.js';
 
 const KEEP_ALIVE_MS = 15_000;
 
 export interface InvokeStreams {
   /** Runs the call, answering with an event stream once it is admitted. */
-  handle(input: Record<string, unknown>, reply: FastifyReply, caller?: string): Promise<FastifyReply | undefined>;
+  handle(input: Record<string, unknown>, reply: FastifyReply, caller: Caller): Promise<FastifyReply | undefined>;
   /** Cancels every streamed run still going (the host is closing). */
   cancelAll(): Promise<void>;
 }
 
 export function invokeStreams(core: TransportCore): InvokeStreams {
   const open = new Map<string, () => void>();
-  const cancel = (invocationID: string) => core.dispatch('tools.cancel', { invocationID }, { transport: 'rest' }).then(() => undefined);
+  const cancel = (invocationID: string, caller: Caller) => core.dispatch('tools.cancel', { invocationID }, { caller }).then(() => undefined);
 
   return {
     async handle(input, reply, caller) {
@@ -40,11 +41,10 @@ export function invokeStreams(core: TransportCore): InvokeStreams {
       };
       const onClose = () => {
         clearInterval(beat);
-        if (!finished && invocationID) void cancel(invocationID);
+        if (!finished && invocationID) void cancel(invocationID, caller);
       };
       const env = await core.dispatch('tools.invoke', input, {
-        transport: 'rest',
-        ...(caller ? { caller } : {}),
+        caller,
         stream: {
           onStart(id) {
             invocationID = id;
@@ -60,7 +60,7 @@ export function invokeStreams(core: TransportCore): InvokeStreams {
             res.flushHeaders();
             res.on('close', onClose);
             beat = setInterval(() => res?.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-            open.set(id, () => void cancel(id));
+            open.set(id, () => void cancel(id, caller));
           },
           onEvent(event: InvokeStreamEvent) {
             const { type, ...data } = event;

@@ -11,6 +11,7 @@ import { toApiError } from '../../core/errors.js';
 import { sendError } from './errors.js';
 import { coerceQuery } from './request-input.js';
 import { IMPORT_PATH } from './parsers.js';
+import { restCaller } from '../request-caller.js';
 
 export async function transferRoutes(app: FastifyInstance, opts: { core: TransportCore; maxImportBytes: number }): Promise<void> {
   const { core } = opts;
@@ -40,7 +41,7 @@ export async function transferRoutes(app: FastifyInstance, opts: { core: Transpo
       return sendError(reply, { code: 'INVALID_INPUT', message: 'send the ZIP as the request body with Content-Type: application/zip' });
     }
     const q = coerceQuery(REST_ROUTES['bundles.import'], req.query as Record<string, unknown>);
-    const env = await core.dispatch('bundles.import', { zip: new Uint8Array(req.body), ...q }, { transport: 'rest' });
+    const env = await core.dispatch('bundles.import', { zip: new Uint8Array(req.body), ...q }, { caller: restCaller(req) });
     if (!env.ok) return sendError(reply, env.error);
     return reply.code(200).send(env.data);
   });

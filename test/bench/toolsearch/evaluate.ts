@@ -1,13 +1,15 @@
 /**
- * The tool-search corpus and query set (test/fixtures/toolsearch/), and how a ranking is scored
- * against them; shared by the benchmark (test/bench/toolsearch.ts) and the quality test.
+ * The tool-search corpus and query sets (test/fixtures/toolsearch/), and how a ranking is scored
+ * against them; shared by the benchmark (test/bench/toolsearch.ts), the re-ranker's trainer and
+ * the quality test.
  *
- * A query's acceptable answers are the tools it names plus their genuine duplicates: tools of
- * the same bundle with the same title and description (GitHub Enterprise Server's copies of
- * github.com operations, which the agent naming tells apart only by a number).
+ * The corpus is the team's shared one (import-corpus.ts): 12,828 operations of 94 APIs. A
+ * query's acceptable answers are the tools it names plus their genuine duplicates: tools of the
+ * same bundle with the same title and description.
  *
- * The held-out part is every fourth query (index 3, 7, 11, …): the ranker's weights and word
- * lists were never looked at against it, so its figures are the honest ones.
+ * queries.json is the earlier round's set, its expected tools carried over to this corpus; the
+ * queries marked heldOut (every fourth of the original order) were never looked at against any
+ * ranker, so their figures are the honest ones.
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -16,12 +18,14 @@ import type { ToolSearchEntry } from '../../../electron/core/agents/tool-search.
 export interface LabelledQuery {
   query: string;
   expected: string[];
+  heldOut?: boolean;
 }
 
 export interface Quality {
   queries: number;
   recallAt1: number;
   recallAt5: number;
+  recallAt10: number;
   /** Mean reciprocal rank of the first acceptable answer within the top 10 (0 when none is). */
   mrr: number;
   /** Queries with no acceptable answer in the top 5, for reading. */
@@ -30,18 +34,18 @@ export interface Quality {
 
 const fixture = (name: string) => new URL(`../../fixtures/toolsearch/${name}`, import.meta.url);
 
-export function loadCorpus(): ToolSearchEntry[] {
-  return JSON.parse(gunzipSync(readFileSync(fixture('corpus.json.gz'))).toString('utf8')) as ToolSearchEntry[];
+export type CorpusEntry = ToolSearchEntry & { ref: string };
+
+export function loadCorpus(): CorpusEntry[] {
+  return JSON.parse(gunzipSync(readFileSync(fixture('corpus.json.gz'))).toString('utf8')) as CorpusEntry[];
 }
 
 export function loadQueries(): LabelledQuery[] {
   return JSON.parse(readFileSync(fixture('queries.json'), 'utf8')) as LabelledQuery[];
 }
 
-export const isHeldOut = (index: number) => index % 4 === 3;
-
 export function splitQueries(queries: readonly LabelledQuery[]): { tuning: LabelledQuery[]; heldOut: LabelledQuery[] } {
-  return { tuning: queries.filter((_, i) => !isHeldOut(i)), heldOut: queries.filter((_, i) => isHeldOut(i)) };
+  return { tuning: queries.filter((q) => !q.heldOut), heldOut: queries.filter((q) => q.heldOut) };
 }
 
 /** name → every name acceptable in its place (itself and its genuine duplicates). */
@@ -59,6 +63,7 @@ export function measureQuality(
 ): Quality {
   let hitsAt1 = 0;
   let hitsAt5 = 0;
+  let hitsAt10 = 0;
   let reciprocal = 0;
   const misses: Quality['misses'] = [];
   for (const { query, expected } of queries) {
@@ -67,9 +72,10 @@ export function measureQuality(
     const first = got.findIndex((name) => acceptable.has(name));
     if (first === 0) hitsAt1++;
     if (first >= 0 && first < 5) hitsAt5++;
+    if (first >= 0) hitsAt10++;
     else misses.push({ query, expected, got: got.slice(0, 5) });
     if (first >= 0) reciprocal += 1 / (first + 1);
   }
   const n = Math.max(1, queries.length);
-  return { queries: queries.length, recallAt1: hitsAt1 / n, recallAt5: hitsAt5 / n, mrr: reciprocal / n, misses };
+  return { queries: queries.length, recallAt1: hitsAt1 / n, recallAt5: hitsAt5 / n, recallAt10: hitsAt10 / n, mrr: reciprocal / n, misses };
 }

@@ -1,5 +1,7 @@
 /** What the ranker reads of a tool and what it answers; tool-search.ts re-exports both. */
 export interface ToolSearchEntry {
+  /** What the learned field knows the tool by (its toolID); the name when absent. */
+  id?: string;
   name: string;
   title: string;
   description: string;

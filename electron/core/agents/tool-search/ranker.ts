@@ -1,20 +1,27 @@
 /**
- * BM25F over the fields of fields.ts, with query words widened by synonyms.ts and a small
- * usage prior. Everything that does not depend on the query is computed once when the index is
- * built: each (term, tool) posting holds its saturated, length-normalised, field-weighted
- * frequency, so a query is a few passes over typed arrays.
+ * Two stages. The first is BM25F over fields.ts's fields with query words widened by
+ * synonyms.ts, multiplied by the agreements beyond the words (coverage, head, action, service)
+ * and a small usage prior; it visits every tool a query word touches, from typed arrays. The
+ * second re-ranks the first's best CANDIDATES by a linear model over features.ts's vector
+ * (reranker.ts, weights trained offline); without a model the first stage's order stands.
  *
- * Score of a tool = Σ over query words of max over (the word, its synonyms at SYNONYM_WEIGHT)
- * of idf(term) · tf̃ / (K1 + tf̃), where tf̃ = Σ_fields weight · tf / (1 − b + b · len / avgLen);
- * then × (1 + USAGE_WEIGHT · log(1 + calls) / log(1 + most calls)). The max keeps a tool that
- * says "get" and "retrieve" from counting one query word twice.
+ * First-stage score of a tool = Σ over query words of max over (the word, its synonyms at
+ * SYNONYM_WEIGHT) of idf(term) · tf̃ / (K1 + tf̃), where tf̃ = Σ_fields weight · tf / (1 − b + b ·
+ * len / avgLen); plus what the learned field (learned.ts) holds of the query's words; then × the
+ * agreements of RANKING and × (1 + USAGE_WEIGHT · log(1 + calls) / log(1 + most calls)). The max
+ * keeps a tool that says "get" and "retrieve" from counting one query word twice.
  */
 import type { ToolSearchEntry, ToolSearchMatch } from './entry.js';
 import { createAnalyzer } from './analyze.js';
-import { FIELDS, K1 } from './fields.js';
+import { FIELDS } from './fields.js';
 import { SYNONYM_WEIGHT, synonymTable } from './synonyms.js';
 import { explain, type MatchedWord } from './why.js';
-import { type Action, ACTION_COUNT, actionAgreement, ACTION_WEIGHT, queryAction, taskPhraseWords, toolAction, widenedVerbs } from './actions.js';
+import { type Action, ACTION_COUNT, actionAgreement, ACTION_WEIGHT, queryAction, taskPhraseWords, widenedVerbs } from './actions.js';
+import { InvertedIndex, type IndexOptions, type Postings } from './inverted-index.js';
+import { loadLexicon } from './lexicon.js';
+import { FEATURE, FEATURE_COUNT, FeatureScratch, type QueryTerms } from './features.js';
+import { type Reranker, shippedReranker } from './reranker.js';
+import { LearnedField } from './learned.js';
 
 /** At most this much of a query is read; a pasted megabyte costs no more than a paragraph. */
 export const MAX_QUERY_CHARS = 2_000;
@@ -22,14 +29,16 @@ export const MAX_QUERY_CHARS = 2_000;
 export const MAX_QUERY_WORDS = 32;
 /** The most-used tool gets at most this much more score than an unused one: enough to break ties. */
 export const USAGE_WEIGHT = 0.03;
+/** How many of the first stage's best the re-ranker orders. */
+export const CANDIDATES = 100;
 
 /**
- * How much each agreement beyond the words' BM25F multiplies a tool's score by (1 + weight · x):
- * coverage, the idf-weighted share of the query's words the tool matches in any field; head, the
- * share of the tool's own name and title words the query holds (so a long name that repeats the
- * query's nouns does not win over a short one that is all query); action, the agreement of what
- * the task asks (read, list, create, …) with what the tool does; service, a tool of the bundle
- * the query names ("on GitHub").
+ * How much each agreement beyond the words' BM25F multiplies a tool's first-stage score by
+ * (1 + weight · x): coverage, the idf-weighted share of the query's words the tool matches in any
+ * field; head, the share of the tool's own name and title words the query holds (so a long name
+ * that repeats the query's nouns does not win over a short one that is all query); action, the
+ * agreement of what the task asks (read, list, create, …) with what the tool does; service, a
+ * tool of the bundle the query names ("on GitHub").
  */
 export const RANKING = { coverage: 1, head: 1, action: 0.6, service: 1 };
 /** A bundle word names a service when at most this many bundles hold it … */
@@ -37,185 +46,83 @@ const MAX_SERVICE_BUNDLES = 3;
 /** … and at least this share of the tools holding it anywhere are of those bundles. */
 const MIN_SERVICE_SHARE = 0.5;
 
-interface Postings {
-  id: number;
-  idf: number;
-  docs: Int32Array;
-  saturated: Float32Array;
-  /** Bit i: the term occurs in FIELDS[i]. */
-  fields: Uint8Array;
+interface FirstStage {
+  words: QueryWord[];
+  action: Action;
+  bundles: Set<number>;
+  touched: number[];
+  totalWeight: number;
 }
 
 interface QueryWord {
   word: string;
+  term: string;
   /** What matching this word counts for coverage: its best expansion's idf. */
   weight: number;
   expansions: { term: string; weight: number; postings: Postings }[];
 }
 
-const NAME = FIELDS.findIndex((f) => f.label === 'name');
-const TITLE = FIELDS.findIndex((f) => f.label === 'title');
-const BUNDLE = FIELDS.findIndex((f) => f.label === 'bundle');
-
-export interface RankerOptions {
+export interface RankerOptions extends IndexOptions {
   /**
    * Groups besides synonyms.ts's, at their own weight: how the WordNet trial of
    * docs/tool-search.md was measured (test/bench/toolsearch/wordnet-trial.ts). None ships.
    */
   moreSynonyms?: { table: ReadonlyMap<string, readonly string[]>; weight: number };
+  /** The re-ranker: the shipped one by default; null for the first stage alone. */
+  reranker?: Reranker | null;
 }
 
 export class Bm25fRanker {
-  private readonly postings = new Map<string, Postings>();
   private readonly analyzer = createAnalyzer();
   private readonly synonyms = synonymTable();
+  private readonly index: InvertedIndex;
   private readonly usageBoost: Float32Array;
+  private readonly usage: Float32Array;
   private readonly scores: Float32Array;
   private readonly wordScores: Float32Array;
   private readonly covered: Float32Array;
-  /** Per tool, the distinct terms of its name and title. */
-  private headTerms = new Int32Array(0);
-  /** Tool d's head terms are headTerms[headStarts[d] … headStarts[d + 1]). */
-  private readonly headStarts: Int32Array;
-  private readonly actions: Uint8Array;
-  private readonly bundleOf: Int32Array;
   /** Bundle words that name a service → the bundles they name. */
   private readonly services = new Map<string, number[]>();
   /** Per term id, its weight in the running query (0 when not one of its terms); cleared after each. */
-  private queryWeight = new Float32Array(0);
+  private readonly queryWeight: Float32Array;
+  private readonly reranker: Reranker | undefined;
+  private readonly scratch: FeatureScratch;
+  private readonly features = new Float32Array(CANDIDATES * FEATURE_COUNT);
+  readonly learned: LearnedField;
 
   constructor(
     private readonly entries: readonly ToolSearchEntry[],
     private readonly options: RankerOptions = {},
   ) {
     const count = entries.length;
+    this.index = new InvertedIndex(entries, this.analyzer, loadLexicon(this.analyzer), options);
     this.scores = new Float32Array(count);
     this.wordScores = new Float32Array(count);
     this.covered = new Float32Array(count);
-    this.actions = new Uint8Array(count);
-    this.bundleOf = new Int32Array(count);
-    this.headStarts = new Int32Array(count + 1);
     this.usageBoost = new Float32Array(count);
-    const mostCalls = entries.reduce((most, e) => Math.max(most, e.calls > 0 && Number.isFinite(e.calls) ? e.calls : 0), 0);
+    this.usage = new Float32Array(count);
+    const callsOf = (e: ToolSearchEntry) => (e.calls > 0 && Number.isFinite(e.calls) ? e.calls : 0);
+    const mostCalls = entries.reduce((most, e) => Math.max(most, callsOf(e)), 0);
     for (let d = 0; d < count; d++) {
-      const calls = entries[d]!.calls > 0 && Number.isFinite(entries[d]!.calls) ? entries[d]!.calls : 0;
-      this.usageBoost[d] = 1 + (mostCalls > 0 ? (USAGE_WEIGHT * Math.log1p(calls)) / Math.log1p(mostCalls) : 0);
+      this.usage[d] = mostCalls > 0 ? Math.log1p(callsOf(entries[d]!)) / Math.log1p(mostCalls) : 0;
+      this.usageBoost[d] = 1 + USAGE_WEIGHT * this.usage[d]!;
     }
-    this.build();
-  }
-
-  /**
-   * Two passes: the first turns each field into term numbers and sums the field lengths, the
-   * second weighs each (term, tool) once the average lengths are known. Numbers and flat arrays,
-   * not objects per word: a million words of real tool text made the collector the slow part.
-   */
-  private build(): void {
-    const count = this.entries.length;
-    const termIDs = new Map<string, number>();
-    const termNames: string[] = [];
-    const idOf = (term: string) => {
-      let id = termIDs.get(term);
-      if (id === undefined) {
-        id = termNames.length;
-        termIDs.set(term, id);
-        termNames.push(term);
-      }
-      return id;
-    };
-    const fieldCount = FIELDS.length;
-    const docTerms: Int32Array[] = [];
-    const docFieldEnds: Int32Array[] = [];
-    const totalLength = new Float64Array(fieldCount);
-    const bundleIDs = new Map<string, number>();
-    const bundleSizes: number[] = [];
-    const bundleWords = new Map<string, Set<number>>();
-    const heads: number[] = [];
-    this.entries.forEach((entry, d) => {
-      const ids: number[] = [];
-      const ends = new Int32Array(fieldCount);
-      const fieldTerms = FIELDS.map((field, f) => {
-        const terms = this.analyzer.terms(field.text(entry));
-        for (const term of terms) ids.push(idOf(term));
-        ends[f] = ids.length;
-        totalLength[f]! += terms.length;
-        return terms;
-      });
-      docTerms.push(Int32Array.from(ids));
-      docFieldEnds.push(ends);
-      const nameTerms = fieldTerms[NAME]!;
-      const titleTerms = fieldTerms[TITLE]!;
-      for (const id of new Set([...nameTerms, ...titleTerms].map(idOf))) heads.push(id);
-      this.headStarts[d + 1] = heads.length;
-      this.actions[d] = toolAction(nameTerms, titleTerms);
-      let bundle = bundleIDs.get(entry.bundle);
-      if (bundle === undefined) {
-        bundle = bundleSizes.length;
-        bundleIDs.set(entry.bundle, bundle);
-        bundleSizes.push(0);
-        for (const term of fieldTerms[BUNDLE]!) bundleWords.set(term, (bundleWords.get(term) ?? new Set()).add(bundle));
-      }
-      bundleSizes[bundle]!++;
-      this.bundleOf[d] = bundle;
-    });
-    const fieldFactor = FIELDS.map((field, f) => {
-      const average = Math.max(1, totalLength[f]! / Math.max(1, count));
-      return { weight: field.weight, b: field.b, average };
-    });
-
-    const postingDocs: number[][] = termNames.map(() => []);
-    const postingWeights: number[][] = termNames.map(() => []);
-    const postingFields: number[][] = termNames.map(() => []);
-    const weight = new Float64Array(termNames.length);
-    const fields = new Uint8Array(termNames.length);
-    const touched: number[] = [];
-    for (let d = 0; d < count; d++) {
-      const ids = docTerms[d]!;
-      const ends = docFieldEnds[d]!;
-      let start = 0;
-      for (let f = 0; f < fieldCount; f++) {
-        const { weight: fieldWeight, b, average } = fieldFactor[f]!;
-        const length = ends[f]! - start;
-        const norm = fieldWeight / (1 - b + (b * length) / average);
-        for (let i = start; i < ends[f]!; i++) {
-          const id = ids[i]!;
-          if (weight[id] === 0) touched.push(id);
-          weight[id]! += norm;
-          fields[id]! |= 1 << f;
-        }
-        start = ends[f]!;
-      }
-      for (const id of touched) {
-        postingDocs[id]!.push(d);
-        postingWeights[id]!.push(weight[id]! / (K1 + weight[id]!));
-        postingFields[id]!.push(fields[id]!);
-        weight[id] = 0;
-        fields[id] = 0;
-      }
-      touched.length = 0;
+    this.queryWeight = new Float32Array(this.index.termCount);
+    for (const [term, bundles] of this.index.bundleWords) {
+      const df = this.index.postings.get(term)?.docs.length ?? 0;
+      if (bundles.size > MAX_SERVICE_BUNDLES) continue;
+      const tools = [...bundles].reduce((sum, b) => sum + this.index.bundleSizes[b]!, 0);
+      if (tools >= MIN_SERVICE_SHARE * df) this.services.set(term, [...bundles]);
     }
-    this.queryWeight = new Float32Array(termNames.length);
-    this.headTerms = Int32Array.from(heads);
-    termNames.forEach((term, id) => {
-      const df = postingDocs[id]!.length;
-      const bundles = bundleWords.get(term);
-      if (bundles && bundles.size <= MAX_SERVICE_BUNDLES) {
-        const tools = [...bundles].reduce((sum, b) => sum + bundleSizes[b]!, 0);
-        if (tools >= MIN_SERVICE_SHARE * df) this.services.set(term, [...bundles]);
-      }
-      this.postings.set(term, {
-        id,
-        idf: Math.log(1 + (count - df + 0.5) / (df + 0.5)),
-        docs: Int32Array.from(postingDocs[id]!),
-        saturated: Float32Array.from(postingWeights[id]!),
-        fields: Uint8Array.from(postingFields[id]!),
-      });
-    });
+    this.reranker = options.reranker === null ? undefined : (options.reranker ?? shippedReranker());
+    this.scratch = new FeatureScratch(this.index);
+    this.learned = new LearnedField(entries, this.analyzer, (term) => this.index.postings.get(term)?.docs.length ?? 0);
   }
 
   /** The query's words with their expansions, what it asks to do, and the bundles it names. */
   private parse(query: string): { words: QueryWord[]; action: Action; bundles: Set<number> } {
     const text = query.slice(0, MAX_QUERY_CHARS);
-    const analyzed = [...this.analyzer.words(text), ...taskPhraseWords(text).map((word) => ({ word, term: stemOf(this.analyzer, word) }))];
+    const analyzed = [...this.analyzer.words(text), ...taskPhraseWords(text).map((word) => ({ word, term: this.analyzer.terms(word)[0] ?? word }))];
     const { action, verb } = queryAction(
       text,
       analyzed.map((a) => a.term),
@@ -233,30 +140,35 @@ export class Bm25fRanker {
       if (term === verb) for (const widened of widenedVerbs(term)) candidates.push([widened, ACTION_WEIGHT]);
       const expansions: QueryWord['expansions'] = [];
       for (const [candidate, weight] of candidates) {
-        const postings = this.postings.get(candidate);
+        const postings = this.index.postings.get(candidate);
         if (postings && !expansions.some((e) => e.term === candidate)) expansions.push({ term: candidate, weight, postings });
       }
       for (const bundle of this.services.get(term) ?? []) bundles.add(bundle);
-      if (expansions.length) words.push({ word, weight: Math.max(...expansions.map((e) => e.weight * e.postings.idf)), expansions });
+      const learnedIdf = this.learned.idf(term);
+      if (expansions.length || learnedIdf > 0) {
+        const best = Math.max(learnedIdf, ...expansions.map((e) => e.weight * e.postings.idf));
+        words.push({ word, term, weight: best, expansions });
+      }
       if (seen.size >= MAX_QUERY_WORDS) break;
     }
     return { words, action, bundles };
   }
 
-  search(query: string, limit: number): ToolSearchMatch[] {
-    const wanted = Math.min(Math.floor(limit), this.entries.length);
-    if (!(wanted > 0) || typeof query !== 'string') return [];
+  /**
+   * The first stage for a query: fills `scores` of the tools its words touch (and `queryWeight`
+   * of its terms) and says which; clear() empties both after.
+   */
+  private firstStage(query: string): FirstStage | undefined {
     const { words, action, bundles } = this.parse(query);
-    if (!words.length) return [];
-
-    const { scores, wordScores, covered } = this;
+    if (!words.length) return undefined;
+    const { scores, wordScores, covered, index } = this;
     let totalWeight = 0;
     for (const word of words) {
       totalWeight += word.weight;
       for (const { postings, weight } of word.expansions) this.queryWeight[postings.id] = Math.max(this.queryWeight[postings.id]!, weight);
     }
     const touched: number[] = [];
-    for (const { weight: wordWeight, expansions } of words) {
+    for (const { weight: wordWeight, expansions, term } of words) {
       const wordTouched: number[] = [];
       for (const { weight, postings } of expansions) {
         const { docs, saturated } = postings;
@@ -268,6 +180,10 @@ export class Bm25fRanker {
           if (s > wordScores[d]!) wordScores[d] = s;
         }
       }
+      this.learned.visit(term, (d, s) => {
+        if (wordScores[d] === 0) wordTouched.push(d);
+        if (s > wordScores[d]!) wordScores[d] = s;
+      });
       for (const d of wordTouched) {
         if (scores[d] === 0) touched.push(d);
         scores[d]! += wordScores[d]!;
@@ -277,7 +193,8 @@ export class Bm25fRanker {
     }
     // Per-tool factors as table lookups: this loop may visit every tool.
     const actionFactor = Float32Array.from({ length: ACTION_COUNT }, (_, toolAction) => 1 + RANKING.action * actionAgreement(action, toolAction as Action));
-    const { queryWeight, headTerms, headStarts, actions, bundleOf, usageBoost } = this;
+    const { queryWeight, usageBoost } = this;
+    const { headTerms, headStarts, actions, bundleOf } = index;
     const coverageFactor = RANKING.coverage / totalWeight;
     for (const d of touched) {
       const start = headStarts[d]!;
@@ -292,21 +209,100 @@ export class Bm25fRanker {
         (bundles.size && bundles.has(bundleOf[d]!) ? 1 + RANKING.service : 1);
       covered[d] = 0;
     }
+    return { words, action, bundles, touched, totalWeight };
+  }
 
-    const best = topK(
-      touched,
-      wanted,
-      (d) => scores[d]!,
-      (d) => this.entries[d]!.name,
-    );
-    const matches = best.map((d) => ({
-      name: this.entries[d]!.name,
-      score: Math.round(scores[d]! * 1000) / 1000,
-      why: explain(this.entries[d]!, this.matchedWords(d, words), this.analyzer),
-    }));
-    for (const d of touched) scores[d] = 0;
-    for (const word of words) for (const { postings } of word.expansions) this.queryWeight[postings.id] = 0;
-    return matches;
+  private clear(stage: FirstStage): void {
+    for (const d of stage.touched) this.scores[d] = 0;
+    for (const word of stage.words) for (const { postings } of word.expansions) this.queryWeight[postings.id] = 0;
+  }
+
+  search(query: string, limit: number): ToolSearchMatch[] {
+    const wanted = Math.min(Math.floor(limit), this.entries.length);
+    if (!(wanted > 0) || typeof query !== 'string') return [];
+    const stage = this.firstStage(query);
+    if (!stage) return [];
+    try {
+      const { scores } = this;
+      const name = (d: number) => this.entries[d]!.name;
+      let score: (d: number) => number = (d) => scores[d]!;
+      let best: number[];
+      if (this.reranker) {
+        const candidates = topK(stage.touched, Math.min(CANDIDATES, stage.touched.length), score, name);
+        const features = this.featuresOf(candidates, stage);
+        const reranked = new Map(candidates.map((d, rank) => [d, this.reranker!.score(features, rank * FEATURE_COUNT)]));
+        score = (d) => reranked.get(d)!;
+        best = topK(candidates, wanted, score, name);
+      } else best = topK(stage.touched, wanted, score, name);
+      return best.map((d) => ({
+        name: this.entries[d]!.name,
+        score: Math.round(score(d) * 1000) / 1000,
+        why: explain(this.entries[d]!, this.matchedWords(d, stage.words), this.analyzer),
+      }));
+    } finally {
+      this.clear(stage);
+    }
+  }
+
+  /** The features of each candidate (best first), for the re-ranker and for training it. */
+  private featuresOf(candidates: readonly number[], stage: FirstStage): Float32Array {
+    const { index, scores, queryWeight } = this;
+    const { words, action, bundles, totalWeight } = stage;
+    const terms: QueryTerms = { wordWeights: Float32Array.from(words, (w) => w.weight), byTerm: new Map(), totalWeight };
+    words.forEach((word, w) => {
+      for (const { postings, weight } of word.expansions) {
+        const list = terms.byTerm.get(postings.id) ?? [];
+        list.push({ word: w, weight: weight * postings.idf });
+        terms.byTerm.set(postings.id, list);
+      }
+    });
+    const top = candidates.length ? Math.log(Math.max(1e-9, scores[candidates[0]!]!)) : 0;
+    const out = this.features.length >= candidates.length * FEATURE_COUNT ? this.features : new Float32Array(candidates.length * FEATURE_COUNT);
+    candidates.forEach((d, rank) => {
+      const row = out.subarray(rank * FEATURE_COUNT, (rank + 1) * FEATURE_COUNT);
+      row.fill(0);
+      row[FEATURE.firstStage] = Math.log(Math.max(1e-9, scores[d]!)) - top;
+      row[FEATURE.firstRank] = 1 / (rank + 1);
+      const { coverage, headCoverage } = this.scratch.lexical(d, terms, row);
+      row[FEATURE.coverage] = coverage;
+      row[FEATURE.headCoverage] = headCoverage;
+      const start = index.headStarts[d]!;
+      const end = index.headStarts[d + 1]!;
+      let inQuery = 0;
+      for (let i = start; i < end; i++) inQuery += queryWeight[index.headTerms[i]!]!;
+      row[FEATURE.head] = inQuery / Math.max(1, end - start);
+      row[FEATURE.headLength] = 1 / Math.max(1, end - start);
+      const agreement = actionAgreement(action, index.actions[d] as Action);
+      row[FEATURE.actionAgrees] = agreement;
+      row[FEATURE.actionDiffers] = action !== 0 && index.actions[d] !== 0 && agreement === 0 ? 1 : 0;
+      const here = bundles.has(index.bundleOf[d]!);
+      row[FEATURE.serviceHere] = here ? 1 : 0;
+      row[FEATURE.serviceElsewhere] = bundles.size && !here ? 1 : 0;
+      row[FEATURE.learned] = this.learned.score(d, words);
+      row[FEATURE.usage] = this.usage[d]!;
+    });
+    return out;
+  }
+
+  /**
+   * The first stage's best CANDIDATES for a query with their features, for training the
+   * re-ranker offline (train-reranker.ts); nothing of it runs when agents search.
+   */
+  candidatesWithFeatures(query: string): { names: string[]; features: Float32Array } {
+    const stage = this.firstStage(query);
+    if (!stage) return { names: [], features: new Float32Array(0) };
+    try {
+      const candidates = topK(
+        stage.touched,
+        Math.min(CANDIDATES, stage.touched.length),
+        (d) => this.scores[d]!,
+        (d) => this.entries[d]!.name,
+      );
+      const features = Float32Array.from(this.featuresOf(candidates, stage).subarray(0, candidates.length * FEATURE_COUNT));
+      return { names: candidates.map((d) => this.entries[d]!.name), features };
+    } finally {
+      this.clear(stage);
+    }
   }
 
   private matchedWords(doc: number, words: readonly QueryWord[]): MatchedWord[] {
@@ -324,13 +320,10 @@ export class Bm25fRanker {
         }
       }
       if (best) out.push(best);
+      else if (this.learned.holds(doc, word)) out.push({ word, term: word, viaSynonym: undefined, fields: 1 << FIELDS.length });
     }
     return out;
   }
-}
-
-function stemOf(analyzer: { terms(text: string): string[] }, word: string): string {
-  return analyzer.terms(word)[0] ?? word;
 }
 
 function indexOf(sorted: Int32Array, value: number): number {

@@ -32,6 +32,8 @@ export function explain(entry: ToolSearchEntry, matched: readonly MatchedWord[],
     }
     parts.push(`${field.label}: ${here.map((m) => `'${m.word}'${m.viaSynonym ? ` as ${m.viaSynonym}` : ''}`).join(', ')}`);
   });
+  const learned = matched.filter((m) => m.fields & (1 << FIELDS.length));
+  if (learned.length) parts.push(`found before by: ${learned.map((m) => `'${m.word}'`).join(', ')}`);
   const line = parts.join('; ');
   return line.length > MAX_WHY ? `${line.slice(0, MAX_WHY - 1)}…` : line;
 }

@@ -42,6 +42,11 @@ export class ImageProvider {
     return impl.image ? this.missing.get(impl.image) : undefined;
   }
 
+  /** Whether a named image was found present (true), missing (false), or not looked at yet. */
+  namedStatus(ref: string): boolean | undefined {
+    return this.missing.has(ref) ? false : this.inspected.has(ref) ? true : undefined;
+  }
+
   forget(ref: string): void {
     this.inspected.delete(ref);
   }
@@ -52,7 +57,8 @@ export class ImageProvider {
     return this.resolveBuilt(tool.toolID, toolDir, onProgress);
   }
 
-  private async resolveNamed(ref: string): Promise<ResolvedImage> {
+  /** A named image (pulled or loaded by the person), inspected; TOOL_UNAVAILABLE saying how to get it when absent. */
+  async resolveNamed(ref: string): Promise<ResolvedImage> {
     const cached = this.inspected.get(ref);
     if (cached && Date.now() - cached.at < NAMED_IMAGE_TTL_MS) return { ref, user: cached.user, built: false };
     const user = await this.inspectUser(ref);

@@ -26,6 +26,8 @@ import { encodePayload } from './payload.js';
 import { containerImpl, createContainer, type ContainerSpec } from './create.js';
 import { executeContainer } from './execute.js';
 import { ContainerRemoval } from './removal.js';
+import { runCommand } from './command.js';
+import type { CommandSandbox } from '../../functions/services.js';
 
 export interface ContainerRunnerOptions {
   /** An engine client; without it dockerode is built from the environment (DOCKER_HOST etc.). */
@@ -57,6 +59,8 @@ export interface ContainerRunner extends Runner {
   build(tool: ToolFile, toolDir: string, options?: { noCache?: boolean; onLine?: (line: string) => void }): Promise<ResolvedImage & { info: ImageInfo }>;
   /** The image a container tool runs, whether it is present, and its size. */
   describeImage(tool: ToolFile, toolDir: string): Promise<ToolImage>;
+  /** One-off commands in the same sandbox, engine and clean-up (the built-in shell-exec). */
+  readonly commands: CommandSandbox;
 }
 
 export function createContainerRunner(options: ContainerRunnerOptions = {}): ContainerRunner {
@@ -193,10 +197,20 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
     }
   }
 
+  const commands: CommandSandbox = {
+    status: () => {
+      const { ok, reason } = status.current();
+      return reason ? { ok, reason } : { ok };
+    },
+    imageStatus: (ref) => images?.namedStatus(ref),
+    run: async (spec) => runCommand(await raceAbort(requireDocker(), spec.signal), spec, { removal, live, engineError }),
+  };
+
   return {
     type: 'container',
     run,
     build,
+    commands,
     describeImage,
     availability,
     dockerStatus: () => status.current(),

@@ -8,13 +8,16 @@ import type { Runner, RunContext, RunOutput } from '../../invoke/types.js';
 import { DEFAULT_FUNCTION_TIMEOUT_SECONDS, type Config, type ToolFile } from '../../../../shared/schemas.js';
 import type { Availability } from '../../../../shared/types.js';
 import type { FunctionRegistry } from '../../functions/registry.js';
+import { createFunctionServices, type FunctionServiceOptions } from './services.js';
+import type { SecretsReader } from '../../secrets/types.js';
 
 function functionNameOf(tool: ToolFile): string | undefined {
   const name = (tool.impl as { function?: unknown } | undefined)?.function;
   return typeof name === 'string' && name.length > 0 ? name : undefined;
 }
 
-export function createFunctionRunner(registry: FunctionRegistry, config?: () => Config): Runner {
+export function createFunctionRunner(registry: FunctionRegistry, config?: () => Config, serviceOptions: FunctionServiceOptions = {}): Runner {
+  const services = createFunctionServices(serviceOptions);
   return {
     type: 'function',
 
@@ -24,12 +27,14 @@ export function createFunctionRunner(registry: FunctionRegistry, config?: () => 
       source: 'the default timeout of function tools, config limits.timeoutSeconds',
     }),
 
-    availability(tool: ToolFile): Availability {
+    availability(tool: ToolFile, _toolDir: string, secrets: SecretsReader): Availability {
       const name = functionNameOf(tool);
       if (!name) return { ok: false, reason: 'impl.function is missing: name a registered function such as core.calc' };
       if (!registry.has(name)) return { ok: false, reason: `function ${name} is not registered` };
-      return (config && registry.get(name)?.availability?.(config())) ?? { ok: true };
+      return (config && registry.get(name)?.availability?.(config(), services, secrets)) ?? { ok: true };
     },
+
+    close: () => services.close(),
 
     async run(ctx: RunContext): Promise<RunOutput> {
       const name = functionNameOf(ctx.tool);
@@ -46,7 +51,7 @@ export function createFunctionRunner(registry: FunctionRegistry, config?: () => 
 
       let result;
       try {
-        result = await def.run(ctx.args, ctx);
+        result = await def.run(ctx.args, { ...ctx, services });
       } catch (e) {
         if (ctx.signal.aborted && !isCoreError(e)) throw cancelledError();
         if (isCoreError(e)) throw e;

@@ -46,6 +46,7 @@ import type { RunContext, RunOutput, Runner } from '../../invoke/types.js';
 import { StepSchedule, stepDependencies } from './plan.js';
 import type { StepInvoker, StepTarget } from './step-invoker.js';
 import { refOf, Timeline } from './timeline.js';
+import { pipelineCaller } from '../../../../shared/caller.js';
 
 const SAFETY_WORDS: Record<Safety, string> = { readOnly: 'read-only', sideEffecting: 'side-effecting', privileged: 'privileged' };
 
@@ -222,7 +223,7 @@ export function createPipelineRunner(steps?: () => StepInvoker): Runner {
         result = await invoker.invoke(target, {
           args,
           confirm: ctx.confirmed === true,
-          caller: `pipeline:${tool.slug}`,
+          caller: pipelineCaller(tool.slug),
           signal: stepSignal,
           chain,
           card: false,

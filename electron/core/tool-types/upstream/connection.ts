@@ -18,6 +18,8 @@ import type { GroupStdioTransport } from './stdio-transport.js';
 
 const STDERR_KEEP_CHARS = 16 * 1024;
 const BACKOFF_MS = [0, 1000, 2000, 5000, 10_000, 30_000];
+/** Longer than a stdio server's stop (stdin, SIGTERM, SIGKILL: 2 s apiece at most). */
+const STOP_TIMEOUT_MS = 8000;
 /** A server's stdout line may be large (a big tools/list), not unbounded. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
@@ -164,7 +166,10 @@ export class UpstreamConnection {
       this.failedAt = Date.now();
       this.set({ state: 'failed', pid: undefined, lastError: `the server exited${tail(this.stderrText)}`, restarts: this.info.restarts + 1 });
     };
-    client.onerror = (e) => this.opts.log.warn(`upstream ${this.opts.bundleID}: ${e.message}`);
+    // A stop aborts the streams it opened (the GET stream, a listen stream): that is no error to report.
+    client.onerror = (e) => {
+      if (this.client === client) this.opts.log.warn(`upstream ${this.opts.bundleID}: ${e.message}`);
+    };
     this.client = client;
     const server = client.getServerVersion();
     this.set({
@@ -175,9 +180,9 @@ export class UpstreamConnection {
     });
     if (client.getProtocolEra() === 'modern') {
       // 2026 servers tell of list changes on a listen stream only.
-      void client
-        .listen({ toolsListChanged: true })
-        .catch((e: unknown) => this.opts.log.warn(`upstream ${this.opts.bundleID}: listen: ${(e as Error).message}`));
+      void client.listen({ toolsListChanged: true }).catch((e: unknown) => {
+        if (this.client === client) this.opts.log.warn(`upstream ${this.opts.bundleID}: listen: ${(e as Error).message}`);
+      });
     }
     this.armIdle();
     return client;
@@ -255,7 +260,7 @@ export class UpstreamConnection {
         // The server refused the token and the refresh token too: close, and wait for a person.
         this.stopping = true;
         this.client = undefined;
-        await client.close().catch(() => undefined);
+        await closeWithin(client, STOP_TIMEOUT_MS);
         throw this.needsAuthorization('the MCP server');
       }
       throw e;
@@ -281,9 +286,20 @@ export class UpstreamConnection {
     this.stopping = true;
     const client = this.client ?? (await this.starting?.catch(() => undefined));
     this.client = undefined;
-    if (client) await client.close().catch(() => undefined);
+    if (client) await closeWithin(client, STOP_TIMEOUT_MS);
     if (this.info.state !== 'failed' && this.info.state !== 'needs-authorization') this.set({ state: 'stopped', pid: undefined });
   }
+}
+
+/**
+ * Closes a client (its transport: streams aborted, reconnection timers cancelled, a stdio
+ * server's group stopped), giving up waiting after `ms`: a stop, and the end of a one-shot
+ * command, never wait on a server that does not let go.
+ */
+async function closeWithin(client: Client, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([client.close().catch(() => undefined), new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 /** The client SDK once a connection loaded it (every error isUnauthorized sees comes after). */

@@ -63,5 +63,6 @@ export function openUpstream(ctx: TypeServiceContext): UpstreamTypeService {
           : undefined,
     },
     ownsLink: (url) => manager.isPendingAuthorizationUrl(url),
+    instructionsOf: (bundleID) => manager.snapshot(bundleID)?.instructions,
   };
 }

@@ -10,6 +10,7 @@ import type { ApprovalQuestion } from '../../../../shared/types.js';
 import type { ApprovalStore } from '../../agents/approvals.js';
 import { maskMarked } from '../../invoke/post-process.js';
 import type { RunContext } from '../../invoke/types.js';
+import { historyCaller, type Caller } from '../../../../shared/caller.js';
 
 /** Where Toolwright's reason for declining travels in the elicitation result (the result has no message field). */
 export const DECLINE_REASON_META_KEY = 'io.toolwright/reason';
@@ -32,10 +33,11 @@ function declined(reason: string): Record<string, unknown> {
   return { action: 'decline', _meta: { [DECLINE_REASON_META_KEY]: reason } };
 }
 
-function whoCalled(caller: string | undefined): string {
-  if (!caller) return 'a schedule or a pipeline step, with nobody watching';
-  if (caller === 'cli') return 'the command line';
-  return caller.startsWith('mcp:') ? `the agent ${caller.slice(4)}` : caller;
+function whoCalled(caller: Caller | undefined): string {
+  const label = caller && historyCaller(caller);
+  if (!caller || !label) return 'a schedule or a pipeline step, with nobody watching';
+  if (caller.transport === 'cli') return 'the command line';
+  return caller.transport === 'mcp' ? `the agent ${label.slice('mcp:'.length)}` : label;
 }
 
 function questionOf(params: Record<string, unknown>): ApprovalQuestion | undefined {
@@ -71,7 +73,7 @@ export function upstreamQuestions(opts: QuestionsOptions): UpstreamQuestions {
         },
         args: maskMarked(ctx.args, tool.argSchema),
         argsDigest: argsDigest(ctx.args),
-        caller: ctx.caller ?? 'app',
+        caller: (ctx.caller && historyCaller(ctx.caller)) ?? 'app',
         question,
         timeoutMs,
         signal: ctx.signal,
@@ -83,9 +85,10 @@ export function upstreamQuestions(opts: QuestionsOptions): UpstreamQuestions {
     },
     async sample(params) {
       if (answerers.sample) return answerers.sample(params, { signal: ctx.signal, timeoutMs: left() });
-      const why = ctx.caller?.startsWith('mcp:')
-        ? `the client of ${whoCalled(ctx.caller)} does not support sampling`
-        : `the call came from ${whoCalled(ctx.caller)}, which has no model to lend`;
+      const why =
+        ctx.caller?.transport === 'mcp'
+          ? `the client of ${whoCalled(ctx.caller)} does not support sampling`
+          : `the call came from ${whoCalled(ctx.caller)}, which has no model to lend`;
       throw new Error(`${SAMPLING_REFUSED}: ${why}.`);
     },
   };

@@ -17,7 +17,7 @@ async function approved(ttlSeconds = 600) {
     audit: { append: (r) => records.push(r) },
   });
   const approvalID = await store.open({ tool, args: { count: 1 }, argsDigest: call.argsDigest, caller: call.caller, timeoutMs: 120_000 });
-  await store.decide(approvalID, 'approve', undefined, 'rest');
+  await store.decide(approvalID, 'approve', undefined, { transport: 'rest', name: 'rest' });
   return { store, approvalID, records, later: (ms: number) => (now += ms) };
 }
 

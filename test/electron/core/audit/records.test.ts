@@ -9,6 +9,7 @@ import { verifyAudit } from '../../../../electron/core/audit/verify.js';
 import type { AuditRecord } from '../../../../shared/audit.js';
 import { httpTool, tempDir } from '../../../helpers/store.js';
 import { sendJson, startLoopbackServer } from '../../../helpers/loopback-http.js';
+import { CLI_CALLER } from '../../../../shared/caller.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -35,11 +36,14 @@ describe('audit records of a running core', () => {
       { bundleID, slug: 'echo', version: 'v1' },
       httpTool(server.url('/echo'), { impl: { method: 'GET', urlTemplate: server.url('/echo'), headers: { 'X-Key': '${API_KEY}' } } }),
     );
-    const result = await core.invocations.invoke({ bundleID, slug: 'echo', version: 'v1' }, { args: { city: 'Reykjavik-the-argument' }, caller: 'mcp:claude' });
+    const result = await core.invocations.invoke(
+      { bundleID, slug: 'echo', version: 'v1' },
+      { args: { city: 'Reykjavik-the-argument' }, caller: { transport: 'mcp', name: 'claude' } },
+    );
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     expect(server.requests[0]!.headers['x-key']).toBe(SECRET_VALUE);
     await core.tools.setEnabled({ bundleID, slug: 'echo', version: 'v1' }, false);
-    await expect(core.invocations.invoke({ bundleID, slug: 'echo', version: 'v1' }, { args: { city: 'Oslo' }, caller: 'cli' })).rejects.toMatchObject({
+    await expect(core.invocations.invoke({ bundleID, slug: 'echo', version: 'v1' }, { args: { city: 'Oslo' }, caller: CLI_CALLER })).rejects.toMatchObject({
       code: 'TOOL_DISABLED',
     });
     await core.tools.delete({ bundleID, slug: 'echo', version: 'v1' });

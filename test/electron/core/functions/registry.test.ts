@@ -38,8 +38,11 @@ describe('function registry', () => {
       'core.now',
       'core.readFile',
       'core.regexTest',
+      'core.shellExec',
       'core.textStats',
       'core.uuid',
+      'core.webFetch',
+      'core.webSearch',
     ]);
     for (const info of list) {
       expect(Object.keys(info).sort()).toEqual(['argSchema', 'description', 'name', 'outputSchema', 'safety']);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { startHost, type TestHost } from '../../../helpers/host.js';
 import type { Dispatch } from '../../../../electron/core/operations/dispatch.js';
+import { callerLabel } from '../../../../shared/caller.js';
 
 const CORE = '0190a000-0000-7000-8000-00000000c0e0';
 const RULE = 'expressions that divide by zero are refused by a rule of this host';
@@ -19,7 +20,7 @@ beforeAll(async () => {
   const dispatch = h.core.dispatch;
   const guarded: Dispatch = async (name, input, ctx) => {
     if (name === 'tools.invoke') {
-      seen.push({ transport: ctx?.transport ?? 'test', ...(ctx?.caller ? { caller: ctx.caller } : {}) });
+      seen.push({ transport: ctx?.caller.transport ?? 'app', ...(ctx ? { caller: callerLabel(ctx.caller) } : {}) });
       const args = (input as { args?: { expression?: string } }).args;
       if (args?.expression?.includes('/ 0')) return { ok: false, error: { code: 'INVALID_ARGS', message: RULE } };
     }

@@ -27,6 +27,20 @@ describe('truthful availability', () => {
     expect((await tool('list-dir')).body.availability).toEqual({ ok: true });
   });
 
+  it('web-search is unavailable until config.webSearch names a backend; shell and webSearch settings are checked at PATCH', async () => {
+    expect((await tool('web-search')).body.availability).toEqual({ ok: false, reason: expect.stringContaining('no search backend is set') });
+    const set = await h.api('PATCH', '/tools/config', { webSearch: { provider: 'searxng', url: 'http://127.0.0.1:8888' } });
+    expect(set.status).toBe(200);
+    expect(set.body.webSearch).toEqual({ provider: 'searxng', url: 'http://127.0.0.1:8888' });
+    expect((await tool('web-search')).body.availability).toEqual({ ok: true });
+    expect((await h.api('PATCH', '/tools/config', { webSearch: { provider: 'bing' } })).status).toBe(400);
+    const badCommand = await h.api('PATCH', '/tools/config', { shell: { allowedCommands: ['/bin/sh'] } });
+    expect(badCommand.status).toBe(400);
+    expect(JSON.stringify(badCommand.body.error)).toContain('patch.shell.allowedCommands[0]');
+    expect((await h.api('PATCH', '/tools/config', { webSearch: null })).body.webSearch).toBeNull();
+    expect((await tool('web-search')).body.availability.ok).toBe(false);
+  });
+
   it('every tool says it cannot run while the kill switch is on, and lists agree', async () => {
     await h.api('PATCH', '/tools/config', { toolsEnabled: false });
     expect((await tool('calc')).body.availability).toEqual({ ok: false, reason: expect.stringMatching(/switched off/) });
