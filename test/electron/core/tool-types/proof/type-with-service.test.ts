@@ -8,12 +8,12 @@
  * watched file or store hook to work, one of these checks fails.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
+import { writeFileAtomic } from '../../../../../electron/core/fs/atomic.js';
 import { startHost, type TestHost } from '../../../../helpers/host.js';
 import { observed } from '../../../../fixtures/tool-types/tally/core.js';
-import { TALLY_FILE } from '../../../../fixtures/tool-types/tally/shared.js';
+import { TALLY_FILE } from '../../../../fixtures/tool-types/tally/impl.js';
 
 // shared/tool-types/constants.ts: TOOL_TYPE_NAMES
 vi.mock('../../../../../shared/tool-types/constants.js', async (original) => {
@@ -23,7 +23,7 @@ vi.mock('../../../../../shared/tool-types/constants.js', async (original) => {
 // shared/tool-types/catalog.ts: IMPL_SCHEMAS
 vi.mock('../../../../../shared/tool-types/catalog.js', async (original) => {
   const m = await original<typeof import('../../../../../shared/tool-types/catalog.js')>();
-  const { TallyImpl } = await import('../../../../fixtures/tool-types/tally/shared.js');
+  const { TallyImpl } = await import('../../../../fixtures/tool-types/tally/impl.js');
   Object.assign(m.IMPL_SCHEMAS, { tally: TallyImpl });
   return m;
 });
@@ -110,7 +110,8 @@ describe('a tool type that brings a service, added through its folders and the r
   });
 
   it('the file it keeps in the bundle folder is watched: written by another process, the service hears of it', async () => {
-    await writeFile(join(h.dataDir, 'bundles', bundleID, TALLY_FILE), JSON.stringify({ count: 40 }));
+    // As another Toolwright process writes it: whole or not at all (a torn write would be read half-way).
+    await writeFileAtomic(join(h.dataDir, 'bundles', bundleID, TALLY_FILE), JSON.stringify({ count: 40 }));
     await expect.poll(async () => (await h.api('GET', `/tools/bundles/${bundleID}/tally`)).body.count).toBe(40);
     expect(observed.fileChanges).toContain(bundleID);
   });
