@@ -1,5 +1,5 @@
 /**
- * What a tool type may run beside its tools (DESIGN.md, "Rules of the house": a tool type is a
+ * What a tool type may run beside its tools (docs/architecture.md, "How to add… a tool type that brings a service": a tool type is a
  * plugin). A type whose tools need more than a runner brings a service: the composition root opens
  * it by looping over the registry (./type-services.ts), before the runners, and hands it to the
  * type's own runner. The service owns what it starts (its disposables), answers the operations of

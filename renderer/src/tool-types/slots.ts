@@ -1,5 +1,5 @@
 /**
- * What a tool type shows in the app's generic screens besides its editor (DESIGN.md: a tool type
+ * What a tool type shows in the app's generic screens besides its editor (docs/architecture.md: a tool type
  * is a plugin): slots those screens render for every type that fills one, never asking a type's
  * name. A type fills what it needs in its own folder and adds one line to ./slot-registry.ts; the
  * upstream type (./upstream/slots.tsx) fills them all. A slot whose component is not needed at

@@ -142,6 +142,12 @@ export class UpstreamManager {
     }
     this.flows.get(bundleID)?.close();
     this.flows.delete(bundleID);
+    // The server's own challenge says what the sign-in must cover (the scope, where its metadata
+    // is when no well-known address has it); a connection attempt meets it and the provider keeps
+    // it. A challenge an earlier call met (a 403 for a larger scope) is kept too.
+    await this.connection(bundleID)
+      .listTools()
+      .catch(() => undefined);
     let flow: AuthorizationFlow;
     try {
       flow = await AuthorizationFlow.start({

@@ -1,7 +1,7 @@
 /**
- * The upstream type: tools of an upstream MCP server (DESIGN.md, "Upstream MCP servers"), stored
- * as `"type": "mcp"`. They are made by a sync, not by hand: their description and schemas are the
- * upstream definition a person accepted, pinned by its hash. The type brings a service
+ * The upstream type: tools of an upstream MCP server (docs/contracts.md, "Upstream MCP servers"),
+ * stored as `"type": "mcp"`. They are made by a sync, not by hand: their description and schemas
+ * are the upstream definition a person accepted, pinned by its hash. The type brings a service
  * (./open.ts): the servers of this process, their sync, review and import, and its operations.
  */
 import { McpImpl } from '../../../../shared/tool-types/mcp.js';

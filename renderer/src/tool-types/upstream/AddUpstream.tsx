@@ -11,12 +11,13 @@ import { Modal } from '../../components/Dialog.js';
 import { useToast } from '../../components/Toasts.js';
 import { useNav } from '../../lib/nav.js';
 import { keys } from '../../api/queries.js';
-import { probeServer, putBundle, syncServer } from '../../api/operations.js';
+import { probeServer, putBundle, setSecret, syncServer } from '../../api/operations.js';
 import { errorMessage } from '../../api/errors.js';
 import { checkSlug } from '../../../../shared/slug.js';
 import { parseServerLine, sourceOf, suggestedSlug, type NameValueRow } from './commandLine.js';
 import { NameValueRows, literalSecretRows } from './NameValueRows.js';
 import { ProbeResult } from './ProbeResult.js';
+import { EMPTY_OAUTH_CLIENT, OAuthClientFields, oauthOf, type OAuthClientDraft } from './OAuthClientFields.js';
 import type { ServerProbe } from '../../../../shared/upstream.js';
 import './AddUpstream.css';
 
@@ -52,6 +53,7 @@ function AddUpstreamForm({ onDone }: { onDone(): void }) {
   const [slugEdited, setSlugEdited] = useState(false);
   const [displayName, setDisplayName] = useState('');
   const [tried, setTried] = useState(false);
+  const [oauthDraft, setOAuthDraft] = useState<OAuthClientDraft>(EMPTY_OAUTH_CLIENT);
   const parsed = useMemo(() => parseServerLine(line), [line]);
   const source = sourceOf(parsed, rows);
   const http = parsed.ok && parsed.transport === 'http';
@@ -66,13 +68,21 @@ function AddUpstreamForm({ onDone }: { onDone(): void }) {
   });
   const shownSlug = slugEdited || slug ? slug : line.trim() ? suggestedSlug(parsed) : '';
   const slugCheck = checkSlug(shownSlug);
+  const oauth = http ? oauthOf(oauthDraft, shownSlug) : undefined;
+  const oauthError = oauth && 'error' in oauth ? oauth.error : undefined;
 
   const save = useMutation({
     mutationFn: async () => {
       const bundleID = uuidv7();
+      const signIn = oauth && 'auth' in oauth ? oauth : undefined;
+      if (signIn?.secret) {
+        await setSecret(signIn.secret);
+        void qc.invalidateQueries({ queryKey: keys.secrets });
+      }
+      const withAuth = signIn && source?.transport === 'http' ? { ...source, auth: signIn.auth } : source!;
       const { bundle } = await putBundle({
         bundleID,
-        bundle: { slug: shownSlug.normalize('NFC'), displayName: displayName.trim() || shownSlug, isEnabled: true, source: source! },
+        bundle: { slug: shownSlug.normalize('NFC'), displayName: displayName.trim() || shownSlug, isEnabled: true, source: withAuth },
       });
       try {
         const report = await syncServer({ bundleID });
@@ -94,7 +104,7 @@ function AddUpstreamForm({ onDone }: { onDone(): void }) {
   });
 
   const lineError = tried || line.trim() ? (parsed.ok ? undefined : parsed.error) : undefined;
-  const blocked = !parsed.ok || !source || unsafe.length > 0;
+  const blocked = !parsed.ok || !source || unsafe.length > 0 || !!oauthError;
 
   // NAME=value at the start of a pasted line become rows, so every variable is in one place.
   const adoptAssignments = () => {
@@ -177,6 +187,8 @@ function AddUpstreamForm({ onDone }: { onDone(): void }) {
         }}
         serverSlug={shownSlug}
       />
+
+      {http && <OAuthClientFields draft={oauthDraft} onChange={setOAuthDraft} serverSlug={shownSlug} error={tried ? oauthError : undefined} />}
 
       <div className="add-server-test">
         <button type="button" className="btn" disabled={blocked || probe.isPending} onClick={() => probe.mutate()} data-testid="test-connection">
