@@ -1,6 +1,7 @@
 import type { BundleFile, ToolFile, Config } from './schemas.js';
 import type { ApiError } from './errors.js';
 import type { GuardClass, GuardSpan } from './guard/types.js';
+import type { OutputGuardNote } from './guard/output.js';
 
 export interface Page<T> {
   items: T[];
@@ -129,6 +130,11 @@ export interface InvokeResult {
   streamTruncated?: { originalBytes: number; sentBytes: number };
   /** A pipeline's steps, in the order they ran. */
   steps?: PipelineStepRecord[];
+  /**
+   * What the output guard found in the result (docs/guard.md), when it found something: the note
+   * agents get in `_meta`, and under `strip` what agents receive instead of `value` and `content`.
+   */
+  guard?: { note: OutputGuardNote; value?: unknown; content?: ResultContent[] };
 }
 
 /** One step of a pipeline run, as the tester shows it live and history keeps it. */

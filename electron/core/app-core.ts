@@ -255,7 +255,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const lint = new ToolLintService({ reader: store.reader, tools, instructionsOf: (bundleID) => typeServices.instructionsOf(bundleID) });
   const search = new SearchService(store, tools);
   owned.add(search.dispose);
-  const invocations = new InvocationService(store, engine, history, running);
+  const invocations = new InvocationService(store, engine, history, running, () => config.get());
   const transfer = new TransferService({ store, bundles, tools, config, paths });
   await transfer.recover();
 
