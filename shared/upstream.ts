@@ -1,5 +1,5 @@
 /**
- * Upstream MCP servers (DESIGN.md, "Upstream MCP servers"): a bundle whose `source` names an MCP
+ * Upstream MCP servers (docs/contracts.md, "Upstream MCP servers"): a bundle whose `source` names an MCP
  * server that runs elsewhere, and the plain facts about it every layer shares — the source's
  * schema, the snapshot of what the server last said its tools are, and how a definition's
  * annotations map onto Toolwright's safety. Pure: no Node, no DOM.
@@ -35,7 +35,12 @@ export const HttpSource = Type.Object(
       Type.Object(
         {
           kind: Type.Literal('oauth'),
-          clientId: Type.Optional(Type.String({ maxLength: 512 })),
+          /** A client registered ahead with the authorization server (for servers that allow no registration). */
+          clientId: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+          /** That client's secret, only as a `${NAME}` placeholder: the value lives in the secrets store. */
+          clientSecret: Type.Optional(Type.String({ pattern: '^\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}$', maxLength: 160 })),
+          /** Toolwright's client ID metadata document (an https URL), used as the client ID where the server supports it. */
+          clientMetadataUrl: Type.Optional(Type.String({ pattern: '^https://[^/?#]+/[^?#]+', maxLength: 2048 })),
           scopes: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 64 })),
         },
         { additionalProperties: false },

@@ -15,6 +15,7 @@ import { api, chromiumAvailable, PROJECT_ROOT, type Host } from './harness.js';
 import { openAppSession, type AppSession } from './fixture.js';
 import { shoot } from './shots.js';
 import { axeInBothSchemes } from './axe.js';
+import { startOAuthServer, startProtectedMcpServer } from '../helpers/oauth-server.js';
 
 const FIXTURE = join(PROJECT_ROOT, 'test/fixtures/mcp/file-tools-server.mjs');
 
@@ -173,5 +174,61 @@ describe.skipIf(!chromiumAvailable())('the gateway in Chromium', () => {
     // The one 503 is the probe of the command that does not exist (TOOL_UNAVAILABLE), asked for above.
     expect(problems.filter((p) => !/status of 503/.test(p))).toEqual([]);
     expect(problems.filter((p) => /status of 503/.test(p))).toHaveLength(1);
+  });
+
+  it('adds a remote server with a client registered ahead (ID and secret), and signs in as that client', async () => {
+    // An authorization server that registers no one: only the client its administrator registered signs in.
+    let issuer = '';
+    const mcp = await startProtectedMcpServer({ issuer: () => issuer });
+    const client = { client_id: 'toolwright-desk', client_secret: 'desk-secret-9f8e7d' };
+    const as = await startOAuthServer({
+      resources: () => [mcp.url],
+      registration: false,
+      clients: [
+        {
+          ...client,
+          application_type: 'native',
+          redirect_uris: ['http://127.0.0.1/callback'],
+          response_types: ['code'],
+          grant_types: ['authorization_code', 'refresh_token'],
+        },
+      ],
+    });
+    issuer = as.issuer;
+    try {
+      await page.getByTestId('sidebar-add-server').click();
+      await page.getByTestId('add-server-dialog').waitFor();
+      await page.getByTestId('server-line').fill(mcp.url);
+      await page.getByTestId('server-slug').fill('acme');
+      await page.getByTestId('oauth-client').locator('summary').click();
+      // A secret without its client is named before anything is saved.
+      await page.getByTestId('oauth-client-secret').fill(client.client_secret);
+      await page.getByTestId('server-save').click();
+      await expect.poll(() => page.getByTestId('oauth-client').textContent()).toMatch(/client secret needs the client ID/);
+      await page.getByTestId('oauth-client-id').fill(client.client_id);
+      expect(await page.getByTestId('oauth-client').textContent()).toMatch(/Kept in the secrets store as ACME_OAUTH_CLIENT_SECRET/);
+      await shoot(page, 'gateway-add-server-oauth');
+      await axeBoth('add-server dialog, sign-in fields');
+      await page.getByTestId('server-save').click();
+      await page.getByTestId('add-server-dialog').waitFor({ state: 'hidden', timeout: 30_000 });
+
+      const bundle = (await api(host, 'bundles.list', { includeDisabled: true })).items.find((b) => b.slug === 'acme')!;
+      expect(bundle.source).toMatchObject({
+        transport: 'http',
+        auth: { kind: 'oauth', clientId: client.client_id, clientSecret: '${ACME_OAUTH_CLIENT_SECRET}' },
+      });
+      expect(JSON.stringify(bundle)).not.toContain(client.client_secret);
+      expect((await api(host, 'secrets.list', {})).items.map((s) => s.name)).toContain('ACME_OAUTH_CLIENT_SECRET');
+      // The link names the client registered ahead; following it signs in, and the server lists its tools.
+      const { authorizationUrl } = await api(host, 'servers.authorize', { bundleID: bundle.bundleID });
+      expect(new URL(authorizationUrl!).searchParams.get('client_id')).toBe(client.client_id);
+      expect((await as.signIn(authorizationUrl!)).body).toMatch(/signed in/i);
+      await expect.poll(async () => (await api(host, 'servers.status', { bundleID: bundle.bundleID })).state, { timeout: 15_000 }).toBe('ready');
+      const sync = await api(host, 'servers.sync', { bundleID: bundle.bundleID });
+      expect(sync.added.map((t) => t.name)).toEqual(['whoami_echo']);
+    } finally {
+      await mcp.close();
+      await as.close();
+    }
   });
 });

@@ -18,6 +18,7 @@ export const SPAWNED_SCRIPTS = [
   'test/helpers/transfer-worker.ts',
   'test/helpers/scheduler-worker.ts',
   'test/helpers/cli-main.ts',
+  'test/helpers/conformance-client.ts',
   'electron/host/serve.ts',
 ] as const;
 

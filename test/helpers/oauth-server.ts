@@ -50,8 +50,18 @@ export interface OAuthServerOptions {
   /** Scope each resource accepts: one, or several separated by spaces. */
   scope?: string;
   accessTokenTtlSeconds?: number;
-  /** Clients registered from the start (e.g. for the client-credentials grant); others register dynamically. */
-  clients?: { client_id: string; client_secret: string; grant_types: string[]; scope?: string }[];
+  /** Clients registered from the start (e.g. for the client-credentials grant, or a pre-registered native app); others register dynamically. */
+  clients?: {
+    client_id: string;
+    client_secret: string;
+    grant_types: string[];
+    scope?: string;
+    application_type?: 'native' | 'web';
+    redirect_uris?: string[];
+    response_types?: string[];
+  }[];
+  /** Whether clients may register dynamically (RFC 7591); default yes. Without, only `clients` can sign in. */
+  registration?: boolean;
   /** The address it listens on and names in its issuer; default loopback (a container reaches the docker bridge's gateway instead). */
   host?: string;
 }
@@ -87,7 +97,7 @@ export async function startOAuthServer(opts: OAuthServerOptions): Promise<OAuthS
     ttl: { AccessToken: opts.accessTokenTtlSeconds ?? 3600, RefreshToken: 24 * 3600, Grant: 24 * 3600, Session: 3600, Interaction: 600 },
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true },
+      registration: { enabled: opts.registration ?? true },
       clientCredentials: { enabled: true },
       revocation: { enabled: true },
       resourceIndicators: {

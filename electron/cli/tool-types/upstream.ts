@@ -5,7 +5,7 @@
  * needs OAuth: the link is printed, the redirect comes back to this process).
  */
 import type { Command } from 'commander';
-import type { BundleSource } from '../../../shared/upstream.js';
+import type { BundleSource, HttpSource } from '../../../shared/upstream.js';
 import type { McpServerImportItem, ToolView } from '../../../shared/types.js';
 import { checkSlug } from '../../../shared/slug.js';
 import type { CliContext } from '../context.js';
@@ -13,6 +13,7 @@ import type { CliSession } from '../session.js';
 import { CliFailure } from '../failure.js';
 import { collect } from '../args.js';
 import { printJson, table } from '../output.js';
+import { prompt, readStdin } from '../terminal.js';
 import { allBundles, allTools } from '../pages.js';
 
 function pairs(list: string[], option: string): Record<string, string> {
@@ -39,6 +40,49 @@ interface AddOptions {
   url?: string;
   env: string[];
   header: string[];
+  clientId?: string;
+  clientSecret?: boolean;
+  clientMetadataUrl?: string;
+  scope: string[];
+}
+
+/** The secrets-store name of a server's pre-registered OAuth client secret. */
+function clientSecretName(slug: string): string {
+  const name = `${slug}_OAUTH_CLIENT_SECRET`.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
+  return (/^[A-Z]/.test(name) ? name : `S_${name}`).slice(0, 128);
+}
+
+/** The sign-in settings the options give, checked; undefined when none was given. */
+async function oauthOptions(
+  o: AddOptions,
+  slug: string,
+): Promise<{ auth: NonNullable<HttpSource['auth']>; secret?: { name: string; value: string } } | undefined> {
+  if (!o.clientId && !o.clientSecret && !o.clientMetadataUrl && !o.scope.length) return undefined;
+  if (!o.url)
+    throw new CliFailure({ code: 'INVALID_INPUT', message: '--client-id, --client-secret, --client-metadata-url and --scope are for a --url server' });
+  if (o.clientSecret && !o.clientId) throw new CliFailure({ code: 'INVALID_INPUT', message: '--client-secret needs the --client-id it belongs to' });
+  if (o.clientMetadataUrl && !/^https:\/\/[^/?#]+\/[^?#]+/.test(o.clientMetadataUrl)) {
+    throw new CliFailure({
+      code: 'INVALID_INPUT',
+      message: `--client-metadata-url '${o.clientMetadataUrl.slice(0, 200)}' must be an https URL with a path (the client ID metadata document)`,
+    });
+  }
+  let secret: { name: string; value: string } | undefined;
+  if (o.clientSecret) {
+    const value = process.stdin.isTTY ? await prompt(`client secret of ${o.clientId}: `, true) : (await readStdin()).replace(/\r?\n$/, '');
+    if (!value) throw new CliFailure({ code: 'INVALID_INPUT', message: 'the client secret is empty; type it at the prompt or pipe it in' });
+    secret = { name: clientSecretName(slug), value };
+  }
+  return {
+    auth: {
+      kind: 'oauth',
+      ...(o.clientId ? { clientId: o.clientId } : {}),
+      ...(secret ? { clientSecret: `\${${secret.name}}` } : {}),
+      ...(o.clientMetadataUrl ? { clientMetadataUrl: o.clientMetadataUrl } : {}),
+      ...(o.scope.length ? { scopes: o.scope } : {}),
+    },
+    ...(secret ? { secret } : {}),
+  };
 }
 
 export function registerUpstreamCommands(program: Command, cli: CliContext): void {
@@ -49,6 +93,10 @@ export function registerUpstreamCommands(program: Command, cli: CliContext): voi
     .option('--url <url>', 'a Streamable HTTP server instead of a command')
     .option('--env <NAME=value>', 'environment of the command (repeatable); secret-looking names (*_TOKEN, *_KEY, …) go to the secrets store', collect, [])
     .option('--header <Name=value>', 'header for a --url server (repeatable); Authorization and other secrets go to the secrets store', collect, [])
+    .option('--client-id <id>', 'sign in (OAuth) as this client, registered ahead with the authorization server (for servers that allow no registration)')
+    .option('--client-secret', "that client's secret, read from stdin or a hidden prompt (never from the command line), kept in the secrets store")
+    .option('--client-metadata-url <url>', "Toolwright's client ID metadata document (https), the client ID where the authorization server supports one")
+    .option('--scope <scope>', 'an OAuth scope to ask for when signing in, besides what the server asks for (repeatable)', collect, [])
     .action(async (slug: string, command: string[], o: AddOptions) => {
       const checked = checkSlug(slug);
       if (!checked.ok) throw new CliFailure({ code: 'INVALID_INPUT', message: `slug '${slug}': ${checked.message}` });
@@ -60,6 +108,7 @@ export function registerUpstreamCommands(program: Command, cli: CliContext): voi
       if (!o.url && o.header.length) throw new CliFailure({ code: 'INVALID_INPUT', message: '--header is for a --url server; a command takes --env' });
       const env = pairs(o.env, '--env');
       const headers = pairs(o.header, '--header');
+      const oauth = await oauthOptions(o, checked.value);
       const session = await cli.session();
       if (bundleExists(session, checked.value)) {
         throw new CliFailure({
@@ -78,20 +127,32 @@ export function registerUpstreamCommands(program: Command, cli: CliContext): voi
       if (!item || item.status !== 'created' || !item.bundleID) {
         throw new CliFailure({ code: 'INVALID_INPUT', message: `the server was not added: ${item?.reason ?? 'no bundle was created'}` });
       }
-      if (o.name) await session.call('bundles.put', { bundleID: item.bundleID, bundle: { slug: item.slug!, displayName: o.name } });
+      if (oauth?.secret) await session.call('secrets.set', oauth.secret);
+      if (o.name || oauth) {
+        const b = await session.call('bundles.get', { bundleID: item.bundleID });
+        const source = oauth && b.source?.transport === 'http' ? { ...b.source, auth: oauth.auth } : undefined;
+        const bundle = {
+          slug: b.slug,
+          displayName: o.name ?? b.displayName,
+          ...(b.description ? { description: b.description } : {}),
+          ...(source ? { source } : {}),
+        };
+        await session.call('bundles.put', { bundleID: item.bundleID, bundle });
+      }
+      const secretsStored = [...(item.secretsStored ?? []), ...(oauth?.secret ? [oauth.secret.name] : [])];
       if (probe.needsAuthorization) {
-        if (cli.json()) return printJson({ bundleID: item.bundleID, slug: item.slug, needsAuthorization: true, secretsStored: item.secretsStored });
+        if (cli.json()) return printJson({ bundleID: item.bundleID, slug: item.slug, needsAuthorization: true, secretsStored });
         process.stdout.write(
           `added ${item.slug}: the server needs you to sign in before it lists its tools; run \`toolwright authorize ${item.slug}\`, then \`toolwright sync ${item.slug}\`\n`,
         );
         return;
       }
       const sync = await session.call('servers.sync', { bundleID: item.bundleID });
-      if (cli.json()) return printJson({ bundleID: item.bundleID, slug: item.slug, server: probe.server, secretsStored: item.secretsStored, sync });
+      if (cli.json()) return printJson({ bundleID: item.bundleID, slug: item.slug, server: probe.server, secretsStored, sync });
       const lines = [
         `added ${item.slug}${probe.server ? ` (${probe.server.name} ${probe.server.version})` : ''}: ${sync.added.length} tool(s), switched off until you enable them`,
         ...sync.added.map((t) => `  + ${item.slug}/${t.slug}${t.slug !== t.name ? `  (${t.name})` : ''}`),
-        ...(item.secretsStored?.length ? [`secrets stored: ${item.secretsStored.join(', ')}`] : []),
+        ...(secretsStored.length ? [`secrets stored: ${secretsStored.join(', ')}`] : []),
       ];
       process.stdout.write(lines.join('\n') + '\n');
     });

@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { canonicalJson } from '../../../shared/canonical.js';
-import { TOOL_KEY_ORDER, type Config, type Safety, type ToolFile } from '../../../shared/schemas.js';
+import { TOOL_KEY_ORDER, type BundleFile, type Config, type Safety, type ToolFile } from '../../../shared/schemas.js';
 import type { OpInput, ToolInput } from '../../../shared/operations.js';
 import type { Availability, Page, ToolMetrics, ToolView } from '../../../shared/types.js';
 import { checkSlug } from '../../../shared/slug.js';
@@ -14,7 +14,7 @@ import type { ToolRecord } from './loader.js';
 import { checkPair } from './pair.js';
 import { pageOf, queryFingerprint } from './paging.js';
 import { DEFAULT_PAGE_SIZE } from './bundles.js';
-import { catalogOf, type ToolCatalog } from './catalog.js';
+import { catalogOf, type ToolCatalog } from './tool-catalog.js';
 import type { Tagged } from './files.js';
 import { checkIfMatch, toolEtag } from './preconditions.js';
 
@@ -56,8 +56,11 @@ export interface ToolServiceDeps {
   contextTokens?(toolID: string): number | undefined;
   /** Data kept apart from tool.json (usage counters, history) that goes with a deleted tool. */
   onDeleted?(toolID: string): Promise<void>;
-  /** Whether tools of this type are what an upstream bundle's sync makes (the only kind such a bundle holds). */
-  syncedFromUpstream?(type: string | undefined): boolean;
+  /**
+   * Why a tool of `type` may not be added to this bundle by hand (a tool type's store hook: a
+   * bundle that holds only what its type's service makes), or undefined.
+   */
+  refuseTool?(bundle: BundleFile, type: string | undefined): string | undefined;
 }
 
 export class ToolService {
@@ -182,12 +185,8 @@ export class ToolService {
     return this.store.withBundleLock(bundleID, async () => {
       await this.store.writableBundle(bundleID, 'add tools to it');
       const bundle = this.store.reader.bundle(bundleID)?.file;
-      if (bundle?.source && !this.deps.syncedFromUpstream?.(input.type)) {
-        throw new CoreError(
-          'INVALID_INPUT',
-          `bundle ${bundle.slug} stands for an MCP server: its tools come from its MCP server (sync it to bring in new ones), so a ${input.type ?? 'new'} tool cannot be added to it; add it to another bundle`,
-        );
-      }
+      const refused = bundle && this.deps.refuseTool?.(bundle, input.type);
+      if (refused) throw new CoreError('INVALID_INPUT', refused);
       const file = this.deps.prepare(input, {
         bundleID,
         ...pair,

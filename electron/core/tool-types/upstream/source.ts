@@ -17,6 +17,9 @@ export type ResolvedSource =
 /** How Toolwright signs in to an HTTP server that answers 401 (the source's `auth`, or OAuth with defaults). */
 export interface OAuthSettings {
   clientId?: string;
+  /** The pre-registered client's secret, filled in from the secrets store. */
+  clientSecret?: string;
+  clientMetadataUrl?: string;
   scopes?: string[];
 }
 
@@ -25,7 +28,7 @@ export function sourceSecretNames(source: BundleSource): string[] {
   const texts =
     source.transport === 'stdio'
       ? [source.command, ...(source.args ?? []), ...Object.values(source.env ?? {})]
-      : [source.url, ...Object.values(source.headers ?? {})];
+      : [source.url, ...Object.values(source.headers ?? {}), ...(source.auth?.clientSecret ? [source.auth.clientSecret] : [])];
   const names = new Set<string>();
   for (const t of texts) for (const m of t.matchAll(PLACEHOLDER)) names.add(m[1]!);
   return [...names];
@@ -54,9 +57,15 @@ export function resolveSource(source: BundleSource, secrets: SecretsReader): Res
   const headers = Object.fromEntries(Object.entries(source.headers ?? {}).map(([k, v]) => [k, fill(v, secrets, `header ${k}`)]));
   // A server given its own Authorization header is not signed in to: that header is the credential.
   const ownAuthorization = Object.keys(headers).some((k) => k.toLowerCase() === 'authorization');
+  const auth = source.auth;
   const oauth: OAuthSettings | undefined =
-    source.auth?.kind === 'oauth'
-      ? { ...(source.auth.clientId ? { clientId: source.auth.clientId } : {}), ...(source.auth.scopes?.length ? { scopes: source.auth.scopes } : {}) }
+    auth?.kind === 'oauth'
+      ? {
+          ...(auth.clientId ? { clientId: auth.clientId } : {}),
+          ...(auth.clientId && auth.clientSecret ? { clientSecret: fill(auth.clientSecret, secrets, 'client secret') } : {}),
+          ...(auth.clientMetadataUrl ? { clientMetadataUrl: auth.clientMetadataUrl } : {}),
+          ...(auth.scopes?.length ? { scopes: auth.scopes } : {}),
+        }
       : ownAuthorization
         ? undefined
         : {};

@@ -1,6 +1,6 @@
 /**
  * Sync of an upstream MCP server's tools into its bundle, with definitions pinned
- * (DESIGN.md, "Upstream MCP servers"): new tools arrive switched off; a tool whose definition no
+ * (docs/contracts.md, "Upstream MCP servers"): new tools arrive switched off; a tool whose definition no
  * longer matches the hash a person accepted keeps its accepted description and schemas on disk
  * and is withheld from agents (its availability says why) until a person reviews the difference
  * and accepts it; a tool gone upstream stays on disk, unavailable. Nothing about a definition is
@@ -51,7 +51,8 @@ export class UpstreamSync {
     private readonly deps: {
       manager: UpstreamManager;
       store: Store;
-      tools: ToolService;
+      /** Built after the runners: asked when a sync or an accept runs, never while the service opens. */
+      tools: () => ToolService;
       now: () => string;
     },
   ) {}
@@ -122,7 +123,7 @@ export class UpstreamSync {
     });
     for (const added of report.added) {
       const { hash, definition } = seen[added.name]!;
-      const view = await this.deps.tools.create({ bundleID, slug: added.slug, version: UPSTREAM_TOOL_VERSION }, {
+      const view = await this.deps.tools().create({ bundleID, slug: added.slug, version: UPSTREAM_TOOL_VERSION }, {
         type: 'mcp',
         displayName: (definition.title ?? definition.annotations?.['title'] ?? definition.name) as string,
         isEnabled: false,
@@ -158,7 +159,7 @@ export class UpstreamSync {
       } as Partial<ToolFile>;
       const patched = await store.patchToolFile(ref.bundleID, rec.file.toolID, fields);
       store.applyTool(patched.file, patched.etag);
-      return this.deps.tools.get(ref);
+      return this.deps.tools().get(ref);
     });
   }
 }

@@ -18,6 +18,8 @@ export interface AuthorizationFlowOptions {
   serverName: string;
   secrets: OAuthSecrets;
   clientId?: string;
+  clientSecret?: string;
+  clientMetadataUrl?: string;
   scopes?: string[];
   timeoutMs?: number;
 }
@@ -38,6 +40,8 @@ export class AuthorizationFlow {
   private readonly server = http.createServer();
   private timer: NodeJS.Timeout | undefined;
   private provider!: StoredOAuthProvider;
+  /** What this sign-in asks for: the configured scopes and what the server's last challenge asked. */
+  private request: { scope?: string; resourceMetadataUrl?: URL } = {};
 
   private constructor(private readonly opts: AuthorizationFlowOptions) {
     this.outcome = new Promise((resolve) => (this.settle = resolve));
@@ -55,21 +59,28 @@ export class AuthorizationFlow {
       this.server.listen(0, '127.0.0.1', () => resolve());
     });
     const { port } = this.server.address() as AddressInfo;
+    const { clientId, clientSecret, clientMetadataUrl, scopes } = this.opts;
     this.provider = new StoredOAuthProvider({
       bundleID: this.opts.bundleID,
       secrets: this.opts.secrets,
       redirectUrl: `http://127.0.0.1:${port}/callback`,
-      ...(this.opts.clientId ? { clientId: this.opts.clientId } : {}),
-      ...(this.opts.scopes ? { scopes: this.opts.scopes } : {}),
+      ...(clientId ? { clientId } : {}),
+      ...(clientSecret ? { clientSecret } : {}),
+      ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
+      ...(scopes ? { scopes } : {}),
     });
     this.server.on('request', (req, res) => void this.callback(req, res));
     try {
-      const { auth } = await import('@modelcontextprotocol/client');
-      const result = await auth(this.provider, {
-        serverUrl: this.opts.serverUrl,
-        forceReauthorization: true,
-        ...(this.opts.scopes?.length ? { scope: this.opts.scopes.join(' ') } : {}),
-      });
+      const { auth, computeScopeUnion } = await import('@modelcontextprotocol/client');
+      const challenge = this.provider.challenge();
+      const scope = computeScopeUnion(scopes?.join(' '), challenge.scope);
+      this.request = {
+        ...(scope ? { scope } : {}),
+        ...(challenge.resourceMetadataUrl && URL.canParse(challenge.resourceMetadataUrl)
+          ? { resourceMetadataUrl: new URL(challenge.resourceMetadataUrl) }
+          : {}),
+      };
+      const result = await auth(this.provider, { serverUrl: this.opts.serverUrl, forceReauthorization: true, ...this.request });
       if (result === 'AUTHORIZED') return this.finish({ ok: true });
     } catch (e) {
       this.close();
@@ -118,6 +129,7 @@ export class AuthorizationFlow {
       const { auth } = await import('@modelcontextprotocol/client');
       await auth(this.provider, {
         serverUrl: this.opts.serverUrl,
+        ...this.request,
         authorizationCode: code,
         ...(url.searchParams.has('iss') ? { iss: url.searchParams.get('iss')! } : {}),
       });
