@@ -4,6 +4,7 @@
  */
 import type { CallContext, Handlers } from './dispatch.js';
 import type { Services } from './services.js';
+import { callerLabel } from '../../../shared/caller.js';
 
 /**
  * Who may answer an upstream server's question during a call: what the transport says (MCP knows
@@ -88,6 +89,7 @@ export function createHandlers(s: Services): Handlers {
     'servers.authorize': (i) => s.upstream.authorize(i.bundleID),
     'tools.definition': (i) => s.upstream.review(ref(i)),
     'tools.acceptDefinition': (i) => s.upstream.accept(ref(i), i.definitionHash),
+    'tools.acceptGuard': (i, ctx) => s.guard.accept(ref(i), i.digest, callerLabel(ctx.caller)),
     'profiles.list': () => s.profiles.list(),
     'profiles.get': (i) => s.profiles.get(i.profileID),
     'profiles.put': (i) => s.profiles.put(i.profileID, i.profile, i.ifModifiedAt ?? i.ifMatch),
