@@ -159,6 +159,8 @@ export const Config = Type.Object(
     shell: Type.Optional(Nullable(ShellSettings)),
     /** The built-in web-search's backend; web-search is unavailable until it is set. */
     webSearch: Type.Optional(Nullable(WebSearchSettings)),
+    /** The shortest interval (everySeconds) a schedule may be saved with (shared/schedules/cadence.ts DEFAULT_MIN_INTERVAL_SECONDS, 60, when absent). */
+    scheduleMinIntervalSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400 })),
   },
   { additionalProperties: false },
 );
