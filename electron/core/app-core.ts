@@ -23,7 +23,7 @@ import { watchStore } from './store/watcher.js';
 import { SearchService } from './search/search-service.js';
 import { SecretsStore } from './secrets/secrets-store.js';
 import type { SecretCipher } from './secrets/cipher.js';
-import { createFunctionRegistry } from './functions/catalog.js';
+import { createFunctionRegistry } from './functions/core-functions.js';
 import type { FunctionRegistry } from './functions/registry.js';
 import { SharedRateLimiter } from './invoke/shared-rate-limit.js';
 import { InvocationEngine } from './invoke/engine.js';
@@ -259,7 +259,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const upstream = new UpstreamService({ manager: upstreams, sync: upstreamSync, store, secrets, log: logger, appVersion: opts.appVersion ?? '0.1.0' });
   const search = new SearchService(store, tools);
   owned.add(search.dispose);
-  const invocations = new InvocationService(store, engine, history, running);
+  const invocations = new InvocationService(store, engine, history, running, () => config.get());
   const transfer = new TransferService({ store, bundles, tools, config, paths });
   await transfer.recover();
   const mcpImport = new UpstreamImport({ store, bundles, secrets, upstream, paths, limits: transfer.limits });

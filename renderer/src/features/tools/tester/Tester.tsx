@@ -9,6 +9,7 @@
  * copy, so a run never sends stale values.
  */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { isPlainObject } from '../../../../../shared/plain-object.js';
 import Form from '@rjsf/core';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useQueryClient } from '@tanstack/react-query';
@@ -52,7 +53,7 @@ function parseInitialArgs(text: string | undefined): Record<string, unknown> | u
   if (!text) return undefined;
   try {
     const v = JSON.parse(text) as unknown;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return isPlainObject(v) ? v : undefined;
   } catch {
     return undefined;
   }
@@ -318,7 +319,7 @@ export function Tester({
         </div>
       </section>
       <div className="tester-side">
-        <ResultPanel tool={tool} outcome={outcome} running={!!running} output={live.output} steps={live.steps} />
+        <ResultPanel tool={tool} outcome={outcome} running={!!running} output={live.output} steps={live.steps} progress={live.progress} />
         <HistoryPanel tool={tool} onLoad={(e) => loadArgs(e, false)} onRerun={(e) => loadArgs(e, true)} busy={!!running || !!disabledReason} />
       </div>
     </div>
