@@ -150,7 +150,17 @@ export interface PipelineStepRecord {
 }
 
 /** What a run reports while it goes: output as it arrives, pipeline steps as they start and end. */
-export type InvokeStreamEvent = { type: 'chunk'; text: string } | { type: 'step'; step: PipelineStepRecord };
+/**
+ * How far a run is, as the tool's server said it (an upstream MCP server's
+ * `notifications/progress`): `progress` grows, `total` when known, `message` when one was sent.
+ */
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export type InvokeStreamEvent = { type: 'chunk'; text: string } | { type: 'step'; step: PipelineStepRecord } | ({ type: 'progress' } & ProgressUpdate);
 
 /** What started a run: absent when a person or an agent asked. */
 export type InvokeTrigger = 'schedule';
@@ -352,7 +362,10 @@ export interface ScheduleView {
   scheduleID: string;
   toolID: string;
   bundleID: string;
-  cron: string;
+  /** The cron pattern; null for a one-off (`at`) or an interval (`everySeconds`), which carry those instead. */
+  cron: string | null;
+  at?: string;
+  everySeconds?: number;
   /** The IANA zone it runs in (the machine's when tool.json names none). */
   timezone: string;
   isEnabled: boolean;
