@@ -4,6 +4,7 @@ import { Safety, Card, Limits, JsonSchemaValue } from '../schemas.js';
 import { ToolTypeInputSchema } from '../tool-types/catalog.js';
 import { MAX_SCHEDULES, ScheduleInput } from '../schedules/schema.js';
 import type { ToolView, Page, SearchHit, OpenAiFunction, ToolLintFinding } from '../types.js';
+import { ToolGuardInput } from '../guard/policy.js';
 import { op, Ids, PageSize, PageToken, ToolRef, EnabledPatch, IfMatch } from './op.js';
 
 /** Fields a client may send when creating or editing a tool. Read-only fields are accepted and ignored, so a GET result can be sent back. */
@@ -20,6 +21,8 @@ export const ToolInput = Type.Object(
     impl: Type.Object({}, { additionalProperties: true }),
     card: Type.Optional(Card),
     limits: Type.Optional(Limits),
+    /** The output guard's mode; left out, the stored one is kept. `accepted` is written only by tools.acceptGuard. */
+    guard: Type.Optional(ToolGuardInput),
     schedules: Type.Optional(Type.Array(ScheduleInput, { maxItems: MAX_SCHEDULES })),
     /** Absent: the stored tool's extensions are kept. */
     extensions: Type.Optional(Type.Object({}, { additionalProperties: true })),
