@@ -59,13 +59,14 @@ import { openProfiles } from './profiles/open.js';
 import { ContextCostService } from './agents/context-cost.js';
 import { backgroundStart } from './background-start.js';
 import { ToolLintService } from './agents/tool-lint-service.js';
-import { AuditLog } from './audit/writer.js';
+import type { AuditLog } from './audit/writer.js';
 import { AuditChanges } from './audit/changes.js';
 import { listAudit } from './audit/query.js';
 import { verifyAudit } from './audit/verify.js';
+import { openAuditLog } from './audit/durability.js';
 import type { AuditActor } from '../../shared/audit.js';
 import type { OpInput } from '../../shared/operations.js';
-import { DEFAULT_APPROVAL_TTL_SECONDS, DEFAULT_AUDIT_MAX_FILE_BYTES } from '../../shared/schemas.js';
+import { DEFAULT_APPROVAL_TTL_SECONDS } from '../../shared/schemas.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -151,17 +152,16 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const events = new EventEmitter<{ event: [StoreEvent] }>();
   const emit = (e: StoreEvent) => events.emit('event', e);
-  // The audit log comes first: every writer below reports its changes to it. Its file size is
-  // read from config at each flush, by which time config exists.
-  const audit = new AuditLog({
-    dir: paths.auditDir,
+  // First: every writer below reports its changes to it (config's settings once it is open).
+  const opened: { config?: ConfigStore } = {};
+  const audit = openAuditLog(paths.auditDir, () => opened.config?.get(), {
     ...(opts.clock ? { clock: opts.clock } : {}),
-    maxFileBytes: () => config.get().auditMaxFileBytes ?? DEFAULT_AUDIT_MAX_FILE_BYTES,
     onError: (what, e) => logger.error(what, e),
   });
   owned.add(() => audit.close());
   const changes = new AuditChanges(audit, dataDir, opts.actor ?? (opts.transport === 'ipc' ? 'app' : 'rest'));
   const config = await ConfigStore.open(paths, changes);
+  opened.config = config;
   owned.listen(config, 'changed', () => emit({ type: 'config.changed' }));
   const store = await Store.open({ paths, builtinDir, config, log: logger, changes, ...(opts.clock ? { clock: opts.clock } : {}) });
   owned.listen(store, 'event', emit);

@@ -1,5 +1,4 @@
 /** Tool operations: create (unique <slug,version>), edit, switch, delete, get, list. */
-import { contentBefore } from '../audit/changes.js';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -197,6 +196,8 @@ export class ToolService {
         scheduleOwner: this.scheduleOwner,
       });
       await this.ensurePairFree(bundleID, pair.slug, pair.version);
+      // Refused here while the audit log cannot take the change's record.
+      await this.store.changes?.before(this.store.paths.toolFile(bundleID, file.toolID));
       const toolsDir = this.store.paths.toolsDir(bundleID);
       await fsp.mkdir(toolsDir, { recursive: true });
       const staging = join(toolsDir, `.staging-${file.toolID}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -290,7 +291,7 @@ export class ToolService {
         if (!(e instanceof CoreError && e.code === 'CONFLICT')) throw e;
       });
       const dir = this.store.paths.toolDir(bundleID, toolID);
-      const before = this.store.changes ? await contentBefore(this.store.paths.toolFile(bundleID, toolID)) : undefined;
+      const before = await this.store.changes?.before(this.store.paths.toolFile(bundleID, toolID));
       const grave = join(this.store.paths.toolsDir(bundleID), `.deleted-${toolID}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
       try {
         await fsp.rename(dir, grave);

@@ -6,6 +6,7 @@
  * schedule's latest output changed (each 2025 session forwards that on its own stream; the 2026
  * handler publishes it to its `subscriptions/listen` streams).
  */
+import { cadenceKey } from '../../../shared/schedules/cadence.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Core } from '../../core/app-core.js';
 import { agentTools, type AgentTool } from '../../core/agents/agent-tools.js';
@@ -139,7 +140,7 @@ export function createMcpScope(core: McpCore, audience: ScopeAudience = []): Mcp
   const scheduleSignature = () =>
     current()
       .tools.flatMap((t) => [
-        ...(t.file.schedules ?? []).map((s) => `${s.scheduleID}\u0000${s.cron}\u0000${s.isEnabled}\u0000${s.timezone ?? ''}`),
+        ...(t.file.schedules ?? []).map((s) => `${s.scheduleID}\u0000${cadenceKey(s)}\u0000${s.isEnabled}\u0000${s.timezone ?? ''}`),
         ...(t.file.card?.enabled ? [`ui\u0000${t.file.toolID}`] : []),
       ])
       .join('\n');
