@@ -175,6 +175,8 @@ export const Config = Type.Object(
     shell: Type.Optional(Nullable(ShellSettings)),
     /** The built-in web-search's backend; web-search is unavailable until it is set. */
     webSearch: Type.Optional(Nullable(WebSearchSettings)),
+    /** The shortest interval (everySeconds) a schedule may be saved with (shared/schedules/cadence.ts DEFAULT_MIN_INTERVAL_SECONDS, 60, when absent). */
+    scheduleMinIntervalSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400 })),
     /** The guard's defaults for every bundle: policy (warn | withhold) and output mode (off | flag | strip); shared/guard/policy.ts. */
     guard: Type.Optional(ConfigGuardSettings),
   },

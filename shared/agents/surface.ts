@@ -54,9 +54,12 @@ export type AgentCallAnswer =
 
 export interface AgentScheduleEntry {
   scheduleID: string;
-  cron: string;
-  /** The cron in words. */
-  cronText: string;
+  /** Its cadence: one of a cron pattern, a one-off time (RFC 3339), or an interval in seconds. */
+  cron?: string;
+  at?: string;
+  everySeconds?: number;
+  /** The cadence in words. */
+  cadenceText: string;
   /** Its zone, the machine's when the schedule names none. */
   timezone: string;
   isEnabled: boolean;

@@ -128,6 +128,9 @@ export class AgentSurface {
       tool = audience.byName(input.name);
       if (!tool) {
         if (input.plainOnly) return { kind: 'not-plain' };
+        // A name it was offered answers why it is withheld (a result the model reads), not "unknown".
+        const withheld = audience.withheld(input.name);
+        if (withheld) return { kind: 'result', result: errorResult(withheld) };
         const off = this.deps.config.get().toolsEnabled ? '' : ' (tools are switched off in Toolwright: the kill switch is on)';
         return { kind: 'unknown', message: `Unknown tool: ${input.name}${off}; call tools/list for the tools you may use` };
       }

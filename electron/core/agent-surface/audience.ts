@@ -16,6 +16,7 @@ import { profileTools } from '../profiles/profile-view.js';
 import { toolEtag } from '../store/preconditions.js';
 import type { StoreReader } from '../store/reader.js';
 import type { ToolService } from '../store/tools.js';
+import { cadenceKey } from '../../../shared/schedules/cadence.js';
 import { describeTool } from './definitions.js';
 import { searchEntryOf, searchModeTools } from './search-mode.js';
 
@@ -39,6 +40,12 @@ export interface Audience {
   readonly profileID?: string;
   visible(): AgentTool[];
   byName(name: string): AgentTool | undefined;
+  /**
+   * Why a name this audience was offered is withheld now (its upstream definition changed, the
+   * server no longer offers it, a secret it needs is gone), as the answer an agent reads; undefined
+   * for a name never offered, or a tool a person switched off or deleted (those stay unknown).
+   */
+  withheld(name: string): string | undefined;
   /** The tools/list answer, described once per change (a search-mode profile: its three tools). */
   described(): Tool[];
   instructions(): string | undefined;
@@ -97,11 +104,23 @@ export function createAudience(deps: AudienceDeps, spec: AudienceSpec): Audience
     return p ? profileTools(deps.reader, deps.tools, p) : [];
   };
   let cached: { tools: AgentTool[]; byName: Map<string, AgentTool>; described?: Tool[]; searcher?: ToolSearcher } | undefined;
+  // Every name this audience was offered, with its tool: an agent keeps calling a name it listed.
+  const offered = new Map<string, string>();
   const current = () => {
     if (cached) return cached;
     const tools = visibleNow();
     cached = { tools, byName: new Map(tools.map((t) => [t.name, t])) };
+    for (const t of tools) offered.set(t.name, t.file.toolID);
     return cached;
+  };
+  const withheld = (name: string): string | undefined => {
+    current();
+    const toolID = offered.get(name);
+    const rec = toolID ? deps.reader.tool(toolID) : undefined;
+    if (!rec || !deps.config.get().toolsEnabled || !deps.tools.isVisible(rec)) return undefined;
+    const availability = deps.tools.view(rec).availability;
+    if (availability.ok) return undefined;
+    return `Tool ${name} is withheld from agents now: ${availability.reason ?? 'it is unavailable'}. A person must review it in Toolwright before an agent may call it again; ask the user to.`;
   };
   // By content (the file's ETag), not modifiedAt: a hand edit or a git pull may leave modifiedAt alone.
   const contentTag = (t: AgentTool) => {
@@ -116,7 +135,7 @@ export function createAudience(deps: AudienceDeps, spec: AudienceSpec): Audience
   const resourceSignature = () =>
     current()
       .tools.flatMap((t) => [
-        ...(t.file.schedules ?? []).map((s) => `${s.scheduleID}\u0000${s.cron}\u0000${s.isEnabled}\u0000${s.timezone ?? ''}`),
+        ...(t.file.schedules ?? []).map((s) => `${s.scheduleID}\u0000${cadenceKey(s)}\u0000${s.isEnabled}\u0000${s.timezone ?? ''}`),
         ...(t.file.card?.enabled ? [`ui\u0000${t.file.toolID}\u0000${t.name}`] : []),
       ])
       .join('\n');
@@ -160,6 +179,7 @@ export function createAudience(deps: AudienceDeps, spec: AudienceSpec): Audience
     ...(profileID ? { profileID } : {}),
     visible: () => current().tools,
     byName: (name) => current().byName.get(name),
+    withheld,
     described() {
       const c = current();
       return (c.described ??= mode() === 'search' ? searchModeTools() : c.tools.map(describeTool));

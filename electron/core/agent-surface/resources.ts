@@ -7,7 +7,8 @@
  */
 import type { ScheduleOutput, ScheduleView } from '../../../shared/types.js';
 import type { AgentCardApp, AgentResources, AgentScheduleEntry, AgentScheduleLatest } from '../../../shared/agents/surface.js';
-import { describeCron, machineTimeZone, nextFireAfter } from '../../../shared/schedules/cron.js';
+import { machineTimeZone } from '../../../shared/schedules/cron.js';
+import { describeCadence, nextRun } from '../../../shared/schedules/cadence.js';
 import type { AgentTool } from '../agents/agent-tools.js';
 import { hasCardApp } from '../agents/mcp-tool.js';
 import { CoreError } from '../errors.js';
@@ -37,8 +38,10 @@ function scheduleEntries(audience: Audience): { entry: AgentScheduleEntry; toolI
       toolID: t.file.toolID,
       entry: {
         scheduleID: s.scheduleID,
-        cron: s.cron,
-        cronText: describeCron(s.cron),
+        ...(s.cron !== undefined ? { cron: s.cron } : {}),
+        ...(s.at !== undefined ? { at: s.at } : {}),
+        ...(s.everySeconds !== undefined ? { everySeconds: s.everySeconds } : {}),
+        cadenceText: describeCadence(s),
         timezone: s.timezone ?? machineTimeZone(),
         isEnabled: s.isEnabled,
         tool: { name: t.name, displayName: t.file.displayName, bundle: t.bundle.slug, slug: t.file.slug, version: t.file.version, label: toolLabel(t) },
@@ -61,12 +64,14 @@ export async function scheduleLatest(schedules: ScheduleReader, audience: Audien
   const { entry } = found;
   const output = await schedules.latest(scheduleID).catch(() => undefined);
   const [view] = (await schedules.list({ toolID: found.toolID })).items.filter((s) => s.scheduleID === scheduleID);
-  const next = entry.isEnabled ? nextFireAfter(entry.cron, entry.timezone, Date.now()) : null;
+  const next = entry.isEnabled ? nextRun(entry, entry.timezone, Date.now()) : null;
   const body = {
     schedule: {
       scheduleID,
-      cron: entry.cron,
-      description: entry.cronText,
+      cron: entry.cron ?? null,
+      ...(entry.at !== undefined ? { at: entry.at } : {}),
+      ...(entry.everySeconds !== undefined ? { everySeconds: entry.everySeconds } : {}),
+      description: entry.cadenceText,
       timezone: entry.timezone,
       isEnabled: entry.isEnabled,
       nextRunAt: view?.nextRunAt ?? null,

@@ -70,8 +70,8 @@ export function registerScheduleResources(
   const describe = (v: AgentScheduleEntry): Resource => ({
     uri: scheduleUri(v.scheduleID),
     name: `${v.tool.name}-schedule-${v.scheduleID.slice(-8)}`,
-    title: `${v.tool.displayName || v.tool.slug}: ${v.cronText} (${v.timezone})`,
-    description: `The latest output of ${v.tool.label}, run on a schedule: ${v.cronText} (${v.timezone})${
+    title: `${v.tool.displayName || v.tool.slug}: ${v.cadenceText} (${v.timezone})`,
+    description: `The latest output of ${v.tool.label}, run on a schedule: ${v.cadenceText} (${v.timezone})${
       v.isEnabled ? '' : ', switched off'
     }. Read it for the newest value; subscribe to hear of each new one.`,
     mimeType: 'application/json',
@@ -147,7 +147,7 @@ export function registerScheduleResources(
       chosen.map(async (v) => {
         const latest = await latestOf(v.scheduleID, caller);
         const out = latest?.output;
-        const head = `## ${v.tool.label}: ${v.cronText} (${v.timezone})`;
+        const head = `## ${v.tool.label}: ${v.cadenceText} (${v.timezone})`;
         if (!out) {
           const next = latest?.nextFireAt ?? null;
           return `${head}\nNot run yet${next === null ? '' : `; next run ${next}`}.`;
