@@ -8,6 +8,7 @@ import {
   type DefinitionReview,
   type ServerAuthorization,
   type ServerProbe,
+  type UpstreamLastSync,
   type UpstreamStatus,
   type UpstreamSyncReport,
 } from '../../../../shared/upstream.js';
@@ -23,6 +24,7 @@ import { definitionOf } from './definition.js';
 import { DEFAULT_START_TIMEOUT_MS, type UpstreamManager } from './manager.js';
 import { resolveSource } from './source.js';
 import type { UpstreamSync } from './sync.js';
+import { reviewGuard } from '../../guard/tool-guard.js';
 
 export class UpstreamService {
   constructor(
@@ -74,7 +76,7 @@ export class UpstreamService {
     }
   }
 
-  async status(bundleID: string): Promise<UpstreamStatus & { syncedAt?: string; toolCount: number }> {
+  async status(bundleID: string): Promise<UpstreamStatus & { syncedAt?: string; toolCount: number; lastSync?: UpstreamLastSync }> {
     const bundle = await this.deps.store.freshBundle(bundleID);
     if (!bundle.file.source) throw new CoreError('INVALID_INPUT', `bundle '${bundle.file.slug}' has no upstream MCP server (its bundle.json has no source)`);
     const snapshot = this.deps.manager.snapshot(bundleID);
@@ -82,6 +84,7 @@ export class UpstreamService {
       ...this.deps.manager.status(bundleID),
       ...(snapshot ? { syncedAt: snapshot.syncedAt } : {}),
       toolCount: snapshot ? Object.keys(snapshot.tools).length : 0,
+      ...(this.deps.sync.lastOf(bundleID) ? { lastSync: this.deps.sync.lastOf(bundleID)! } : {}),
     };
   }
 
@@ -119,6 +122,7 @@ export class UpstreamService {
       upstream: seen ? { hash: seen.hash, definition: seen.definition, safety: safetyOfAnnotations(seen.definition.annotations) } : null,
       changed: !seen || seen.hash !== impl.definitionHash,
       ...(snapshot ? { syncedAt: snapshot.syncedAt } : {}),
+      guard: reviewGuard({ ...rec.file, name: impl.tool }, seen?.definition, snapshot?.instructions),
     };
   }
 

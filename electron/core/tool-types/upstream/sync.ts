@@ -6,7 +6,14 @@
  * and accepts it; a tool gone upstream stays on disk, unavailable. Nothing about a definition is
  * ever changed without a person's accept. A dry run only reports.
  */
-import { safetyOfAnnotations, stricterSafety, type UpstreamDefinition, type UpstreamSnapshot, type UpstreamSyncReport } from '../../../../shared/upstream.js';
+import {
+  safetyOfAnnotations,
+  stricterSafety,
+  type UpstreamLastSync,
+  type UpstreamDefinition,
+  type UpstreamSnapshot,
+  type UpstreamSyncReport,
+} from '../../../../shared/upstream.js';
 import type { McpImpl } from '../../../../shared/tool-types/mcp.js';
 import type { ToolFile } from '../../../../shared/schemas.js';
 import type { ToolView } from '../../../../shared/types.js';
@@ -15,6 +22,8 @@ import type { Store } from '../../store/store.js';
 import type { ToolService } from '../../store/tools.js';
 import { definitionHash, definitionOf } from './definition.js';
 import type { UpstreamManager } from './manager.js';
+import { reviewGuard, upstreamDefinitionReport } from '../../guard/tool-guard.js';
+import { reportOf } from '../../../../shared/guard/compare.js';
 
 const SLUG_MAX = 64;
 export const UPSTREAM_TOOL_VERSION = 'v1';
@@ -46,6 +55,7 @@ export function fieldsOfDefinition(def: UpstreamDefinition, hash: string) {
 
 export class UpstreamSync {
   private running = new Map<string, Promise<UpstreamSyncReport>>();
+  private readonly last = new Map<string, UpstreamLastSync>();
 
   constructor(
     private readonly deps: {
@@ -63,6 +73,10 @@ export class UpstreamSync {
     const previous = this.running.get(bundleID) ?? Promise.resolve(undefined);
     const next = previous.catch(() => undefined).then(() => this.run(bundleID, false));
     this.running.set(bundleID, next);
+    next.then(
+      (r) => this.last.set(bundleID, { at: this.deps.now(), ok: true, added: r.added.length, changed: r.changed.length, gone: r.gone.length }),
+      (e: unknown) => this.last.set(bundleID, { at: this.deps.now(), ok: false, error: e instanceof Error ? e.message : String(e) }),
+    );
     next
       .finally(() => {
         if (this.running.get(bundleID) === next) this.running.delete(bundleID);
@@ -80,6 +94,8 @@ export class UpstreamSync {
     const connection = manager.connection(bundleID);
     const upstream = await connection.listTools();
     const status = connection.status();
+    // The server's instructions reach agents with its tools: the definition guard reads them too.
+    const instructions = (await connection.connect()).getInstructions?.() || undefined;
 
     const seen: UpstreamSnapshot['tools'] = {};
     for (const tool of upstream) {
@@ -100,15 +116,21 @@ export class UpstreamSync {
       gone: [],
       unchanged: 0,
     };
-    for (const [name, { hash }] of Object.entries(seen)) {
+    for (const [name, { hash, definition }] of Object.entries(seen)) {
       const rec = byName.get(name);
       if (!rec) {
-        report.added.push({ name, slug: slugFor(name, taken) });
+        // A new tool with a finding arrives flagged (its view and lint show the findings too).
+        const guard = upstreamDefinitionReport(definition, instructions);
+        report.added.push({ name, slug: slugFor(name, taken), ...(guard.worst ? { guard } : {}) });
         continue;
       }
       const ref = { name, toolID: rec.file.toolID, slug: rec.file.slug, version: rec.file.version };
       if ((rec.file.impl as McpImpl).definitionHash === hash) report.unchanged++;
-      else report.changed.push(ref);
+      else {
+        // What the change adds to the guard's findings: a rug-pull is named at the sync already.
+        const added = reviewGuard({ ...rec.file, name }, definition, instructions).added;
+        report.changed.push({ ...ref, ...(added.length ? { guard: reportOf(added) } : {}) });
+      }
     }
     for (const [name, rec] of byName) {
       if (!Object.hasOwn(seen, name)) report.gone.push({ name, toolID: rec.file.toolID, slug: rec.file.slug, version: rec.file.version });
@@ -119,6 +141,7 @@ export class UpstreamSync {
       syncedAt: this.deps.now(),
       ...(status.server ? { server: status.server } : {}),
       ...(status.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
+      ...(instructions ? { instructions } : {}),
       tools: seen,
     });
     for (const added of report.added) {
@@ -133,6 +156,11 @@ export class UpstreamSync {
       added.toolID = view.toolID;
     }
     return report;
+  }
+
+  /** How the last sync of this process ended (on the server view), or undefined before one. */
+  lastOf(bundleID: string): UpstreamLastSync | undefined {
+    return this.last.get(bundleID);
   }
 
   /**

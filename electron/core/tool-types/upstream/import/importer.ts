@@ -17,6 +17,7 @@ import type { Store } from '../../../store/store.js';
 import type { BundleService } from '../../../store/bundles.js';
 import type { SecretsStore } from '../../../secrets/secrets-store.js';
 import type { UpstreamService } from '../service.js';
+import { UPSTREAM_TOOL_VERSION } from '../sync.js';
 import type { DataPaths } from '../../../data-paths.js';
 import type { TransferLimits } from '../../../archive/limits.js';
 import { uniqueName } from '../../../util/names.js';
@@ -43,6 +44,8 @@ export interface UpstreamImportDeps {
   servers: Pick<UpstreamService, 'sync'>;
   paths: DataPaths;
   limits: TransferLimits;
+  /** Bundles this import is creating: the import syncs them itself (or not: `sync: false`), not the creation hook. */
+  creating: Set<string>;
 }
 
 const FORMATS_HINT =
@@ -146,12 +149,16 @@ export class UpstreamImport {
       const bundleID = mcpb?.bundleID ?? uuidv7();
       for (const s of draft.secrets) if (s.value !== undefined && stored.includes(s.name)) await this.deps.secrets.set(s.name, s.value);
       if (mcpb) await (await import('./mcpb.js')).unpackMcpb(mcpb, packageFolder(this.deps.paths, bundleID), this.deps.limits);
-      const { bundle } = await this.deps.bundles().put(bundleID, {
-        slug: draft.slug,
-        displayName: draft.displayName.slice(0, 200),
-        description: draft.description.slice(0, 10000),
-        source: draft.source,
-      });
+      this.deps.creating.add(bundleID);
+      const { bundle } = await this.deps
+        .bundles()
+        .put(bundleID, {
+          slug: draft.slug,
+          displayName: draft.displayName.slice(0, 200),
+          description: draft.description.slice(0, 10000),
+          source: draft.source,
+        })
+        .finally(() => this.deps.creating.delete(bundleID));
       item.bundleID = bundle.bundleID;
       report.created.push({ bundleID: bundle.bundleID, slug: bundle.slug });
     }
@@ -167,6 +174,18 @@ export class UpstreamImport {
           const synced = await this.deps.servers.sync(item.bundleID, false);
           item.sync = { status: 'synced', tools: synced.added.map((a) => a.slug) };
           report.toolCount += synced.added.length;
+          for (const a of synced.added) {
+            if (a.guard?.worst) {
+              (report.guard ??= []).push({
+                bundleSlug: item.slug ?? item.name,
+                slug: a.slug,
+                version: UPSTREAM_TOOL_VERSION,
+                origin: `${item.name}: ${a.name}`,
+                worst: a.guard.worst,
+                findings: a.guard.findings,
+              });
+            }
+          }
         } catch (e) {
           item.sync = { status: 'failed', error: e instanceof Error ? e.message : String(e) };
         }
