@@ -244,7 +244,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const steps = new EngineSteps(store.reader, engine);
 
   // Context costs are asked for only when a view is built, by which time `contextCost` exists.
-  const bundles = new BundleService(store, { agentCost: (bundleID): { agentTools: number; tokens?: number } => contextCost.forBundle(bundleID) });
+  const bundles = new BundleService(store, {
+    agentCost: (bundleID): { agentTools: number; tokens?: number } => contextCost.forBundle(bundleID),
+    saved: (before, after) => typeServices.bundleSaved(before, after),
+  });
   const tools = new ToolService(store, {
     contextTokens: (toolID): number | undefined => contextCost.forTool(toolID),
     prepare: prepareTool,
