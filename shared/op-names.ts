@@ -54,6 +54,7 @@ export const OP_NAMES = [
   'servers.authorize',
   'tools.definition',
   'tools.acceptDefinition',
+  'tools.guard',
   'tools.acceptGuard',
   'buildFiles.list',
   'buildFiles.read',

@@ -22,6 +22,7 @@ import { registerServeCommands } from './commands/serve.js';
 import { registerProfileCommands } from './commands/profiles.js';
 import { registerLintCommand } from './commands/lint.js';
 import { registerAuditCommands } from './commands/audit.js';
+import { registerGuardCommands } from './commands/guard.js';
 import { TYPE_COMMANDS } from './tool-types/registry.js';
 
 const VERSION = '0.1.0';
@@ -59,6 +60,7 @@ export function buildProgram(): { program: Command; close(): Promise<void> } {
   registerSecretCommands(program, cli);
   registerDoctorCommand(program, cli);
   registerLintCommand(program, cli);
+  registerGuardCommands(program, cli);
   registerAuditCommands(program, cli);
   return { program, close: () => sessions.close() };
 }

@@ -68,6 +68,27 @@ export interface GuardContext {
   otherToolNames?: readonly string[];
 }
 
+/**
+ * The guard's state of one tool, for a person deciding whether to accept its findings (GET
+ * …/guard, tools.guard): what it finds in the tool as it is now, the digest an acceptance is pinned
+ * to, the bundle's policy, the acceptance stored in tool.json and whether agents are kept from it.
+ */
+export interface ToolGuardReview {
+  toolID: string;
+  /** sha256 of what the guard read now: send it with tools.acceptGuard, so a definition changed meanwhile is refused. */
+  digest: string;
+  /** The bundle's policy, else config's (`warn` by default). */
+  policy: 'warn' | 'withhold';
+  findings: GuardFinding[];
+  worst: GuardSeverity | null;
+  /** The classes of its errors: what an acceptance accepts (empty: nothing to accept). */
+  classes: GuardClass[];
+  /** The acceptance stored in tool.json; `current` when it is of the definition as it is now (else a later change re-opened it). */
+  accepted?: { digest: string; acceptedAt: string; by?: string; classes?: string[]; current: boolean };
+  /** Why the guard keeps the tool from agents now (policy withhold, an error, no current acceptance). */
+  withheld?: string;
+}
+
 /** The guard's verdict on one definition. */
 export interface GuardReport {
   findings: GuardFinding[];

@@ -4,6 +4,7 @@ import { Safety, Card, Limits, JsonSchemaValue } from '../schemas.js';
 import { ToolTypeInputSchema } from '../tool-types/catalog.js';
 import { MAX_SCHEDULES, ScheduleInput } from '../schedules/schema.js';
 import type { ToolView, Page, SearchHit, OpenAiFunction, ToolLintFinding } from '../types.js';
+import type { ToolGuardReview } from '../guard/types.js';
 import { ToolGuardInput } from '../guard/policy.js';
 import { op, Ids, PageSize, PageToken, ToolRef, EnabledPatch, IfMatch } from './op.js';
 
@@ -121,6 +122,12 @@ export const toolsOperations = {
       },
       { additionalProperties: false },
     ),
+    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+  }),
+  'tools.guard': op<ToolGuardReview>()({
+    summary:
+      "The definition guard's findings on one tool as it is now, with the digest an acceptance is pinned to, the bundle's policy, the acceptance stored (and whether it is of this definition) and why agents are kept from it",
+    input: Type.Object(ToolRef, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   }),
   'tools.acceptGuard': op<ToolView>()({

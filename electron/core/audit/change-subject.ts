@@ -1,7 +1,7 @@
 /**
  * Names a changed file for the people who read the audit log: which bundle or tool (display name,
  * slug, version, IDs, from the content itself, so a deleted one keeps its name), and for an update
- * the names of what changed inside it. Names only: a secrets.json change says which secrets, never
+ * the names of what changed inside it (a guard setting by its name: `guard.accepted`). Names only: a secrets.json change says which secrets, never
  * a value, and a config change which settings.
  */
 import type { AuditChangeFields, AuditChangeSubject } from '../../../shared/audit.js';
@@ -47,6 +47,18 @@ function entity(type: 'bundle' | 'tool', file: Json): AuditChangeSubject {
   return subject;
 }
 
+/**
+ * `guard` of a bundle or tool by the settings that changed in it (`guard.accepted`: a person accepted
+ * the guard's findings; `guard.policy`, `guard.output`), so the log tells an acceptance from a setting.
+ */
+function guardSettingsNamed(changed: string[], old: Json, now: Json): string[] {
+  if (!changed.includes('guard')) return changed;
+  const before = isPlainObject(old['guard']) ? old['guard'] : {};
+  const after = isPlainObject(now['guard']) ? now['guard'] : {};
+  const inside = differing(before, after, 'guard.');
+  return inside.length ? changed.flatMap((k) => (k === 'guard' ? inside : [k])) : changed;
+}
+
 /** `path` relative to the data folder, with '/' separators. */
 export function describeChange(
   path: string,
@@ -72,6 +84,6 @@ export function describeChange(
       ...differing((old?.['tools'] as Json | undefined) ?? {}, (now?.['tools'] as Json | undefined) ?? {}, 'tool:'),
     ];
   } else subject = { type: 'file' };
-  if (changed === undefined && old && now && subject.type !== 'file') changed = differing(old, now);
+  if (changed === undefined && old && now && subject.type !== 'file') changed = guardSettingsNamed(differing(old, now), old, now);
   return { subject, ...(changed?.length ? { changed: changed.slice(0, MAX_CHANGED) } : {}) };
 }

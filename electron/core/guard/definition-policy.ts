@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { guardPolicy } from '../../../shared/guard/policy.js';
-import type { GuardDefinition } from '../../../shared/guard/types.js';
+import type { GuardClass, GuardDefinition, ToolGuardReview } from '../../../shared/guard/types.js';
 import type { Config, ToolFile } from '../../../shared/schemas.js';
 import type { Store } from '../store/store.js';
 import type { ToolService } from '../store/tools.js';
@@ -63,9 +63,28 @@ export class DefinitionPolicy {
   }
 
   /** The classes of the guard's errors in a tool's definition (empty: none). */
-  errorClasses(file: ToolFile): string[] {
+  errorClasses(file: ToolFile): GuardClass[] {
     const report = this.guard.report(file, this.deps.instructionsOf?.(file.bundleID));
     return report.worst === 'error' ? [...new Set(report.findings.filter((f) => f.severity === 'error').map((f) => f.class))] : [];
+  }
+
+  /** What a person is asked to accept: the guard's findings on the tool as it is now, pinned by digest, and where it stands. */
+  async review(ref: ToolRef): Promise<ToolGuardReview> {
+    const { file } = await this.deps.store.tool(ref.bundleID, ref.slug, ref.version);
+    const report = this.guard.report(file, this.deps.instructionsOf?.(file.bundleID));
+    const digest = this.digestOf(file);
+    const accepted = file.guard?.accepted;
+    const withheld = this.withheld(file);
+    return {
+      toolID: file.toolID,
+      digest,
+      policy: guardPolicy(this.deps.store.reader.bundle(file.bundleID)?.file, this.deps.config()),
+      findings: report.findings,
+      worst: report.worst,
+      classes: this.errorClasses(file),
+      ...(accepted ? { accepted: { ...accepted, current: accepted.digest === digest } } : {}),
+      ...(withheld ? { withheld } : {}),
+    };
   }
 
   /** Why agents must not have this tool now under its bundle's guard policy, or undefined. */

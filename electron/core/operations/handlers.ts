@@ -83,6 +83,7 @@ export function createHandlers(s: Services): GenericHandlers {
     'buildFiles.delete': (i) => s.buildFiles.delete(ref(i), i.path),
     'tools.build': (i) => s.builds.build(ref(i), { ...(i.buildID ? { buildID: i.buildID } : {}), ...(i.noCache ? { noCache: true } : {}) }),
     'tools.image': (i) => s.builds.image(ref(i)),
+    'tools.guard': (i) => s.guard.review(ref(i)),
     'tools.acceptGuard': (i, ctx) => s.guard.accept(ref(i), i.digest, callerLabel(ctx.caller)),
     'profiles.list': () => s.profiles.list(),
     'profiles.get': (i) => s.profiles.get(i.profileID),

@@ -45,7 +45,7 @@ export interface Services {
   >;
   profiles: Pick<ProfileService, 'list' | 'get' | 'put' | 'delete' | 'listTokens' | 'createToken' | 'revokeToken'>;
   audit: { list(filter: OpInput<'audit.list'>): Promise<Page<AuditRecord>>; verify(): Promise<AuditVerifyResult> };
-  guard: Pick<DefinitionPolicy, 'accept'>;
+  guard: Pick<DefinitionPolicy, 'review' | 'accept'>;
   buildFiles: Pick<BuildFilesService, 'list' | 'read' | 'write' | 'rename' | 'delete'>;
   builds: Pick<BuildService, 'build' | 'image'>;
   trash: { purge(bundleID: string): Promise<{ purged: true; toolCount: number }> };

@@ -124,3 +124,16 @@ export function useDeleteTool() {
     },
   });
 }
+
+/** A person accepts the guard's findings on a tool as the view showed them (`digest`: refused when the definition changed since). */
+export function useAcceptGuard() {
+  const qc = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: ({ tool, digest }: { tool: ToolView; digest: string }) =>
+      call('tools.acceptGuard', { bundleID: tool.bundleID, slug: tool.slug, version: tool.version, digest }),
+    onSuccess: (t) => toast.show('success', `Accepted the guard's findings on ${t.displayName || t.slug}`),
+    onError: (e, { tool }) => toast.show('error', `Could not accept the findings on ${tool.displayName || tool.slug}: ${errorMessage(e)}`),
+    onSettled: () => void qc.invalidateQueries({ queryKey: keys.tools }),
+  });
+}

@@ -43,6 +43,8 @@ export const keys = {
   server: (bundleID: string) => ['servers', bundleID] as const,
   /** Under 'tools': a tool change (an accept, a sync) makes its review stale too. */
   definition: (ref: ToolRef) => ['tools', 'definition', ref.bundleID, ref.slug, ref.version] as const,
+  /** Under 'tools': the guard's review of one tool changes with its definition and its bundle's policy. */
+  guard: (ref: ToolRef) => ['tools', 'guard', ref.bundleID, ref.slug, ref.version] as const,
   /** Under 'tools': any tool's change may add or settle a near-duplicate. */
   lint: (scope: { bundleID?: string; toolID?: string }) => ['tools', 'lint', scope.bundleID ?? '', scope.toolID ?? ''] as const,
   profiles: ['profiles'] as const,
@@ -57,6 +59,11 @@ export function useToolLint(scope: { bundleID?: string; toolID?: string }) {
     queryKey: keys.lint(scope),
     queryFn: () => call('tools.lint', scope.toolID ? { toolIDs: [scope.toolID] } : scope.bundleID ? { bundleIDs: [scope.bundleID] } : {}),
   });
+}
+
+/** The definition guard's findings on one tool as it is now, with the digest an acceptance is pinned to (tools.guard). */
+export function useToolGuard(ref: ToolRef) {
+  return useQuery({ queryKey: keys.guard(ref), queryFn: () => call('tools.guard', ref) });
 }
 
 /** All bundles (enabled and disabled), or the Trash. Bundles are few, so every page is fetched. */

@@ -201,7 +201,7 @@ export function ToolDetail({ toolRef, args }: { toolRef: ToolRef; args?: string 
             <Slot key={key} tool={t} />
           ))}
         </Suspense>
-        <ToolFindings toolID={t.toolID} />
+        <ToolFindings tool={t} />
         {bundle && !bundle.isEnabled && <p className="notice">The bundle {bundle.displayName || bundle.slug} is off, so this tool cannot run.</p>}
       </header>
       {/* Keyed by tool: another tool starts from its own defaults, not the last one's arguments. */}
