@@ -71,7 +71,8 @@ export interface AuditChangeFields {
   /**
    * An update's names of what changed inside the file, never a value: top-level fields of a
    * bundle, tool or config.json, secret names of secrets.json, `bundle:<id>`/`tool:<id>` switches
-   * of builtin-state.json.
+   * of builtin-state.json; a bundle's or tool's `guard` by the setting inside it (`guard.accepted`:
+   * a person accepted the guard's findings, `guard.policy`, `guard.output`).
    */
   changed?: string[];
   op: 'create' | 'update' | 'delete';
@@ -128,7 +129,8 @@ export interface AuditVerifyResult {
   summary: string;
 }
 
-const OP_DONE: Record<AuditChangeFields['op'], string> = { create: 'Created', update: 'Changed', delete: 'Deleted' };
+/** A change's operation as people say it. */
+export const CHANGE_DONE: Record<AuditChangeFields['op'], string> = { create: 'Created', update: 'Changed', delete: 'Deleted' };
 
 /** A bundle or tool as people know it: “Display name” (slug version), or its slug alone. */
 function entityName(s: AuditChangeSubject): string {
@@ -149,17 +151,30 @@ function pathName(path: string): string {
   return path;
 }
 
+/** What a change record is about, for people: “Tool “Sum” (sum v1)”, “The settings”, or what its path says. */
+export function auditSubjectName(r: Pick<AuditChangeFields, 'subject' | 'path'>): string {
+  const s = r.subject;
+  if (!s || s.type === 'file') {
+    const name = pathName(r.path);
+    return name.charAt(0).toUpperCase() + name.slice(1);
+  }
+  if (s.type === 'bundle') return `Bundle ${entityName(s)}`;
+  if (s.type === 'tool') return `Tool ${entityName(s)}`;
+  return { config: 'The settings', secrets: 'The secrets', 'builtin-state': 'The built-in switches' }[s.type];
+}
+
 const listed = (names: string[] | undefined) => (names?.length ? `: ${names.join(', ')}` : '');
 
 function changeSummary(r: AuditChangeFields): string {
   const s = r.subject;
-  if (!s || s.type === 'file') return `${OP_DONE[r.op]} ${pathName(r.path)}`;
+  if (!s || s.type === 'file') return `${CHANGE_DONE[r.op]} ${pathName(r.path)}`;
   if (s.type === 'bundle' || s.type === 'tool') {
     const what = `${s.type} ${entityName(s)}`;
-    if (r.op !== 'update') return `${r.op === 'delete' && s.type === 'bundle' ? 'Deleted for good' : OP_DONE[r.op]} ${what}`;
+    if (r.op !== 'update') return `${r.op === 'delete' && s.type === 'bundle' ? 'Deleted for good' : CHANGE_DONE[r.op]} ${what}`;
     const changed = r.changed ?? [];
     if (changed.includes('softDeletedAt')) return `${s.inTrash ? 'Moved to the Trash' : 'Restored from the Trash'} ${what}`;
     if (changed.length === 1 && changed[0] === 'isEnabled') return `${s.isEnabled ? 'Switched on' : 'Switched off'} ${what}`;
+    if (changed.length === 1 && changed[0] === 'guard.accepted') return `Accepted the guard's findings on ${what}`;
     return `Changed ${what}${listed(changed)}`;
   }
   if (s.type === 'config') return r.op === 'create' ? 'Created the settings' : `Changed the settings${listed(r.changed)}`;

@@ -1,6 +1,7 @@
 /**
  * The Audit log screen in Chromium against `npm run serve`: records of real calls and changes,
- * newest first; a filter; a record's fields on selection; "Verify chain" intact, then after a
+ * newest first; a filter; a record on selection, read as facts (what by name, the operation, who) with
+ * its path as a detail; "Verify chain" intact, then after a
  * record was edited on disk, naming its file and line. Screenshots light, dark and 900 px; axe.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,11 +57,19 @@ describe.skipIf(!chromiumAvailable())('Audit log in Chromium', () => {
     expect(changes.some((t) => t.includes('Created bundle “Maths” (maths)'))).toBe(true);
     const createdTool = page.getByTestId('audit-row').filter({ hasText: 'Created tool “Sum” (sum v1)' });
     await createdTool.click();
-    await expect.poll(() => page.getByTestId('audit-detail').textContent()).toMatch(new RegExp(`pathbundles/${bundleID}/tools/[0-9a-f-]{36}/tool\\.json`));
+    // The detail reads the change: what (by display name and slug), the operation, who; never the subject as raw JSON.
+    const detail = page.getByTestId('audit-detail');
+    await expect.poll(() => detail.textContent()).toMatch(/WhatTool “Sum” \(sum v1\)OperationCreatedWhorest/);
+    expect(await detail.textContent()).not.toMatch(/"type":"tool"|displayName/);
+    // The path is kept as a detail, shown on asking.
+    expect(await detail.locator('.audit-more').getAttribute('open')).toBeNull();
+    await detail.locator('.audit-more > summary').click();
+    await expect.poll(() => detail.textContent()).toMatch(new RegExp(`Pathbundles/${bundleID}/tools/[0-9a-f-]{36}/tool\\.json`));
     await shoot(page, 'audit-change');
     await page.getByLabel('Kind').selectOption('');
     await page.getByTestId('audit-row').first().click();
-    await expect.poll(() => page.getByTestId('audit-detail').textContent()).toMatch(/argsDigest[0-9a-f]{64}/);
+    await expect.poll(() => page.getByTestId('audit-detail').textContent()).toMatch(/Toolsum v1Result(ok|error)/);
+    await expect.poll(() => page.getByTestId('audit-detail').textContent()).toMatch(/Arguments \(SHA-256\)[0-9a-f]{64}/);
     await page.getByTestId('audit-verify').click();
     await expect.poll(() => page.getByTestId('audit-verify-result').textContent()).toMatch(/Chain intact\. \d+ records in 1 file, chain intact/);
     await shoot(page, 'audit');

@@ -1,6 +1,7 @@
 /**
  * The audit log: every call, approval decision and change to stored state, newest first, in a
- * virtualised table with filters; a record's fields on selection, and "Verify chain", which walks
+ * virtualised table with filters; a record on selection, read as facts (what, the operation, who,
+ * when) with its path, IDs and hashes as details (record-facts.ts); and "Verify chain", which walks
  * every file and says whether a record was edited, removed or reordered.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -10,6 +11,7 @@ import { verifyAudit } from '../../api/operations.js';
 import { ErrorState, Loading, Badge, Empty } from '../../components/States.js';
 import { absoluteTime, relativeTime } from '../../lib/format.js';
 import { AUDIT_KINDS, auditSummary, auditWho, type AuditKind, type AuditRecord, type AuditVerifyResult } from '../../../../shared/audit.js';
+import { recordFacts, type Fact } from './record-facts.js';
 import './AuditScreen.css';
 
 const ROW_HEIGHT = 36;
@@ -78,8 +80,21 @@ function VerifyResult({ result }: { result: AuditVerifyResult }) {
   );
 }
 
+function FactList({ facts, className }: { facts: Fact[]; className: string }) {
+  return (
+    <dl className={className}>
+      {facts.map((f) => (
+        <div key={f.label} className="audit-field">
+          <dt>{f.label}</dt>
+          <dd className={f.mono ? 'mono' : undefined}>{f.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 function Detail({ record }: { record: AuditRecord }) {
-  const fields = Object.entries(record).filter(([k]) => k !== 'kind');
+  const { facts, details } = recordFacts(record, absoluteTime);
   return (
     <aside className="audit-detail" aria-label={`Record ${record.seq}`} data-testid="audit-detail" tabIndex={0}>
       <h2 className="audit-detail-title">
@@ -88,14 +103,11 @@ function Detail({ record }: { record: AuditRecord }) {
       <p className="audit-detail-summary">
         {auditSummary(record)} — {auditWho(record)}
       </p>
-      <dl className="audit-fields">
-        {fields.map(([k, v]) => (
-          <div key={k} className="audit-field">
-            <dt>{k}</dt>
-            <dd className="mono">{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList facts={facts} className="audit-fields" />
+      <details className="audit-more">
+        <summary>Details: {record.kind === 'change' ? 'the file, IDs, digests' : 'IDs, digests'} and the chain</summary>
+        <FactList facts={details} className="audit-fields audit-fields-more" />
+      </details>
     </aside>
   );
 }
