@@ -8,7 +8,6 @@ import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
-import type { StoreEvent } from '../../shared/operations.js';
 import type { AgentAccessStatus, Availability } from '../../shared/types.js';
 import { ConfigStore } from './config.js';
 import { MetricsStore } from './metrics.js';
@@ -21,6 +20,7 @@ import { BundleService } from './store/bundles.js';
 import { ToolService } from './store/tools.js';
 import { watchStore } from './store/watcher.js';
 import { SearchService } from './search/search-service.js';
+import { openToolSearchLearning } from './search/tool-search-learning.js';
 import { SecretsStore } from './secrets/secrets-store.js';
 import type { SecretCipher } from './secrets/cipher.js';
 import { createFunctionRegistry } from './functions/catalog.js';
@@ -67,7 +67,7 @@ import { AuditChanges } from './audit/changes.js';
 import { listAudit } from './audit/query.js';
 import { verifyAudit } from './audit/verify.js';
 import type { AuditActor } from '../../shared/audit.js';
-import type { OpInput } from '../../shared/operations.js';
+import type { OpInput, StoreEvent } from '../../shared/operations.js';
 import { DEFAULT_APPROVAL_TTL_SECONDS, DEFAULT_AUDIT_MAX_FILE_BYTES } from '../../shared/schemas.js';
 
 export interface CoreOptions {
@@ -257,7 +257,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   upstreams.onToolsChanged = (bundleID) =>
     void upstreamSync.sync(bundleID).catch((e: unknown) => logger.error(`syncing upstream server of bundle ${bundleID}`, e));
   const upstream = new UpstreamService({ manager: upstreams, sync: upstreamSync, store, secrets, log: logger, appVersion: opts.appVersion ?? '0.1.0' });
-  const search = new SearchService(store, tools);
+  const search = new SearchService(store, tools, await openToolSearchLearning({ dataDir, config, logger, owned }));
   owned.add(search.dispose);
   const invocations = new InvocationService(store, engine, history, running);
   const transfer = new TransferService({ store, bundles, tools, config, paths });

@@ -4,6 +4,18 @@ import { Safety, Card, Limits, JsonSchemaValue } from '../schemas.js';
 import { ToolTypeInputSchema } from '../tool-types/catalog.js';
 import { MAX_SCHEDULES, ScheduleInput } from '../schedules/schema.js';
 import type { ToolView, Page, SearchHit, OpenAiFunction, ToolLintFinding } from '../types.js';
+/** A tool's learned words for agents' tool search (electron/core/search/tool-search-learning.ts). */
+export interface ToolSearchLearningView {
+  toolID: string;
+  /** config.toolSearch.learnFromUse: off, nothing is learned and nothing learned counts. */
+  learnFromUse: boolean;
+  /** Words, strongest first. */
+  words: { word: string; strength: number }[];
+  /** The latest searches that led an agent to call it, newest first. */
+  searches: { query: string; at: string }[];
+  updatedAt?: string;
+}
+
 import { op, Ids, PageSize, PageToken, ToolRef, EnabledPatch, IfMatch } from './op.js';
 
 /** Fields a client may send when creating or editing a tool. Read-only fields are accepted and ignored, so a GET result can be sent back. */
@@ -58,6 +70,16 @@ export const toolsOperations = {
       },
       { additionalProperties: false },
     ),
+    errors: ['INVALID_INPUT'],
+  }),
+  'tools.searchLearning': op<ToolSearchLearningView>()({
+    summary: "What a tool learned from agents' use (the searches that led to a call of it), and whether learning is on",
+    input: Type.Object({ toolID: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT'],
+  }),
+  'tools.searchLearningReset': op<{ reset: number }>()({
+    summary: 'Forget what one tool (toolID) or every tool learned from use',
+    input: Type.Object({ toolID: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }),
     errors: ['INVALID_INPUT'],
   }),
   'tools.get': op<ToolView>()({

@@ -24,6 +24,7 @@ import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type Mcp
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpServer, serverIdentity, type McpConnection } from './mcp-server.js';
 import { answerPlainCall, plainModernCall } from './plain-call.js';
+import { answerPlainSearch, plainModernSearch } from './plain-search.js';
 import { createMcpScope, scopeKey, type McpCore, type McpScope } from './scope.js';
 import { createListCache, plainModernListRequest, type ListCache } from './list-cache.js';
 import { answerSessionCall, cancelSessionCall, createSessionListCache, plainSessionCall, type PlainSession, type SessionListCache } from './plain-session.js';
@@ -164,6 +165,11 @@ export function createMcpHttp(opts: { core: McpCore; version?: string }): McpHtt
     if (plainList && (await audienceFor(key).lists.answer(req, reply, plainList))) return reply;
     if (req.method === 'POST' && req.headers['mcp-method'] === 'tools/call') {
       const audience = audienceFor(key);
+      const search = plainModernSearch(req, audience.scope);
+      if (search) {
+        answerPlainSearch(opts.core, audience.scope, identity, search, reply);
+        return reply;
+      }
       const call = plainModernCall(req, audience.scope);
       if (call) {
         await answerPlainCall(opts.core, audience.scope, identity, call, req, reply);

@@ -28,6 +28,7 @@ import { errorResult, toCallResult } from './describe.js';
 import { invokeForAgent } from './call.js';
 import { registerTasks } from './tasks.js';
 import { isSearchModeTool, searchModeCall } from './search-mode.js';
+import { searchSession } from './plain-search.js';
 import type { McpCore, McpScope } from './scope.js';
 import type { RunAnswerers } from '../../core/invoke/types.js';
 import { mcpCaller } from '../request-caller.js';
@@ -137,7 +138,10 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
     // An OAuth caller is named by its token too, so the audit log and approvals bind the person or client.
     const caller = mcpCaller(clientName(ctx), ctx.http?.authInfo, scope.profileID);
     // A retry that carries an answer is the same call, counted once.
-    if (!ctx.mcpReq.requestState()) void agentOf(ctx).then((h) => h?.recordCall());
+    if (!ctx.mcpReq.requestState()) {
+      void agentOf(ctx).then((h) => h?.recordCall());
+      core.search.learning.called(searchSession(scope, caller), tool.file.toolID);
+    }
     if (tasks.asked(ctx)) return tasks.start(tool, args, caller, ctx);
     if (tool.safety === 'privileged') {
       const gate = await approvalGate(core, server, tool, args, caller, ctx);
@@ -150,7 +154,8 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const args = request.params.arguments ?? {};
     if (scope.mode() === 'search' && isSearchModeTool(request.params.name)) {
-      const answer = searchModeCall(scope, request.params.name, args);
+      const session = searchSession(scope, mcpCaller(clientName(ctx), ctx.http?.authInfo, scope.profileID));
+      const answer = searchModeCall(scope, request.params.name, args, { session, learning: core.search.learning });
       return answer.kind === 'result' ? answer.result : run(answer.tool, answer.args, ctx);
     }
     const tool = scope.byName(request.params.name);

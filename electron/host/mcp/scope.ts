@@ -33,6 +33,7 @@ export type McpCore = Pick<
   | 'profileStore'
   | 'profiles'
   | 'metrics'
+  | 'search'
 >;
 
 /** Who a scope serves: some bundles (all when none), or one profile. */
@@ -101,7 +102,7 @@ export function createMcpScope(core: McpCore, audience: ScopeAudience = []): Mcp
     for (const b of core.store.reader.bundles()) if (wanted.has(b.file.slug)) ids.add(b.file.bundleID);
     return { bundleIDs: ids };
   };
-  let cached: { tools: AgentTool[]; byName: Map<string, AgentTool>; described?: Tool[]; searcher?: ToolSearcher } | undefined;
+  let cached: { tools: AgentTool[]; byName: Map<string, AgentTool>; described?: Tool[]; searcher?: ToolSearcher; learnedVersion?: number } | undefined;
   const current = () => {
     if (cached) return cached;
     const tools = visibleNow();
@@ -182,7 +183,14 @@ export function createMcpScope(core: McpCore, audience: ScopeAudience = []): Mcp
     mode,
     searcher() {
       const c = current();
-      return (c.searcher ??= createToolSearcher(c.tools.map((t) => searchEntryOf(t, core.metrics.get(t.file.toolID).callCount))));
+      c.searcher ??= createToolSearcher(c.tools.map((t) => searchEntryOf(t, core.metrics.get(t.file.toolID).callCount)));
+      // What agents taught the tools since this searcher last looked (learning from use).
+      const learning = core.search.learning;
+      const changed = learning.changedSince(c.learnedVersion ?? -1);
+      const toolIDs = changed === 'all' ? new Set([...c.tools.map((t) => t.file.toolID), ...learning.learnedTools()]) : changed;
+      for (const toolID of toolIDs) c.searcher.learn(toolID, learning.wordsOf(toolID));
+      c.learnedVersion = learning.version;
+      return c.searcher;
     },
     onChange(listener) {
       listeners.add(listener);

@@ -20,6 +20,7 @@ import {
   SEARCH_TOOLS,
 } from '../../core/agents/search-mode-tools.js';
 import type { McpScope } from './scope.js';
+import type { ToolSearchLearning } from '../../core/search/tool-search-learning.js';
 
 export { SEARCH_TOOLS, DESCRIBE_TOOLS, CALL_TOOL, MAX_QUERY_LENGTH } from '../../core/agents/search-mode-tools.js';
 
@@ -41,6 +42,7 @@ export function searchEntryOf(t: AgentTool, calls: number): ToolSearchEntry {
   const schema = (t.file.argSchema ?? {}) as { properties?: Record<string, { description?: unknown }> };
   const props = schema.properties && typeof schema.properties === 'object' ? schema.properties : {};
   return {
+    id: t.file.toolID,
     name: t.name,
     title: t.file.displayName || t.file.slug,
     description: t.description ?? t.file.description,
@@ -70,8 +72,14 @@ function structured(value: Record<string, unknown>): CallToolResult {
 
 export type SearchModeAnswer = { kind: 'result'; result: CallToolResult } | { kind: 'call'; tool: AgentTool; args: Record<string, unknown> };
 
+/** Who is searching, for learning from use: the session key, and the learning service told of each search. */
+export interface SearchLearning {
+  session: string;
+  learning: Pick<ToolSearchLearning, 'searched'>;
+}
+
 /** search_tools and describe_tools answer here; call_tool names the real tool and its arguments. */
-export function searchModeCall(scope: McpScope, name: string, args: Record<string, unknown>): SearchModeAnswer {
+export function searchModeCall(scope: McpScope, name: string, args: Record<string, unknown>, learn?: SearchLearning): SearchModeAnswer {
   if (name === SEARCH_TOOLS) {
     const query = args['query'];
     if (typeof query !== 'string') return { kind: 'result', result: invalidInput('query must be a string of a few words') };
@@ -94,6 +102,11 @@ export function searchModeCall(scope: McpScope, name: string, args: Record<strin
       const description = t.description ?? (t.file.description || t.file.displayName || t.file.slug);
       return [{ name: t.name, title: t.file.displayName || t.file.slug, description: oneLine(description), safety: t.safety, score: m.score, why: m.why }];
     });
+    learn?.learning.searched(
+      learn.session,
+      query,
+      matches.map((m) => scope.byName(m.name)!.file.toolID),
+    );
     return { kind: 'result', result: structured({ matches }) };
   }
   if (name === DESCRIBE_TOOLS) {

@@ -88,14 +88,14 @@ export class UsageLearner {
     const list = this.pending.get(session);
     if (!list?.length) return change;
     const search = [...list].reverse().find((s) => s.shown.includes(toolID)) ?? list[list.length - 1]!;
-    search.chosen = true;
-    this.strengthen(toolID, search, 1, now, change);
     // The session's earlier searches nothing was called after were attempts at the same task, in other words.
     for (const attempt of list) {
-      if (attempt.chosen) continue;
+      if (attempt.chosen || attempt === search) continue;
       attempt.chosen = true;
       this.strengthen(toolID, attempt, ATTEMPT_STRENGTH, now, change);
     }
+    search.chosen = true;
+    this.strengthen(toolID, search, 1, now, change);
     for (const other of search.shown) {
       if (other === toolID) break;
       this.weaken(other, search.words, PASSED_OVER_DECAY, change);
