@@ -85,7 +85,7 @@ void app.whenReady().then(async () => {
     appVersion: app.getVersion(),
     ...(cipher ? { secretsCipher: cipher } : {}),
   });
-  registerIpc(ipcMain, core, trustedOrigins(ownOrigins));
+  registerIpc(ipcMain, core, trustedOrigins(ownOrigins), core.logger);
   stopAgentAccess = followAgentAccess(core, agentAccess);
   await createWindow();
   app.on('activate', () => {

@@ -9,9 +9,12 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
-/** "1 call", "3 calls". */
-export function plural(n: number, word: string, pluralWord = `${word}s`): string {
-  return `${n} ${n === 1 ? word : pluralWord}`;
+/**
+ * "1 call", "3 calls". `count` writes the number: as it is in messages of the core and the
+ * contract, grouped in the reader's locale by the renderer (renderer/src/lib/format.ts).
+ */
+export function plural(n: number, word: string, pluralWord = `${word}s`, count: (n: number) => string = String): string {
+  return `${count(n)} ${n === 1 ? word : pluralWord}`;
 }
 
 /** A tool's value as people and models read it: a string as it is, anything else as pretty JSON. */

@@ -1,5 +1,5 @@
 /**
- * Upstream MCP servers (DESIGN.md, "Upstream MCP servers"): a bundle whose `source` names an MCP
+ * Upstream MCP servers (docs/contracts.md, "Upstream MCP servers"): a bundle whose `source` names an MCP
  * server that runs elsewhere, and the plain facts about it every layer shares — the source's
  * schema, the snapshot of what the server last said its tools are, and how a definition's
  * annotations map onto Toolwright's safety. Pure: no Node, no DOM.

@@ -23,7 +23,7 @@ import { SearchService } from './search/search-service.js';
 import { openToolSearchLearning } from './search/tool-search-learning.js';
 import { SecretsStore } from './secrets/secrets-store.js';
 import type { SecretCipher } from './secrets/cipher.js';
-import { createFunctionRegistry } from './functions/catalog.js';
+import { createFunctionRegistry } from './functions/core-functions.js';
 import type { FunctionRegistry } from './functions/registry.js';
 import { SharedRateLimiter } from './invoke/shared-rate-limit.js';
 import { InvocationEngine } from './invoke/engine.js';

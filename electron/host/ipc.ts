@@ -3,13 +3,17 @@
  * wrapper that first checks which frame sent the message (VS Code's rule: only our own
  * renderer, from our own origin, in the top frame), then hands the input to the dispatcher,
  * which validates it against the contract. Errors cross as {code, message, details}. One more
- * channel runs tools.invoke with its output streamed back to the window as events.
+ * channel runs tools.invoke with its output streamed back to the window as events. A refusal
+ * (a message from another frame, input the contract will not take) goes to the Logger too: IPC
+ * has no access log, and the window never sends such a message unless it has a bug or a hostile
+ * page reached it.
  * Electron's objects are passed in structurally so this module never imports `electron`.
  */
 import { OP_NAMES, type StoreEvent } from '../../shared/operations.js';
 import type { Envelope } from '../../shared/errors.js';
 import type { TransportCore } from '../core/operations/transport.js';
-import { EVENT_CHANNEL, INVOKE_EVENT_CHANNEL, INVOKE_STREAM_CHANNEL, opChannel } from './ipc-channels.js';
+import type { Logger } from '../core/log.js';
+import { EVENT_CHANNEL, INVOKE_EVENT_CHANNEL, INVOKE_STREAM_CHANNEL, OP_CHANNEL_PREFIX, opChannel } from './ipc-channels.js';
 import { APP_CALLER } from '../../shared/caller.js';
 
 export { OP_CHANNEL_PREFIX, EVENT_CHANNEL, INVOKE_EVENT_CHANNEL, INVOKE_STREAM_CHANNEL, opChannel } from './ipc-channels.js';
@@ -57,7 +61,58 @@ const APP = { caller: APP_CALLER };
 
 const NOT_OURS: Envelope<never> = { ok: false, error: { code: 'FORBIDDEN', message: 'this IPC message did not come from the Toolwright window' } };
 
-export function registerIpc(ipcMain: IpcMainLike, core: TransportCore, isTrusted: SenderCheck): () => void {
+/**
+ * The answers that refuse a message rather than answer it: not from our window (FORBIDDEN), or
+ * input that is not what the operation takes (INVALID_INPUT: an unknown operation, the contract's
+ * check, an operation's own rules; PAYLOAD_TOO_LARGE). NOT_FOUND, CONFLICT and the like answer a
+ * well-formed question about the data, and a run's own failure is its answer: neither is logged.
+ */
+const REFUSALS: ReadonlySet<string> = new Set(['FORBIDDEN', 'INVALID_INPUT', 'PAYLOAD_TOO_LARGE']);
+/** At most this many refusal lines a minute, so a page that loops cannot flood the log. */
+export const MAX_REFUSAL_LINES_PER_MINUTE = 20;
+
+function senderOf(frame: SenderFrame | null): string {
+  if (!frame) return 'no frame';
+  const url = JSON.stringify(frame.url.length > 200 ? `${frame.url.slice(0, 200)}…` : frame.url);
+  return frame.parent ? `a sub-frame at ${url}` : url;
+}
+
+/** ipcMain whose handlers' refusals also go to the logger, one line each (values quoted: no control characters reach it). */
+function loggingRefusals(ipcMain: IpcMainLike, log: Logger, now: () => number): IpcMainLike {
+  let minute = -1;
+  let lines = 0;
+  let dropped = 0;
+  const write = (line: string) => {
+    const m = Math.floor(now() / 60_000);
+    if (m !== minute) {
+      if (dropped > 0) log.warn(`ipc: ${dropped} more refused message(s) in the minute before were not logged`);
+      minute = m;
+      lines = 0;
+      dropped = 0;
+    }
+    if (lines < MAX_REFUSAL_LINES_PER_MINUTE) {
+      lines++;
+      log.warn(line);
+    } else dropped++;
+  };
+  return {
+    handle: (channel, listener) =>
+      ipcMain.handle(channel, async (event, ...args) => {
+        const answer = await listener(event, ...args);
+        const envelope = answer as Envelope<unknown> | undefined;
+        if (envelope?.ok === false && REFUSALS.has(envelope.error.code)) {
+          const error = envelope.error;
+          const what = channel === INVOKE_STREAM_CHANNEL ? 'tools.invoke (streamed)' : channel.slice(OP_CHANNEL_PREFIX.length);
+          write(`ipc: refused ${what} from ${senderOf(event.senderFrame)}: ${error.code} ${JSON.stringify(error.message)}`);
+        }
+        return answer;
+      }),
+    removeHandler: (channel) => ipcMain.removeHandler(channel),
+  };
+}
+
+export function registerIpc(electronIpcMain: IpcMainLike, core: TransportCore, isTrusted: SenderCheck, log: Logger, now = Date.now): () => void {
+  const ipcMain = loggingRefusals(electronIpcMain, log, now);
   for (const name of OP_NAMES) {
     ipcMain.handle(opChannel(name), async (event, input): Promise<Envelope<unknown>> => {
       if (!isTrusted(event.senderFrame)) return NOT_OURS;

@@ -21,6 +21,7 @@
  * Pure: the DOM and DOMPurify are passed in (the browser's, or jsdom's in the core).
  */
 import { serializeChildren, type SerialNode } from './serialize.js';
+import { escapeHtml } from '../html.js';
 
 /** Runs inside every card frame: posts the content's height whenever it changes (fonts, wrapping, the frame's width). */
 export const CARD_MEASURE_SCRIPT =
@@ -305,10 +306,6 @@ const CSS_COLOR = /^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla)\([0-9.,%\s/deg]+\)|[a
 /** A colour from tool settings, or the fallback when it is not a plain colour. */
 export function safeColor(value: string | undefined, fallback: string): string {
   return value && CSS_COLOR.test(value.trim()) ? value.trim() : fallback;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 export interface CardDocumentInput {

@@ -1,5 +1,5 @@
 /**
- * The definition guard (DESIGN.md, "Trust at the agent door"): one deterministic, offline pass
+ * The definition guard: one deterministic, offline pass
  * over everything an agent reads of a tool, giving findings by class with the offending span,
  * why, where (a JSON pointer) and how to fix it. Errors are what no honest tool needs; warnings
  * are worth a person's look. docs/guard.md describes the rules and how they were measured.

@@ -4,6 +4,7 @@
  * (descriptions, titles, defaults, enums, examples, `x-` fields, property names, unknown keywords).
  */
 import type { GuardDefinition } from './types.js';
+import { isPlainObject } from '../plain-object.js';
 
 export type TextKind =
   /** The tool's name. */
@@ -47,16 +48,12 @@ const PROPERTY_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defi
 /** Stop walking absurd schemas: what a client would refuse anyway. */
 const MAX_DEPTH = 64;
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function values(value: unknown, pointer: string, out: TextField[], property: string | undefined, depth: number): void {
   if (depth > MAX_DEPTH) return;
   if (typeof value === 'string') {
     if (value) out.push({ pointer, kind: 'value', text: value, ...(property !== undefined ? { property } : {}) });
   } else if (Array.isArray(value)) value.forEach((v, i) => values(v, `${pointer}/${i}`, out, property, depth + 1));
-  else if (isObject(value)) {
+  else if (isPlainObject(value)) {
     for (const [k, v] of Object.entries(value)) {
       out.push({ pointer: `${pointer}/${pointerToken(k)}`, kind: 'property-name', text: k, ...(property !== undefined ? { property } : {}) });
       values(v, `${pointer}/${pointerToken(k)}`, out, property, depth + 1);
@@ -70,7 +67,7 @@ function schema(node: unknown, pointer: string, out: TextField[], property: stri
     node.forEach((n, i) => schema(n, `${pointer}/${i}`, out, property, depth + 1));
     return;
   }
-  if (!isObject(node)) return;
+  if (!isPlainObject(node)) return;
   for (const [key, value] of Object.entries(node)) {
     const at = `${pointer}/${pointerToken(key)}`;
     if (STRUCTURAL.has(key)) continue;
@@ -78,7 +75,7 @@ function schema(node: unknown, pointer: string, out: TextField[], property: stri
       if (value) out.push({ pointer: at, kind: 'prose', text: value, ...(property !== undefined ? { property } : {}) });
     } else if (VALUE_KEYS.has(key) || key.startsWith('x-')) {
       values(value, at, out, property, depth + 1);
-    } else if (PROPERTY_MAPS.has(key) && isObject(value)) {
+    } else if (PROPERTY_MAPS.has(key) && isPlainObject(value)) {
       for (const [name, sub] of Object.entries(value)) {
         const subAt = `${at}/${pointerToken(name)}`;
         if (key === 'properties') out.push({ pointer: subAt, kind: 'property-name', text: name, property: name });
@@ -99,7 +96,7 @@ export function definitionTexts(def: GuardDefinition): TextField[] {
   if (def.title) out.push({ pointer: '/title', kind: 'prose', text: def.title });
   if (def.description) out.push({ pointer: '/description', kind: 'prose', text: def.description });
   if (def.instructions) out.push({ pointer: '/instructions', kind: 'prose', text: def.instructions });
-  if (isObject(def.annotations) && typeof def.annotations['title'] === 'string' && def.annotations['title']) {
+  if (isPlainObject(def.annotations) && typeof def.annotations['title'] === 'string' && def.annotations['title']) {
     out.push({ pointer: '/annotations/title', kind: 'prose', text: def.annotations['title'] });
   }
   schema(def.inputSchema, '/inputSchema', out, undefined, 0);
@@ -111,14 +108,14 @@ export function definitionTexts(def: GuardDefinition): TextField[] {
 export function propertyNames(inputSchema: unknown): Set<string> {
   const names = new Set<string>();
   const walk = (node: unknown, depth: number): void => {
-    if (depth > MAX_DEPTH || !isObject(node)) return;
-    if (isObject(node['properties'])) {
+    if (depth > MAX_DEPTH || !isPlainObject(node)) return;
+    if (isPlainObject(node['properties'])) {
       for (const [k, v] of Object.entries(node['properties'])) {
         names.add(k);
         walk(v, depth + 1);
       }
     }
-    if (isObject(node['items'])) walk(node['items'], depth + 1);
+    if (isPlainObject(node['items'])) walk(node['items'], depth + 1);
   };
   walk(inputSchema, 0);
   return names;

@@ -1,5 +1,5 @@
 /**
- * The guard's vocabulary (DESIGN.md, "Trust at the agent door"): what a finding about a tool's
+ * The guard's vocabulary (docs/guard.md): what a finding about a tool's
  * definition says, and what the analyser reads. Pure: no Node, no DOM.
  */
 

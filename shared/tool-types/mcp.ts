@@ -1,6 +1,6 @@
 /**
  * impl of an `mcp` tool: one tool of an upstream MCP server (the bundle's `source`), named as the
- * server names it, pinned to the definition a person accepted (DESIGN.md, "Upstream MCP servers").
+ * server names it, pinned to the definition a person accepted (docs/contracts.md, "Upstream MCP servers").
  */
 import { Type, type Static } from '@sinclair/typebox';
 

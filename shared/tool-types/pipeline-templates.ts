@@ -11,6 +11,7 @@
  * - Objects and arrays are templates too: each string inside is filled; other values are literal.
  */
 import type { FieldIssue } from '../errors.js';
+import { isPlainObject } from '../plain-object.js';
 import type { Safety } from '../schemas.js';
 import { findPlaceholders } from '../template.js';
 import { joinField } from '../json-schema/issues.js';
@@ -242,7 +243,7 @@ export function checkPipelineStructure(impl: { steps: readonly StepShape[]; outp
 }
 
 function schemaObject(schema: unknown): Record<string, unknown> | undefined {
-  return typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>) : undefined;
+  return isPlainObject(schema) ? schema : undefined;
 }
 
 /** The argument names a tool's argSchema lists, in order. */

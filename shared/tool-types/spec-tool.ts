@@ -6,21 +6,18 @@
  */
 import { normalizeToolType } from './catalog.js';
 import { defaultSafetyOf } from './default-safety.js';
-
-type Fields = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isPlainObject } from '../plain-object.js';
 
 /** The impl in Toolwright's spelling: a function tool's `goFunc` becomes `function`. */
 export function implFromSpec(type: string, impl: unknown): unknown {
-  if (normalizeToolType(type) !== 'function' || !isObject(impl) || !Object.hasOwn(impl, 'goFunc') || Object.hasOwn(impl, 'function')) return impl;
+  if (normalizeToolType(type) !== 'function' || !isPlainObject(impl) || !Object.hasOwn(impl, 'goFunc') || Object.hasOwn(impl, 'function')) return impl;
   const { goFunc, ...rest } = impl;
   return { function: goFunc, ...rest };
 }
 
 /** A tool.json value as the store holds it in memory; anything that is not an object is returned as it is, for the schema to refuse. */
 export function toolFromSpec(value: unknown): unknown {
-  if (!isObject(value) || typeof value['type'] !== 'string') return value;
+  if (!isPlainObject(value) || typeof value['type'] !== 'string') return value;
   const type = normalizeToolType(value['type']);
   const impl = implFromSpec(value['type'], value['impl']);
   return {
@@ -28,7 +25,7 @@ export function toolFromSpec(value: unknown): unknown {
     type,
     impl,
     tags: value['tags'] ?? [],
-    safety: value['safety'] ?? defaultSafetyOf(type, isObject(impl) ? impl : {}),
+    safety: value['safety'] ?? defaultSafetyOf(type, isPlainObject(impl) ? impl : {}),
     card: value['card'] ?? { enabled: true },
     limits: value['limits'] ?? {},
   };

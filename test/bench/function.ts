@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { createFunctionRegistry } from '../../electron/core/functions/catalog.js';
+import { createFunctionRegistry } from '../../electron/core/functions/core-functions.js';
 import { createFunctionRunner } from '../../electron/core/tool-types/function/runner.js';
 import { defaultRegexSandbox } from '../../electron/core/functions/regex.js';
 import type { RunContext } from '../../electron/core/invoke/types.js';

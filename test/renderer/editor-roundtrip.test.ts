@@ -1,5 +1,5 @@
 /**
- * A save from the tool editor changes exactly what the person changed (DESIGN.md, tool.json):
+ * A save from the tool editor changes exactly what the person changed (docs/contracts.md, "tool.json"):
  * for each tool type, a tool.json written by hand with every field the format allows is opened
  * in the editor's draft, its description changed, and saved through the real store and save
  * rules; the file on disk is the one written, but for the description and modifiedAt. Fields

@@ -10,6 +10,7 @@
  * settles whatever still collides. Order: bundle slug, slug, version, toolID.
  */
 import type { StoreReader, ToolRecord } from '../store/reader.js';
+import { isPlainObject } from '../../../shared/plain-object.js';
 import type { ToolService } from '../store/tools.js';
 import type { BundleFile, Safety, ToolFile } from '../../../shared/schemas.js';
 
@@ -99,8 +100,7 @@ export function safetyAnnotations(safety: Safety): { readOnlyHint: boolean; dest
 
 /** An argSchema as a model API wants it: an object schema without $schema/$id. */
 export function parametersOf(schema: unknown): Record<string, unknown> {
-  const parameters: Record<string, unknown> =
-    typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? { ...(schema as Record<string, unknown>) } : { type: 'object', properties: {} };
+  const parameters: Record<string, unknown> = isPlainObject(schema) ? { ...schema } : { type: 'object', properties: {} };
   if (parameters['type'] === undefined) parameters['type'] = 'object';
   if (parameters['properties'] === undefined) parameters['properties'] = {};
   delete parameters['$schema'];

@@ -13,6 +13,7 @@
  * - too long: a description of more than 500 tokens (o200k_base).
  */
 import type { ToolLintFinding, ToolLintRule } from '../../../shared/types.js';
+import { isPlainObject } from '../../../shared/plain-object.js';
 
 export const LINT_LIMITS = {
   /** Names at most this many edits apart (optimal string alignment) are near-duplicates. */
@@ -223,19 +224,15 @@ function tooLong(s: LintSubject, count: (text: string) => number): ToolLintFindi
 
 const TYPED = ['type', 'enum', 'const', '$ref', 'anyOf', 'oneOf', 'allOf', 'not'];
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Each argument (nested objects and array items too) without a description or a type. */
 function argumentFindings(s: LintSubject): ToolLintFinding[] {
   const out: ToolLintFinding[] = [];
   const walk = (schema: unknown, path: string): void => {
-    if (!isObject(schema)) return;
-    if (isObject(schema['properties'])) {
+    if (!isPlainObject(schema)) return;
+    if (isPlainObject(schema['properties'])) {
       for (const [key, prop] of Object.entries(schema['properties'])) {
         const at = path ? `${path}.${key}` : key;
-        if (!isObject(prop)) continue;
+        if (!isPlainObject(prop)) continue;
         if (!TYPED.some((k) => k in prop)) {
           out.push(
             finding(
@@ -262,7 +259,7 @@ function argumentFindings(s: LintSubject): ToolLintFinding[] {
         walk(prop, at);
       }
     }
-    if (isObject(schema['items'])) walk(schema['items'], `${path}[]`);
+    if (isPlainObject(schema['items'])) walk(schema['items'], `${path}[]`);
   };
   walk(s.argSchema, '');
   return out;

@@ -1,12 +1,11 @@
 /**
  * Tiny builders for the cards of the core functions. Every piece of data goes through
- * escapeHtml; the markup itself is fixed, so a card never carries script, style or URLs.
+ * escapeHtml (shared/html.ts); the markup itself is fixed, so a card never carries script, style or URLs.
  */
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+import { escapeHtml } from '../../../shared/html.js';
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
+// The functions' cards import it from here with the builders below; it is shared/html.ts's.
+export { escapeHtml };
 
 /** A two-column table of label → value. */
 export function keyValueTable(rows: [string, string | number][]): string {

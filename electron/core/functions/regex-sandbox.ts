@@ -36,7 +36,7 @@ export interface RegexOutcome {
 }
 
 // Plain JavaScript evaluated in the worker: no file to locate after bundling, no TS loader needed.
-// (process.getBuiltinModule rather than CommonJS loading, for the same reason as card/sanitize.ts.)
+// (process.getBuiltinModule rather than CommonJS loading, for the same reason as card/server-sanitizer.ts.)
 const WORKER_SOURCE = `
 const { parentPort } = process.getBuiltinModule('node:worker_threads');
 parentPort.on('message', ({ id, pattern, flags, text, maxMatches }) => {

@@ -11,7 +11,7 @@ import type { ToolFile } from '../../../shared/schemas.js';
 import { fillCardTitle, isSecretName } from '../../../shared/template.js';
 import type { HttpExchange, InvokeResult } from '../../../shared/types.js';
 import { capIssues, toApiError } from '../errors.js';
-import { sanitizeCardHtml } from '../card/sanitize.js';
+import { sanitizeCardHtml } from '../card/server-sanitizer.js';
 import { cardHtmlTooDeep, MAX_CARD_HTML_DEPTH } from '../../../shared/card/depth.js';
 import { valueText } from '../../../shared/format.js';
 import { REDACTED, maskCredentialHeaders, type SecretRedactor } from '../secrets/redact.js';

@@ -1,5 +1,5 @@
 /**
- * ETag and If-Match for bundle.json and tool.json (DESIGN.md, "tool.json": nothing a person
+ * ETag and If-Match for bundle.json and tool.json (docs/contracts.md, "tool.json": nothing a person
  * wrote is lost behind their back). A file's tag hashes its bytes on disk, so a hand edit or a
  * `git pull` that leaves `modifiedAt` alone still changes it. If-Match takes that tag, `*`, or the
  * older form, the file's `modifiedAt`; the latter cannot see such an edit by itself, so each

@@ -15,7 +15,7 @@ import type { ToolRecord } from './loader.js';
 import { checkPair } from './pair.js';
 import { pageOf, queryFingerprint } from './paging.js';
 import { DEFAULT_PAGE_SIZE } from './bundles.js';
-import { catalogOf, type ToolCatalog } from './catalog.js';
+import { catalogOf, type ToolCatalog } from './tool-catalog.js';
 import type { Tagged } from './files.js';
 import { checkIfMatch, toolEtag } from './preconditions.js';
 

@@ -17,7 +17,7 @@ import type { Runner } from '../invoke/types.js';
 import type { HttpRunnerOptions } from './http/runner.js';
 import type { ContainerRunnerOptions } from './container/runner.js';
 import type { StepInvoker } from './pipeline/step-invoker.js';
-import type { ToolCatalog } from '../store/catalog.js';
+import type { ToolCatalog } from '../store/tool-catalog.js';
 import type { UpstreamRunnerOptions } from './upstream/runner.js';
 
 export interface SaveCheckContext {

@@ -10,7 +10,7 @@ import type { Store } from '../store/store.js';
 import { ImportStage, type PlanEntry } from './stage.js';
 import type { BundleDraft, Validated } from './validate.js';
 import { relinkImport } from './pipeline-links.js';
-import { catalogOf } from '../store/catalog.js';
+import { catalogOf } from '../store/tool-catalog.js';
 import { copySlug } from '../../../shared/slug.js';
 
 export type OnConflict = 'skip' | 'replace' | 'copy';

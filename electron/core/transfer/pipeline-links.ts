@@ -8,7 +8,7 @@ import type { BundleFile, ToolFile } from '../../../shared/schemas.js';
 import type { ImportReport } from '../../../shared/types.js';
 import { TOOL_TYPES } from '../../../shared/tool-types/catalog.js';
 import type { StoreReader } from '../store/reader.js';
-import type { ToolCatalog } from '../store/catalog.js';
+import type { ToolCatalog } from '../store/tool-catalog.js';
 import { toolTypeModule } from '../tool-types/registry.js';
 import type { BundleDraft } from './validate.js';
 

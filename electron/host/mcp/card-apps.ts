@@ -18,6 +18,7 @@ import { ResourceNotFoundError, type ReadResourceResult, type Resource } from '@
 import type { AgentTool } from '../../core/agents/agent-tools.js';
 import { cardAppToolMeta, cardAppUri, hasCardApp } from '../../core/agents/mcp-tool.js';
 import { CARD_PURIFY_CONFIG, safeColor } from '../../../shared/card/sanitize.js';
+import { escapeHtml } from '../../../shared/html.js';
 import type { McpScope } from './scope.js';
 
 /** Where a tools/call result carries its card (`{title?, html?, text?}`, html already sanitised) for the app. */
@@ -80,10 +81,6 @@ const BRIDGE_HASH = `'sha256-${createHash('sha256').update(CARD_APP_BRIDGE).dige
 export const CARD_APP_CSP = `default-src 'none'; style-src 'unsafe-inline'; script-src ${BRIDGE_HASH}; base-uri 'none'; form-action 'none'`;
 
 const NO_OUTSIDE_DOMAINS = { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] };
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** The app of one tool: its colours and name around an empty card the bridge fills from each result. */
 export function cardAppHtml(t: AgentTool): string {

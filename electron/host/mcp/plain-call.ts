@@ -19,8 +19,9 @@ import { hasTaskClientCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/
 import { invokeForAgent } from './call.js';
 import { mcpCaller, requestAuth } from '../request-caller.js';
 import { errorResult, toCallResult } from './describe.js';
-import { isPlainObject, plainModernRequest } from './plain-request.js';
+import { plainModernRequest } from './plain-request.js';
 import type { McpCore, McpScope } from './scope.js';
+import { isPlainObject } from '../../../shared/plain-object.js';
 
 const CALL_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments']);
 

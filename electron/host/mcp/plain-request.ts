@@ -9,12 +9,11 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../../../shared/plain-object.js';
 
 export const MODERN_VERSION = '2026-07-28';
 const REQUEST_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 const CLIENT_INFO_KEYS: ReadonlySet<string> = new Set(['name', 'version', 'title']);
-
-export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const header = (req: FastifyRequest, name: string): string | undefined => {
   const v = req.headers[name];

@@ -14,7 +14,8 @@ import { hasTaskClientCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/
 import { mcpCaller, requestAuth } from '../request-caller.js';
 import type { Caller } from '../../../shared/caller.js';
 import { encodeModernCallResult } from './plain-call.js';
-import { isPlainObject, plainModernRequest } from './plain-request.js';
+import { plainModernRequest } from './plain-request.js';
+import { isPlainObject } from '../../../shared/plain-object.js';
 import { DESCRIBE_TOOLS, SEARCH_TOOLS, searchModeCall } from './search-mode.js';
 import type { McpCore, McpScope } from './scope.js';
 

@@ -22,8 +22,9 @@ import { invokeForAgent } from './call.js';
 import { mcpCaller, requestAuth } from '../request-caller.js';
 import { errorResult, toCallResult } from './describe.js';
 import type { McpConnection } from './mcp-server.js';
-import { header, isPlainObject, plainEnvelope, streamableHeaders } from './plain-request.js';
+import { header, plainEnvelope, streamableHeaders } from './plain-request.js';
 import type { McpScope } from './scope.js';
+import { isPlainObject } from '../../../shared/plain-object.js';
 
 export const LEGACY_VERSIONS: ReadonlySet<string> = new Set(['2025-11-25', '2025-06-18']);
 /** The SDK transport's default keep-alive interval for an open SSE answer (DEFAULT_SSE_KEEP_ALIVE_MS). */

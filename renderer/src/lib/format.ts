@@ -1,5 +1,6 @@
 /** Small display helpers. */
 import type { Safety } from '../../../shared/schemas.js';
+import { plural as sharedPlural } from '../../../shared/format.js';
 
 const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -61,6 +62,7 @@ export function formatCount(n: number): string {
   return numberFormat.format(n);
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
+/** "12,345 tools": shared/format.ts's plural, its count in the reader's locale. */
+export function plural(n: number, one: string, many?: string): string {
+  return sharedPlural(n, one, many, formatCount);
 }

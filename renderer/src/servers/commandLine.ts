@@ -86,7 +86,7 @@ export function parseServerLine(text: string): ParsedServerLine {
   return { ok: true, transport: 'stdio', command, args, env };
 }
 
-/** Names whose values are secrets (DESIGN.md: *_TOKEN, *_KEY, *SECRET*, Authorization). */
+/** Names whose values are secrets (docs/contracts.md, "Upstream MCP servers": *_TOKEN, *_KEY, *SECRET*, Authorization). */
 export function looksSecret(name: string): boolean {
   return /(_|^)(TOKEN|KEY|PASSWORD|PASS|PAT)$|SECRET|^authorization$|api[-_]?key/i.test(name);
 }

@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rm } from 'node:fs/promises';
 import { createCore, type Core } from '../../../electron/core/app-core.js';
+import type { Logger } from '../../../electron/core/log.js';
 import {
+  MAX_REFUSAL_LINES_PER_MINUTE,
   registerIpc,
   trustedOrigins,
   opChannel,
@@ -45,6 +47,8 @@ const fakeIpcMain = {
   removeHandler: (channel: string) => void handlers.delete(channel),
 };
 const topFrame = (url: string) => ({ senderFrame: { url, parent: null } });
+const warnings: string[] = [];
+const logger: Logger = { error: (what, e) => warnings.push(`${what}: ${String(e)}`), warn: (m) => void warnings.push(m), info: () => undefined };
 
 beforeAll(async () => {
   dataDir = await tempDir('tw-ipc-');
@@ -57,7 +61,7 @@ afterAll(async () => {
 
 describe('IPC wrapper', () => {
   it('registers one channel per operation and answers envelopes from the real core', async () => {
-    const unregister = registerIpc(fakeIpcMain, core, trustedOrigins(['app://toolwright']));
+    const unregister = registerIpc(fakeIpcMain, core, trustedOrigins(['app://toolwright']), logger);
     expect([...handlers.keys()].sort()).toEqual([...OP_NAMES.map(opChannel), INVOKE_STREAM_CHANNEL].sort());
     const list = (await handlers.get(opChannel('bundles.list'))!(topFrame('app://toolwright/index.html'), {})) as { ok: boolean; data: { items: unknown[] } };
     expect(list.ok).toBe(true);
@@ -67,7 +71,7 @@ describe('IPC wrapper', () => {
   });
 
   it('refuses messages from other origins, from sub-frames and without a frame', async () => {
-    registerIpc(fakeIpcMain, core, trustedOrigins(['app://toolwright']));
+    registerIpc(fakeIpcMain, core, trustedOrigins(['app://toolwright']), logger);
     const call = (event: IpcEventLike) => handlers.get(opChannel('secrets.list'))!(event, {});
     for (const event of [
       topFrame('https://evil.example/'),
@@ -89,7 +93,7 @@ describe('IPC wrapper', () => {
   });
 
   it('streams a run back to the window that asked, under its invocation ID, and cancels it when the window goes away', async () => {
-    registerIpc(fakeIpcMain, core, trustedOrigins(['app://toolwright']));
+    registerIpc(fakeIpcMain, core, trustedOrigins(['app://toolwright']), logger);
     const sent: unknown[][] = [];
     const destroyed: (() => void)[] = [];
     const sender: IpcSenderLike = {
@@ -139,6 +143,51 @@ describe('IPC wrapper', () => {
     } finally {
       await upstream.close();
     }
+  });
+
+  it('logs each refusal, one quoted line naming the operation, the sender and why; answers about the data are not refusals', async () => {
+    registerIpc(fakeIpcMain, core, trustedOrigins(['app://toolwright']), logger);
+    const ours = topFrame('app://toolwright/index.html');
+    warnings.length = 0;
+    await handlers.get(opChannel('secrets.list'))!(topFrame('https://evil.example/\nforged line'), {});
+    await handlers.get(opChannel('secrets.list'))!({ senderFrame: { url: 'app://toolwright/index.html', parent: {} } }, {});
+    await handlers.get(opChannel('secrets.list'))!({ senderFrame: null }, {});
+    await handlers.get(opChannel('bundles.get'))!(ours, { bundleID: '../../etc' });
+    await handlers.get(opChannel('config.get'))!(ours, { path: '/etc/passwd' });
+    await handlers.get(INVOKE_STREAM_CHANNEL)!(ours, { bundleID: '0190a000-0000-7000-8000-00000000c0e0', slug: 'calc', version: 'v1', args: {} });
+    expect(warnings).toHaveLength(6);
+    expect(warnings[0]).toBe(
+      'ipc: refused secrets.list from "https://evil.example/\\nforged line": FORBIDDEN "this IPC message did not come from the Toolwright window"',
+    );
+    expect(warnings.every((w) => !w.includes('\n'))).toBe(true);
+    expect(warnings[1]).toMatch(/^ipc: refused secrets\.list from a sub-frame at "app:\/\/toolwright\/index\.html": FORBIDDEN /);
+    expect(warnings[2]).toMatch(/^ipc: refused secrets\.list from no frame: FORBIDDEN /);
+    expect(warnings[3]).toMatch(/^ipc: refused bundles\.get from "app:\/\/toolwright\/index\.html": INVALID_INPUT "/);
+    expect(warnings[4]).toMatch(/^ipc: refused config\.get from "app:\/\/toolwright\/index\.html": INVALID_INPUT "/);
+    expect(warnings[5]).toMatch(/^ipc: refused tools\.invoke \(streamed\) from .*: INVALID_INPUT ".*invocationID/);
+
+    warnings.length = 0;
+    expect(await handlers.get(opChannel('bundles.get'))!(ours, { bundleID: '01900000-0000-7000-8000-000000000000' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+    expect(await handlers.get(opChannel('bundles.list'))!(ours, {})).toMatchObject({ ok: true });
+    expect(warnings).toEqual([]);
+  });
+
+  it('logs at most a bounded number of refusals a minute, then says how many it left out', async () => {
+    let clock = 10 * 60_000;
+    registerIpc(fakeIpcMain, core, trustedOrigins(['app://toolwright']), logger, () => clock);
+    warnings.length = 0;
+    const refused = () => handlers.get(opChannel('secrets.list'))!(topFrame('https://evil.example/'), {});
+    for (let i = 0; i < MAX_REFUSAL_LINES_PER_MINUTE + 5; i++) expect(await refused()).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(warnings).toHaveLength(MAX_REFUSAL_LINES_PER_MINUTE);
+    clock += 60_000;
+    await refused();
+    expect(warnings.slice(MAX_REFUSAL_LINES_PER_MINUTE)).toEqual([
+      'ipc: 5 more refused message(s) in the minute before were not logged',
+      expect.stringMatching(/^ipc: refused secrets\.list from /),
+    ]);
   });
 
   it('forwards store events to the window', async () => {

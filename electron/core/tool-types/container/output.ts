@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import type { ErrorCode } from '../../../../shared/errors.js';
 import { CoreError } from '../../errors.js';
 import type { RunOutput } from '../../invoke/types.js';
+import { isPlainObject } from '../../../../shared/plain-object.js';
 
 export const OUTPUT_CAP_BYTES = 100 * 1024;
 const STDERR_TAIL_CHARS = 2000;
@@ -142,10 +143,6 @@ function parseJson(text: string): Parsed {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The last line of text that is a JSON object. */
 function lastObjectLine(text: string): Record<string, unknown> | undefined {
   let end = text.length;
@@ -154,7 +151,7 @@ function lastObjectLine(text: string): Record<string, unknown> | undefined {
     const line = text.slice(start, end).trim();
     if (line.startsWith('{') && line.endsWith('}')) {
       const parsed = parseJson(line);
-      if (parsed.ok && isObject(parsed.value)) return parsed.value;
+      if (parsed.ok && isPlainObject(parsed.value)) return parsed.value;
     }
     end = start - 1;
   }
@@ -170,7 +167,7 @@ export function parseReply(stdout: Buffer): ToolReply {
   const text = stdout.toString('utf8').trim();
   if (!text) throw toolFailure('bad-output', `The container printed nothing on stdout. ${CONTRACT}`);
   const whole = parseJson(text);
-  const reply = whole.ok && isObject(whole.value) ? whole.value : lastObjectLine(text);
+  const reply = whole.ok && isPlainObject(whole.value) ? whole.value : lastObjectLine(text);
   if (!reply) {
     if (whole.ok) {
       const value = whole.value;

@@ -1,4 +1,4 @@
-/** `function` tools: an in-process function registered by name (functions/catalog.ts). */
+/** `function` tools: an in-process function registered by name (functions/core-functions.ts). */
 import { FunctionImpl } from '../../../../shared/tool-types/function.js';
 import { createFunctionRunner } from './runner.js';
 import type { ToolTypeModule } from '../tool-type.js';

@@ -15,6 +15,7 @@
  * | matrix         | ;id=3,4,5            | ;id=3;id=4;id=5     | ;id=role,admin,n,Alex | ;role=admin;n=Alex   |
  */
 import type { ParamSerialization } from '../../../../shared/tool-types/http.js';
+import { isPlainObject } from '../../../../shared/plain-object.js';
 
 type Encode = (text: string) => string;
 
@@ -24,10 +25,6 @@ function scalarText(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** OpenAPI's default explode: true for form (and the styles that behave as form when exploded), false otherwise. */

@@ -9,7 +9,7 @@ import type { Safety, ToolFile } from '../../../../shared/schemas.js';
 import { PIPELINE_MAX_DEPTH, type PipelineImpl, type PipelineStep, type StepToolRef } from '../../../../shared/tool-types/pipeline.js';
 import { moreDangerous, schemaPropertyNames, stepArgFit } from '../../../../shared/tool-types/pipeline-templates.js';
 import { joinField } from '../../../../shared/json-schema/issues.js';
-import type { ToolCatalog } from '../../store/catalog.js';
+import type { ToolCatalog } from '../../store/tool-catalog.js';
 
 export interface PipelineIdentity {
   bundleID: string;

@@ -21,7 +21,7 @@ import type { PipelineLinkReport } from '../../../../shared/types.js';
 import type { PipelineImpl, PipelineStep, StepToolRef } from '../../../../shared/tool-types/pipeline.js';
 import { toolKey } from '../../../../shared/slug.js';
 import { invalid } from '../../errors.js';
-import type { ToolCatalog } from '../../store/catalog.js';
+import type { ToolCatalog } from '../../store/tool-catalog.js';
 import type { ImportDraft, TransferHooks } from '../tool-type.js';
 import { cycleIssues } from './refs.js';
 

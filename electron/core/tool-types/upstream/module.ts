@@ -1,5 +1,5 @@
 /**
- * `mcp` tools: tools of an upstream MCP server (DESIGN.md, "Upstream MCP servers"). They are
+ * `mcp` tools: tools of an upstream MCP server (docs/contracts.md, "Upstream MCP servers"). They are
  * made by a sync, not by hand: their description and schemas are the upstream definition a
  * person accepted, pinned by its hash.
  */

@@ -1,6 +1,6 @@
 /**
  * Sync of an upstream MCP server's tools into its bundle, with definitions pinned
- * (DESIGN.md, "Upstream MCP servers"): new tools arrive switched off; a tool whose definition no
+ * (docs/contracts.md, "Upstream MCP servers"): new tools arrive switched off; a tool whose definition no
  * longer matches the hash a person accepted keeps its accepted description and schemas on disk
  * and is withheld from agents (its availability says why) until a person reviews the difference
  * and accepts it; a tool gone upstream stays on disk, unavailable. Nothing about a definition is

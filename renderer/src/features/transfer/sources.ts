@@ -4,6 +4,7 @@
  * document. Content only; the renderer never passes a path for the core to open.
  */
 import type { OpInput } from '../../../../shared/operations.js';
+import { isPlainObject } from '../../../../shared/plain-object.js';
 
 export type FolderFile = OpInput<'tools.importContainer'>['files'][number];
 
@@ -56,7 +57,7 @@ export function looksLikeOpenApi(text: string, ext: string): boolean {
   if (ext === 'json' || body.trimStart().startsWith('{')) {
     try {
       const doc = JSON.parse(body) as unknown;
-      return typeof doc === 'object' && doc !== null && !Array.isArray(doc) && ('openapi' in doc || 'swagger' in doc);
+      return isPlainObject(doc) && ('openapi' in doc || 'swagger' in doc);
     } catch {
       // Not valid JSON: let the core say where, if it claims to be an OpenAPI document.
       return /"(openapi|swagger)"\s*:/.test(body);

@@ -1,6 +1,6 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { validate as uuidValidate, version as uuidVersion } from 'uuid';
-import { createFunctionRegistry } from '../../../../electron/core/functions/catalog.js';
+import { createFunctionRegistry } from '../../../../electron/core/functions/core-functions.js';
 import { createFunctionRunner } from '../../../../electron/core/tool-types/function/runner.js';
 import { defaultRegexSandbox } from '../../../../electron/core/functions/regex.js';
 import { uuidFunction } from '../../../../electron/core/functions/uuid.js';

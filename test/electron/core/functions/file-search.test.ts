@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createFunctionRegistry } from '../../../../electron/core/functions/catalog.js';
+import { createFunctionRegistry } from '../../../../electron/core/functions/core-functions.js';
 import { createFunctionRunner } from '../../../../electron/core/tool-types/function/runner.js';
 import { fileSearchFunction, MAX_SEARCH_FILE_BYTES, type FileSearchValue } from '../../../../electron/core/functions/file-search.js';
 import { globFunction } from '../../../../electron/core/functions/glob.js';

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { createFunctionRegistry } from '../../../../electron/core/functions/catalog.js';
+import { createFunctionRegistry } from '../../../../electron/core/functions/core-functions.js';
 import { createFunctionRunner } from '../../../../electron/core/tool-types/function/runner.js';
 import { fileWriteFunction, fileEditFunction, fileDeleteFunction, MAX_WRITE_BYTES } from '../../../../electron/core/functions/files-write.js';
 import { contextFor, coreErrorOf, expectMatchesOutputSchema, functionTool } from '../../../helpers/functions-context.js';

@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { createFunctionRegistry } from '../../../../electron/core/functions/catalog.js';
+import { createFunctionRegistry } from '../../../../electron/core/functions/core-functions.js';
 import { createFunctionRunner } from '../../../../electron/core/tool-types/function/runner.js';
 import { defaultRegexSandbox } from '../../../../electron/core/functions/regex.js';
 import { readFileFunction, listDirFunction, MAX_READ_BYTES, type ReadFileValue, type DirEntry } from '../../../../electron/core/functions/files.js';

@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createFunctionRegistry, CORE_FUNCTIONS } from '../../../../electron/core/functions/catalog.js';
+import { createFunctionRegistry, CORE_FUNCTIONS } from '../../../../electron/core/functions/core-functions.js';
 import { createFunctionRunner } from '../../../../electron/core/tool-types/function/runner.js';
 import { defineFunction } from '../../../../electron/core/functions/types.js';
 import { FunctionRegistry } from '../../../../electron/core/functions/registry.js';

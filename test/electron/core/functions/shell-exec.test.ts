@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Dockerode from 'dockerode';
-import { createFunctionRegistry } from '../../../../electron/core/functions/catalog.js';
+import { createFunctionRegistry } from '../../../../electron/core/functions/core-functions.js';
 import { createFunctionRunner } from '../../../../electron/core/tool-types/function/runner.js';
 import { createContainerRunner, type ContainerRunner } from '../../../../electron/core/tool-types/container/runner.js';
 import { shellExecFunction, type ShellExecValue } from '../../../../electron/core/functions/shell/shell-exec.js';

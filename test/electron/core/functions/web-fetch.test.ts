@@ -1,6 +1,6 @@
 /** core.webFetch against a real HTTP server on loopback, standing in for public hosts (*.test names resolve to it). */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createFunctionRegistry } from '../../../../electron/core/functions/catalog.js';
+import { createFunctionRegistry } from '../../../../electron/core/functions/core-functions.js';
 import { createFunctionRunner } from '../../../../electron/core/tool-types/function/runner.js';
 import { classifyAddress } from '../../../../electron/core/tool-types/http/addresses.js';
 import { webFetchFunction, type WebFetchValue } from '../../../../electron/core/functions/web/web-fetch.js';

@@ -6,7 +6,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createFunctionRegistry } from '../../../../electron/core/functions/catalog.js';
+import { createFunctionRegistry } from '../../../../electron/core/functions/core-functions.js';
 import { createFunctionRunner } from '../../../../electron/core/tool-types/function/runner.js';
 import { webSearchFunction, type WebSearchValue } from '../../../../electron/core/functions/web/web-search.js';
 import { startLoopbackServer, sendJson, type LoopbackServer } from '../../../helpers/loopback-http.js';

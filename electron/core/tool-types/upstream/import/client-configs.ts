@@ -5,18 +5,8 @@
  * person sets here, since the file never holds its value).
  */
 import type { BundleSource } from '../../../../../shared/upstream.js';
-import {
-  eachServer,
-  httpSource,
-  isRecord,
-  ServerRefused,
-  stdioSource,
-  stringList,
-  stringMap,
-  type ReadServers,
-  type SecretNames,
-  type SlugAllocator,
-} from './drafts.js';
+import { eachServer, httpSource, ServerRefused, stdioSource, stringList, stringMap, type ReadServers, type SecretNames, type SlugAllocator } from './drafts.js';
+import { isPlainObject } from '../../../../../shared/plain-object.js';
 
 const SSE_REFUSED =
   'uses the SSE transport, which MCP replaced by Streamable HTTP; give the server its Streamable HTTP URL (often the same address ending in /mcp) with type "http"';
@@ -41,14 +31,14 @@ function sourceOf(entry: Record<string, unknown>, names: SecretNames, vars?: (na
 }
 
 function entriesOf(servers: unknown, field: string): [string, unknown][] {
-  if (!isRecord(servers)) throw new ServerRefused(`"${field}" must be an object of server names to servers`);
+  if (!isPlainObject(servers)) throw new ServerRefused(`"${field}" must be an object of server names to servers`);
   return Object.entries(servers);
 }
 
 /** `{mcpServers: {name: {command, args, env} | {url, headers} | {type, url}}}` (Claude Desktop, Cursor, Windsurf). */
 export function readMcpServers(doc: Record<string, unknown>, allocate: SlugAllocator): ReadServers {
   const read = eachServer(entriesOf(doc['mcpServers'], 'mcpServers'), allocate, (name, entry, names) => {
-    if (!isRecord(entry)) throw new ServerRefused('is not an object with a command or a url');
+    if (!isPlainObject(entry)) throw new ServerRefused('is not an object with a command or a url');
     const warnings = entry['disabled'] === true ? ['the file marks it disabled; it was imported switched on'] : [];
     return { displayName: name, description: '', source: sourceOf(entry, names), warnings };
   });
@@ -66,7 +56,7 @@ function inputsOf(raw: unknown): Map<string, VsCodeInput> {
   const inputs = new Map<string, VsCodeInput>();
   if (!Array.isArray(raw)) return inputs;
   for (const i of raw) {
-    if (!isRecord(i) || typeof i['id'] !== 'string') continue;
+    if (!isPlainObject(i) || typeof i['id'] !== 'string') continue;
     inputs.set(i['id'], {
       id: i['id'],
       password: i['password'] === true,
@@ -79,10 +69,10 @@ function inputsOf(raw: unknown): Map<string, VsCodeInput> {
 
 /** VS Code: `{servers: {name: {type, command, args, env, cwd} | {type:"http", url, headers}}, inputs: [...]}` (or settings.json's `mcp`). */
 export function readVsCode(doc: Record<string, unknown>, allocate: SlugAllocator): ReadServers {
-  const root = isRecord(doc['mcp']) && !doc['servers'] ? doc['mcp'] : doc;
+  const root = isPlainObject(doc['mcp']) && !doc['servers'] ? doc['mcp'] : doc;
   const inputs = inputsOf(root['inputs']);
   const read = eachServer(entriesOf(root['servers'], 'servers'), allocate, (name, entry, names) => {
-    if (!isRecord(entry)) throw new ServerRefused('is not an object with a command or a url');
+    if (!isPlainObject(entry)) throw new ServerRefused('is not an object with a command or a url');
     const warnings: string[] = [];
     if (entry['envFile'] !== undefined) warnings.push('its envFile was not read; set those variables on the bundle');
     // ${input:id}: a password input is a secret the person sets; another one's default is its value.

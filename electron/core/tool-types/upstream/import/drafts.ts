@@ -6,6 +6,7 @@
  */
 import type { BundleSource } from '../../../../../shared/upstream.js';
 import { secretName, slugify } from '../../../util/names.js';
+import { isPlainObject } from '../../../../../shared/plain-object.js';
 
 export interface SecretDraft {
   name: string;
@@ -156,14 +157,10 @@ export function slugBase(name: string): string {
   return slugify(name.split('/').pop() ?? name, 'server');
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** A map of strings (env, headers) or a refusal saying which field is wrong. */
 export function stringMap(v: unknown, field: string): Record<string, string> {
   if (v === undefined || v === null) return {};
-  if (!isRecord(v)) throw new ServerRefused(`${field} must be an object of names to strings`);
+  if (!isPlainObject(v)) throw new ServerRefused(`${field} must be an object of names to strings`);
   const out: Record<string, string> = {};
   for (const [k, value] of Object.entries(v)) {
     if (typeof value === 'number' || typeof value === 'boolean') out[k] = String(value);

@@ -1,5 +1,5 @@
 /**
- * Bringing in the MCP servers people already run (DESIGN.md, "Upstream MCP servers"): a client's
+ * Bringing in the MCP servers people already run (docs/contracts.md, "Upstream MCP servers"): a client's
  * configuration (Claude Desktop, Cursor, Windsurf, VS Code), a registry server.json or an .mcpb
  * package becomes one bundle per server whose `source` starts it. Secret values go to the
  * secrets store and the source names them as `${NAME}`; nothing secret reaches a file. The
@@ -20,10 +20,11 @@ import type { UpstreamService } from '../service.js';
 import type { DataPaths } from '../../../data-paths.js';
 import type { TransferLimits } from '../../../archive/limits.js';
 import { uniqueName } from '../../../util/names.js';
-import { isRecord, MAX_SERVERS, type ReadServers, type ServerDraft, type SlugAllocator } from './drafts.js';
+import { MAX_SERVERS, type ReadServers, type ServerDraft, type SlugAllocator } from './drafts.js';
 import { readMcpServers, readVsCode } from './client-configs.js';
 import { isRegistryServer, readRegistryServer } from './registry-server.js';
 import type { OpenedMcpb } from './mcpb.js';
+import { isPlainObject } from '../../../../../shared/plain-object.js';
 
 export interface UpstreamImportInput {
   /** The file's text (JSON) or, with encoding base64, its bytes (an .mcpb). */
@@ -57,15 +58,15 @@ function readJsonConfig(bytes: Buffer, allocate: SlugAllocator): ReadServers {
   } catch (e) {
     throw new CoreError('INVALID_INPUT', `The file is not JSON (${(e as Error).message}); ${FORMATS_HINT}`);
   }
-  if (!isRecord(doc)) throw new CoreError('INVALID_INPUT', `The file is JSON but not an object; ${FORMATS_HINT}`);
-  const servers = doc['mcpServers'] ?? doc['servers'] ?? (isRecord(doc['mcp']) ? doc['mcp']['servers'] : undefined);
-  if (servers !== undefined && !isRecord(servers)) {
+  if (!isPlainObject(doc)) throw new CoreError('INVALID_INPUT', `The file is JSON but not an object; ${FORMATS_HINT}`);
+  const servers = doc['mcpServers'] ?? doc['servers'] ?? (isPlainObject(doc['mcp']) ? doc['mcp']['servers'] : undefined);
+  if (servers !== undefined && !isPlainObject(servers)) {
     throw new CoreError(
       'INVALID_INPUT',
       `"${doc['mcpServers'] !== undefined ? 'mcpServers' : 'servers'}" must be an object of server names to servers, not ${Array.isArray(servers) ? 'a list' : typeof servers}`,
     );
   }
-  if (isRecord(servers) && Object.keys(servers).length > MAX_SERVERS) {
+  if (isPlainObject(servers) && Object.keys(servers).length > MAX_SERVERS) {
     throw new CoreError('PAYLOAD_TOO_LARGE', `The file names ${Object.keys(servers).length} servers; at most ${MAX_SERVERS} can be imported at once`);
   }
   if (doc['mcpServers'] !== undefined) return readMcpServers(doc, allocate);

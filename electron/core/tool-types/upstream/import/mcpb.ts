@@ -13,7 +13,8 @@ import { CoreError } from '../../../errors.js';
 import type { TransferLimits } from '../../../archive/limits.js';
 import { indexArchive, readEntryBytes, type ArchiveIndex } from '../../../archive/zip-read.js';
 import type { Place } from '../../../archive/layout.js';
-import { eachServer, isRecord, ServerRefused, stdioSource, stringList, stringMap, type ReadServers, type SlugAllocator } from './drafts.js';
+import { eachServer, ServerRefused, stdioSource, stringList, stringMap, type ReadServers, type SlugAllocator } from './drafts.js';
+import { isPlainObject } from '../../../../../shared/plain-object.js';
 
 const MANIFEST = 'manifest.json';
 
@@ -42,7 +43,7 @@ export async function openMcpb(data: Uint8Array, limits: TransferLimits): Promis
     } catch (e) {
       throw new CoreError('INVALID_INPUT', `The .mcpb's manifest.json is not JSON: ${(e as Error).message}`);
     }
-    if (!isRecord(manifest)) throw new CoreError('INVALID_INPUT', "The .mcpb's manifest.json must be an object");
+    if (!isPlainObject(manifest)) throw new CoreError('INVALID_INPUT', "The .mcpb's manifest.json must be an object");
     return { index, manifest };
   } catch (e) {
     index.zip.close();
@@ -65,10 +66,10 @@ export function readMcpbManifest(manifest: Record<string, unknown>, folder: stri
   const name = typeof manifest['name'] === 'string' ? manifest['name'] : '';
   const read = eachServer([[name, manifest]], allocate, (_name, m, names) => {
     const server = m['server'];
-    if (!isRecord(server)) throw new ServerRefused('its manifest has no "server" object saying how to start it');
+    if (!isPlainObject(server)) throw new ServerRefused('its manifest has no "server" object saying how to start it');
     const type = typeof server['type'] === 'string' ? server['type'] : '';
     const entryPoint = typeof server['entry_point'] === 'string' ? server['entry_point'] : undefined;
-    const userConfig = isRecord(m['user_config']) ? m['user_config'] : {};
+    const userConfig = isPlainObject(m['user_config']) ? m['user_config'] : {};
     const home = homedir();
     const builtins: Record<string, string> = {
       [DIRNAME]: folder,
@@ -84,7 +85,7 @@ export function readMcpbManifest(manifest: Record<string, unknown>, folder: stri
       const key = /^user_config\.(.+)$/.exec(inner)?.[1];
       if (key === undefined) return undefined;
       const spec = userConfig[key];
-      if (!isRecord(spec)) throw new ServerRefused(`refers to \${user_config.${key}}, which its manifest's user_config does not define`);
+      if (!isPlainObject(spec)) throw new ServerRefused(`refers to \${user_config.${key}}, which its manifest's user_config does not define`);
       const description = typeof spec['description'] === 'string' ? spec['description'] : typeof spec['title'] === 'string' ? spec['title'] : undefined;
       const fallback = spec['default'];
       if (spec['sensitive'] !== true && (typeof fallback === 'string' || typeof fallback === 'number' || typeof fallback === 'boolean')) {
@@ -92,7 +93,7 @@ export function readMcpbManifest(manifest: Record<string, unknown>, folder: stri
       }
       return names.needed(key, description);
     };
-    const config = isRecord(server['mcp_config']) ? server['mcp_config'] : undefined;
+    const config = isPlainObject(server['mcp_config']) ? server['mcp_config'] : undefined;
     let command: string;
     let args: string[];
     if (config && typeof config['command'] === 'string') {

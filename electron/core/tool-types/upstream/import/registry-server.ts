@@ -5,7 +5,8 @@
  * store (or are reported as needed when the file holds no value). Both the current camelCase
  * fields and the early snake_case ones are read.
  */
-import { eachServer, httpSource, isRecord, ServerRefused, stdioSource, type ReadServers, type SecretNames, type SlugAllocator } from './drafts.js';
+import { eachServer, httpSource, ServerRefused, stdioSource, type ReadServers, type SecretNames, type SlugAllocator } from './drafts.js';
+import { isPlainObject } from '../../../../../shared/plain-object.js';
 
 function field(o: Record<string, unknown>, camel: string): unknown {
   return o[camel] ?? o[camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
@@ -18,7 +19,7 @@ function str(o: Record<string, unknown>, camel: string): string | undefined {
 
 function list(o: Record<string, unknown>, camel: string): Record<string, unknown>[] {
   const v = field(o, camel);
-  return Array.isArray(v) ? v.filter(isRecord) : [];
+  return Array.isArray(v) ? v.filter(isPlainObject) : [];
 }
 
 /** A registry "input" (variable, argument, header): its value, a stored secret, or one the person sets. */
@@ -64,7 +65,7 @@ export function readRegistryServer(doc: Record<string, unknown>, allocate: SlugA
         const identifier = str(npm, 'identifier') ?? str(npm, 'name');
         if (!identifier || !/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(identifier)) throw new ServerRefused('its npm package has no valid identifier');
         const transport = field(npm, 'transport');
-        const transportType = isRecord(transport) ? transport['type'] : 'stdio';
+        const transportType = isPlainObject(transport) ? transport['type'] : 'stdio';
         if (transportType !== undefined && transportType !== 'stdio') {
           throw new ServerRefused(`its npm package speaks '${String(transportType)}', not stdio; start it yourself and add its URL`);
         }

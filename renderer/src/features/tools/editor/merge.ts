@@ -6,6 +6,7 @@
  * whole values. Where both sides changed the same value differently, the merge reports a
  * conflict (and keeps mine until the person chooses).
  */
+import { isPlainObject } from '../../../../../shared/plain-object.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonPath = readonly string[];
@@ -21,10 +22,6 @@ export interface MergeConflict {
 export interface MergeResult {
   merged: Json | undefined;
   conflicts: MergeConflict[];
-}
-
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
@@ -54,7 +51,7 @@ export function threeWayMerge(base: Json | undefined, mine: Json | undefined, th
   if (jsonEqual(mine, theirs)) return { merged: mine, conflicts: [] };
   if (jsonEqual(mine, base)) return { merged: theirs, conflicts: [] };
   if (jsonEqual(theirs, base)) return { merged: mine, conflicts: [] };
-  if (isObject(mine) && isObject(theirs) && (base === undefined || isObject(base))) {
+  if (isPlainObject(mine) && isPlainObject(theirs) && (base === undefined || isPlainObject(base))) {
     const b = base;
     // Their key order first (the file on disk), then keys only I added.
     const keys = [...Object.keys(theirs), ...Object.keys(mine).filter((k) => !Object.hasOwn(theirs, k))];
@@ -79,7 +76,7 @@ export function threeWayMerge(base: Json | undefined, mine: Json | undefined, th
  */
 export function overlayEdits(asOpened: Json | undefined, edited: Json | undefined, stored: Json | undefined): Json | undefined {
   if (jsonEqual(edited, asOpened)) return stored;
-  if (!isObject(edited) || !isObject(asOpened) || !(stored === undefined || isObject(stored))) return edited;
+  if (!isPlainObject(edited) || !isPlainObject(asOpened) || !(stored === undefined || isPlainObject(stored))) return edited;
   const base = stored ?? {};
   const out: { [key: string]: Json } = {};
   // The stored key order first (the file on disk), then keys the person added.
@@ -97,7 +94,7 @@ export function setAt(root: Json | undefined, path: JsonPath, value: Json | unde
   if (path.length === 0) return value;
   const [head, ...rest] = path;
   const obj: { [key: string]: Json } = {};
-  if (isObject(root)) for (const k of Object.keys(root)) put(obj, k, root[k]!);
+  if (isPlainObject(root)) for (const k of Object.keys(root)) put(obj, k, root[k]!);
   const next = setAt(own(obj, head!), rest, value);
   if (next === undefined) delete obj[head!];
   else put(obj, head!, next);
@@ -113,8 +110,8 @@ export function resolveConflicts(result: MergeResult, choices: ReadonlyMap<strin
 
 /** The top-level keys whose values differ between two objects (what one side changed). */
 export function changedKeys(from: Json | undefined, to: Json | undefined): string[] {
-  const a = isObject(from) ? from : {};
-  const b = isObject(to) ? to : {};
+  const a = isPlainObject(from) ? from : {};
+  const b = isPlainObject(to) ? to : {};
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].filter((k) => !jsonEqual(own(a, k), own(b, k)));
 }

@@ -9,6 +9,7 @@
  * copy, so a run never sends stale values.
  */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { isPlainObject } from '../../../../../shared/plain-object.js';
 import Form from '@rjsf/core';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useQueryClient } from '@tanstack/react-query';
@@ -52,7 +53,7 @@ function parseInitialArgs(text: string | undefined): Record<string, unknown> | u
   if (!text) return undefined;
   try {
     const v = JSON.parse(text) as unknown;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return isPlainObject(v) ? v : undefined;
   } catch {
     return undefined;
   }

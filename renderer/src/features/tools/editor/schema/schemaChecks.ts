@@ -4,6 +4,7 @@
  * usual slips early (a misspelt type, required names that do not exist, a bad regex).
  */
 import type { JsonIssue } from '../../../../components/code/JsonEditor.js';
+import { isPlainObject } from '../../../../../../shared/plain-object.js';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const SCHEMA_MAP_KEYS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
@@ -25,14 +26,10 @@ const COUNT_KEYS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProper
 
 type Path = (string | number)[];
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function walk(schema: unknown, path: Path, out: JsonIssue[], depth: number): void {
   if (depth > 64) return;
   if (typeof schema === 'boolean') return;
-  if (!isObject(schema)) {
+  if (!isPlainObject(schema)) {
     out.push({ path, message: 'a schema must be an object (or true/false)' });
     return;
   }
@@ -51,7 +48,7 @@ function walk(schema: unknown, path: Path, out: JsonIssue[], depth: number): voi
   for (const key of SCHEMA_MAP_KEYS) {
     const map = schema[key];
     if (map === undefined) continue;
-    if (!isObject(map)) {
+    if (!isPlainObject(map)) {
       out.push({ path: [...path, key], message: `${key} must be an object of schemas` });
       continue;
     }
@@ -78,7 +75,7 @@ function walk(schema: unknown, path: Path, out: JsonIssue[], depth: number): voi
   if (required !== undefined) {
     if (!Array.isArray(required) || required.some((r) => typeof r !== 'string')) {
       out.push({ path: [...path, 'required'], message: 'required must be an array of property names' });
-    } else if (isObject(schema['properties'])) {
+    } else if (isPlainObject(schema['properties'])) {
       const props = schema['properties'];
       required.forEach((r, i) => {
         if (!(r in props)) out.push({ path: [...path, 'required', i], message: `"${r}" is required but not listed in properties`, severity: 'warning' });
@@ -120,7 +117,7 @@ export function checkJsonSchema(value: unknown): JsonIssue[] {
 /** Arguments always arrive as one JSON object, so the top of argSchema should say so. */
 export function checkArgSchema(value: unknown): JsonIssue[] {
   const out = checkJsonSchema(value);
-  if (isObject(value) && value['type'] !== undefined && value['type'] !== 'object') {
+  if (isPlainObject(value) && value['type'] !== undefined && value['type'] !== 'object') {
     out.push({ path: ['type'], message: 'arguments are passed as one JSON object; use "type": "object" with properties' });
   }
   return out;
@@ -128,6 +125,6 @@ export function checkArgSchema(value: unknown): JsonIssue[] {
 
 /** Property names of an argSchema (the names `${…}` and `{{…}}` placeholders may use). */
 export function argNames(argSchema: unknown): string[] {
-  if (!isObject(argSchema) || !isObject(argSchema['properties'])) return [];
+  if (!isPlainObject(argSchema) || !isPlainObject(argSchema['properties'])) return [];
   return Object.keys(argSchema['properties']);
 }

@@ -7,6 +7,7 @@
  * cannot show (oneOf, $ref, a list of types…) is reported and left alone.
  */
 import { applyEdits, modify, type FormattingOptions, type JSONPath } from 'jsonc-parser';
+import { isPlainObject } from '../../../../../../shared/plain-object.js';
 
 export const BUILDER_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array'] as const;
 export type BuilderType = (typeof BUILDER_TYPES)[number];
@@ -19,7 +20,6 @@ const STRUCTURAL = ['$ref', 'oneOf', 'anyOf', 'allOf', 'not', 'if', 'then', 'els
 export const MAX_DEPTH = 3;
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface SchemaNode {
   /** Path of this schema in the document. */
@@ -64,7 +64,7 @@ function describeType(t: unknown): string {
 }
 
 function readObject(schema: Obj, path: JSONPath, depth: number): ObjectNode {
-  const props = isObj(schema['properties']) ? schema['properties'] : {};
+  const props = isPlainObject(schema['properties']) ? schema['properties'] : {};
   const required = Array.isArray(schema['required']) ? schema['required'].filter((r): r is string => typeof r === 'string') : [];
   const ap = schema['additionalProperties'];
   return {
@@ -79,7 +79,7 @@ function readObject(schema: Obj, path: JSONPath, depth: number): ObjectNode {
 }
 
 function readNode(schema: unknown, path: JSONPath, depth: number): SchemaNode {
-  if (!isObj(schema)) {
+  if (!isPlainObject(schema)) {
     return {
       path,
       type: null,
@@ -112,7 +112,7 @@ function readNode(schema: unknown, path: JSONPath, depth: number): SchemaNode {
     blocked,
   };
   if (!blocked && type === 'object') node.object = readObject(schema, path, depth + 1);
-  if (!blocked && type === 'array' && (schema['items'] === undefined || isObj(schema['items'])))
+  if (!blocked && type === 'array' && (schema['items'] === undefined || isPlainObject(schema['items'])))
     node.items = readNode(schema['items'] ?? {}, [...path, 'items'], depth + 1);
   return node;
 }
@@ -125,7 +125,7 @@ export function readSchema(text: string): SchemaModel {
   } catch (e) {
     return { ok: false, reason: `The JSON does not parse yet (${(e as Error).message}); the builder follows once it does.` };
   }
-  if (!isObj(value)) return { ok: false, reason: 'The argument schema is not an object schema; edit it in the JSON.' };
+  if (!isPlainObject(value)) return { ok: false, reason: 'The argument schema is not an object schema; edit it in the JSON.' };
   if (value['type'] !== undefined && value['type'] !== 'object')
     return { ok: false, reason: `Arguments are one JSON object, but this schema's type is ${describeType(value['type'])}; edit it in the JSON.` };
   const root = readNode({ ...value, type: 'object' }, [], 0);
@@ -145,7 +145,7 @@ function set(text: string, path: JSONPath, value: unknown, getInsertionIndex?: (
 function valueAt(text: string, path: JSONPath): unknown {
   let v: unknown = JSON.parse(text);
   for (const seg of path) {
-    if (isObj(v) && typeof seg === 'string' && Object.hasOwn(v, seg)) v = v[seg];
+    if (isPlainObject(v) && typeof seg === 'string' && Object.hasOwn(v, seg)) v = v[seg];
     else if (Array.isArray(v) && typeof seg === 'number') v = v[seg];
     else return undefined;
   }
@@ -163,7 +163,7 @@ function setRequiredList(text: string, objPath: JSONPath, names: string[]): stri
 
 export function propertyNames(text: string, objPath: JSONPath): string[] {
   const p = valueAt(text, [...objPath, 'properties']);
-  return isObj(p) ? Object.keys(p) : [];
+  return isPlainObject(p) ? Object.keys(p) : [];
 }
 
 /** A name not used yet among the object's properties: `name`, `name2`, … */
@@ -224,11 +224,11 @@ export function setRequired(text: string, objPath: JSONPath, name: string, requi
  */
 export function setType(text: string, path: JSONPath, type: BuilderType): string {
   const current = valueAt(text, path);
-  if (isObj(current) && current['type'] === type) return text;
+  if (isPlainObject(current) && current['type'] === type) return text;
   let next = set(text, [...path, 'type'], type);
   const drop = ['enum', 'default', ...(type === 'object' ? [] : ['properties', 'required', 'additionalProperties']), ...(type === 'array' ? [] : ['items'])];
-  for (const key of drop) if (isObj(current) && key in current) next = set(next, [...path, key], undefined);
-  if (type === 'array' && !(isObj(current) && isObj(current['items']))) next = set(next, [...path, 'items'], { type: 'string' });
+  for (const key of drop) if (isPlainObject(current) && key in current) next = set(next, [...path, key], undefined);
+  if (type === 'array' && !(isPlainObject(current) && isPlainObject(current['items']))) next = set(next, [...path, 'items'], { type: 'string' });
   return next;
 }
 

@@ -3,7 +3,7 @@
  * through the engine's post-processing on jsdom, with the same inertness check as the renderer's.
  */
 import { describe, expect, it } from 'vitest';
-import { sanitizeCardHtml } from '../../../../electron/core/card/sanitize.js';
+import { sanitizeCardHtml } from '../../../../electron/core/card/server-sanitizer.js';
 import { JSDOM } from 'jsdom';
 import { attributeWithMarkup, textAttributesBlanked, XSS_CORPUS } from '../../../e2e/card-xss-corpus.js';
 import { toCallResult } from '../../../../electron/host/mcp/describe.js';
