@@ -10,6 +10,7 @@ import { ToolTypeSchema, type Impl } from './tool-types/catalog.js';
 import { MAX_SCHEDULES, Schedule } from './schedules/schema.js';
 import { BundleSource } from './upstream.js';
 import { MAX_UPSTREAM_IDLE_MINUTES } from './limits.js';
+import { BundleGuardSettings, ConfigGuardSettings, ToolGuardSettings } from './guard/policy.js';
 import { ShellSettings, WebSearchSettings } from './core-tools.js';
 
 export { Uuid, Timestamp, SlugString, SecretName, CssColor, JsonSchemaValue, Safety, HeaderName } from './schema-primitives.js';
@@ -64,6 +65,8 @@ const toolFields = {
   impl: Type.Object({}, { additionalProperties: true }),
   card: Card,
   limits: Limits,
+  /** The guard's settings for this tool: output mode, and a person's acceptance of its findings (shared/guard/policy.ts). */
+  guard: Type.Optional(ToolGuardSettings),
   /** Runs on a cron pattern (docs/contracts.md, "Schedules, pipelines, streaming"); absent when the tool has none. */
   schedules: Type.Optional(Type.Array(Schedule, { maxItems: MAX_SCHEDULES })),
   /**
@@ -96,6 +99,8 @@ export const BundleFile = Type.Object(
     softDeletedAt: Type.Optional(Nullable(Timestamp)),
     /** An upstream MCP server whose tools this bundle holds (shared/upstream.ts). */
     source: Type.Optional(BundleSource),
+    /** The guard's policy and output mode for the bundle's tools (shared/guard/policy.ts). */
+    guard: Type.Optional(BundleGuardSettings),
   },
   { additionalProperties: false, patternProperties: { '^x-': {} } },
 );
@@ -107,6 +112,7 @@ export const BUNDLE_KEY_ORDER = [
   'displayName',
   'description',
   'source',
+  'guard',
   'isEnabled',
   'isBuiltIn',
   'createdAt',
@@ -185,6 +191,8 @@ export const Config = Type.Object(
     webSearch: Type.Optional(Nullable(WebSearchSettings)),
     /** Agents' tool search (search-mode profiles): learning from use, and a model of the user's own. */
     toolSearch: Type.Optional(ConfigToolSearch),
+    /** The guard's defaults for every bundle: policy (warn | withhold) and output mode (off | flag | strip); shared/guard/policy.ts. */
+    guard: Type.Optional(ConfigGuardSettings),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 import type { BundleFile, ToolFile, Config } from './schemas.js';
 import type { ApiError } from './errors.js';
 import type { GuardClass, GuardSpan } from './guard/types.js';
+import type { OutputGuardNote } from './guard/output.js';
 
 export interface Page<T> {
   items: T[];
@@ -129,6 +130,11 @@ export interface InvokeResult {
   streamTruncated?: { originalBytes: number; sentBytes: number };
   /** A pipeline's steps, in the order they ran. */
   steps?: PipelineStepRecord[];
+  /**
+   * What the output guard found in the result (docs/guard.md), when it found something: the note
+   * agents get in `_meta`, and under `strip` what agents receive instead of `value` and `content`.
+   */
+  guard?: { note: OutputGuardNote; value?: unknown; content?: ResultContent[] };
 }
 
 /** One step of a pipeline run, as the tester shows it live and history keeps it. */
@@ -144,7 +150,17 @@ export interface PipelineStepRecord {
 }
 
 /** What a run reports while it goes: output as it arrives, pipeline steps as they start and end. */
-export type InvokeStreamEvent = { type: 'chunk'; text: string } | { type: 'step'; step: PipelineStepRecord };
+/**
+ * How far a run is, as the tool's server said it (an upstream MCP server's
+ * `notifications/progress`): `progress` grows, `total` when known, `message` when one was sent.
+ */
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export type InvokeStreamEvent = { type: 'chunk'; text: string } | { type: 'step'; step: PipelineStepRecord } | ({ type: 'progress' } & ProgressUpdate);
 
 /** What started a run: absent when a person or an agent asked. */
 export type InvokeTrigger = 'schedule';

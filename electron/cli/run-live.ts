@@ -7,13 +7,18 @@ import type { InvokeResult, InvokeStreamEvent } from '../../shared/types.js';
 import { valueText } from '../../shared/format.js';
 
 /**
- * `run --stream`: chunks go to stdout as they arrive; at the end the value follows (after a
+ * `run --stream`: chunks go to stdout as they arrive (a server's progress to stderr); at the end the value follows (after a
  * rule on stderr) unless it is just what streamed, and errors go to stderr as always.
  */
 export class StreamPrinter {
   private streamed = '';
 
   readonly onEvent = (event: InvokeStreamEvent): void => {
+    if (event.type === 'progress') {
+      // The count on stderr; a message comes as a chunk too, printed below as output.
+      process.stderr.write(`progress ${event.progress}${event.total !== undefined ? `/${event.total}` : ''}\n`);
+      return;
+    }
     if (event.type !== 'chunk') return;
     this.streamed += event.text;
     process.stdout.write(event.text);

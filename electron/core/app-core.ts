@@ -259,7 +259,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const upstream = new UpstreamService({ manager: upstreams, sync: upstreamSync, store, secrets, log: logger, appVersion: opts.appVersion ?? '0.1.0' });
   const search = new SearchService(store, tools, await openToolSearchLearning({ dataDir, config, logger, owned }));
   owned.add(search.dispose);
-  const invocations = new InvocationService(store, engine, history, running);
+  const invocations = new InvocationService(store, engine, history, running, () => config.get());
   const transfer = new TransferService({ store, bundles, tools, config, paths });
   await transfer.recover();
   const mcpImport = new UpstreamImport({ store, bundles, secrets, upstream, paths, limits: transfer.limits });

@@ -17,6 +17,8 @@ export interface SentenceHit {
   start: number;
   end: number;
   message: string;
+  /** Self-promotion: worth a warning in a definition, noise in a result. */
+  promotion?: true;
 }
 
 export interface SentenceContext extends RefContext {
@@ -221,6 +223,8 @@ function rules(s: Signals, prev: Signals | undefined, next: Signals | undefined,
   }
   if (s.destinationTaken && (s.codeSample ? (s.strong ?? s.runOrder) : (directive ?? pressure ?? alarm))) {
     hit('exfiltration', 'error', `tells the model to send or reach out to ${q(s.destinationTaken, 70)}`);
+  } else if (s.destination && alarm && next?.send && (next.directive ?? next.imperative)) {
+    hit('exfiltration', 'error', `sends the model to ${q(s.destination, 60)} (${q(next.send, 30)})`);
   }
   if (s.against) hit('model-instructions', 'error', `tells the model to change what the user asked for (${q(s.against)})`);
   const change = (target && s.modify) ?? (other && (s.changedTool ?? s.against));
@@ -264,7 +268,13 @@ function rules(s: Signals, prev: Signals | undefined, next: Signals | undefined,
       `an alarm (${q(alarm, 30)}) with orders for the model about ${other ? `another tool, '${other.name}'` : 'what to tell the user'}`,
     );
   }
-  if (s.promotion) hit('model-instructions', 'warning', `promotes itself to the model over other tools (${q(s.promotion)})`);
+  if (s.promotion)
+    out.push({
+      class: 'model-instructions',
+      severity: 'warning',
+      message: `promotes itself to the model over other tools (${q(s.promotion)})`,
+      promotion: true,
+    });
   return out;
 }
 

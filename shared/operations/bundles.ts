@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Uuid } from '../schemas.js';
 import { BundleSource } from '../upstream.js';
+import { BundleGuardSettings } from '../guard/policy.js';
 import type { BundleView, Page } from '../types.js';
 import { op, Ids, PageSize, PageToken, EnabledPatch, IfMatch } from './op.js';
 
@@ -13,6 +14,8 @@ export const BundleInput = Type.Object(
     isEnabled: Type.Optional(Type.Boolean()),
     /** An upstream MCP server (shared/upstream.ts); left out, a replace keeps the bundle's; null removes it. */
     source: Type.Optional(Type.Union([BundleSource, Type.Null()])),
+    /** The guard's policy and output mode; left out, a replace keeps the bundle's; null removes them. */
+    guard: Type.Optional(Type.Union([BundleGuardSettings, Type.Null()])),
     // read-only, ignored
     bundleID: Type.Optional(Type.String()),
     schemaVersion: Type.Optional(Type.String()),

@@ -4,6 +4,9 @@ import { Safety, Card, Limits, JsonSchemaValue } from '../schemas.js';
 import { ToolTypeInputSchema } from '../tool-types/catalog.js';
 import { MAX_SCHEDULES, ScheduleInput } from '../schedules/schema.js';
 import type { ToolView, Page, SearchHit, OpenAiFunction, ToolLintFinding } from '../types.js';
+import { ToolGuardInput } from '../guard/policy.js';
+import { op, Ids, PageSize, PageToken, ToolRef, EnabledPatch, IfMatch } from './op.js';
+
 /** A tool's learned words for agents' tool search (electron/core/search/tool-search-learning.ts). */
 export interface ToolSearchLearningView {
   toolID: string;
@@ -15,8 +18,6 @@ export interface ToolSearchLearningView {
   searches: { query: string; at: string }[];
   updatedAt?: string;
 }
-
-import { op, Ids, PageSize, PageToken, ToolRef, EnabledPatch, IfMatch } from './op.js';
 
 /** Fields a client may send when creating or editing a tool. Read-only fields are accepted and ignored, so a GET result can be sent back. */
 export const ToolInput = Type.Object(
@@ -32,6 +33,8 @@ export const ToolInput = Type.Object(
     impl: Type.Object({}, { additionalProperties: true }),
     card: Type.Optional(Card),
     limits: Type.Optional(Limits),
+    /** The output guard's mode; left out, the stored one is kept. `accepted` is written only by tools.acceptGuard. */
+    guard: Type.Optional(ToolGuardInput),
     schedules: Type.Optional(Type.Array(ScheduleInput, { maxItems: MAX_SCHEDULES })),
     /** Absent: the stored tool's extensions are kept. */
     extensions: Type.Optional(Type.Object({}, { additionalProperties: true })),

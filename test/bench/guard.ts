@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { guardDefinition } from '../../shared/guard/analyse.js';
+import { guardOutput } from '../../shared/guard/output.js';
 import type { GuardDefinition, GuardReport } from '../../shared/guard/types.js';
 import { collectionOf, loadDevSet, splitDevSet, type DevItem, type Part } from './guard/dataset.js';
 import { quantile } from './util.js';
@@ -120,6 +121,11 @@ function report(part: Part, items: DevItem[], show: boolean): void {
     const b = s.benign.n ? `${String(s.benign.n).padStart(4)}  ${pct(s.benign.caught, s.benign.n)}` : '';
     console.log(`  ${src.padEnd(46)} ${p.padStart(20)}   ${b.padStart(22)}`);
   }
+  const outputs = items.filter((i) => i.kind === 'output');
+  const outputFlagged = outputs.filter((i) => guardOutput(i.text, 'flag').note).length;
+  console.log(
+    `  injected tool outputs the output guard flags: ${outputFlagged}/${outputs.length} (it strips markup and hidden characters, and only flags orders in prose)`,
+  );
   const all = defs.map(definitionOf);
   const ours = timeEach(all, (d) => guardDefinition(d));
   const base = timeEach(all, (d) => NAIVE.test(JSON.stringify(d)));

@@ -9,6 +9,8 @@ import type { ToolRef } from '../store/tools.js';
 import type { InvocationEngine, InvokeInput } from './engine.js';
 import type { HistoryStore } from './history.js';
 import type { RunningInvocations } from './running.js';
+import { OutputGuard } from '../guard/output-guard.js';
+import type { Config } from '../../../shared/schemas.js';
 
 export class InvocationService {
   constructor(
@@ -16,11 +18,19 @@ export class InvocationService {
     private readonly engine: InvocationEngine,
     private readonly history: HistoryStore,
     private readonly running?: Pick<RunningInvocations, 'requestCancel'>,
-  ) {}
+    config?: () => Config,
+  ) {
+    this.outputGuard = config ? new OutputGuard(config) : undefined;
+  }
 
+  private readonly outputGuard: OutputGuard | undefined;
+
+  /** The run's answer; the output guard's findings ride along (`guard`), history keeps the raw result. */
   async invoke(ref: ToolRef, input: InvokeInput): Promise<InvokeResult> {
     const rec = await this.store.tool(ref.bundleID, ref.slug, ref.version);
-    return this.engine.invoke(rec, this.store.bundle(ref.bundleID).file, input);
+    const bundle = this.store.bundle(ref.bundleID).file;
+    const result = await this.engine.invoke(rec, bundle, input);
+    return this.outputGuard ? this.outputGuard.apply(result, rec.file, bundle) : result;
   }
 
   /** Cancels a run of this process at once, or asks the process that runs it (running.ts). */

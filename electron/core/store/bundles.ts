@@ -93,6 +93,8 @@ export class BundleService {
       // The app's bundle form does not show a source: a replace that leaves it out keeps it.
       const source = input.source === undefined ? existing?.source : (input.source ?? undefined);
       if (source) file.source = source;
+      const guard = input.guard === undefined ? existing?.guard : (input.guard ?? undefined);
+      if (guard) file.guard = guard;
       await fsp.mkdir(this.store.paths.toolsDir(bundleID), { recursive: true });
       const etag = await this.store.writeBundleFile(file);
       return { bundle: this.view(this.store.applyBundle(file, etag)), created: !existing };

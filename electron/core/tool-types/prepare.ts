@@ -107,6 +107,7 @@ export function prepareTool(input: ToolInput, ctx: PrepareContext): ToolFile {
   issues.push(...schedules.issues);
   if (issues.length) throw invalid(issues);
   const extensions = input.extensions ?? ctx.existing?.extensions;
+  const guard = guardOf(input, ctx.existing);
 
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -126,12 +127,21 @@ export function prepareTool(input: ToolInput, ctx: PrepareContext): ToolFile {
     impl: impl as ToolFile['impl'],
     card: input.card ?? { enabled: true },
     limits: input.limits ?? {},
+    ...(guard ? { guard } : {}),
     ...(schedules.schedules.length ? { schedules: schedules.schedules } : {}),
     ...(extensions ? { extensions } : {}),
     createdAt: ctx.existing?.createdAt ?? ctx.now,
     modifiedAt: ctx.now,
     ...annotationsOf(input),
   };
+}
+
+/** The guard settings: the output mode as sent (kept when left out); a person's acceptance only as stored (tools.acceptGuard writes it). */
+function guardOf(input: ToolInput, existing: ToolFile | undefined): ToolFile['guard'] {
+  const output = input.guard ? input.guard.output : existing?.guard?.output;
+  const accepted = existing?.guard?.accepted;
+  if (!output && !accepted) return undefined;
+  return { ...(output ? { output } : {}), ...(accepted ? { accepted } : {}) };
 }
 
 /** The "x-" keys of the input: people's annotations, kept as written. */

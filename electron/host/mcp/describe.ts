@@ -26,24 +26,31 @@ export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
+/** The `_meta` key of the output guard's note: what it found and, under strip, removed (docs/guard.md). */
+export const GUARD_RESULT_META_KEY = 'dev.toolwright/guard';
+
 export function toCallResult(tool: AgentTool, r: InvokeResult): CallToolResult {
   if (!r.ok) return errorResult(r.error?.message ?? 'the tool failed');
-  const content: CallToolResult['content'] = [{ type: 'text', text: valueText(r.value) }];
+  // What agents receive is the output guard's value when it stripped something (core/guard/output-guard.ts).
+  const value = r.guard && 'value' in r.guard ? r.guard.value : r.value;
+  const content: CallToolResult['content'] = [{ type: 'text', text: valueText(value) }];
   // An upstream server's images, resources and links reach the agent as the server sent them.
-  if (r.content) content.push(...(r.content as CallToolResult['content']));
+  const extra = r.guard?.content ?? r.content;
+  if (extra) content.push(...(extra as CallToolResult['content']));
   if (r.card?.html) {
     content.push({ type: 'resource', resource: { uri: `toolwright://invocations/${r.invocationID}/card`, mimeType: 'text/html', text: r.card.html } });
   }
   const result: CallToolResult = { content };
   // For the tool's MCP App (card-apps.ts); the html is the core's sanitised html, as embedded above.
   if (r.card && (r.card.html || r.card.text)) result._meta = { [CARD_RESULT_META_KEY]: r.card };
+  if (r.guard) result._meta = { ...result._meta, [GUARD_RESULT_META_KEY]: r.guard.note };
   if (announcedOutputSchema(tool.file.outputSchema)) {
-    if (r.truncated || typeof r.value !== 'object' || r.value === null || Array.isArray(r.value)) {
+    if (r.truncated || typeof value !== 'object' || value === null || Array.isArray(value)) {
       return errorResult(
         `the result of ${tool.name} was cut at ${tool.file.limits?.maxOutputBytes ?? 'the output limit'} bytes, so it no longer matches its outputSchema`,
       );
     }
-    result.structuredContent = r.value as Record<string, unknown>;
+    result.structuredContent = value as Record<string, unknown>;
   }
   return result;
 }

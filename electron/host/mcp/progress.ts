@@ -1,11 +1,14 @@
 /**
  * Progress notifications of a tools/call whose request carried a progressToken: one count per
- * request, so progress only grows across the approval wait and the run, as MCP requires; and the
+ * request, so progress only grows across the approval wait and the run, as MCP requires; the
  * tool's output as it arrives, as the notifications' `message` (partial text), gathered over a
- * few milliseconds so a tool printing many short lines does not send one notification each.
+ * few milliseconds so a tool printing many short lines does not send one notification each;
+ * and every progress notification of an upstream server, passed on as it was sent (`progress`,
+ * `total`, `message` when there is one), shifted only if Toolwright's own notifications (an
+ * approval wait) already counted past it.
  */
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { InvokeStreamEvent } from '../../../shared/types.js';
+import type { InvokeStreamEvent, ProgressUpdate } from '../../../shared/types.js';
 
 /** Status lines (approval waits, image builds) are short; output pieces may be longer. */
 const STATUS_CHARS = 500;
@@ -18,30 +21,50 @@ const GATHER_MS = 50;
  */
 const SETTLE_MS = 20;
 
-const progressSteps = new WeakMap<ServerContext, number>();
+/** Per request: the last progress sent, and how far an upstream server's counts are shifted past Toolwright's own. */
+const progressSteps = new WeakMap<ServerContext, { last: number; shift: number }>();
 
-export type Report = (message: string, limit?: number) => Promise<void>;
+/** Sends one progress notification with a message (settles once sent); `forward` passes an upstream server's on. */
+export type Report = ((message: string, limit?: number) => Promise<void>) & { forward(update: ProgressUpdate): Promise<void> };
 
-/** Sends one progress notification with a message (settles once sent), or undefined when the request asked for none. */
+/** The request's progress reporter, or undefined when the request asked for none. */
 export function progressOf(ctx: ServerContext): Report | undefined {
   const progressToken = ctx.mcpReq._meta?.progressToken;
   if (progressToken === undefined) return undefined;
-  return (message, limit = STATUS_CHARS) => {
-    const progress = (progressSteps.get(ctx) ?? 0) + 1;
-    progressSteps.set(ctx, progress);
-    return ctx.mcpReq
-      .notify({ method: 'notifications/progress', params: { progressToken, progress, message: message.slice(0, limit) } })
-      .catch(() => undefined);
+  const notify = (params: { progress: number; total?: number; message?: string }) =>
+    ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...params } }).catch(() => undefined);
+  const report = (message: string, limit = STATUS_CHARS) => {
+    const step = progressSteps.get(ctx);
+    const progress = (step?.last ?? 0) + 1;
+    progressSteps.set(ctx, { last: progress, shift: step?.shift ?? 0 });
+    return notify({ progress, message: message.slice(0, limit) });
   };
+  const forward = (update: ProgressUpdate) => {
+    const step = progressSteps.get(ctx);
+    let shift = step?.shift ?? 0;
+    if (step && update.progress + shift <= step.last) shift = step.last + 1 - update.progress;
+    const progress = update.progress + shift;
+    progressSteps.set(ctx, { last: progress, shift });
+    return notify({
+      progress,
+      ...(update.total !== undefined ? { total: update.total + shift } : {}),
+      ...(update.message !== undefined ? { message: update.message.slice(0, OUTPUT_MESSAGE_CHARS) } : {}),
+    });
+  };
+  return Object.assign(report, { forward });
 }
 
 /**
- * Output chunks → progress messages of at most OUTPUT_MESSAGE_CHARS each, in order. flush()
+ * Output chunks → progress messages of at most OUTPUT_MESSAGE_CHARS each, in order, and
+ * progress events as they are; the chunk that restates a progress event's message (the upstream
+ * runner emits both) is not sent again: the message went out with its progress. flush()
  * sends what waits and settles once every message went out: the result must not overtake
  * them, or the client, done with the request, would drop them.
  */
 export function outputProgress(report: Report): { onEvent: (e: InvokeStreamEvent) => void; flush: () => Promise<void> } {
   let pending = '';
+  /** Text of progress messages whose restating chunks are still to come. */
+  let restated = '';
   let timer: NodeJS.Timeout | undefined;
   const sent: Promise<void>[] = [];
   const send = () => {
@@ -57,8 +80,23 @@ export function outputProgress(report: Report): { onEvent: (e: InvokeStreamEvent
   };
   return {
     onEvent(event) {
+      if (event.type === 'progress') {
+        // After the output that came before it, at once: an agent resets its timeout on it.
+        send();
+        sent.push(report.forward(event));
+        if (event.message) restated += event.message.endsWith('\n') ? event.message : `${event.message}\n`;
+        return;
+      }
       if (event.type !== 'chunk') return;
-      pending += event.text;
+      let text = event.text;
+      if (restated) {
+        let same = 0;
+        while (same < text.length && same < restated.length && text[same] === restated[same]) same++;
+        restated = same === text.length ? restated.slice(same) : '';
+        text = text.slice(same);
+      }
+      if (!text) return;
+      pending += text;
       timer ??= setTimeout(send, GATHER_MS);
     },
     async flush() {

@@ -12,6 +12,7 @@ import type { UpstreamStatus } from '../../../../shared/upstream.js';
 import { CoreError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { OAuthSettings, ResolvedSource } from './source.js';
+import type { ProgressUpdate } from '../../../../shared/types.js';
 import type { StoredOAuthProvider } from './oauth/provider.js';
 import type { UpstreamQuestions } from './questions.js';
 import type { GroupStdioTransport } from './stdio-transport.js';
@@ -43,7 +44,8 @@ export interface ConnectionOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
-  onProgress?: (message: string) => void;
+  /** Each `notifications/progress` of the call, as the server sent it. */
+  onProgress?: (update: ProgressUpdate) => void;
   timeoutMs: number;
   /** Who answers what the server asks during this call (elicitation, sampling). */
   questions?: UpstreamQuestions;
@@ -231,7 +233,7 @@ export class UpstreamConnection {
             { name, arguments: args },
             {
               ...(opts.signal ? { signal: opts.signal } : {}),
-              ...(opts.onProgress ? { onprogress: (p: { message?: string }) => opts.onProgress!(p.message ?? '') } : {}),
+              ...(opts.onProgress ? { onprogress: opts.onProgress } : {}),
               timeout: opts.timeoutMs,
               resetTimeoutOnProgress: true,
             },

@@ -22,6 +22,8 @@ import type { RunContext, RunOutput, Runner } from '../../invoke/types.js';
 
 /** An upstream call has no bound of its own beyond this unless the tool's limits say otherwise. */
 export const UPSTREAM_DEFAULT_TIMEOUT_SECONDS = 120;
+/** A progress message is a status line, not output: bounded as MCP status messages are. */
+const PROGRESS_MESSAGE_CHARS = 4000;
 
 export interface UpstreamRunnerOptions {
   upstreams: UpstreamManager;
@@ -115,10 +117,18 @@ export function createUpstreamRunner(opts: UpstreamRunnerOptions | undefined): R
           signal: ctx.signal,
           timeoutMs,
           questions,
-          onProgress: (message) => {
-            if (!message) return;
-            ctx.emit?.({ type: 'chunk', text: message.endsWith('\n') ? message : `${message}\n` });
-            ctx.onProgress?.(message);
+          // Every notification, with or without a message, as the server sent it: a count to
+          // show and to reset an agent's request timeout on. Its message is also a line of output.
+          onProgress: ({ progress, total, message }) => {
+            if (typeof progress !== 'number' || !Number.isFinite(progress)) return;
+            const text = typeof message === 'string' ? message.slice(0, PROGRESS_MESSAGE_CHARS) : undefined;
+            ctx.emit?.({
+              type: 'progress',
+              progress,
+              ...(typeof total === 'number' && Number.isFinite(total) ? { total } : {}),
+              ...(text !== undefined ? { message: text } : {}),
+            });
+            if (text) ctx.emit?.({ type: 'chunk', text: text.endsWith('\n') ? text : `${text}\n` });
           },
         });
       } catch (e) {

@@ -7,9 +7,10 @@ import { curlOf, secretVariablesOf } from './curl.js';
 import { Badge } from '../../../components/States.js';
 import { duration, plural } from '../../../lib/format.js';
 import { fillCardTitle } from '../../../../../shared/template.js';
-import type { ToolView, HttpExchange, PipelineStepRecord } from '../../../../../shared/types.js';
+import type { ToolView, HttpExchange, PipelineStepRecord, ProgressUpdate } from '../../../../../shared/types.js';
 import type { RunOutcome } from './run-outcome.js';
 import { LiveOutput, outputBytes } from './LiveOutput.js';
+import { RunProgress } from './RunProgress.js';
 import { PipelineTimeline, plannedSteps } from './PipelineTimeline.js';
 import { ResultContent } from './ResultContent.js';
 import './ResultPanel.css';
@@ -82,6 +83,7 @@ export function ResultPanel({
   running,
   output = '',
   steps,
+  progress,
 }: {
   tool: ToolView;
   outcome: RunOutcome | null;
@@ -89,6 +91,8 @@ export function ResultPanel({
   output?: string;
   /** A pipeline's steps as they go (from its `step` events), shown while it runs. */
   steps?: readonly PipelineStepRecord[];
+  /** The latest progress the tool's server reported while it runs. */
+  progress?: ProgressUpdate | undefined;
 }) {
   const result = outcome?.result;
   const error = result?.error ?? outcome?.error;
@@ -144,6 +148,7 @@ export function ResultPanel({
       </div>
       <div className="panel-body">
         {!outcome && !running && <p className="muted">Run the tool to see its result here.</p>}
+        {running && !outcome && progress && <RunProgress update={progress} />}
         {running && !outcome && (!!output || !steps?.length) && <LiveOutput output={output} running />}
         {running && !outcome && !!steps?.length && (
           <PipelineTimeline steps={steps} planned={plannedSteps(tool.impl, tool.bundleID)} live testId="pipeline-timeline-live" />

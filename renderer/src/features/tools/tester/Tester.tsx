@@ -319,7 +319,7 @@ export function Tester({
         </div>
       </section>
       <div className="tester-side">
-        <ResultPanel tool={tool} outcome={outcome} running={!!running} output={live.output} steps={live.steps} />
+        <ResultPanel tool={tool} outcome={outcome} running={!!running} output={live.output} steps={live.steps} progress={live.progress} />
         <HistoryPanel tool={tool} onLoad={(e) => loadArgs(e, false)} onRerun={(e) => loadArgs(e, true)} busy={!!running || !!disabledReason} />
       </div>
     </div>

@@ -5,19 +5,25 @@
  * speed, not once per line. `onEvent`, when given, sees every event as it arrives.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { InvokeStreamEvent, PipelineStepRecord } from '../../../../../shared/types.js';
+import type { InvokeStreamEvent, PipelineStepRecord, ProgressUpdate } from '../../../../../shared/types.js';
 
 export interface LiveRun {
   /** The output so far (chunks joined). */
   output: string;
   /** Pipeline steps in the order they started (read-only ones may start out of declared order), each at its latest state. */
   steps: PipelineStepRecord[];
+  /** The latest progress the tool's server reported, if it reported any. */
+  progress?: ProgressUpdate;
 }
 
 const EMPTY: LiveRun = { output: '', steps: [] };
 
 export function applyEvent(live: LiveRun, event: InvokeStreamEvent): LiveRun {
   if (event.type === 'chunk') return { ...live, output: live.output + event.text };
+  if (event.type === 'progress') {
+    const { type: _type, ...progress } = event;
+    return { ...live, progress };
+  }
   const at = live.steps.findIndex((s) => s.id === event.step.id);
   const steps = at < 0 ? [...live.steps, event.step] : live.steps.map((s, i) => (i === at ? event.step : s));
   return { ...live, steps };

@@ -124,7 +124,7 @@ describe('an upstream MCP server as a bundle', () => {
     expect(status.body.pid).toBeGreaterThan(0);
   });
 
-  it('streams the server’s progress as chunks and cancels the upstream call', async () => {
+  it('streams the server’s progress as progress events and its messages as chunks, and cancels the upstream call', async () => {
     const invocationID = uuidv7();
     const res = await fetch(`${h.url}${toolPath('slow')}/invoke?stream=true`, {
       method: 'POST',
@@ -134,7 +134,8 @@ describe('an upstream MCP server as a bundle', () => {
     const reader = res.body!.getReader();
     let text = '';
     while (!text.includes('step 3')) text += new TextDecoder().decode((await reader.read()).value);
-    expect(text).toMatch(/event: chunk/);
+    expect(text).toMatch(/event: progress\ndata: \{"progress":3,"message":"step 3"\}/);
+    expect(text).toMatch(/event: chunk\ndata: \{"text":"step 3\\n"\}/);
     await h.api('POST', `/tools/invocations/${invocationID}/cancel`);
     for (;;) {
       const { value, done } = await reader.read();
