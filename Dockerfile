@@ -14,10 +14,12 @@ RUN npm run build:renderer \
  && rm -rf renderer test docs .ci
 
 FROM ${NODE_IMAGE}
+# A team host refuses work it cannot record (README, "Audit log"); when-possible only by choice.
 ENV NODE_ENV=production \
     TOOLWRIGHT_DATA_DIR=/data \
     TOOLWRIGHT_LISTEN=0.0.0.0:7420 \
-    TOOLWRIGHT_TOKEN_FILE=/data/host.token
+    TOOLWRIGHT_TOKEN_FILE=/data/host.token \
+    TOOLWRIGHT_AUDIT_RECORDS=required
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -26,14 +26,14 @@ import globals from 'globals';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 // The renderer's layers (docs/architecture.md, "The renderer"), top to bottom: the shell (app/), the features (one folder
-// per feature under features/, with its screens, parts and styles; servers/ and editor/types/ are features too until
-// they move into their tool type's folders), and the foundation: lib/ (helpers), components/ (building blocks), api/.
+// per feature under features/, with its screens, parts and styles; tool-types/ is one more, each type's editor and
+// slots in its own folder), and the foundation: lib/ (helpers), components/ (building blocks), api/.
 const RENDERER = './renderer/src';
 const RENDERER_SHELL = `${RENDERER}/app`;
-const RENDERER_FEATURES = ['features', 'servers', 'editor'].map((f) => `${RENDERER}/${f}`);
+const RENDERER_FEATURES = ['features', 'tool-types'].map((f) => `${RENDERER}/${f}`);
 const RENDERER_FOUNDATION = ['lib', 'components', 'api'].map((f) => `${RENDERER}/${f}`);
 
-// A regex on the specifier, not gitignore patterns: those also matched a folder of that name (editor/types/http/).
+// A regex on the specifier, not gitignore patterns: those also matched a folder of that name (tool-types/http/).
 const NODE_BUILTINS = [
   { regex: '^(node:.*|(fs|path|os|child_process|crypto|http|https|net|stream|url|util|events|worker_threads)(/.*)?)$', message: 'no Node built-ins here' },
 ];
@@ -42,7 +42,7 @@ const NODE_BUILTINS = [
 const TYPE_NAME = '/^(function|http|container|pipeline|mcp|go)$/';
 const DOT_TYPE = (side) => `:matches([${side}.property.name='type'][${side}.computed=false], [${side}.expression.property.name='type'])`;
 const TYPE_NAME_MESSAGE =
-  'generic code must not branch on a tool type\'s name: ask the type registry for the capability (electron/core/tool-types/registry.ts, renderer/src/editor/types/registry.ts; docs/architecture.md, "How to add… a tool type")';
+  'generic code must not branch on a tool type\'s name: ask the type registry for the capability (electron/core/tool-types/registry.ts, renderer/src/tool-types/registry.ts; docs/architecture.md, "How to add… a tool type")';
 const TYPE_NAME_BRANCHES = [
   { selector: `BinaryExpression[operator=/^[!=]==?$/]${DOT_TYPE('left')}[right.value=${TYPE_NAME}]`, message: TYPE_NAME_MESSAGE },
   { selector: `BinaryExpression[operator=/^[!=]==?$/]${DOT_TYPE('right')}[left.value=${TYPE_NAME}]`, message: TYPE_NAME_MESSAGE },
@@ -175,7 +175,7 @@ export default tseslint.config(
   {
     files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
     // A type's own folders and the registries are where its name is spoken.
-    ignores: ['electron/core/tool-types/**', 'electron/cli/tool-types/**', 'shared/tool-types/**', 'renderer/src/editor/types/**'],
+    ignores: ['electron/core/tool-types/**', 'electron/cli/tool-types/**', 'shared/tool-types/**', 'renderer/src/tool-types/**'],
     rules: { 'no-restricted-syntax': ['error', ...TYPE_NAME_BRANCHES] },
   },
   {

@@ -29,6 +29,8 @@ export const ERROR_STATUS = {
   INVALID_OUTPUT: 502,
   TOOL_UNAVAILABLE: 503,
   BUSY: 503,
+  /** The audit log cannot be written (disk full, permissions): calls, changes and approvals are refused rather than done unrecorded (config auditRecords). */
+  AUDIT_UNAVAILABLE: 503,
   TIMEOUT: 504,
 } as const;
 

@@ -24,6 +24,11 @@ import { upstreamOperations } from './operations/upstream.js';
 export { ToolInput } from './operations/tools.js';
 export { BundleInput } from './operations/bundles.js';
 
+/**
+ * The domains of tool types: a type that brings a service answers its own (its module's service,
+ * electron/core/tool-types/type-service.ts), and the core refuses to open when one has no handler.
+ */
+type TypeDomains = [typeof upstreamOperations];
 type Domains = [
   typeof bundlesOperations,
   typeof toolsOperations,
@@ -34,12 +39,15 @@ type Domains = [
   typeof transferOperations,
   typeof containerFilesOperations,
   typeof schedulesOperations,
-  typeof upstreamOperations,
+  ...TypeDomains,
 ];
 /** Names defined by more than one domain; `never` when each name has one home. */
 type Clashes<D extends readonly object[], Seen = never> = D extends [infer H, ...infer R extends object[]]
   ? (keyof H & Seen) | Clashes<R, Seen | keyof H>
   : never;
+type NamesOf<D extends readonly object[]> = D extends [infer H, ...infer R extends object[]] ? keyof H | NamesOf<R> : never;
+/** The operations a tool type's service answers; the generic handlers answer every other. */
+export type TypeOpName = NamesOf<TypeDomains> & string;
 /** Compile-time: no operation name is defined twice (a spread would silently keep the last). */
 export const NO_NAME_CLASH: [Clashes<Domains>] extends [never] ? true : false = true;
 

@@ -139,6 +139,14 @@ export const DEFAULT_APPROVAL_TTL_SECONDS = 600;
 /** The audit log's files rotate past this size, unless config.auditMaxFileBytes says otherwise. */
 export const DEFAULT_AUDIT_MAX_FILE_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Whether work waits for a writable audit log: `required` (the default) refuses calls, changes and
+ * approvals while their records cannot be written; `when-possible` does the work and writes the
+ * records once the log can be written again (a desktop user's choice).
+ */
+export const AuditRecords = Type.Union([Type.Literal('required'), Type.Literal('when-possible')]);
+export type AuditRecords = Static<typeof AuditRecords>;
+
 /** An agent's finished task is kept this long, unless config.taskResultTtlSeconds says otherwise. */
 export const DEFAULT_TASK_RESULT_TTL_SECONDS = 3600;
 
@@ -185,6 +193,8 @@ export const Config = Type.Object(
     approvalTtlSeconds: Type.Optional(Type.Integer({ minimum: 5, maximum: 24 * 3600 })),
     /** The audit log starts a new file once the current one passes this size (DEFAULT_AUDIT_MAX_FILE_BYTES when absent). */
     auditMaxFileBytes: Type.Optional(Type.Integer({ minimum: 4096, maximum: 1024 * 1024 * 1024 })),
+    /** Refuse work while its audit records cannot be written (`required`, the default), or record when possible. TOOLWRIGHT_AUDIT_RECORDS wins over it. */
+    auditRecords: Type.Optional(AuditRecords),
     /** The built-in shell-exec: image, allowed commands, workspace mount, sandbox (shared/core-tools.ts SHELL_DEFAULTS when absent). */
     shell: Type.Optional(Nullable(ShellSettings)),
     /** The built-in web-search's backend; web-search is unavailable until it is set. */

@@ -43,7 +43,7 @@ describe('generic code never branches on a tool type name', () => {
 
   it("spares a type's own folders and the registries, and comparisons that are not about tool types", async () => {
     expect(await restrictedSyntax('electron/core/tool-types/container/probe.ts', PROBE)).toEqual([]);
-    expect(await restrictedSyntax('renderer/src/editor/types/probe.tsx', PROBE)).toEqual([]);
+    expect(await restrictedSyntax('renderer/src/tool-types/probe.tsx', PROBE)).toEqual([]);
     expect(await restrictedSyntax('shared/tool-types/probe.ts', PROBE)).toEqual([]);
     const other = `export const f = (scheme: { type: string }, type: string, o: { kind: string }) =>
       [scheme.type === 'oauth2', type === 'http', o.kind === 'container'];`;
@@ -51,7 +51,7 @@ describe('generic code never branches on a tool type name', () => {
   }, 60_000);
 
   it('no generic module compares a `.type` to a type name', () => {
-    const exempt = [/^electron\/core\/tool-types\//, /^electron\/cli\/tool-types\//, /^shared\/tool-types\//, /^renderer\/src\/editor\/types\//];
+    const exempt = [/^electron\/core\/tool-types\//, /^electron\/cli\/tool-types\//, /^shared\/tool-types\//, /^renderer\/src\/tool-types\//];
     const comparison = /\.type\s*[!=]==?\s*'(function|http|container|pipeline|mcp|go)'/;
     const found: string[] = [];
     const walk = (dir: string): void => {

@@ -32,16 +32,17 @@ import { HistoryStore } from './invoke/history.js';
 import { RunningInvocations } from './invoke/running.js';
 import type { Runner } from './invoke/types.js';
 import { EngineSteps } from './tool-types/pipeline/engine-steps.js';
-import { TOOL_TYPE_MODULES, toolTypeModule } from './tool-types/registry.js';
+import { toolTypeModule } from './tool-types/registry.js';
+import { TypeServices } from './tool-types/type-services.js';
 import type { RunnerServices } from './tool-types/tool-type.js';
 import { prepareTool } from './tool-types/prepare.js';
 import { TransferService } from './transfer/transfer-service.js';
-import { UpstreamImport } from './tool-types/upstream/import/importer.js';
 import { BuildFilesService } from './tool-files/build-files.js';
 import { BuildService, type ImageBuilder } from './tool-files/builds.js';
 import type { ToolType } from '../../shared/tool-types/catalog.js';
 import { createDispatcher, type Dispatch } from './operations/dispatch.js';
 import { createHandlers } from './operations/handlers.js';
+import { withTypeHandlers } from './operations/type-handlers.js';
 import type { TransportCore } from './operations/transport.js';
 import { ProblemsService } from './problems.js';
 import { SystemService } from './system.js';
@@ -52,23 +53,20 @@ import { ScheduleFiles } from './schedules/schedule-files.js';
 import { ScheduleRunner } from './schedules/schedule-runner.js';
 import { ScheduleService } from './schedules/schedule-service.js';
 import { REAL_CLOCK, Scheduler, type SchedulerOptions } from './schedules/scheduler.js';
-import { UpstreamManager } from './tool-types/upstream/manager.js';
-import { DEFAULT_UPSTREAM_IDLE_MINUTES } from '../../shared/limits.js';
-import { UpstreamSync } from './tool-types/upstream/sync.js';
-import { UpstreamService } from './tool-types/upstream/service.js';
 import type { ProfileStore } from './profiles/profile-store.js';
 import type { ProfileService } from './profiles/profile-service.js';
 import { openProfiles } from './profiles/open.js';
 import { ContextCostService } from './agents/context-cost.js';
 import { backgroundStart } from './background-start.js';
 import { ToolLintService } from './agents/tool-lint-service.js';
-import { AuditLog } from './audit/writer.js';
+import type { AuditLog } from './audit/writer.js';
 import { AuditChanges } from './audit/changes.js';
 import { listAudit } from './audit/query.js';
 import { verifyAudit } from './audit/verify.js';
+import { openAuditLog } from './audit/durability.js';
 import type { AuditActor } from '../../shared/audit.js';
 import type { OpInput, StoreEvent } from '../../shared/operations.js';
-import { DEFAULT_APPROVAL_TTL_SECONDS, DEFAULT_AUDIT_MAX_FILE_BYTES } from '../../shared/schemas.js';
+import { DEFAULT_APPROVAL_TTL_SECONDS } from '../../shared/schemas.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -137,7 +135,7 @@ export interface Core extends TransportCore {
   contextCost: ContextCostService;
   /** Present when this process runs schedules (it fires them only while it holds the lease). */
   scheduler?: Scheduler;
-  /** Whether a URL is the link of an upstream sign-in this process started (the desktop opens only those in the browser). */
+  /** Whether a URL is a link a tool type's service handed out for a person to open (an upstream sign-in): the desktop opens only those in the browser. */
   isPendingSignInUrl(url: string): boolean;
   /** Starts what runs once the core is up (background-start.ts); createCore did unless deferBackground. */
   startBackground(): Promise<void>;
@@ -154,17 +152,16 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
 
   const events = new EventEmitter<{ event: [StoreEvent] }>();
   const emit = (e: StoreEvent) => events.emit('event', e);
-  // The audit log comes first: every writer below reports its changes to it. Its file size is
-  // read from config at each flush, by which time config exists.
-  const audit = new AuditLog({
-    dir: paths.auditDir,
+  // First: every writer below reports its changes to it (config's settings once it is open).
+  const opened: { config?: ConfigStore } = {};
+  const audit = openAuditLog(paths.auditDir, () => opened.config?.get(), {
     ...(opts.clock ? { clock: opts.clock } : {}),
-    maxFileBytes: () => config.get().auditMaxFileBytes ?? DEFAULT_AUDIT_MAX_FILE_BYTES,
     onError: (what, e) => logger.error(what, e),
   });
   owned.add(() => audit.close());
   const changes = new AuditChanges(audit, dataDir, opts.actor ?? (opts.transport === 'ipc' ? 'app' : 'rest'));
   const config = await ConfigStore.open(paths, changes);
+  opened.config = config;
   owned.listen(config, 'changed', () => emit({ type: 'config.changed' }));
   const store = await Store.open({ paths, builtinDir, config, log: logger, changes, ...(opts.clock ? { clock: opts.clock } : {}) });
   owned.listen(store, 'event', emit);
@@ -190,28 +187,32 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     audit,
     ttlSeconds: () => config.get().approvalTtlSeconds ?? DEFAULT_APPROVAL_TTL_SECONDS,
   });
-  const upstreams = new UpstreamManager({
+  // The tool types' services (tool-types/type-services.ts: the upstream servers', and any type's
+  // that brings one), opened by looping over the registry before the runners: each type's runner
+  // gets its own. The tool and bundle services they may call are built below, from the engine.
+  const typeServices = await TypeServices.open({
     paths,
-    reader: () => store.reader,
+    store,
+    config,
     secrets,
+    approvals,
     log: logger,
     emit,
     appVersion: opts.appVersion ?? '0.1.0',
-    idleMs: () => (config.get().upstreamIdleMinutes ?? DEFAULT_UPSTREAM_IDLE_MINUTES) * 60_000,
+    tools: () => tools,
+    bundles: () => bundles,
+    owned,
   });
-  owned.listen(config, 'changed', () => upstreams.idleChanged());
-  owned.add(() => upstreams.close());
   const runnerServices: RunnerServices = {
     secrets,
     functions,
     log: logger,
     config: () => config.get(),
     steps: () => steps,
-    mcp: { upstreams, reader: () => store.reader, approvals },
     runners: () => runners,
     ...opts.runners,
   };
-  const runners: Runner[] = Object.values(TOOL_TYPE_MODULES).map((m) => m.createRunner(runnerServices));
+  const runners: Runner[] = typeServices.runners(runnerServices);
   for (const r of runners) if (r.close) owned.add(() => r.close!());
   const running = new RunningInvocations(paths.invocationsDir, (what, e) => logger.error(what, e));
   await running.sweep();
@@ -241,7 +242,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     withheld: (rec) => engine.withheld(rec),
     metrics: (id) => metrics.get(id),
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
-    syncedFromUpstream: (type) => type !== undefined && type in TOOL_TYPE_MODULES && toolTypeModule(type as ToolType).syncedFromUpstream === true,
+    refuseTool: (bundle, type) => typeServices.refuseTool(bundle, type),
   });
   const contextCost: ContextCostService = new ContextCostService({
     store,
@@ -251,18 +252,12 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     held: opts.deferBackground === true,
   });
   owned.add(contextCost.dispose);
-  const lint = new ToolLintService({ reader: store.reader, tools, instructionsOf: (bundleID) => upstreams.snapshot(bundleID)?.instructions });
-  const upstreamSync = new UpstreamSync({ manager: upstreams, store, tools, now: () => store.now() });
-  // A server that says its tools changed is synced at once (its changed definitions withheld, never applied).
-  upstreams.onToolsChanged = (bundleID) =>
-    void upstreamSync.sync(bundleID).catch((e: unknown) => logger.error(`syncing upstream server of bundle ${bundleID}`, e));
-  const upstream = new UpstreamService({ manager: upstreams, sync: upstreamSync, store, secrets, log: logger, appVersion: opts.appVersion ?? '0.1.0' });
+  const lint = new ToolLintService({ reader: store.reader, tools, instructionsOf: (bundleID) => typeServices.instructionsOf(bundleID) });
   const search = new SearchService(store, tools, await openToolSearchLearning({ dataDir, config, logger, owned }));
   owned.add(search.dispose);
   const invocations = new InvocationService(store, engine, history, running, () => config.get());
   const transfer = new TransferService({ store, bundles, tools, config, paths });
   await transfer.recover();
-  const mcpImport = new UpstreamImport({ store, bundles, secrets, upstream, paths, limits: transfer.limits });
 
   const schedulerOptions = opts.scheduler === true ? {} : opts.scheduler || undefined;
   const scheduleClock = schedulerOptions?.clock ?? REAL_CLOCK;
@@ -301,7 +296,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
           changed: async (scheduleID) => void emit({ type: 'schedule.changed', scheduleID }),
         },
         toolFiles: async (bundleID, toolID) => void emit({ type: 'tool.files.changed', bundleID, toolID }),
-        upstream: async (bundleID) => upstreams.snapshotChanged(bundleID),
+        bundleFiles: typeServices.bundleFiles(),
         profiles: { dir: paths.profilesDir, changed: (profileID) => profileStore.sync(profileID) },
       },
       { onError: (what, e) => logger.error(what, e) },
@@ -330,8 +325,6 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));
   const services = {
     profiles,
-    upstream,
-    mcpImport,
     buildFiles,
     builds,
     trash: { purge: (bundleID: string) => purgeBundle(store, tools, bundleID) },
@@ -364,7 +357,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     }),
     transfer,
   };
-  const dispatch = createDispatcher(createHandlers(services), (e) => logger.error('an operation', e));
+  const dispatch = createDispatcher(withTypeHandlers(createHandlers(services), typeServices.handlers()), (e) => logger.error('an operation', e));
 
   return {
     dataDir,
@@ -393,7 +386,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     contextCost,
     ...(scheduler ? { scheduler } : {}),
     openExport: (bundleIDs) => transfer.openExport(bundleIDs),
-    isPendingSignInUrl: (url) => upstreams.isPendingAuthorizationUrl(url),
+    isPendingSignInUrl: (url) => typeServices.ownsLink(url),
     startBackground,
     close: () => owned.dispose(),
   };

@@ -108,7 +108,7 @@ export class ConfigStore extends EventEmitter<{ changed: [Config] }> {
       if (patch.allowedHosts) next.allowedHosts = [...new Set(patch.allowedHosts.map(normalizeHostPattern))];
       const issues = [...checkAgainst(ConfigSchema, next), ...semanticIssues(next)];
       if (issues.length) throw invalid(issues);
-      const before = this.changes ? await contentBefore(this.paths.configFile) : undefined;
+      const before = await this.changes?.before(this.paths.configFile);
       await writeJsonFile(this.paths.configFile, next as unknown as Record<string, unknown>, CONFIG_KEY_ORDER);
       this.changes?.changed(this.paths.configFile, before, await contentBefore(this.paths.configFile));
       const changed = JSON.stringify(next) !== JSON.stringify(this.current);

@@ -103,7 +103,11 @@ export async function startServe(options: ServeOptions): Promise<void> {
   const shutdown = async () => {
     if (closing) return;
     closing = true;
+    // Calls in flight finish and are answered; their keep-alive connections are closed as they fall
+    // idle (Fastify closes only those idle when close() begins, the others after keepAliveTimeout).
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
     await app.close().catch(() => undefined);
+    clearInterval(sweep);
     await stopAgentAccess().catch(() => undefined);
     await core.close().catch(() => undefined);
     process.exit(0);

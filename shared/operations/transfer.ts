@@ -1,4 +1,4 @@
-/** Moving bundles: export, import (ZIP, SKILL.md, OpenAPI, MCP configurations) and container folders. */
+/** Moving bundles: export, import (ZIP, SKILL.md, OpenAPI) and container folders. MCP configurations are the upstream type's (./upstream.ts). */
 import { Type } from '@sinclair/typebox';
 import { Uuid } from '../schemas.js';
 import type { ImportReport, ContainerImportResult } from '../types.js';
@@ -39,21 +39,6 @@ export const transferOperations = {
         /** Base URL to use instead of the document's servers[0] (needed when that one is relative). */
         serverUrl: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 2048 })),
         dryRun: Type.Optional(Type.Boolean()),
-      },
-      { additionalProperties: false },
-    ),
-    errors: ['INVALID_INPUT', 'PAYLOAD_TOO_LARGE'],
-  }),
-  'bundles.importMcpServers': op<ImportReport>()({
-    summary:
-      'One bundle per MCP server of a claude_desktop_config.json, Cursor/Windsurf or VS Code mcp.json, registry server.json or .mcpb (base64); secrets go to the secrets store; each server that can start is synced',
-    input: Type.Object(
-      {
-        content: Type.String({ minLength: 1, maxLength: 96 * 1024 * 1024 }),
-        encoding: Type.Optional(Type.Union([Type.Literal('utf8'), Type.Literal('base64')])),
-        dryRun: Type.Optional(Type.Boolean()),
-        /** Sync each created server after the import (default true). */
-        sync: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),

@@ -1,9 +1,14 @@
-/** Upstream MCP servers: probe, status, sync, stop, sign-in, and the review of a changed definition. */
+/**
+ * The upstream type's domain (tools of upstream MCP servers): probe, status, sync, stop, sign-in,
+ * the review of a changed definition, and the import of the MCP configurations people already
+ * have. The type's service answers them (electron/core/tool-types/upstream/open.ts); the names
+ * are the contract's and stay as they are.
+ */
 import { Type } from '@sinclair/typebox';
 import { Uuid } from '../schemas.js';
 import { BundleSource, type DefinitionReview, type ServerAuthorization, type ServerProbe, type UpstreamStatus, type UpstreamSyncReport } from '../upstream.js';
 import { DEFINITION_HASH_PATTERN } from '../tool-types/mcp.js';
-import type { ToolView } from '../types.js';
+import type { ImportReport, ToolView } from '../types.js';
 import { op, ToolRef } from './op.js';
 
 export const upstreamOperations = {
@@ -43,5 +48,20 @@ export const upstreamOperations = {
     summary: "Accept the upstream's current definition of a tool (pinned by its hash; definitionHash: the one reviewed)",
     input: Type.Object({ ...ToolRef, definitionHash: Type.Optional(Type.String({ pattern: DEFINITION_HASH_PATTERN })) }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND', 'MODIFIED_ELSEWHERE'],
+  }),
+  'bundles.importMcpServers': op<ImportReport>()({
+    summary:
+      'One bundle per MCP server of a claude_desktop_config.json, Cursor/Windsurf or VS Code mcp.json, registry server.json or .mcpb (base64); secrets go to the secrets store; each server that can start is synced',
+    input: Type.Object(
+      {
+        content: Type.String({ minLength: 1, maxLength: 96 * 1024 * 1024 }),
+        encoding: Type.Optional(Type.Union([Type.Literal('utf8'), Type.Literal('base64')])),
+        dryRun: Type.Optional(Type.Boolean()),
+        /** Sync each created server after the import (default true). */
+        sync: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    errors: ['INVALID_INPUT', 'PAYLOAD_TOO_LARGE'],
   }),
 } as const;

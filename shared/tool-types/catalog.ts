@@ -1,7 +1,7 @@
 /**
  * The tool types, by name, with the JSON Schema of their `impl`. This table is what the file
  * schema, the operations contract and both registries (core: electron/core/tool-types/registry.ts,
- * renderer: renderer/src/editor/types/registry.ts) are typed from: a type added here and
+ * renderer: renderer/src/tool-types/registry.ts) are typed from: a type added here and
  * missing in either registry is a compile error there.
  */
 import { Type, type Static } from '@sinclair/typebox';

@@ -25,11 +25,3 @@ export const PIPELINE_MAX_TIMEOUT_SECONDS = 900;
 export const PIPELINE_MAX_DEPTH = 8;
 /** Read-only steps of one pipeline running side by side, at most (electron/core/tool-types/pipeline/plan.ts). */
 export const PIPELINE_MAX_PARALLEL_STEPS = 4;
-
-/**
- * A tool's pinned upstream definition (its impl) when it is a tool of an upstream MCP server;
- * generic code asks this, not the type's name. Here, not in mcp.ts, so the renderer loads no TypeBox.
- */
-export function pinnedUpstreamOf(tool: { type: string; impl?: unknown }): { tool: string; definitionHash: string } | undefined {
-  return tool.type === 'mcp' ? (tool.impl as { tool: string; definitionHash: string }) : undefined;
-}

@@ -8,8 +8,8 @@ import type { TOOL_TYPE_NAMES } from './constants.js';
 
 type ImplFields = Record<string, unknown>;
 
-/** One judgement per type of constants.ts: a type added there and missing here is a compile error. */
-const GUARDS: { readonly [T in (typeof TOOL_TYPE_NAMES)[number]]: (impl: ImplFields) => Safety } = {
+/** One judgement per type of constants.ts (the registry line of each type): a type added there and missing here is a compile error. */
+export const DEFAULT_SAFETY: { readonly [T in (typeof TOOL_TYPE_NAMES)[number]]: (impl: ImplFields) => Safety } = {
   function: () => 'readOnly',
   http(impl) {
     const m = String(impl['method'] ?? 'GET').toUpperCase();
@@ -28,5 +28,5 @@ const GUARDS: { readonly [T in (typeof TOOL_TYPE_NAMES)[number]]: (impl: ImplFie
 
 /** The default safety of a tool of this type and impl; an unknown type is treated as the most dangerous. */
 export function defaultSafetyOf(type: string, impl: ImplFields): Safety {
-  return Object.hasOwn(GUARDS, type) ? GUARDS[type as keyof typeof GUARDS](impl) : 'privileged';
+  return Object.hasOwn(DEFAULT_SAFETY, type) ? DEFAULT_SAFETY[type as keyof typeof DEFAULT_SAFETY](impl) : 'privileged';
 }

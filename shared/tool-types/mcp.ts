@@ -16,4 +16,3 @@ export const McpImpl = Type.Object(
   { additionalProperties: false },
 );
 export type McpImpl = Static<typeof McpImpl>;
-export { pinnedUpstreamOf } from './constants.js';

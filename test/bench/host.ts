@@ -11,6 +11,11 @@
  *   bytes per entry (history is capped per tool, the audit log is not).
  * - memory per open 2025 session (100 idle sessions, each with its GET stream open): the host's
  *   RSS delta / 100, beside the host's RSS before them.
+ * - the cost of durable audit records: REST invoke at 1, 10 and 100 clients (and MCP 2026 at 10)
+ *   on this host, whose answers wait for their record to be on disk (group commit), beside a
+ *   second host on its own folder with the former batching (records written 200 ms later, no
+ *   answer waiting; TOOLWRIGHT_BENCH_AUDIT_BATCHED_MS, for this bench only). The two run in
+ *   alternating rounds, so both see the same machine; the median round is printed.
  * The load average at start and end says how busy the machine was (2 cores, shared).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -39,12 +44,12 @@ interface Host {
   child: ChildProcess;
 }
 
-async function startServe(): Promise<Host> {
+async function startServe(env: Record<string, string> = {}): Promise<Host> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tw-bench-host-'));
   const token = 'bench-host-' + Math.random().toString(36).slice(2);
   const child = spawn(process.execPath, [...nodeArgsFor('electron/host/serve.ts'), '--data-dir', dataDir, '--port', '0'], {
     cwd: ROOT,
-    env: { ...process.env, TOOLWRIGHT_TOKEN: token },
+    env: { ...process.env, TOOLWRIGHT_TOKEN: token, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -184,13 +189,13 @@ interface LevelResult {
 }
 
 /** N callers in a closed loop for the level's time. */
-async function level(h: Host, kind: 'rest' | '2026' | '2025', clients: number): Promise<LevelResult> {
+async function level(h: Host, kind: 'rest' | '2026' | '2025', clients: number, seconds = SECONDS_PER_LEVEL): Promise<LevelResult> {
   const callers = await Promise.all(Array.from({ length: clients }, () => makeCaller(h, kind)));
   for (const c of callers) await c.call(); // a warm connection each
   const latencies: number[] = [];
   let failed = 0;
   const started = performance.now();
-  const deadline = started + SECONDS_PER_LEVEL * 1000;
+  const deadline = started + seconds * 1000;
   await Promise.all(
     callers.map(async (c) => {
       while (performance.now() < deadline) {
@@ -214,18 +219,59 @@ async function level(h: Host, kind: 'rest' | '2026' | '2025', clients: number): 
 
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
+async function raiseLimits(h: Host): Promise<void> {
+  const patched = await fetch(`${h.url}/tools/config`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ limits: { maxCallsPerMinute: 100000, maxOutputBytes: 16384 } }),
+  });
+  if (!patched.ok) throw new Error(`PATCH /tools/config answered ${patched.status}`);
+}
+
+const ROUNDS = Number(process.env['TW_BENCH_HOST_ROUNDS'] ?? 3);
+
+/**
+ * Durable records (this host) beside batched ones (a second host), in ROUNDS alternating rounds
+ * of SECONDS_PER_LEVEL / 2 each per level; the median round of each.
+ */
+async function durableBesideBatched(durable: Host, batched: Host): Promise<void> {
+  console.log('  audit records: answers wait for their record on disk (durable, group commit) | baseline: records written 200 ms later');
+  console.log(`  (the former batching, on a second host); ${ROUNDS} alternating rounds of ${SECONDS_PER_LEVEL / 2} s, median round`);
+  console.log('  closed loop                       durable  calls/s   p50      p95   | batched  calls/s   p50      p95   | ratio calls/s, p95');
+  const levels: Array<['rest' | '2026', number]> = [
+    ['rest', 1],
+    ['rest', 10],
+    ['2026', 10],
+    ['rest', 100],
+  ];
+  for (const [kind, clients] of levels) {
+    const ours: LevelResult[] = [];
+    const base: LevelResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const side of round % 2 ? (['batched', 'durable'] as const) : (['durable', 'batched'] as const)) {
+        const result = await level(side === 'durable' ? durable : batched, kind, clients, SECONDS_PER_LEVEL / 2);
+        (side === 'durable' ? ours : base).push(result);
+      }
+    }
+    const mid = (rs: LevelResult[]) => [...rs].sort((a, b) => a.callsPerSecond - b.callsPerSecond)[Math.floor(rs.length / 2)]!;
+    const o = mid(ours);
+    const b = mid(base);
+    const failures = o.failed + b.failed ? `  (failed: durable ${o.failed}, batched ${b.failed})` : '';
+    console.log(
+      `  ${`${kind === 'rest' ? 'REST invoke' : '2026 MCP'}, ${clients} client${clients > 1 ? 's' : ''}`.padEnd(28)} ${o.callsPerSecond.toFixed(0).padStart(14)} ${ms(o.p50).padStart(8)} ${ms(o.p95).padStart(8)}   | ${b.callsPerSecond.toFixed(0).padStart(15)} ${ms(b.p50).padStart(8)} ${ms(b.p95).padStart(8)}   | ${(o.callsPerSecond / b.callsPerSecond).toFixed(2)}x, ${(o.p95 / b.p95).toFixed(2)}x${failures}`,
+    );
+  }
+}
+
 export async function run(): Promise<void> {
   console.log(`  load average at start: ${load()} (${SECONDS_PER_LEVEL} s per level)`);
-  const h = await startServe();
+  const [h, batched] = await Promise.all([startServe(), startServe({ TOOLWRIGHT_BENCH_AUDIT_BATCHED_MS: '200' })]);
   const pid = h.child.pid!;
   try {
-    const patched = await fetch(`${h.url}/tools/config`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ limits: { maxCallsPerMinute: 100000, maxOutputBytes: 16384 } }),
-    });
-    if (!patched.ok) throw new Error(`PATCH /tools/config answered ${patched.status}`);
+    await Promise.all([raiseLimits(h), raiseLimits(batched)]);
     await level(h, '2026', 4); // warm-up, not counted
+    await level(batched, '2026', 4);
+    await level(batched, 'rest', 4);
 
     // Memory per idle 2025 session, before the load (so the load's garbage is not counted in).
     const rssBefore = await settledRssKiB(pid);
@@ -267,7 +313,7 @@ export async function run(): Promise<void> {
       );
     }
 
-    // The audit log and history are written in batches: give the last ones a moment to land.
+    // History is written in batches: give the last entries a moment to land.
     await new Promise((r) => setTimeout(r, 2000));
     const auditPerCall = ((await folderBytes(auditDir)) - auditBefore) / totalCalls;
     const historyFile = (await readdir(join(h.dataDir, 'history'))).find((n) => n.endsWith('.jsonl'));
@@ -280,10 +326,14 @@ export async function run(): Promise<void> {
     console.log(
       `  baseline: history per call                              ${historyPerEntry.toFixed(0).padStart(6)} B     capped at 200 entries per tool (file rewritten past 400: ≤ ${((historyPerEntry * 400) / 1024).toFixed(0)} KiB per tool); now ${historyLines} lines`,
     );
+
+    await durableBesideBatched(h, batched);
   } finally {
-    h.child.kill('SIGTERM');
-    await new Promise((r) => h.child.once('exit', r));
-    await rm(h.dataDir, { recursive: true, force: true }).catch(() => undefined);
+    for (const host of [h, batched]) {
+      host.child.kill('SIGTERM');
+      await new Promise((r) => host.child.once('exit', r));
+      await rm(host.dataDir, { recursive: true, force: true }).catch(() => undefined);
+    }
   }
   console.log(`  load average at end: ${load()}`);
 }

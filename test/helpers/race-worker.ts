@@ -94,10 +94,9 @@ async function main(): Promise<void> {
     await waitForGo();
     await Promise.all(
       Array.from({ length: Number(b) }, async (_, w) => {
-        const log = new AuditLog({ dir: a!, flushDelayMs: 5, maxFileBytes: () => Number(process.env['AUDIT_MAX_FILE_BYTES'] ?? 16 * 1024 * 1024) });
+        const log = new AuditLog({ dir: a!, maxFileBytes: () => Number(process.env['AUDIT_MAX_FILE_BYTES'] ?? 16 * 1024 * 1024) });
         for (let i = 0; i < Number(c); i++) {
-          log.append({ kind: 'change', path: `writer/${process.pid}-${w}/${i}`, op: 'create', actor: 'cli', after: 'a'.repeat(64) });
-          if (i % 3 === 0) await log.flush();
+          await log.append({ kind: 'change', path: `writer/${process.pid}-${w}/${i}`, op: 'create', actor: 'cli', after: 'a'.repeat(64) });
         }
         await log.close();
       }),

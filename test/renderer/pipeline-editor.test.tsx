@@ -16,9 +16,9 @@ import {
   placeholderSuggestions,
   stepIDFor,
   type PipelineDraft,
-} from '../../renderer/src/editor/types/pipeline/draft.js';
+} from '../../renderer/src/tool-types/pipeline/draft.js';
 import { insertSuggestion, matchSuggestions, openPlaceholder, TemplateInput } from '../../renderer/src/features/tools/editor/TemplateInput.js';
-import { pipelineEditorType, stepForTool } from '../../renderer/src/editor/types/pipeline.js';
+import { pipelineEditorType, stepForTool } from '../../renderer/src/tool-types/pipeline.js';
 import { PipelineTimeline } from '../../renderer/src/features/tools/tester/PipelineTimeline.js';
 import { draftFromTool, emptyDraft, localIssues } from '../../renderer/src/features/tools/editor/draft.js';
 import type { Envelope } from '../../shared/errors.js';

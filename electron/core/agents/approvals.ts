@@ -108,8 +108,10 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
     this.clock = opts.clock ?? (() => new Date());
   }
 
-  private recordDecision(file: ApprovalFile, decision: ApprovalDecision, decidedBy: ApprovalDecider, decider: string | undefined): void {
-    this.opts.audit?.append({
+  /** Resolves once the decision's record is durable; AUDIT_UNAVAILABLE when it cannot be written. */
+  private recordDecision(file: ApprovalFile, decision: ApprovalDecision, decidedBy: ApprovalDecider, decider: string | undefined): Promise<void> {
+    if (!this.opts.audit) return Promise.resolve();
+    return this.opts.audit.append({
       kind: 'approval',
       approvalID: file.approvalID,
       decision,
@@ -174,6 +176,8 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
    */
   async settle(approvalID: string, clientDecision: ApprovalDecision | undefined, call: CallBinding): Promise<ApprovalOutcome> {
     if (!APPROVAL_ID.test(approvalID)) throw notFound(`approval ${approvalID}`);
+    // An agent's answer is a decision: not taken (the request stays) while it cannot be recorded.
+    if (clientDecision) await this.opts.audit?.ready();
     await fsp.mkdir(this.dir, { recursive: true });
     return withLock(join(this.dir, `.${approvalID}.lock`), async () => {
       const file = await this.read(approvalID);
@@ -185,7 +189,7 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
       if (file.decision) return this.lapsed(file) ? 'expired' : file.decision;
       if (Date.parse(file.expiresAt) <= this.clock().getTime()) return 'expired';
       const outcome = clientDecision ?? 'deny';
-      if (clientDecision) this.recordDecision(file, clientDecision, 'agent', undefined);
+      if (clientDecision) await this.recordDecision(file, clientDecision, 'agent', undefined);
       return outcome;
     });
   }
@@ -270,6 +274,8 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
   ): Promise<Approval & { decision: ApprovalDecision; decidedAt: string }> {
     if (!APPROVAL_ID.test(approvalID)) throw notFound(`approval ${approvalID}`);
     await fsp.mkdir(this.dir, { recursive: true });
+    // No decision without its record: refused while the audit log cannot be written.
+    await this.opts.audit?.ready();
     return withLock(join(this.dir, `.${approvalID}.lock`), async () => {
       const file = await this.read(approvalID);
       if (!file) throw notFound(`approval ${approvalID} (it was answered, withdrawn or expired)`);
@@ -286,7 +292,7 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
       await this.write(decided);
       const decidedBy = approvalDecider(by);
       // An agent's answer is the asking call's own (its caller is the record's `caller`).
-      this.recordDecision(decided, decision, decidedBy, decidedBy === 'agent' ? undefined : callerLabel(by));
+      await this.recordDecision(decided, decision, decidedBy, decidedBy === 'agent' ? undefined : callerLabel(by));
       return decided;
     });
   }

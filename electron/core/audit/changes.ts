@@ -8,16 +8,26 @@ import { promises as fsp } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { AuditActor, AuditRecordBody } from '../../../shared/audit.js';
 import { sha256Hex } from './record.js';
-import { actingCaller } from './acting-caller.js';
+import { actingCaller, inOperation } from './acting-caller.js';
 import { callerLabel } from '../../../shared/caller.js';
 
-/** What the writers of stored state call after a write: the content before (undefined: none) and after (undefined: deleted). */
+/** What the writers of stored state call around a write. */
 export interface ChangeRecorder {
+  /**
+   * Before a write: the file's bytes (undefined when it does not exist). Refuses (AUDIT_UNAVAILABLE)
+   * a change someone asked for while the log cannot take its record; the core's own start-up and
+   * housekeeping writes go on.
+   */
+  before(path: string): Promise<Buffer | undefined>;
+  /** After a write: the content before (undefined: none) and after (undefined: deleted). The operation is answered once its record is durable. */
   changed(path: string, before: string | Uint8Array | undefined, after: string | Uint8Array | undefined): void;
 }
 
 export interface RecordSink {
-  append(body: AuditRecordBody): void;
+  /** Resolves once the record is durable (AuditLog.append). */
+  append(body: AuditRecordBody): Promise<void>;
+  /** Resolves when work may go on; AUDIT_UNAVAILABLE while the log cannot be written (AuditLog.ready). */
+  ready(): Promise<void>;
 }
 
 /** The bytes of a file about to change, or undefined when it does not exist (or cannot be read). */
@@ -32,13 +42,18 @@ export class AuditChanges implements ChangeRecorder {
     private readonly actor: AuditActor,
   ) {}
 
+  async before(path: string): Promise<Buffer | undefined> {
+    if (inOperation()) await this.sink.ready();
+    return contentBefore(path);
+  }
+
   changed(path: string, before: string | Uint8Array | undefined, after: string | Uint8Array | undefined): void {
     const beforeDigest = before === undefined ? undefined : sha256Hex(before);
     const afterDigest = after === undefined ? undefined : sha256Hex(after);
     if (beforeDigest === afterDigest) return;
     const acting = actingCaller();
     const caller = acting && callerLabel(acting);
-    this.sink.append({
+    void this.sink.append({
       kind: 'change',
       path: relative(this.dataDir, path).split(sep).join('/'),
       op: beforeDigest === undefined ? 'create' : afterDigest === undefined ? 'delete' : 'update',

@@ -8,7 +8,7 @@ import type { AuditKind, AuditRecord } from '../../../shared/audit.js';
 import type { Page } from '../../../shared/types.js';
 import { PageTokenCodec, queryBinding } from '../util/page-token.js';
 import { listAuditFiles } from './files.js';
-import { parseRecord } from './writer.js';
+import { parseRecord } from './record.js';
 
 export interface AuditFilter {
   since?: string;

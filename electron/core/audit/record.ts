@@ -36,3 +36,14 @@ export function hashMatches(record: AuditRecord): boolean {
   const { hash, ...rest } = record;
   return hashOf(rest) === hash;
 }
+
+/** A line of an audit file as a record, or undefined when it is not one (torn, edited into something else). */
+export function parseRecord(line: string): AuditRecord | undefined {
+  try {
+    const v = JSON.parse(line) as AuditRecord;
+    if (typeof v !== 'object' || v === null || typeof v.hash !== 'string' || typeof v.seq !== 'number' || typeof v.prev !== 'string') return undefined;
+    return v;
+  } catch {
+    return undefined;
+  }
+}

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { AuditProblem, AuditRecord, AuditVerifyResult } from '../../../shared/audit.js';
 import { auditFileName, listAuditFiles } from './files.js';
 import { GENESIS, hashMatches } from './record.js';
-import { parseRecord } from './writer.js';
+import { parseRecord } from './record.js';
 
 const count = (n: number) => n.toLocaleString('en-US');
 

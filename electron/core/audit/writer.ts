@@ -1,30 +1,46 @@
 /**
- * Appends records to `<data>/audit/`, from any number of processes sharing the folder. Records
- * are batched in memory (off every answer's path) and flushed under the folder's cross-process
- * lock: read the tail (cached with the file's size, so the usual flush reads nothing), chain,
- * append with one write, fsync. A torn last line (a writer stopped mid-write) is cut off and noted
- * by a `gap` record; a full disk keeps records pending (up to a cap, then counts what was
- * dropped) and a `gap` record says how many were lost once space returns. Nothing here throws
- * at a caller.
+ * Appends records to `<data>/audit/`, from any number of processes sharing the folder, with
+ * group commit: a record is queued, and the records queued while the previous write was on its
+ * way go together in the next one, under the folder's cross-process lock: read the tail (cached
+ * with the file's size, so the usual write reads nothing), chain, append with one write, fsync.
+ * append() answers once its record is durable, so a call, change or approval is answered only
+ * after its record is on disk; concurrent answers share the write and its fsync.
+ *
+ * When the log cannot be written (disk full, permissions, a read-only file system) it is
+ * "failing": in the `required` mode (config auditRecords, the default) ready() and append()
+ * answer AUDIT_UNAVAILABLE naming the cause, so work is refused rather than done unrecorded;
+ * `when-possible` lets it go on. Either way the records are kept (up to a cap, then counted by a
+ * `gap` record) and written once a retry succeeds. A torn last line (a writer stopped mid-write)
+ * is cut off and noted by a `gap` record. Nothing here throws at a caller but that refusal.
  */
 import { promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { AuditRecord, AuditRecordBody } from '../../../shared/audit.js';
+import { DEFAULT_AUDIT_MAX_FILE_BYTES, type AuditRecords } from '../../../shared/schemas.js';
 import { fsyncDir } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
 import { auditFileName, listAuditFiles, readTail } from './files.js';
-import { chainRecord, GENESIS, sha256Hex, type PendingRecord } from './record.js';
+import { chainRecord, GENESIS, parseRecord, sha256Hex, type PendingRecord } from './record.js';
+import { auditUnavailable } from './unavailable.js';
+import { noteRecord } from './acting-caller.js';
 
-import { DEFAULT_AUDIT_MAX_FILE_BYTES } from '../../../shared/schemas.js';
 /** Records kept in memory while they cannot be written; beyond this they are counted as lost. */
 export const DEFAULT_MAX_PENDING = 10_000;
+/** A failing log is tried again by a refused caller at most this often (besides its own backoff). */
+const RETRY_ON_DEMAND_MS = 1000;
 
 export interface AuditLogOptions {
   dir: string;
   /** Start a new file once the current one has passed this size (config auditMaxFileBytes). */
   maxFileBytes?: () => number;
-  flushDelayMs?: number;
+  /** Whether work is refused while the log cannot be written (config auditRecords; default required). */
+  records?: () => AuditRecords;
+  /**
+   * Benchmarks and tests only: the former batching, each record written this long after it
+   * happened and no answer waiting for it (`npm run bench -- host` compares both).
+   */
+  batchedDelayMs?: number;
   maxPending?: number;
   clock?: () => Date;
   onError?: (what: string, error: unknown) => void;
@@ -44,13 +60,29 @@ interface Dropped {
   to: string;
 }
 
+interface Queued {
+  record: PendingRecord;
+  /** Who waits for the record to be durable (none for one kept for a retry). */
+  waiter?: { resolve(): void; reject(e: unknown): void };
+}
+
+type Health = { kind: 'unknown' } | { kind: 'ok' } | { kind: 'failing'; error: unknown; at: number };
+
+const RESOLVED = Promise.resolve();
+
 export class AuditLog {
-  private pending: PendingRecord[] = [];
+  private queue: Queued[] = [];
   private dropped: Dropped | undefined;
   private tail: Tail | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  /** The write loop in progress, if any. */
+  private writing: Promise<void> | undefined;
+  private checking: Promise<void> | undefined;
+  private batchTimer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
   private failures = 0;
+  /** The folder was made (or found) by this process: not asked again before every write. */
+  private dirMade = false;
+  private health: Health = { kind: 'unknown' };
   private readonly host = hostname();
   private readonly clock: () => Date;
 
@@ -63,21 +95,67 @@ export class AuditLog {
   }
 
   /** Records waiting in memory (for tests and the disk-full case). */
-  pendingCount(): number {
-    return this.pending.length;
+  pendingCount = (): number => this.queue.length;
+
+  private required(): boolean {
+    return (this.opts.records?.() ?? 'required') === 'required';
   }
 
-  /** Notes one record; returns at once, the write happens later. */
-  append(body: AuditRecordBody): void {
+  private get batched(): boolean {
+    return this.opts.batchedDelayMs !== undefined;
+  }
+
+  /**
+   * Resolves when work may go on: the log was written (or checked) lately, or it is failing and
+   * `when-possible` allows that. A failing log is tried again first, at most once a second, so
+   * work resumes as soon as the disk has room again. Throws AUDIT_UNAVAILABLE otherwise.
+   */
+  async ready(): Promise<void> {
+    if (this.batched || this.health.kind === 'ok') return;
+    if (this.health.kind === 'unknown' || this.clock().getTime() - this.health.at >= RETRY_ON_DEMAND_MS) await this.check();
+    if (this.health.kind === 'failing' && this.required()) throw auditUnavailable(this.health.error);
+  }
+
+  /**
+   * Notes one record; resolves once it is durable (the operation in progress waits for it too).
+   * While the log is failing it is kept for a retry, and the answer is AUDIT_UNAVAILABLE
+   * (`required`) or at once (`when-possible`). Batched (bench only): resolves at once.
+   */
+  append(body: AuditRecordBody): Promise<void> {
     const at = this.clock().toISOString();
-    if (this.pending.length >= (this.opts.maxPending ?? DEFAULT_MAX_PENDING)) {
-      this.noteDropped(1, at, at);
-    } else {
-      this.pending.push({ ...body, at, pid: process.pid, host: this.host });
+    const record: PendingRecord = { ...body, at, pid: process.pid, host: this.host };
+    // Only records that cannot be written pile up (a healthy queue holds one write's worth): those are capped.
+    const full = this.queue.length >= (this.opts.maxPending ?? DEFAULT_MAX_PENDING);
+    if (this.batched) {
+      if (full) this.noteDropped(1, at, at);
+      else this.queue.push({ record });
+      this.batchTimer ??= setTimeout(() => void this.flush(), this.opts.batchedDelayMs);
+      // close() flushes what is left; a pending timer must not keep a finished CLI command alive.
+      this.batchTimer.unref();
+      return RESOLVED;
     }
-    this.timer ??= setTimeout(() => void this.flush(), this.opts.flushDelayMs ?? 200);
-    // close() flushes what is left; a pending timer must not keep a finished CLI command alive.
-    this.timer.unref();
+    if (this.health.kind === 'failing') {
+      if (full) this.noteDropped(1, at, at);
+      else this.queue.push({ record });
+      this.scheduleRetry();
+      return this.track(this.refusal());
+    }
+    const durable = new Promise<void>((resolve, reject) => this.queue.push({ record, waiter: { resolve, reject } }));
+    this.writing ??= this.writeLoop();
+    return this.track(durable);
+  }
+
+  /** The answer to a record that cannot be written now. */
+  private refusal(): Promise<void> {
+    if (!this.required() || this.health.kind !== 'failing') return RESOLVED;
+    return Promise.reject(auditUnavailable(this.health.error));
+  }
+
+  private track(durable: Promise<void>): Promise<void> {
+    // Handled here, so a caller that does not wait (a background write) leaves no unhandled rejection.
+    durable.catch(() => undefined);
+    noteRecord(durable);
+    return durable;
   }
 
   private noteDropped(count: number, from: string, to: string): void {
@@ -89,54 +167,126 @@ export class AuditLog {
     }
   }
 
-  /** Writes what is pending now; resolves when it is on disk or kept for a retry. Never rejects. */
-  flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const run = this.flushing.then(() => this.flushOnce());
-    this.flushing = run;
-    return run;
+  /** Writes what is queued now; resolves when it is on disk or kept for a retry. Never rejects. */
+  async flush(): Promise<void> {
+    if (this.batchTimer) clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    await this.writing;
+    if (this.queue.length || this.dropped) await (this.writing ??= this.writeLoop());
   }
 
-  private async flushOnce(): Promise<void> {
-    const batch = this.pending;
-    const dropped = this.dropped;
-    if (!batch.length && !dropped) return;
-    this.pending = [];
-    this.dropped = undefined;
+  /** One check at a time: the queue written, or (nothing queued) the folder tried for writing. */
+  private check(): Promise<void> {
+    this.checking ??= (async () => {
+      await this.writing;
+      if (this.queue.length || this.dropped) await (this.writing ??= this.writeLoop());
+      else await this.probe();
+    })().finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  /** Proves the folder takes a write: its lock is a folder made in it, and the current file opens for appending. */
+  private async probe(): Promise<void> {
     try {
-      const records = [...batch];
-      if (dropped) {
-        records.push({
-          kind: 'gap',
-          reason: 'dropped',
-          lost: dropped.count,
-          from: dropped.from,
-          to: dropped.to,
-          at: this.clock().toISOString(),
-          pid: process.pid,
-          host: this.host,
-        });
-      }
       await fsp.mkdir(this.opts.dir, { recursive: true });
-      await withLock(join(this.opts.dir, '.lock'), () => this.appendChained(records));
-      this.failures = 0;
+      await withLock(join(this.opts.dir, '.lock'), async () => {
+        const files = await listAuditFiles(this.opts.dir);
+        const last = files[files.length - 1];
+        if (last) await (await fsp.open(join(this.opts.dir, last.name), 'a')).close();
+      });
+      this.succeeded();
     } catch (e) {
-      this.keepForRetry(batch, dropped);
-      if (this.failures++ === 0) this.opts.onError?.('writing the audit log (records are kept and written once it works again)', e);
-      this.timer ??= setTimeout(() => void this.flush(), Math.min(30_000, 250 * 2 ** Math.min(this.failures, 7)));
-      this.timer.unref();
+      this.failed(e, []);
     }
   }
 
-  private keepForRetry(batch: PendingRecord[], dropped: Dropped | undefined): void {
+  /** Writes batch after batch until the queue is empty or a write fails (the rest then waits for the retry). */
+  private async writeLoop(): Promise<void> {
+    // The records of this turn of the event loop go in one write.
+    await new Promise((r) => setImmediate(r));
+    try {
+      while ((this.queue.length || this.dropped) && (await this.writeBatch()));
+    } finally {
+      this.writing = undefined;
+    }
+  }
+
+  private async writeBatch(): Promise<boolean> {
+    const batch = this.queue;
+    const dropped = this.dropped;
+    this.queue = [];
+    this.dropped = undefined;
+    const records = batch.map((q) => q.record);
+    if (dropped) {
+      records.push({
+        kind: 'gap',
+        reason: 'dropped',
+        lost: dropped.count,
+        from: dropped.from,
+        to: dropped.to,
+        at: this.clock().toISOString(),
+        pid: process.pid,
+        host: this.host,
+      });
+    }
+    try {
+      if (!this.dirMade) await fsp.mkdir(this.opts.dir, { recursive: true });
+      this.dirMade = true;
+      await withLock(join(this.opts.dir, '.lock'), () => this.appendChained(records));
+    } catch (e) {
+      this.dirMade = false;
+      this.keepForRetry(batch, dropped);
+      this.failed(e, batch);
+      return false;
+    }
+    this.succeeded();
+    for (const q of batch) q.waiter?.resolve();
+    return true;
+  }
+
+  private succeeded(): void {
+    this.health = { kind: 'ok' };
+    this.failures = 0;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  private failed(error: unknown, batch: Queued[]): void {
+    this.health = { kind: 'failing', error, at: this.clock().getTime() };
+    if (this.failures++ === 0) this.opts.onError?.('writing the audit log (records are kept and written once it works again)', error);
+    const required = this.required();
+    // The failed batch, and what was queued meanwhile: nobody waits for a retry's backoff.
+    for (const q of [...batch, ...this.queue]) {
+      if (!q.waiter) continue;
+      if (required) q.waiter.reject(auditUnavailable(error));
+      else q.waiter.resolve();
+      delete q.waiter;
+    }
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.batchTimer) return;
+    this.retryTimer = setTimeout(
+      () => {
+        this.retryTimer = undefined;
+        void this.check();
+      },
+      Math.min(30_000, 250 * 2 ** Math.min(this.failures, 7)),
+    );
+    this.retryTimer.unref();
+  }
+
+  private keepForRetry(batch: Queued[], dropped: Dropped | undefined): void {
     const cap = this.opts.maxPending ?? DEFAULT_MAX_PENDING;
-    const all = [...batch, ...this.pending];
+    const all = [...batch, ...this.queue];
     const kept = all.slice(0, cap);
     const over = all.slice(cap);
-    this.pending = kept;
+    this.queue = kept;
     if (dropped) this.noteDropped(dropped.count, dropped.from, dropped.to);
-    if (over.length) this.noteDropped(over.length, over[0]!.at, over[over.length - 1]!.at);
+    if (over.length) this.noteDropped(over.length, over[0]!.record.at, over[over.length - 1]!.record.at);
   }
 
   /** Under the lock: find the tail, chain the records after it, append them with one write. */
@@ -160,7 +310,8 @@ export class AuditLog {
       try {
         // A full disk answers a short write first (what fitted) and ENOSPC only on the next one.
         for (let done = 0; done < text.length;) done += (await handle.write(text, done, text.length - done)).bytesWritten;
-        await handle.sync();
+        // fdatasync: the appended bytes and the file's new size, without the times fsync also writes.
+        await handle.datasync();
       } catch (e) {
         // A partial write (a full disk) must not stay: cut back to where this batch began.
         this.tail = undefined;
@@ -242,15 +393,7 @@ export class AuditLog {
 
   async close(): Promise<void> {
     await this.flush();
-  }
-}
-
-export function parseRecord(line: string): AuditRecord | undefined {
-  try {
-    const v = JSON.parse(line) as AuditRecord;
-    if (typeof v !== 'object' || v === null || typeof v.hash !== 'string' || typeof v.seq !== 'number' || typeof v.prev !== 'string') return undefined;
-    return v;
-  } catch {
-    return undefined;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
   }
 }

@@ -202,17 +202,20 @@ export class InvocationEngine {
     let admitted: ReturnType<InvocationEngine['admit']>;
     try {
       admitted = this.admit(tool, bundle, input, config);
+      // No run without its record: while the audit log cannot be written, AUDIT_UNAVAILABLE (writer.ts).
+      if (this.deps.audit) await this.deps.audit.ready();
       // Only a tool with a shared limit waits here: every other run is registered (cancellable) at once.
       if (this.sharesLimit(file)) await this.takeSharedLimit(file);
     } catch (e) {
       // A refusal is a call too, for the audit log: who asked for what, and which gate said no.
-      this.audit(
+      // Answered once recorded; a record that cannot be written changes nothing (nothing ran).
+      await this.audit(
         file,
         { ok: false, invocationID: '', durationMs: 0, error: { code: e instanceof CoreError ? e.code : 'INTERNAL', message: '' } },
         false,
         input.args,
         input,
-      );
+      ).catch(() => undefined);
       throw e;
     }
     const { runner, validators, args, invocationID } = admitted;
@@ -286,7 +289,21 @@ export class InvocationEngine {
     if (streamCut) result.streamTruncated = streamCut;
     result.durationMs = Math.round((performance.now() - t0) * 100) / 100;
     this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor), input);
-    this.audit(file, result, cancelled, args, input);
+    // The answer goes out only once its record is durable (group commit: concurrent calls share the write).
+    try {
+      await this.audit(file, result, cancelled, args, input);
+    } catch (e) {
+      const why = e instanceof CoreError ? e.message : String(e);
+      throw new CoreError(
+        'AUDIT_UNAVAILABLE',
+        `tool ${file.slug} ${file.version} ran, but its audit record could not be written, so its answer is withheld: ${why}`,
+        {
+          ...(e instanceof CoreError ? e.details : {}),
+          toolID: file.toolID,
+          invocationID,
+        },
+      );
+    }
     return result;
   }
 
@@ -437,18 +454,18 @@ export class InvocationEngine {
     return requested;
   }
 
-  /** The call's audit record, off the answer's path like history: noted in memory, written later. */
+  /** The call's audit record; resolves once it is durable, rejects (AUDIT_UNAVAILABLE) when it cannot be written. */
   private audit(
     file: ToolFile,
     result: Pick<InvokeResult, 'ok' | 'invocationID' | 'error' | 'durationMs'>,
     cancelled: boolean,
     args: unknown,
     input: InvokeInput,
-  ): void {
-    if (!this.deps.audit) return;
+  ): Promise<void> {
+    if (!this.deps.audit) return Promise.resolve();
     try {
       const caller = callerOf(input);
-      this.deps.audit.append({
+      return this.deps.audit.append({
         kind: 'call',
         toolID: file.toolID,
         slug: file.slug,
@@ -465,6 +482,7 @@ export class InvocationEngine {
       });
     } catch (e) {
       this.deps.onBackgroundError?.('audit', e);
+      return Promise.resolve();
     }
   }
 

@@ -11,7 +11,7 @@ import { validatorFor } from '../validation.js';
 import { apiIssues } from '../../../shared/json-schema/issues.js';
 import type { InvokeStreamEvent } from '../../../shared/types.js';
 import type { RunAnswerers } from '../invoke/types.js';
-import { actAs } from '../audit/acting-caller.js';
+import { recordedOperation } from '../audit/acting-caller.js';
 import { APP_CALLER, type Caller } from '../../../shared/caller.js';
 
 export interface CallContext {
@@ -69,8 +69,8 @@ export function createDispatcher(handlers: Handlers, log: (e: unknown) => void =
     if (invalidInput) return { ok: false, error: invalidInput };
     try {
       const handler = handlers[name] as Handler<typeof name>;
-      const run = () => handler(value as OpInput<typeof name>, ctx ?? IN_PROCESS);
-      const data = await (ctx ? actAs(ctx.caller, run) : run());
+      // Answered only once the audit records the operation made (its call, its changes, a decision) are durable.
+      const data = await recordedOperation(ctx?.caller, () => handler(value as OpInput<typeof name>, ctx ?? IN_PROCESS));
       return { ok: true, data };
     } catch (e) {
       return { ok: false, error: toApiError(e, { log }) };

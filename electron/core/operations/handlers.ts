@@ -1,8 +1,10 @@
 /**
  * One thin handler per operation: take the validated input, call one service, return. Each
- * handler's input and output types come from the contract in shared/operations.ts.
+ * handler's input and output types come from the contract in shared/operations.ts. The operations
+ * of a tool type's domain are its service's (./type-handlers.ts merges them in).
  */
-import type { CallContext, Handlers } from './dispatch.js';
+import type { CallContext } from './dispatch.js';
+import type { GenericHandlers } from './type-handlers.js';
 import type { Services } from './services.js';
 
 /**
@@ -19,7 +21,7 @@ function answerersOf(ctx: CallContext) {
 
 const ref = (i: { bundleID: string; slug: string; version: string }) => ({ bundleID: i.bundleID, slug: i.slug, version: i.version });
 
-export function createHandlers(s: Services): Handlers {
+export function createHandlers(s: Services): GenericHandlers {
   return {
     'bundles.list': (i) => s.bundles.list(i),
     'bundles.get': (i) => s.bundles.get(i.bundleID),
@@ -68,7 +70,6 @@ export function createHandlers(s: Services): Handlers {
     'bundles.import': (i) => s.transfer.importZip(i.zip, i.onConflict ?? 'skip', { dryRun: i.dryRun === true }),
     'bundles.importSkill': (i) => s.transfer.importSkillMd(i.text, { dryRun: i.dryRun === true }),
     'bundles.importOpenApi': (i) => s.transfer.importOpenApi(i.document, { dryRun: i.dryRun === true, ...(i.serverUrl ? { serverUrl: i.serverUrl } : {}) }),
-    'bundles.importMcpServers': (i) => s.mcpImport.import(i),
     'tools.importContainer': (i) => s.transfer.importContainerFiles(i.bundleID, i.files, { dryRun: i.dryRun === true }),
     'tools.openaiFunctions': (i) => ({ items: s.transfer.openAiFunctions(i.bundleIDs) }),
     'tools.lint': (i) => s.lint.lint(i),
@@ -83,13 +84,6 @@ export function createHandlers(s: Services): Handlers {
     'buildFiles.delete': (i) => s.buildFiles.delete(ref(i), i.path),
     'tools.build': (i) => s.builds.build(ref(i), { ...(i.buildID ? { buildID: i.buildID } : {}), ...(i.noCache ? { noCache: true } : {}) }),
     'tools.image': (i) => s.builds.image(ref(i)),
-    'servers.probe': (i) => s.upstream.probe(i.source),
-    'servers.status': (i) => s.upstream.status(i.bundleID),
-    'servers.sync': (i) => s.upstream.sync(i.bundleID, i.dryRun === true),
-    'servers.stop': (i) => s.upstream.stop(i.bundleID),
-    'servers.authorize': (i) => s.upstream.authorize(i.bundleID),
-    'tools.definition': (i) => s.upstream.review(ref(i)),
-    'tools.acceptDefinition': (i) => s.upstream.accept(ref(i), i.definitionHash),
     'profiles.list': () => s.profiles.list(),
     'profiles.get': (i) => s.profiles.get(i.profileID),
     'profiles.put': (i) => s.profiles.put(i.profileID, i.profile, i.ifModifiedAt ?? i.ifMatch),

@@ -33,16 +33,12 @@ import type { OnConflict } from '../transfer/apply.js';
 import type { OpenApiOptions } from '../transfer/foreign/openapi.js';
 import type { BuildFilesService } from '../tool-files/build-files.js';
 import type { BuildService } from '../tool-files/builds.js';
-import type { UpstreamService } from '../tool-types/upstream/service.js';
-import type { UpstreamImport } from '../tool-types/upstream/import/importer.js';
 import type { ProfileService } from '../profiles/profile-service.js';
 import type { AuditRecord, AuditVerifyResult } from '../../../shared/audit.js';
 
 export interface Services {
   profiles: Pick<ProfileService, 'list' | 'get' | 'put' | 'delete' | 'listTokens' | 'createToken' | 'revokeToken'>;
   audit: { list(filter: OpInput<'audit.list'>): Promise<Page<AuditRecord>>; verify(): Promise<AuditVerifyResult> };
-  mcpImport: Pick<UpstreamImport, 'import'>;
-  upstream: Pick<UpstreamService, 'probe' | 'status' | 'sync' | 'stop' | 'authorize' | 'review' | 'accept'>;
   buildFiles: Pick<BuildFilesService, 'list' | 'read' | 'write' | 'rename' | 'delete'>;
   builds: Pick<BuildService, 'build' | 'image'>;
   trash: { purge(bundleID: string): Promise<{ purged: true; toolCount: number }> };

@@ -25,7 +25,7 @@ import { withLock } from '../fs/lock.js';
 import type { SecretsReader } from './types.js';
 import { AES, KEY_BYTES, aesGcmCipher, type SecretCipher } from './cipher.js';
 import { readJsonPath } from '../fs/json-text.js';
-import { contentBefore, type ChangeRecorder } from '../audit/changes.js';
+import type { ChangeRecorder } from '../audit/changes.js';
 
 export { aesGcmCipher, type SecretCipher };
 
@@ -172,7 +172,7 @@ export class SecretsStore implements SecretsReader {
       const secrets: Record<string, unknown> = {};
       for (const key of [...this.entries.keys()].sort()) secrets[key] = this.entries.get(key);
       const text = canonicalJson({ schemaVersion: '1', secrets }, FILE_KEY_ORDER);
-      const before = this.opts.changes ? await contentBefore(this.opts.file) : undefined;
+      const before = await this.opts.changes?.before(this.opts.file);
       await writeFileAtomic(this.opts.file, text, { mode: 0o600 });
       this.opts.changes?.changed(this.opts.file, before, text);
       this.apply({ kind: 'ok', entries: this.entries });

@@ -62,7 +62,7 @@ export class BuiltinState {
       await this.reload();
       if (this.bad) throw new CoreError('CONFLICT', `${this.bad.reason}; fix or delete ${this.paths.builtinStateFile}`);
       this.state[kind][id] = enabled;
-      const before = this.changes ? await contentBefore(this.paths.builtinStateFile) : undefined;
+      const before = await this.changes?.before(this.paths.builtinStateFile);
       await writeJsonFile(this.paths.builtinStateFile, this.state as unknown as Record<string, unknown>, ['bundles', 'tools']);
       this.changes?.changed(this.paths.builtinStateFile, before, await contentBefore(this.paths.builtinStateFile));
     });

@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../fs/atomic.js';
 import { etagOf } from '../fs/etag.js';
 import type { DataPaths } from '../data-paths.js';
 import { parseBundle, parseTool } from './loader.js';
-import { contentBefore, type ChangeRecorder } from '../audit/changes.js';
+import type { ChangeRecorder } from '../audit/changes.js';
 
 /** A file as read from disk, with the tag of its bytes. */
 export interface Tagged<T> {
@@ -27,7 +27,7 @@ export class StoreFiles {
 
   /** Writes atomically and tells the audit log what changed (digests of before and after). */
   private async write(path: string, text: string, tempDir?: string): Promise<void> {
-    const before = this.changes ? await contentBefore(path) : undefined;
+    const before = await this.changes?.before(path);
     await writeFileAtomic(path, text, tempDir ? { tempDir } : {});
     this.changes?.changed(path, before, text);
   }

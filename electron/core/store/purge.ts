@@ -3,7 +3,6 @@
  * them), then the folder, renamed out of sight before it is removed, as the reaper does. Only a
  * bundle that is in the Trash can be purged; the reaper still removes empty ones after two days.
  */
-import { contentBefore } from '../audit/changes.js';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -26,7 +25,7 @@ export async function purgeBundle(store: Store, tools: ToolService, bundleID: st
   await store.withBundleLock(bundleID, async () => {
     const disk = await store.readBundleFile(bundleID).catch(() => undefined);
     if (!disk?.softDeletedAt) throw new CoreError('CONFLICT', 'the bundle was restored elsewhere meanwhile; nothing was removed');
-    const before = store.changes ? await contentBefore(store.paths.bundleFile(bundleID)) : undefined;
+    const before = await store.changes?.before(store.paths.bundleFile(bundleID));
     const grave = join(store.paths.bundlesDir, `.purged-${bundleID}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     await fsp.rename(store.paths.bundleDir(bundleID), grave);
     await fsyncDir(store.paths.bundlesDir);

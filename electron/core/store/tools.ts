@@ -1,10 +1,9 @@
 /** Tool operations: create (unique <slug,version>), edit, switch, delete, get, list. */
-import { contentBefore } from '../audit/changes.js';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { canonicalJson } from '../../../shared/canonical.js';
-import { TOOL_KEY_ORDER, type Config, type Safety, type ToolFile } from '../../../shared/schemas.js';
+import { TOOL_KEY_ORDER, type BundleFile, type Config, type Safety, type ToolFile } from '../../../shared/schemas.js';
 import type { OpInput, ToolInput } from '../../../shared/operations.js';
 import type { Availability, Page, ToolMetrics, ToolView } from '../../../shared/types.js';
 import { checkSlug } from '../../../shared/slug.js';
@@ -57,8 +56,11 @@ export interface ToolServiceDeps {
   contextTokens?(toolID: string): number | undefined;
   /** Data kept apart from tool.json (usage counters, history) that goes with a deleted tool. */
   onDeleted?(toolID: string): Promise<void>;
-  /** Whether tools of this type are what an upstream bundle's sync makes (the only kind such a bundle holds). */
-  syncedFromUpstream?(type: string | undefined): boolean;
+  /**
+   * Why a tool of `type` may not be added to this bundle by hand (a tool type's store hook: a
+   * bundle that holds only what its type's service makes), or undefined.
+   */
+  refuseTool?(bundle: BundleFile, type: string | undefined): string | undefined;
 }
 
 export class ToolService {
@@ -183,12 +185,8 @@ export class ToolService {
     return this.store.withBundleLock(bundleID, async () => {
       await this.store.writableBundle(bundleID, 'add tools to it');
       const bundle = this.store.reader.bundle(bundleID)?.file;
-      if (bundle?.source && !this.deps.syncedFromUpstream?.(input.type)) {
-        throw new CoreError(
-          'INVALID_INPUT',
-          `bundle ${bundle.slug} stands for an MCP server: its tools come from its MCP server (sync it to bring in new ones), so a ${input.type ?? 'new'} tool cannot be added to it; add it to another bundle`,
-        );
-      }
+      const refused = bundle && this.deps.refuseTool?.(bundle, input.type);
+      if (refused) throw new CoreError('INVALID_INPUT', refused);
       const file = this.deps.prepare(input, {
         bundleID,
         ...pair,
@@ -198,6 +196,8 @@ export class ToolService {
         scheduleOwner: this.scheduleOwner,
       });
       await this.ensurePairFree(bundleID, pair.slug, pair.version);
+      // Refused here while the audit log cannot take the change's record.
+      await this.store.changes?.before(this.store.paths.toolFile(bundleID, file.toolID));
       const toolsDir = this.store.paths.toolsDir(bundleID);
       await fsp.mkdir(toolsDir, { recursive: true });
       const staging = join(toolsDir, `.staging-${file.toolID}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -291,7 +291,7 @@ export class ToolService {
         if (!(e instanceof CoreError && e.code === 'CONFLICT')) throw e;
       });
       const dir = this.store.paths.toolDir(bundleID, toolID);
-      const before = this.store.changes ? await contentBefore(this.store.paths.toolFile(bundleID, toolID)) : undefined;
+      const before = await this.store.changes?.before(this.store.paths.toolFile(bundleID, toolID));
       const grave = join(this.store.paths.toolsDir(bundleID), `.deleted-${toolID}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
       try {
         await fsp.rename(dir, grave);

@@ -20,8 +20,11 @@ export interface WatchHooks {
   schedules?: { dirs: string[]; changed: (scheduleID: string) => Promise<void> };
   /** A build file beside a tool.json changed (an editor, git): the app's file tree and availability follow. */
   toolFiles?: (bundleID: string, toolID: string) => Promise<void>;
-  /** A bundle's upstream.json (what its MCP server last said its tools are) was written, by any process. */
-  upstream?: (bundleID: string) => Promise<void>;
+  /**
+   * Files a tool type keeps in a bundle's folder beside bundle.json, by name (the upstream type's
+   * snapshot of what its server last said): written or removed, by any process.
+   */
+  bundleFiles?: ReadonlyMap<string, (bundleID: string) => Promise<void>>;
   /** A profile's folder or profile.json changed (profiles/<profileID>/): its ID. */
   profiles?: { dir: string; changed: (profileID: string) => Promise<void> };
 }
@@ -70,7 +73,8 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, options: WatchO
     if (rel.startsWith('..') || rel === '') return undefined;
     const parts = rel.split(sep);
     const bundleID = parts[0]!;
-    if (parts.length === 2 && parts[1] === 'upstream.json') return hooks.upstream && schedule(`u:${bundleID}`, () => hooks.upstream!(bundleID));
+    const typeFile = parts.length === 2 ? hooks.bundleFiles?.get(parts[1]!) : undefined;
+    if (typeFile) return schedule(`bf:${bundleID}/${parts[1]}`, () => typeFile(bundleID));
     if (parts.length === 1 || parts[1] === 'bundle.json' || (parts[1] === 'tools' && parts.length === 2)) {
       return schedule(`b:${bundleID}`, () => store.syncBundle(bundleID));
     }

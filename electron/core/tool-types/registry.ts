@@ -1,7 +1,7 @@
 /**
  * Every tool type the core can store and run, one folder each (./<type>/module.ts). Adding a
  * type: its impl schema in shared/tool-types/ (and its lines in catalog.ts, constants.ts and
- * default-safety.ts), a folder here, a renderer editor module (renderer/src/editor/types/), and
+ * default-safety.ts), a folder here, a renderer module (renderer/src/tool-types/), and
  * one line in each registry — the compiler names whatever is missing. Generic code asks a module
  * for its capabilities and never compares type names (a lint rule). docs/architecture.md walks through it.
  */
@@ -13,7 +13,8 @@ import { containerType } from './container/module.js';
 import { pipelineType } from './pipeline/module.js';
 import { upstreamType } from './upstream/module.js';
 
-export const TOOL_TYPE_MODULES: { readonly [T in ToolType]: ToolTypeModule<T> } = {
+// A module's service type is its own business (`any`): the composition root hands each runner what its module opened.
+export const TOOL_TYPE_MODULES: { readonly [T in ToolType]: ToolTypeModule<T, any> } = {
   function: functionType,
   http: httpType,
   container: containerType,

@@ -3,7 +3,7 @@
  * model kind): the JSON Schema of its impl, the safety it gets when none is given, the checks a
  * save runs beyond the schema, the secrets it needs, and how to build its runner; and the optional
  * capabilities generic code asks for instead of naming a type (build files, hosts called, transfer
- * hooks). The registry (./registry.ts) lists one module per type of shared/tool-types/catalog.ts.
+ * hooks), and the service a type may bring (./type-service.ts). The registry (./registry.ts) lists one module per type of shared/tool-types/catalog.ts.
  */
 import type { TSchema } from '@sinclair/typebox';
 import type { FieldIssue } from '../../../shared/errors.js';
@@ -18,7 +18,7 @@ import type { HttpRunnerOptions } from './http/runner.js';
 import type { ContainerRunnerOptions } from './container/runner.js';
 import type { StepInvoker } from './pipeline/step-invoker.js';
 import type { ToolCatalog } from '../store/tool-catalog.js';
-import type { UpstreamRunnerOptions } from './upstream/runner.js';
+import type { TypeService, TypeServiceContext } from './type-service.js';
 
 export interface SaveCheckContext {
   /** The tool's argSchema as it will be saved (placeholders may name its properties). */
@@ -51,13 +51,15 @@ export interface RunnerServices {
    * asked about a tool, never while the core is being put together.
    */
   steps?: () => StepInvoker;
-  /** Upstream MCP servers (electron/core/upstream/), for `mcp` tools. */
-  mcp?: UpstreamRunnerOptions;
   /** Every runner of the core, for a type that uses another's capability (built-in shell-exec: the container sandbox); a thunk, as they are built together. */
   runners?: () => readonly Runner[];
 }
 
-export interface ToolTypeModule<T extends ToolType = ToolType> extends ToolTypeCapabilities<T> {
+/**
+ * A type's module. `S` is the service it brings (./type-service.ts), when its tools need more than
+ * a runner: opened by the composition root before the runners, and handed to its own runner.
+ */
+export interface ToolTypeModule<T extends ToolType = ToolType, S extends TypeService<any> | undefined = undefined> extends ToolTypeCapabilities<T> {
   readonly type: T;
   /** The impl's JSON Schema (from shared/tool-types), checked before anything else at save. */
   readonly implSchema: TSchema;
@@ -72,7 +74,13 @@ export interface ToolTypeModule<T extends ToolType = ToolType> extends ToolTypeC
   check(impl: ImplOf<T>, ctx: SaveCheckContext): FieldIssue[];
   /** App-scoped secrets a tool of this impl needs; a tool naming one that is not set is unavailable. */
   secretNames(impl: ImplOf<T>, argSchema: unknown): string[];
-  createRunner(services: RunnerServices): Runner;
+  /**
+   * The type's service (its disposables, operations, bundle files, store hooks), opened once per
+   * core by looping over the registry (./type-services.ts). Absent for a type that needs only a runner.
+   */
+  openService?(ctx: TypeServiceContext): S | Promise<S>;
+  /** Its runner; `service` is what its openService gave (undefined for a type without one, or a runner built apart from a core). */
+  createRunner(services: RunnerServices, service?: S): Runner;
 }
 
 /** A bundle an import is about to write, as a type's transfer hooks see it (transfer/validate.ts's BundleDraft). */
@@ -115,6 +123,4 @@ export interface ToolTypeCapabilities<T extends ToolType> {
   /** Warnings an import gives for a tool of this impl arriving with these files beside it (not refusals). */
   importWarnings?(file: ToolFile & { impl: ImplOf<T> }, files: readonly { rel: string }[]): string[];
   readonly transfer?: TransferHooks<T>;
-  /** Tools of this type are made by an upstream bundle's sync: the only tools such a bundle holds. */
-  readonly syncedFromUpstream?: true;
 }

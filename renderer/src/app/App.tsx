@@ -1,5 +1,5 @@
 /** The app frame: sidebar, top bar with the always-visible search, the current screen, the palette. */
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNav, type Route } from '../lib/nav.js';
 import { useFocusOnNavigate } from '../lib/useFocusOnNavigate.js';
 import { useLiveUpdates } from '../api/events.js';
@@ -12,7 +12,7 @@ import { SearchCombo, SearchPalette } from '../features/search/Search.js';
 import { SearchScreen } from '../features/search/SearchScreen.js';
 import { DropOverlay, TransferStatus } from '../features/transfer/DropZone.js';
 import { ApprovalsPanel } from '../features/approvals/ApprovalsPanel.js';
-import { AddServerProvider } from '../servers/AddServer.js';
+import { slotsOf } from '../tool-types/slot-registry.js';
 
 // The tester (rjsf) and the editors (CodeMirror) are most of the code; the tool list, which
 // people see first, does not wait for them, nor for screens opened now and then.
@@ -104,7 +104,7 @@ export function App() {
   }, [seq]);
 
   return (
-    <AddServerProvider>
+    <TypeProviders>
       <div className="app">
         <a
           className="skip-link"
@@ -150,6 +150,11 @@ export function App() {
         <DropOverlay />
         <ApprovalsPanel />
       </div>
-    </AddServerProvider>
+    </TypeProviders>
   );
+}
+
+/** Each tool type's Provider (its dialogs and what opens them) around the app, nested in the registry's order. */
+function TypeProviders({ children }: { children: ReactNode }) {
+  return slotsOf('Provider').reduceRight<ReactNode>((inner, { key, Slot }) => <Slot key={key}>{inner}</Slot>, children);
 }

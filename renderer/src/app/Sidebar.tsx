@@ -9,7 +9,7 @@ import { errorMessage } from '../api/errors.js';
 import { useTransfer } from '../features/transfer/TransferProvider.js';
 import { ImportIcon } from '../features/transfer/DropZone.js';
 import { plural } from '../lib/format.js';
-import { useAddServer } from '../servers/AddServer.js';
+import { slotsOf } from '../tool-types/slot-registry.js';
 import type { BundleView } from '../../../shared/types.js';
 import './Sidebar.css';
 
@@ -33,7 +33,6 @@ export function Sidebar() {
   const scheduled = schedules.data?.filter((s) => s.isEnabled).length;
   const toggle = useToggleBundle();
   const transfer = useTransfer();
-  const addServer = useAddServer();
   const total = bundles.data?.reduce((n, b) => n + b.toolCount, 0);
   const openBundle = useCallback((bundleID: string) => go({ name: 'tools', bundleID }), [go]);
   const { mutate: toggleMutate } = toggle;
@@ -71,16 +70,9 @@ export function Sidebar() {
           >
             <ImportIcon />
           </button>
-          <button
-            type="button"
-            className="icon-btn"
-            aria-label="Add an MCP server…"
-            title="Add an MCP server… (a command line or a URL; its tools become Toolwright tools)"
-            onClick={addServer}
-            data-testid="sidebar-add-server"
-          >
-            <ServerIcon />
-          </button>
+          {slotsOf('AddBundle').map(({ key, Slot }) => (
+            <Slot key={key} place="sidebar" />
+          ))}
           <button
             type="button"
             className="icon-btn"
@@ -229,13 +221,3 @@ const BundleRow = memo(function BundleRow({
     </li>
   );
 });
-
-function ServerIcon() {
-  return (
-    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round">
-      <rect x="2" y="2.5" width="12" height="4.5" rx="1" />
-      <rect x="2" y="9" width="12" height="4.5" rx="1" />
-      <path d="M5 4.75h.01M5 11.25h.01" strokeWidth="2" />
-    </svg>
-  );
-}

@@ -34,14 +34,14 @@ export interface UpstreamManagerOptions {
   /** Servers not called for this long are stopped (started again on the next call); 0: never. Read when a server falls idle. */
   idleMs?: () => number;
   startTimeoutMs?: number;
+  /** A server said its tools changed (its `notifications/tools/list_changed`): the type's service syncs the bundle. */
+  onToolsChanged?: (bundleID: string) => void;
 }
 
 export class UpstreamManager {
   private readonly connections = new Map<string, UpstreamConnection>();
   private readonly snapshots = new Map<string, UpstreamSnapshot | null>();
   private readonly flows = new Map<string, AuthorizationFlow>();
-  /** Called when a server says its tools changed; the composition root points it at a sync. */
-  onToolsChanged: (bundleID: string) => void = () => undefined;
 
   constructor(private readonly opts: UpstreamManagerOptions) {}
 
@@ -91,7 +91,7 @@ export class UpstreamManager {
         startTimeoutMs: this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
         idleMs: this.opts.idleMs ?? (() => DEFAULT_UPSTREAM_IDLE_MINUTES * 60_000),
         appVersion: this.opts.appVersion ?? '0.1.0',
-        onToolsChanged: () => this.onToolsChanged(bundleID),
+        onToolsChanged: () => this.opts.onToolsChanged?.(bundleID),
         onStatus: () => this.opts.emit({ type: 'upstream.changed', bundleID }),
         log: this.opts.log,
         oauthProvider: (settings) => new StoredOAuthProvider({ bundleID, secrets: this.opts.secrets, ...settings }),

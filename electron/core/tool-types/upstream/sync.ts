@@ -51,7 +51,8 @@ export class UpstreamSync {
     private readonly deps: {
       manager: UpstreamManager;
       store: Store;
-      tools: ToolService;
+      /** Built after the runners: asked when a sync or an accept runs, never while the service opens. */
+      tools: () => ToolService;
       now: () => string;
     },
   ) {}
@@ -122,7 +123,7 @@ export class UpstreamSync {
     });
     for (const added of report.added) {
       const { hash, definition } = seen[added.name]!;
-      const view = await this.deps.tools.create({ bundleID, slug: added.slug, version: UPSTREAM_TOOL_VERSION }, {
+      const view = await this.deps.tools().create({ bundleID, slug: added.slug, version: UPSTREAM_TOOL_VERSION }, {
         type: 'mcp',
         displayName: (definition.title ?? definition.annotations?.['title'] ?? definition.name) as string,
         isEnabled: false,
@@ -158,7 +159,7 @@ export class UpstreamSync {
       } as Partial<ToolFile>;
       const patched = await store.patchToolFile(ref.bundleID, rec.file.toolID, fields);
       store.applyTool(patched.file, patched.etag);
-      return this.deps.tools.get(ref);
+      return this.deps.tools().get(ref);
     });
   }
 }

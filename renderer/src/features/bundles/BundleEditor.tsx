@@ -6,7 +6,7 @@ import { ApiCallError, errorMessage } from '../../api/errors.js';
 import { putBundle } from '../../api/operations.js';
 import { keys, useBundles } from '../../api/queries.js';
 import { useNav } from '../../lib/nav.js';
-import { useAddServer } from '../../servers/AddServer.js';
+import { slotsOf } from '../../tool-types/slot-registry.js';
 import { useToast } from '../../components/Toasts.js';
 import { Field, FormErrors, issuesByField } from '../../components/Field.js';
 import { checkSlug } from '../../../../shared/slug.js';
@@ -16,7 +16,6 @@ export function BundleEditor({ bundleID }: { bundleID?: string }) {
   const bundles = useBundles('exclude');
   const existing = bundleID ? bundles.data?.find((b) => b.bundleID === bundleID) : undefined;
   const { go, back } = useNav();
-  const addServer = useAddServer();
   const qc = useQueryClient();
   const toast = useToast();
   const [slug, setSlug] = useState('');
@@ -74,14 +73,7 @@ export function BundleEditor({ bundleID }: { bundleID?: string }) {
           {existing ? `Edit ${existing.displayName || existing.slug}` : 'New bundle'}
         </h1>
         <p className="page-sub">A bundle groups tools that are switched on and off together.</p>
-        {!existing && !bundleID && (
-          <p className="page-sub">
-            Tools from an MCP server you already run?{' '}
-            <button type="button" className="link-btn" onClick={addServer} data-testid="bundle-add-server">
-              Add an MCP server instead
-            </button>
-          </p>
-        )}
+        {!existing && !bundleID && slotsOf('AddBundle').map(({ key, Slot }) => <Slot key={key} place="new-bundle" />)}
       </header>
       <form className="form" onSubmit={onSubmit} noValidate data-testid="bundle-form">
         <FormErrors error={serverError} shownFields={['slug', 'displayName', 'description', 'isEnabled']} />

@@ -1,5 +1,5 @@
 /** config.json (allowed hosts, private network, kill switch, workspace root) and where data lives. */
-import { useState, type FormEvent } from 'react';
+import { Suspense, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/errors.js';
 import { transportKind } from '../../api/session.js';
@@ -13,7 +13,7 @@ import { TextField } from '../../components/Field.js';
 import { useCopy } from '../../lib/useCopy.js';
 import { checkHostPattern, normalizeHostPattern } from '../../../../shared/net/hosts.js';
 import type { Config } from '../../../../shared/schemas.js';
-import { DEFAULT_UPSTREAM_IDLE_MINUTES, MAX_UPSTREAM_IDLE_MINUTES } from '../../../../shared/limits.js';
+import { slotsOf } from '../../tool-types/slot-registry.js';
 import './SettingsScreen.css';
 
 function useConfigPatch() {
@@ -190,48 +190,6 @@ function AllowedHosts({ hosts }: { hosts: string[] }) {
   );
 }
 
-/** How long an upstream MCP server may sit unused before Toolwright stops it; running servers follow a change at once. */
-function UpstreamIdle({ value }: { value: number }) {
-  const patch = useConfigPatch();
-  const [text, setText] = useState(String(value));
-  const minutes = Number(text);
-  const error =
-    text.trim() === '' || !Number.isFinite(minutes) || minutes < 0 || minutes > MAX_UPSTREAM_IDLE_MINUTES
-      ? `Enter minutes from 0 to ${MAX_UPSTREAM_IDLE_MINUTES} (0: never stop)`
-      : undefined;
-  return (
-    <section className="panel" aria-labelledby="upstream-title">
-      <div className="panel-head">
-        <h2 className="panel-title" id="upstream-title">
-          MCP servers
-        </h2>
-      </div>
-      <form
-        className="panel-body row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!error) patch.mutate({ upstreamIdleMinutes: minutes });
-        }}
-      >
-        <TextField
-          label="Stop a server after it sits unused for (minutes)"
-          className="w-mid"
-          hint="It starts again on the next call. 0: never stop."
-          error={text !== String(value) ? error : undefined}
-          mono
-          inputMode="decimal"
-          value={text}
-          onValue={(v) => setText(v)}
-          data-testid="upstream-idle-minutes"
-        />
-        <button type="submit" className="btn align-end" disabled={text === String(value) || !!error} data-testid="upstream-idle-save">
-          Save
-        </button>
-      </form>
-    </section>
-  );
-}
-
 function WorkspaceRoot({ value }: { value: string | null }) {
   const patch = useConfigPatch();
   const [text, setText] = useState(value ?? '');
@@ -324,7 +282,11 @@ export function SettingsScreen() {
       </section>
       <AllowedHosts hosts={c.allowedHosts} />
       <AgentAccessSettings key={c.agentAccess.port} value={c.agentAccess} />
-      <UpstreamIdle key={c.upstreamIdleMinutes ?? DEFAULT_UPSTREAM_IDLE_MINUTES} value={c.upstreamIdleMinutes ?? DEFAULT_UPSTREAM_IDLE_MINUTES} />
+      <Suspense fallback={null}>
+        {slotsOf('SettingsSection').map(({ key, Slot }) => (
+          <Slot key={key} config={c} patch={(fields) => patch.mutate(fields)} />
+        ))}
+      </Suspense>
       <section className="panel" aria-labelledby="data-title">
         <div className="panel-head">
           <h2 className="panel-title" id="data-title">

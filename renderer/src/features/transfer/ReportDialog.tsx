@@ -4,8 +4,8 @@
  * yet (allowed only after the person confirms); secrets a container tool needs; or the error,
  * with its field issues.
  */
-import { McpServersReport } from './McpServersReport.js';
-import { useState, type ReactNode } from 'react';
+import { slotsOf } from '../../tool-types/slot-registry.js';
+import { Suspense, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/errors.js';
 import { getConfig, patchConfig } from '../../api/operations.js';
@@ -246,7 +246,11 @@ export function ReportDialog({ outcome, onClose }: { outcome: Outcome; onClose()
           )}
         />
         {r.items && r.items.length > 0 && <ItemsTable items={r.items} />}
-        {r.mcpServers && r.mcpServers.length > 0 && <McpServersReport items={r.mcpServers} />}
+        <Suspense fallback={null}>
+          {slotsOf('ImportReportSection').map(({ key, Slot }) => (
+            <Slot key={key} report={r} />
+          ))}
+        </Suspense>
         <ReportSection
           heading="Pipelines"
           testId="report-pipelines"

@@ -14,7 +14,7 @@ async function approved(ttlSeconds = 600) {
   const store = new ApprovalStore(join(await tempDir(), 'approvals'), {
     clock: () => new Date(now),
     ttlSeconds: () => ttlSeconds,
-    audit: { append: (r) => records.push(r) },
+    audit: { append: async (r) => void records.push(r), ready: async () => undefined },
   });
   const approvalID = await store.open({ tool, args: { count: 1 }, argsDigest: call.argsDigest, caller: call.caller, timeoutMs: 120_000 });
   await store.decide(approvalID, 'approve', undefined, { transport: 'rest', name: 'rest' });

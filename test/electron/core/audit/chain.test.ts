@@ -25,7 +25,7 @@ function change(i: number) {
 
 /** A log of `count` records, written in a few flushes; maxFileBytes small enough to rotate when asked. */
 async function writeLog(dir: string, count: number, maxFileBytes = 16 * 1024 * 1024): Promise<void> {
-  const log = new AuditLog({ dir, flushDelayMs: 60_000, maxFileBytes: () => maxFileBytes });
+  const log = new AuditLog({ dir, maxFileBytes: () => maxFileBytes });
   for (let i = 0; i < count; i++) {
     log.append(change(i));
     if (i % 4 === 3) await log.flush();
@@ -125,7 +125,7 @@ describe('the audit chain', () => {
     await tear.done;
     const torn = await verifyAudit(dir);
     expect(torn.summary).toMatch(/^audit-000001\.jsonl line 4: the record is cut off/);
-    const log = new AuditLog({ dir, flushDelayMs: 60_000 });
+    const log = new AuditLog({ dir });
     log.append(change(99));
     await log.close();
     const all = (await lines(file)).map((l) => JSON.parse(l) as AuditRecord);
@@ -162,7 +162,7 @@ describe('the audit chain', () => {
 
   it('lists newest first with filters, paged by seq', async () => {
     const dir = await auditDir();
-    const log = new AuditLog({ dir, flushDelayMs: 60_000 });
+    const log = new AuditLog({ dir });
     for (let i = 0; i < 5; i++) {
       log.append({
         kind: 'call',

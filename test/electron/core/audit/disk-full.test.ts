@@ -31,10 +31,10 @@ afterAll(() => {
 });
 
 describe.skipIf(!mounted)('the audit log on a full disk (real tmpfs)', () => {
-  it('keeps records pending, counts those beyond its cap, and writes a gap record once space returns', async () => {
+  it('batched (the former mode, bench only): keeps records pending, counts those beyond its cap, and writes a gap record once space returns', async () => {
     const dir = join(mounted!, 'audit');
     const errors: unknown[] = [];
-    const log = new AuditLog({ dir, flushDelayMs: 60_000, maxPending: 5, onError: (_what, e) => errors.push(e) });
+    const log = new AuditLog({ dir, batchedDelayMs: 60_000, maxPending: 5, onError: (_what, e) => errors.push(e) });
     log.append({ kind: 'change', path: 'config.json', op: 'create', actor: 'app', after: 'a'.repeat(64) });
     await log.flush();
     // Fill the file system to the last byte (the records below are larger than the page the file has left).
@@ -57,6 +57,39 @@ describe.skipIf(!mounted)('the audit log on a full disk (real tmpfs)', () => {
     expect(records[6]).toMatchObject({ kind: 'gap', reason: 'dropped', lost: 3 });
     const gap = records[6] as Extract<AuditRecord, { kind: 'gap' }>;
     expect(gap.from! <= gap.to!).toBe(true);
+    expect((await verifyAudit(dir)).ok).toBe(true);
+  });
+
+  it('required (the default): a record that does not fit is refused naming the cause, and work resumes once space returns', async () => {
+    const dir = join(mounted!, 'audit-required');
+    let now = Date.parse('2026-11-29T10:00:00Z');
+    const log = new AuditLog({ dir, clock: () => new Date(now), onError: () => undefined });
+    await log.append({ kind: 'change', path: 'config.json', op: 'create', actor: 'app', after: 'a'.repeat(64) });
+    const filler = join(mounted!, 'filler-required');
+    await writeFile(filler, Buffer.alloc(1024 * 1024)).catch((e: NodeJS.ErrnoException) => expect(e.code).toBe('ENOSPC'));
+    const big = (i: number) => ({
+      kind: 'change' as const,
+      path: `bundles/${'y'.repeat(4000)}/${i}.json`,
+      op: 'update' as const,
+      actor: 'app' as const,
+      after: 'c'.repeat(64),
+    });
+    await expect(log.append(big(1))).rejects.toMatchObject({
+      code: 'AUDIT_UNAVAILABLE',
+      message: expect.stringMatching(/no space left on the device \(ENOSPC\)/),
+    });
+    await expect(log.ready()).rejects.toMatchObject({ code: 'AUDIT_UNAVAILABLE' });
+    // While failing, a record is kept for the retry and answered at once.
+    await expect(log.append(big(2))).rejects.toMatchObject({ code: 'AUDIT_UNAVAILABLE' });
+    await rm(filler);
+    now += 1000;
+    await expect(log.ready()).resolves.toBeUndefined();
+    await log.close();
+    const records = (await readFile(join(dir, 'audit-000001.jsonl'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as AuditRecord);
+    expect(records.map((r) => (r.kind === 'change' ? r.path.slice(-6) : r.kind))).toEqual(['config.json'.slice(-6), '1.json', '2.json']);
     expect((await verifyAudit(dir)).ok).toBe(true);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { toolTypeModule, typesWith } from '../../../../electron/core/tool-types/registry.js';
-import { EDITOR_TYPES } from '../../../../renderer/src/editor/types/registry.js';
+import { EDITOR_TYPES } from '../../../../renderer/src/tool-types/registry.js';
 import type { ToolFile } from '../../../../shared/schemas.js';
 
 const file = (type: ToolFile['type'], impl: Record<string, unknown>) => ({ type, slug: 'probe', version: '1.0.0', impl }) as unknown as ToolFile;

@@ -37,9 +37,10 @@ export interface UpstreamImportInput {
 
 export interface UpstreamImportDeps {
   store: Store;
-  bundles: BundleService;
+  /** Built after the runners: asked when an import runs. */
+  bundles: () => BundleService;
   secrets: SecretsStore;
-  upstream: Pick<UpstreamService, 'sync'>;
+  servers: Pick<UpstreamService, 'sync'>;
   paths: DataPaths;
   limits: TransferLimits;
 }
@@ -145,7 +146,7 @@ export class UpstreamImport {
       const bundleID = mcpb?.bundleID ?? uuidv7();
       for (const s of draft.secrets) if (s.value !== undefined && stored.includes(s.name)) await this.deps.secrets.set(s.name, s.value);
       if (mcpb) await (await import('./mcpb.js')).unpackMcpb(mcpb, packageFolder(this.deps.paths, bundleID), this.deps.limits);
-      const { bundle } = await this.deps.bundles.put(bundleID, {
+      const { bundle } = await this.deps.bundles().put(bundleID, {
         slug: draft.slug,
         displayName: draft.displayName.slice(0, 200),
         description: draft.description.slice(0, 10000),
@@ -163,7 +164,7 @@ export class UpstreamImport {
           continue;
         }
         try {
-          const synced = await this.deps.upstream.sync(item.bundleID, false);
+          const synced = await this.deps.servers.sync(item.bundleID, false);
           item.sync = { status: 'synced', tools: synced.added.map((a) => a.slug) };
           report.toolCount += synced.added.length;
         } catch (e) {

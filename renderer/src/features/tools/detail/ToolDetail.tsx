@@ -1,4 +1,5 @@
 /** One tool: its identity, state and actions, the live tester, and its definition. */
+import { Suspense } from 'react';
 import { useBundles, useProblems, useTool, toolRefOf, type ToolRef } from '../../../api/queries.js';
 import { useCopy } from '../../../lib/useCopy.js';
 import type { ToolView } from '../../../../../shared/types.js';
@@ -11,7 +12,7 @@ import { JsonTree } from '../../../components/JsonTree.js';
 import { Tester } from '../tester/Tester.js';
 import { SAFETY_LABEL, SAFETY_TONE, relativeTime, absoluteTime, plural } from '../../../lib/format.js';
 import { errorCode } from '../../../api/errors.js';
-import { UpstreamNotice } from '../../../servers/DefinitionReview.js';
+import { slotsOf } from '../../../tool-types/slot-registry.js';
 import { TOKENIZER_BASIS, tokensApprox } from '../../../../../shared/agents/context-cost.js';
 import { ToolFindings } from './ToolFindings.js';
 import './ToolDetail.css';
@@ -195,7 +196,11 @@ export function ToolDetail({ toolRef, args }: { toolRef: ToolRef; args?: string 
             )}
           </span>
         </p>
-        <UpstreamNotice tool={t} />
+        <Suspense fallback={null}>
+          {slotsOf('ToolNotice').map(({ key, Slot }) => (
+            <Slot key={key} tool={t} />
+          ))}
+        </Suspense>
         <ToolFindings toolID={t.toolID} />
         {bundle && !bundle.isEnabled && <p className="notice">The bundle {bundle.displayName || bundle.slug} is off, so this tool cannot run.</p>}
       </header>

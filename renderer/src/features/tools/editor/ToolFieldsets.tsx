@@ -2,7 +2,7 @@
 import { Field, TextField } from '../../../components/Field.js';
 import { JsonEditor } from '../../../components/code/JsonEditor.js';
 import { checkArgSchema, checkJsonSchema } from './schema/schemaChecks.js';
-import { EDITOR_TYPE_LIST, EDITOR_TYPES } from '../../../editor/types/registry.js';
+import { EDITOR_TYPE_LIST, EDITOR_TYPES } from '../../../tool-types/registry.js';
 import { SchemaBuilder } from './schema/SchemaBuilder.js';
 import type { ToolDraft } from './draft.js';
 import type { ToolType } from '../../../../../shared/schemas.js';

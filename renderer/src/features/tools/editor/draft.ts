@@ -1,6 +1,6 @@
 /**
  * The tool editor's working copy. Text fields stay text while being typed (numbers, JSON) and
- * are converted once, on save; each type keeps its own impl draft (editor/types/), so switching
+ * are converted once, on save; each type keeps its own impl draft (tool-types/), so switching
  * type and back loses nothing. `localIssues` is what can be checked without the server, keyed
  * like server issues.
  */
@@ -11,8 +11,8 @@ import type { ToolView } from '../../../../../shared/types.js';
 import { jsonProblems } from '../../../components/code/JsonEditor.js';
 import { overlayEdits, type Json } from './merge.js';
 import { argNames, checkArgSchema, checkJsonSchema } from './schema/schemaChecks.js';
-import { compact, intIssue, optInt, optStr, str } from '../../../editor/types/editor-type.js';
-import { checkImpl, emptyImpls, IMPL_FIELDS, implFromTool, implOfType, type ImplDrafts } from '../../../editor/types/registry.js';
+import { compact, intIssue, optInt, optStr, str } from '../../../tool-types/editor-type.js';
+import { checkImpl, emptyImpls, IMPL_FIELDS, implFromTool, implOfType, type ImplDrafts } from '../../../tool-types/registry.js';
 import { scheduleIssues, schedulesFromTool, schedulesToInput, type ScheduleDraft } from '../../schedules/scheduleDraft.js';
 
 export interface ToolDraft {

@@ -6,8 +6,8 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { ApiCallError } from '../../../api/errors.js';
 import { issuesByField } from '../../../components/Field.js';
-import type { ImplDrafts } from '../../../editor/types/registry.js';
-import type { DraftCommon } from '../../../editor/types/editor-type.js';
+import type { ImplDrafts } from '../../../tool-types/registry.js';
+import type { DraftCommon } from '../../../tool-types/editor-type.js';
 import { draftFromTool, emptyDraft, TOOL_FIELDS, type ToolDraft } from './draft.js';
 import type { ToolView } from '../../../../../shared/types.js';
 

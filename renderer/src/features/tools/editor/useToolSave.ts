@@ -11,7 +11,7 @@ import { putTool, updateTool } from '../../../api/operations.js';
 import { keys, toolRefOf } from '../../../api/queries.js';
 import { useNav } from '../../../lib/nav.js';
 import { useToast } from '../../../components/Toasts.js';
-import { EDITOR_TYPES } from '../../../editor/types/registry.js';
+import { EDITOR_TYPES } from '../../../tool-types/registry.js';
 import { toToolInput, type ToolDraft } from './draft.js';
 import type { ToolView } from '../../../../../shared/types.js';
 

@@ -10,6 +10,7 @@ import { useTransfer } from '../../transfer/TransferProvider.js';
 import { ContainerHelpButton } from '../../help/ContainerFolderHelp.js';
 import { MenuButton } from '../../../components/Menu.js';
 import { BundleAgentCost } from './BundleAgentCost.js';
+import { ownerOf } from '../../../tool-types/slot-registry.js';
 
 export function BundleHeader({ bundle }: { bundle: BundleView }) {
   const { go } = useNav();
@@ -75,8 +76,8 @@ export function BundleHeader({ bundle }: { bundle: BundleView }) {
               >
                 Delete
               </button>
-              {/* An upstream bundle's tools come from its server (Sync), never by hand. */}
-              {!bundle.source && (
+              {/* A bundle a tool type owns (an upstream server's) gets its tools from that type (its Sync), never by hand. */}
+              {!ownerOf(bundle) && (
                 <button
                   type="button"
                   className="btn btn-primary"

@@ -14,7 +14,7 @@ import { formatCount, plural } from '../../../lib/format.js';
 import { ROW_HEIGHT, ToolRow } from './ToolRow.js';
 import { BrokenRow, brokenTools, withBroken } from './BrokenRow.js';
 import { AllToolsHeader, BundleHeader } from './ListHeaders.js';
-import { ServerPanel } from '../../../servers/ServerPanel.js';
+import { ownerOf } from '../../../tool-types/slot-registry.js';
 import type { ToolView } from '../../../../../shared/types.js';
 import './ToolList.css';
 
@@ -64,6 +64,7 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
 
   const bundleMap = useMemo(() => new Map((bundles.data ?? []).map((b) => [b.bundleID, b])), [bundles.data]);
   const bundle = bundleID ? bundleMap.get(bundleID) : undefined;
+  const owner = bundle ? ownerOf(bundle) : undefined;
   const problems = useProblems();
   // A refetch's pages (another process wrote a tool) render at transition priority, so a
   // keystroke's render comes first; the first pages render at once.
@@ -160,7 +161,8 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
         </h2>
       )}
 
-      {bundle?.source && <ServerPanel key={bundle.bundleID} bundle={bundle} />}
+      {/* A bundle a tool type owns (an upstream server's) shows that type's panel; its tools come from there. */}
+      {bundle && owner?.BundlePanel && <owner.BundlePanel key={bundle.bundleID} bundle={bundle} />}
       <BrokenFiles bundleID={bundleID} />
       {pages.isPending ? (
         <Loading label="Loading tools…" />
@@ -168,11 +170,11 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
         <ErrorState error={pages.error} retry={() => void pages.refetch()} />
       ) : rows.length === 0 ? (
         <Empty title={bundle ? 'No tools in this bundle yet' : 'No tools yet'}>
-          {bundle && !bundle.isBuiltIn && bundle.isEnabled ? (
+          {bundle && !bundle.isBuiltIn && bundle.isEnabled && !owner ? (
             <button type="button" className="btn btn-primary" onClick={() => go({ name: 'toolNew', bundleID: bundle.bundleID })}>
               Create the first tool
             </button>
-          ) : (
+          ) : owner ? null : (
             <p className="muted">Create a bundle in the sidebar, then add tools to it.</p>
           )}
         </Empty>

@@ -5,7 +5,7 @@ import { Badge } from '../../../components/States.js';
 import { relativeTime, absoluteTime, formatCount, plural, SAFETY_LABEL, SAFETY_TONE } from '../../../lib/format.js';
 import type { ToolView } from '../../../../../shared/types.js';
 import { compactTokens, TOKENIZER_BASIS, tokensApprox } from '../../../../../shared/agents/context-cost.js';
-import { MARK_LABEL, upstreamMarkOf } from '../../../servers/upstreamMark.js';
+import { rowStatusOf } from '../../../tool-types/slot-registry.js';
 
 export const ROW_HEIGHT = 52;
 
@@ -31,7 +31,7 @@ export const ToolRow = memo(function ToolRow({
   bundleOff: boolean;
 }) {
   const avail = tool.availability;
-  const mark = upstreamMarkOf(tool);
+  const status = rowStatusOf(tool);
   return (
     <div
       role="row"
@@ -67,13 +67,10 @@ export const ToolRow = memo(function ToolRow({
         <Badge tone={SAFETY_TONE[tool.effectiveSafety ?? tool.safety]}>{SAFETY_LABEL[tool.effectiveSafety ?? tool.safety]}</Badge>
       </div>
       <div role="cell" className="cell cell-avail">
-        {mark ? (
-          // The reason is long; the mark says it in a word that fits, the whole reason on hover and in the tool's view.
-          <Badge
-            tone={mark === 'new' ? 'info' : mark === 'changed' ? 'warn' : 'danger'}
-            title={mark === 'new' ? 'Added by the last sync; off until you switch it on' : avail.reason}
-          >
-            {MARK_LABEL[mark]}
+        {status ? (
+          // A tool type's own word for the state (tool-types/slots.ts: an upstream tool's new, changed, gone).
+          <Badge tone={status.tone} title={status.title}>
+            {status.label}
           </Badge>
         ) : avail.ok ? (
           <span className="avail avail-ok">available</span>
