@@ -201,6 +201,8 @@ export const Config = Type.Object(
     webSearch: Type.Optional(Nullable(WebSearchSettings)),
     /** Agents' tool search (search-mode profiles): learning from use, and a model of the user's own. */
     toolSearch: Type.Optional(ConfigToolSearch),
+    /** The shortest interval (everySeconds) a schedule may be saved with (shared/schedules/cadence.ts DEFAULT_MIN_INTERVAL_SECONDS, 60, when absent). */
+    scheduleMinIntervalSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400 })),
     /** The guard's defaults for every bundle: policy (warn | withhold) and output mode (off | flag | strip); shared/guard/policy.ts. */
     guard: Type.Optional(ConfigGuardSettings),
   },

@@ -349,7 +349,10 @@ export interface ScheduleView {
   scheduleID: string;
   toolID: string;
   bundleID: string;
-  cron: string;
+  /** The cron pattern; null for a one-off (`at`) or an interval (`everySeconds`), which carry those instead. */
+  cron: string | null;
+  at?: string;
+  everySeconds?: number;
   /** The IANA zone it runs in (the machine's when tool.json names none). */
   timezone: string;
   isEnabled: boolean;

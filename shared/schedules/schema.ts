@@ -9,6 +9,9 @@ import { Nullable, Timestamp, Uuid } from '../schema-primitives.js';
 /** The most schedules one tool may hold. */
 export const MAX_SCHEDULES = 50;
 
+/** The longest interval: a year. */
+export const MAX_INTERVAL_SECONDS = 366 * 24 * 3600;
+
 /** A person's explicit yes to run a privileged tool on a schedule, with nobody watching each run. */
 export const ScheduleApproval = Type.Object(
   {
@@ -19,11 +22,17 @@ export const ScheduleApproval = Type.Object(
 );
 export type ScheduleApproval = Static<typeof ScheduleApproval>;
 
-/** One schedule as tool.json stores it. `timezone` absent: the machine's zone. */
+/**
+ * One schedule as tool.json stores it, with one cadence: `cron` (5 fields, in `timezone`, absent:
+ * the machine's zone), `at` (one time, RFC 3339) or `everySeconds` (an interval from the schedule's
+ * creation). ./cadence.ts answers when each fires.
+ */
 export const Schedule = Type.Object(
   {
     scheduleID: Uuid,
-    cron: Type.String({ minLength: 1, maxLength: 200 }),
+    cron: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    at: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    everySeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INTERVAL_SECONDS })),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     args: Type.Object({}, { additionalProperties: true }),
     isEnabled: Type.Boolean(),
@@ -34,17 +43,19 @@ export const Schedule = Type.Object(
 export type Schedule = Static<typeof Schedule>;
 
 /** The order a schedule's keys are written in. */
-export const SCHEDULE_KEY_ORDER = ['scheduleID', 'cron', 'timezone', 'args', 'isEnabled', 'approval'] as const;
+export const SCHEDULE_KEY_ORDER = ['scheduleID', 'cron', 'at', 'everySeconds', 'timezone', 'args', 'isEnabled', 'approval'] as const;
 
 /**
  * A schedule as a client sends it: a missing scheduleID is generated (UUIDv7), args default to
- * {}, isEnabled to true, an empty or null timezone means the machine's. `approval: {}` records a
- * yes given now; `approval: null` withdraws it.
+ * {}, isEnabled to true, an empty or null timezone means the machine's. Exactly one of `cron`,
+ * `at` and `everySeconds`. `approval: {}` records a yes given now; `approval: null` withdraws it.
  */
 export const ScheduleInput = Type.Object(
   {
     scheduleID: Type.Optional(Uuid),
-    cron: Type.String({ maxLength: 200 }),
+    cron: Type.Optional(Type.String({ maxLength: 200 })),
+    at: Type.Optional(Type.String({ maxLength: 64 })),
+    everySeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INTERVAL_SECONDS })),
     timezone: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
     args: Type.Optional(Type.Object({}, { additionalProperties: true })),
     isEnabled: Type.Optional(Type.Boolean()),

@@ -134,4 +134,45 @@ describe.skipIf(!chromiumAvailable())('Schedules in Chromium', () => {
     await expect.poll(() => row.getByTestId('next-run').textContent()).toBe('—');
     expect(problems).toEqual([]);
   });
+  it('a one-off and an interval are made in the editor beside the cron pattern and listed in words', async () => {
+    await page.goto(`${host.url}/#/tool/${bundleID}/digest/v1/edit`);
+    // A fresh load: the switch just flipped on the Schedules screen changed the tool (its etag) under any cached copy.
+    await page.reload();
+    await page.getByTestId('schedules-section').scrollIntoViewIfNeeded();
+    await page.getByTestId('add-schedule').click();
+    await page.getByTestId('schedule-1-kind').selectOption('once');
+    // datetime-local takes this computer's wall clock: a day ahead, at 09:00 local.
+    const day = new Date(Date.now() + 86_400_000);
+    const local = `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}T09:00`;
+    await page.getByTestId('schedule-1-at').fill(local);
+    await page
+      .getByTestId('schedule-1-args')
+      .getByLabel(/Expression/)
+      .fill('1+1');
+    await page.getByTestId('add-schedule').click();
+    await page.getByTestId('schedule-2-kind').selectOption('interval');
+    await page.getByTestId('schedule-2-every').fill('900');
+    await expect.poll(() => page.getByTestId('schedule-2').textContent()).toMatch(/every 15 minutes/);
+    await page
+      .getByTestId('schedule-2-args')
+      .getByLabel(/Expression/)
+      .fill('2+2');
+    await page.getByTestId('schedule-2').scrollIntoViewIfNeeded();
+    await shot('editor-cadences');
+    await page.getByTestId('tool-save').click();
+    await page.waitForURL(/#\/tool\/[^/]+\/digest\/v1$/);
+    const tool = await api(host, 'tools.get', { bundleID, slug: 'digest', version: 'v1' });
+    const at = new Date(local).toISOString();
+    expect(tool.schedules!.slice(1)).toEqual([
+      { scheduleID: expect.any(String), at, args: { expression: '1+1' }, isEnabled: true },
+      { scheduleID: expect.any(String), everySeconds: 900, args: { expression: '2+2' }, isEnabled: true },
+    ]);
+    const [, once, every] = tool.schedules as { scheduleID: string }[];
+    await page.getByTestId('nav-schedules').click();
+    await expect.poll(() => page.getByTestId(`schedule-row-${once!.scheduleID}`).textContent()).toMatch(/Once, \w{3} \d+ \w{3}( \d{4})? 09:00/);
+    await expect.poll(() => page.getByTestId(`schedule-row-${every!.scheduleID}`).textContent()).toMatch(/Every 15 minutes/);
+    await expect.poll(() => page.getByTestId(`schedule-row-${once!.scheduleID}`).getByTestId('next-run').textContent()).toMatch(/09:00/);
+    await shot('schedules-cadences');
+    expect(problems).toEqual([]);
+  });
 });

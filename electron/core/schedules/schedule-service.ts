@@ -4,7 +4,7 @@
  * rule), and "Run now". Any process can answer: the last runs and outputs are read from disk.
  */
 import type { InvokeResult, ScheduleOutput, ScheduleView } from '../../../shared/types.js';
-import { nextFireAfter } from '../../../shared/schedules/cron.js';
+import { nextRun } from '../../../shared/schedules/cadence.js';
 import { CoreError, notFound } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { ToolService } from '../store/tools.js';
@@ -31,7 +31,7 @@ export class ScheduleService {
     let next: number | null = null;
     if (schedule.isEnabled) {
       try {
-        next = nextFireAfter(schedule.cron, zone, this.deps.clock.now());
+        next = nextRun(schedule, zone, this.deps.clock.now());
       } catch {
         next = null; // a pattern written by hand that cannot be read: it never fires
       }
@@ -40,7 +40,9 @@ export class ScheduleService {
       scheduleID: schedule.scheduleID,
       toolID: tool.file.toolID,
       bundleID: tool.file.bundleID,
-      cron: schedule.cron,
+      cron: schedule.cron ?? null,
+      ...(schedule.at !== undefined ? { at: schedule.at } : {}),
+      ...(schedule.everySeconds !== undefined ? { everySeconds: schedule.everySeconds } : {}),
       timezone: zone,
       isEnabled: schedule.isEnabled,
       nextRunAt: next === null ? null : new Date(next).toISOString(),

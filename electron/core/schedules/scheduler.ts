@@ -1,7 +1,7 @@
 /**
  * The scheduler of a long-lived process (the app, the headless host, an MCP server): it stands by
  * until it holds the data folder's lease (./lease.ts), then fires each enabled schedule at its
- * times (shared/schedules/cron.ts: zones and DST) through the runner, which claims every fire so it
+ * times (shared/schedules/cadence.ts: cron patterns with zones and DST, one-off times, intervals) through the runner, which claims every fire so it
  * runs once across processes.
  *
  * - Catch-up: on taking the lease, of the fires missed since the previous holder last checked
@@ -14,7 +14,8 @@
  *   at the next tick).
  */
 import { randomUUID } from 'node:crypto';
-import { latestFireBetween, nextFireAfter, uuidV7Time } from '../../../shared/schedules/cron.js';
+import { uuidV7Time } from '../../../shared/schedules/cron.js';
+import { cadenceKey, latestRunBetween, nextRun, type CadenceFields } from '../../../shared/schedules/cadence.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/store.js';
 import { SchedulerLease, type LeaseFile, type LeaseHolder } from './lease.js';
@@ -48,7 +49,7 @@ export interface SchedulerOptions {
 }
 
 interface Plan {
-  cron: string;
+  cadence: CadenceFields;
   zone: string;
   key: string;
   next: number | null;
@@ -180,15 +181,15 @@ export class Scheduler {
     const seen = new Set<string>();
     for (const { schedule, zone } of allSchedules(this.deps.store.reader)) {
       seen.add(schedule.scheduleID);
-      const key = `${schedule.cron}\u0000${zone}\u0000${schedule.isEnabled}`;
+      const key = `${cadenceKey(schedule)}\u0000${zone}\u0000${schedule.isEnabled}`;
       if (this.plans.get(schedule.scheduleID)?.key === key) continue;
       let next: number | null = null;
       try {
-        next = schedule.isEnabled ? nextFireAfter(schedule.cron, zone, now) : null;
+        next = schedule.isEnabled ? nextRun(schedule, zone, now) : null;
       } catch (e) {
-        this.deps.log.error(`schedule ${schedule.scheduleID} (a pattern that cannot be read: ${schedule.cron})`, e);
+        this.deps.log.error(`schedule ${schedule.scheduleID} (a cadence that cannot be read: ${cadenceKey(schedule)})`, e);
       }
-      this.plans.set(schedule.scheduleID, { cron: schedule.cron, zone, key, next });
+      this.plans.set(schedule.scheduleID, { cadence: schedule, zone, key, next });
     }
     for (const id of this.plans.keys()) if (!seen.has(id)) this.plans.delete(id);
   }
@@ -202,7 +203,7 @@ export class Scheduler {
       if (from === undefined) continue;
       let latest: number | null = null;
       try {
-        latest = latestFireBetween(schedule.cron, zone, from, now);
+        latest = latestRunBetween(schedule, zone, from, now);
       } catch {
         continue;
       }
@@ -230,8 +231,8 @@ export class Scheduler {
       // Several fires due at once (the process was suspended): the latest runs, the others are skipped.
       let fireAt = plan.next;
       try {
-        fireAt = latestFireBetween(plan.cron, plan.zone, plan.next - 1, now) ?? plan.next;
-        plan.next = nextFireAfter(plan.cron, plan.zone, now);
+        fireAt = latestRunBetween(plan.cadence, plan.zone, plan.next - 1, now) ?? plan.next;
+        plan.next = nextRun(plan.cadence, plan.zone, now);
       } catch {
         plan.next = null;
       }

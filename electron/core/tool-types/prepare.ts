@@ -103,6 +103,7 @@ export function prepareTool(input: ToolInput, ctx: PrepareContext): ToolFile {
     toolID,
     ...(ctx.existing ? { existing: ctx.existing } : {}),
     ...(ctx.scheduleOwner ? { scheduleOwner: ctx.scheduleOwner } : {}),
+    ...(ctx.config.scheduleMinIntervalSeconds ? { minIntervalSeconds: ctx.config.scheduleMinIntervalSeconds } : {}),
   });
   issues.push(...schedules.issues);
   if (issues.length) throw invalid(issues);

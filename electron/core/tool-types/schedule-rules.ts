@@ -1,6 +1,7 @@
 /**
- * The save rules of a tool's schedules (docs/contracts.md, "Schedules, pipelines, streaming"): a 5-field
- * cron, an IANA zone, unique scheduleIDs (generated as UUIDv7 when missing, and new ones for a
+ * The save rules of a tool's schedules (docs/contracts.md, "Schedules, pipelines, streaming"): one
+ * cadence (a 5-field cron in an IANA zone, a one-off time in the future, or an interval no shorter
+ * than config's minimum), unique scheduleIDs (generated as UUIDv7 when missing, and new ones for a
  * schedule copied from another tool), arguments that match the argSchema once the schedule is
  * on, and an explicit approval before a privileged tool may run on a schedule. Every issue names
  * its field and says how to fix it.
@@ -12,6 +13,7 @@ import type { FieldIssue } from '../../../shared/errors.js';
 import type { Safety, ToolFile } from '../../../shared/schemas.js';
 import type { Schedule, ScheduleApproval, ScheduleInput } from '../../../shared/schedules/schema.js';
 import { canonicalTimeZone, cronIssue, normalizeCron, timeZoneIssue } from '../../../shared/schedules/cron.js';
+import { atIssue, DEFAULT_MIN_INTERVAL_SECONDS } from '../../../shared/schedules/cadence.js';
 import { modelIssues } from '../../../shared/json-schema/issues.js';
 import { makeUserAjv } from '../validation.js';
 
@@ -47,6 +49,45 @@ export interface ScheduleRuleContext {
   existing?: ToolFile;
   /** The tool that holds a scheduleID now, if any: a schedule copied from another tool gets a new ID. */
   scheduleOwner?: (scheduleID: string) => string | undefined;
+  /** The shortest interval a new or changed schedule may have (config.scheduleMinIntervalSeconds). */
+  minIntervalSeconds?: number;
+}
+
+type Cadence = Pick<Schedule, 'cron' | 'at' | 'everySeconds'>;
+
+/** The cadence to store, checked: exactly one of cron, at, everySeconds. A past `at` or a short interval is refused only when new or changed, so an old one-off never blocks an edit. */
+function cadenceOf(input: ScheduleInput, previous: Schedule | undefined, ctx: ScheduleRuleContext, field: string, issues: FieldIssue[]): Cadence {
+  const given = [input.cron !== undefined && input.cron !== null, input.at !== undefined, input.everySeconds !== undefined].filter(Boolean).length;
+  if (given !== 1) {
+    issues.push({
+      field,
+      message:
+        given === 0
+          ? "needs a cadence: 'cron' (e.g. '0 9 * * 1-5'), 'at' (one time, e.g. '2026-07-01T09:00:00Z') or 'everySeconds' (e.g. 3600)"
+          : "has more than one cadence; give exactly one of 'cron', 'at' and 'everySeconds'",
+    });
+    return input.cron !== undefined ? { cron: normalizeCron(input.cron) } : {};
+  }
+  const isEnabled = input.isEnabled ?? true;
+  if (input.at !== undefined) {
+    const bad = atIssue(input.at);
+    if (bad) issues.push({ field: `${field}.at`, message: bad });
+    else if (isEnabled && previous?.at !== input.at && Date.parse(input.at) <= Date.parse(ctx.now)) {
+      issues.push({ field: `${field}.at`, message: `is in the past (${input.at}, now ${ctx.now}); a one-off time must be in the future when it is saved` });
+    }
+    return { at: input.at };
+  }
+  if (input.everySeconds !== undefined) {
+    const min = ctx.minIntervalSeconds ?? DEFAULT_MIN_INTERVAL_SECONDS;
+    if (input.everySeconds < min && previous?.everySeconds !== input.everySeconds) {
+      issues.push({ field: `${field}.everySeconds`, message: `must be at least ${min} seconds (config scheduleMinIntervalSeconds)` });
+    }
+    return { everySeconds: input.everySeconds };
+  }
+  const cron = normalizeCron(input.cron!);
+  const badCron = cronIssue(cron);
+  if (badCron) issues.push({ field: `${field}.cron`, message: badCron });
+  return { cron };
 }
 
 function approvalOf(
@@ -79,12 +120,16 @@ export function prepareSchedules(inputs: ScheduleInput[] | undefined, ctx: Sched
   const previous = new Map((ctx.existing?.schedules ?? []).map((s) => [s.scheduleID, s]));
   (inputs ?? []).forEach((input, i) => {
     const field = `schedules[${i}]`;
-    const cron = normalizeCron(input.cron);
-    const badCron = cronIssue(cron);
-    if (badCron) issues.push({ field: `${field}.cron`, message: badCron });
+    const previousOfID = input.scheduleID ? previous.get(input.scheduleID.toLowerCase()) : undefined;
+    const cadence = cadenceOf(input, previousOfID, ctx, field, issues);
     let timezone: string | undefined;
     const zone = input.timezone?.trim();
-    if (zone) {
+    if (zone && cadence.cron === undefined) {
+      issues.push({
+        field: `${field}.timezone`,
+        message: "applies to a cron pattern only; 'at' carries its own offset and an interval needs none: leave timezone out",
+      });
+    } else if (zone) {
       timezone = canonicalTimeZone(zone);
       if (!timezone) issues.push({ field: `${field}.timezone`, message: timeZoneIssue(zone)! });
     }
@@ -113,7 +158,7 @@ export function prepareSchedules(inputs: ScheduleInput[] | undefined, ctx: Sched
         }
       }
     }
-    schedules.push({ scheduleID, cron, ...(timezone ? { timezone } : {}), args, isEnabled, ...(approval ? { approval } : {}) });
+    schedules.push({ scheduleID, ...cadence, ...(timezone ? { timezone } : {}), args, isEnabled, ...(approval ? { approval } : {}) });
   });
   return { schedules, issues };
 }

@@ -160,6 +160,9 @@ export function createMcpServer(core: McpCore, scope: McpScope, opts: McpServerO
     }
     const tool = scope.byName(request.params.name);
     if (!tool) {
+      // A name it was offered answers why it is withheld (a result the model reads), not "unknown".
+      const withheld = scope.withheld(request.params.name);
+      if (withheld) return errorResult(withheld);
       const off = core.config.get().toolsEnabled ? '' : ' (tools are switched off in Toolwright: the kill switch is on)';
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}${off}; call tools/list for the tools you may use`);
     }

@@ -21,7 +21,8 @@ import type { AgentTool } from '../../core/agents/agent-tools.js';
 import type { McpScope } from './scope.js';
 import type { Schedule } from '../../../shared/schedules/schema.js';
 import type { ScheduleOutput } from '../../../shared/types.js';
-import { describeCron, machineTimeZone, nextFireAfter } from '../../../shared/schedules/cron.js';
+import { machineTimeZone } from '../../../shared/schedules/cron.js';
+import { describeCadence, nextRun } from '../../../shared/schedules/cadence.js';
 import { valueText } from '../../../shared/format.js';
 
 export type ScheduleResourcesCore = Pick<Core, 'schedules'>;
@@ -50,8 +51,10 @@ async function resourceBody(core: ScheduleResourcesCore, v: Visible, output: Sch
   return {
     schedule: {
       scheduleID: v.schedule.scheduleID,
-      cron: v.schedule.cron,
-      description: describeCron(v.schedule.cron),
+      cron: v.schedule.cron ?? null,
+      ...(v.schedule.at !== undefined ? { at: v.schedule.at } : {}),
+      ...(v.schedule.everySeconds !== undefined ? { everySeconds: v.schedule.everySeconds } : {}),
+      description: describeCadence(v.schedule),
       timezone: v.zone,
       isEnabled: v.schedule.isEnabled,
       nextRunAt: view?.nextRunAt ?? null,
@@ -106,8 +109,8 @@ export function registerScheduleResources(
   const describe = (v: Visible): Resource => ({
     uri: scheduleUri(v.schedule.scheduleID),
     name: `${v.tool.name}-schedule-${v.schedule.scheduleID.slice(-8)}`,
-    title: `${v.tool.file.displayName || v.tool.file.slug}: ${describeCron(v.schedule.cron)} (${v.zone})`,
-    description: `The latest output of ${toolLabel(v.tool)}, run on a schedule: ${describeCron(v.schedule.cron)} (${v.zone})${
+    title: `${v.tool.file.displayName || v.tool.file.slug}: ${describeCadence(v.schedule)} (${v.zone})`,
+    description: `The latest output of ${toolLabel(v.tool)}, run on a schedule: ${describeCadence(v.schedule)} (${v.zone})${
       v.schedule.isEnabled ? '' : ', switched off'
     }. Read it for the newest value; subscribe to hear of each new one.`,
     mimeType: 'application/json',
@@ -178,9 +181,9 @@ export function registerScheduleResources(
     const sections = await Promise.all(
       chosen.map(async (v) => {
         const out = await latestOf(core, v.schedule.scheduleID);
-        const head = `## ${toolLabel(v.tool)}: ${describeCron(v.schedule.cron)} (${v.zone})`;
+        const head = `## ${toolLabel(v.tool)}: ${describeCadence(v.schedule)} (${v.zone})`;
         if (!out) {
-          const next = v.schedule.isEnabled ? nextFireAfter(v.schedule.cron, v.zone, Date.now()) : null;
+          const next = v.schedule.isEnabled ? nextRun(v.schedule, v.zone, Date.now()) : null;
           return `${head}\nNot run yet${next === null ? '' : `; next run ${new Date(next).toISOString()}`}.`;
         }
         const what = out.status === 'ok' ? valueText(out.value) : `Failed: ${out.error?.message ?? out.status}`;

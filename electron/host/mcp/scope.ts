@@ -6,6 +6,7 @@
  * schedule's latest output changed (each 2025 session forwards that on its own stream; the 2026
  * handler publishes it to its `subscriptions/listen` streams).
  */
+import { cadenceKey } from '../../../shared/schedules/cadence.js';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Core } from '../../core/app-core.js';
 import { agentTools, type AgentTool } from '../../core/agents/agent-tools.js';
@@ -51,6 +52,12 @@ export interface McpScope {
   readonly bundles: readonly string[];
   visible(): AgentTool[];
   byName(name: string): AgentTool | undefined;
+  /**
+   * Why a name this audience was offered is withheld now (its upstream definition changed, the
+   * server no longer offers it, a secret it needs is gone), as the answer an agent reads; undefined
+   * for a name never offered, or a tool a person switched off or deleted (those stay unknown).
+   */
+  withheld(name: string): string | undefined;
   /** The tools/list answer, described once per change (a search-mode profile: its three tools). */
   described(): Tool[];
   /** The profile served, when the audience is one. */
@@ -103,11 +110,23 @@ export function createMcpScope(core: McpCore, audience: ScopeAudience = []): Mcp
     return { bundleIDs: ids };
   };
   let cached: { tools: AgentTool[]; byName: Map<string, AgentTool>; described?: Tool[]; searcher?: ToolSearcher; learnedVersion?: number } | undefined;
+  // Every name this audience was offered, with its tool: an agent keeps calling a name it listed.
+  const offered = new Map<string, string>();
   const current = () => {
     if (cached) return cached;
     const tools = visibleNow();
     cached = { tools, byName: new Map(tools.map((t) => [t.name, t])) };
+    for (const t of tools) offered.set(t.name, t.file.toolID);
     return cached;
+  };
+  const withheld = (name: string): string | undefined => {
+    current();
+    const toolID = offered.get(name);
+    const rec = toolID ? core.store.reader.tool(toolID) : undefined;
+    if (!rec || !core.config.get().toolsEnabled || !core.tools.isVisible(rec)) return undefined;
+    const availability = core.tools.view(rec).availability;
+    if (availability.ok) return undefined;
+    return `Tool ${name} is withheld from agents now: ${availability.reason ?? 'it is unavailable'}. A person must review it in Toolwright before an agent may call it again; ask the user to.`;
   };
   // By content (the file's ETag), not modifiedAt: a hand edit or a git pull may leave modifiedAt alone.
   const contentTag = (t: AgentTool) => {
@@ -122,7 +141,7 @@ export function createMcpScope(core: McpCore, audience: ScopeAudience = []): Mcp
   const scheduleSignature = () =>
     current()
       .tools.flatMap((t) => [
-        ...(t.file.schedules ?? []).map((s) => `${s.scheduleID}\u0000${s.cron}\u0000${s.isEnabled}\u0000${s.timezone ?? ''}`),
+        ...(t.file.schedules ?? []).map((s) => `${s.scheduleID}\u0000${cadenceKey(s)}\u0000${s.isEnabled}\u0000${s.timezone ?? ''}`),
         ...(t.file.card?.enabled ? [`ui\u0000${t.file.toolID}`] : []),
       ])
       .join('\n');
@@ -175,6 +194,7 @@ export function createMcpScope(core: McpCore, audience: ScopeAudience = []): Mcp
     ...(profileID ? { profileID } : {}),
     visible: () => current().tools,
     byName: (name) => current().byName.get(name),
+    withheld,
     described() {
       const c = current();
       return (c.described ??= mode() === 'search' ? searchModeTools() : c.tools.map(describeTool));

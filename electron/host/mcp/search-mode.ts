@@ -54,8 +54,9 @@ export function searchEntryOf(t: AgentTool, calls: number): ToolSearchEntry {
   };
 }
 
-/** The same answer for a name outside the profile as for one that exists nowhere. */
-export function unknownToolResult(name: string): CallToolResult {
+/** The same answer for a name outside the profile as for one that exists nowhere; a name the profile offered and withholds now says why. */
+export function unknownToolResult(name: string, withheld?: string): CallToolResult {
+  if (withheld) return errorResult(withheld);
   return errorResult(`Unknown tool: ${name}; use ${SEARCH_TOOLS} to find the tools you may call`);
 }
 
@@ -128,6 +129,6 @@ export function searchModeCall(scope: McpScope, name: string, args: Record<strin
   const inner = args['arguments'] ?? {};
   if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return { kind: 'result', result: invalidInput('arguments must be an object') };
   const tool = scope.byName(target);
-  if (!tool) return { kind: 'result', result: unknownToolResult(target) };
+  if (!tool) return { kind: 'result', result: unknownToolResult(target, scope.withheld(target)) };
   return { kind: 'call', tool, args: inner as Record<string, unknown> };
 }

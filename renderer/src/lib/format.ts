@@ -27,10 +27,21 @@ export function relativeTime(iso: string | null | undefined, now = Date.now()): 
   return iso;
 }
 
+// Date#toLocaleString builds a formatter per call (as Number#toLocaleString does, see formatCount):
+// one, with its defaults (date and time, to the second), for every row's "last called" title.
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+});
+
 export function absoluteTime(iso: string | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+  return Number.isNaN(d.getTime()) ? iso : dateTimeFormat.format(d);
 }
 
 export function duration(ms: number): string {

@@ -1,6 +1,6 @@
 /**
- * The tool editor's Schedules section: each schedule's cron pattern with its meaning and next
- * runs as you type, its time zone (searchable), its arguments through the tester's schema form,
+ * The tool editor's Schedules section: each schedule's cadence (a cron pattern with its meaning and
+ * next runs as you type, one time, or an interval), its time zone (searchable), its arguments through the tester's schema form,
  * its switch, and for a privileged tool the explicit approval to run it unattended. Saved with
  * the tool (tool.json `schedules`).
  */
@@ -18,8 +18,17 @@ import { useNav } from '../../lib/nav.js';
 import { Field } from '../../components/Field.js';
 import { TimeZonePicker } from './TimeZonePicker.js';
 import { newScheduleDraft, type ScheduleDraft } from './scheduleDraft.js';
+import { describeInterval } from '../../../../shared/schedules/cadence.js';
 import './ScheduleSettings.css';
 import '../../components/rjsf.css';
+
+/** An RFC 3339 time as a datetime-local input shows it (this computer's wall clock). */
+function localInputValue(at: string): string {
+  const ms = Date.parse(at);
+  if (Number.isNaN(ms)) return '';
+  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
+  return d.toISOString().slice(0, 16);
+}
 
 const PRESETS: [string, string][] = [
   ['Every hour', '0 * * * *'],
@@ -92,7 +101,7 @@ function ScheduleCard(props: {
   const field = `schedules[${index}]`;
   const zone = draft.timezone || machineTimeZone();
   const schema = useMemo(() => formSchemaOf(argSchema), [argSchema]);
-  const cronError = issues.get(`${field}.cron`) ?? cronIssue(draft.cron);
+  const cronError = issues.get(`${field}.cron`) ?? (draft.kind === 'cron' ? cronIssue(draft.cron) : undefined);
   const zoneError = issues.get(`${field}.timezone`) ?? (draft.timezone ? timeZoneIssue(draft.timezone) : undefined);
   const argsError = [...issues].filter(([f]) => f.startsWith(`${field}.args`)).map(([, m]) => m)[0];
   const approvalError = issues.get(`${field}.approval`);
@@ -130,53 +139,115 @@ function ScheduleCard(props: {
         )}
       </div>
       <div className="row wrap">
-        <Field
-          label="Cron pattern"
-          className="grow"
-          hint={
-            <>
-              minute hour day-of-month month day-of-week, e.g. <code>0 9 * * 1-5</code>
-            </>
-          }
-          error={cronError}
-        >
+        <Field label="Runs">
           {(id, d) => (
-            <input
+            <select
               id={id}
               aria-describedby={d}
-              aria-invalid={!!cronError || undefined}
-              className="input mono"
-              value={draft.cron}
-              spellCheck={false}
+              className="input"
+              value={draft.kind}
               disabled={readOnly}
-              onChange={(e) => onChange({ cron: e.target.value })}
-              data-testid={`schedule-${index}-cron`}
-            />
+              onChange={(e) => onChange({ kind: e.target.value as ScheduleDraft['kind'] })}
+              data-testid={`schedule-${index}-kind`}
+            >
+              <option value="cron">On a cron pattern</option>
+              <option value="once">Once</option>
+              <option value="interval">At an interval</option>
+            </select>
           )}
         </Field>
-        <Field label="Time zone" className="grow" error={zoneError}>
-          {(id, d) => (
-            <TimeZonePicker
-              id={id}
-              describedBy={d}
-              value={draft.timezone}
-              disabled={readOnly}
-              onChange={(timezone) => onChange({ timezone })}
-              testId={`schedule-${index}-zone`}
-            />
-          )}
-        </Field>
+        {draft.kind === 'once' && (
+          <Field label="At" className="grow" hint="this computer's time; it must be in the future when you save" error={issues.get(`${field}.at`) ?? undefined}>
+            {(id, d) => (
+              <input
+                id={id}
+                aria-describedby={d}
+                type="datetime-local"
+                className="input"
+                value={localInputValue(draft.at)}
+                disabled={readOnly}
+                onChange={(e) => onChange({ at: e.target.value ? new Date(e.target.value).toISOString() : '' })}
+                data-testid={`schedule-${index}-at`}
+              />
+            )}
+          </Field>
+        )}
+        {draft.kind === 'interval' && (
+          <Field
+            label="Every (seconds)"
+            className="grow"
+            hint={describeInterval(draft.everySeconds || 1)}
+            error={issues.get(`${field}.everySeconds`) ?? undefined}
+          >
+            {(id, d) => (
+              <input
+                id={id}
+                aria-describedby={d}
+                type="number"
+                min={1}
+                step={1}
+                className="input"
+                value={draft.everySeconds}
+                disabled={readOnly}
+                onChange={(e) => onChange({ everySeconds: Number(e.target.value) })}
+                data-testid={`schedule-${index}-every`}
+              />
+            )}
+          </Field>
+        )}
       </div>
-      {!readOnly && (
-        <div className="cron-presets" role="group" aria-label={`${label}: common patterns`}>
-          {PRESETS.map(([name, cron]) => (
-            <button key={cron} type="button" className={`preset${draft.cron.trim() === cron ? ' is-on' : ''}`} onClick={() => onChange({ cron })}>
-              {name}
-            </button>
-          ))}
-        </div>
+      {draft.kind === 'cron' && (
+        <>
+          <div className="row wrap">
+            <Field
+              label="Cron pattern"
+              className="grow"
+              hint={
+                <>
+                  minute hour day-of-month month day-of-week, e.g. <code>0 9 * * 1-5</code>
+                </>
+              }
+              error={cronError}
+            >
+              {(id, d) => (
+                <input
+                  id={id}
+                  aria-describedby={d}
+                  aria-invalid={!!cronError || undefined}
+                  className="input mono"
+                  value={draft.cron}
+                  spellCheck={false}
+                  disabled={readOnly}
+                  onChange={(e) => onChange({ cron: e.target.value })}
+                  data-testid={`schedule-${index}-cron`}
+                />
+              )}
+            </Field>
+            <Field label="Time zone" className="grow" error={zoneError}>
+              {(id, d) => (
+                <TimeZonePicker
+                  id={id}
+                  describedBy={d}
+                  value={draft.timezone}
+                  disabled={readOnly}
+                  onChange={(timezone) => onChange({ timezone })}
+                  testId={`schedule-${index}-zone`}
+                />
+              )}
+            </Field>
+          </div>
+          {!readOnly && (
+            <div className="cron-presets" role="group" aria-label={`${label}: common patterns`}>
+              {PRESETS.map(([name, cron]) => (
+                <button key={cron} type="button" className={`preset${draft.cron.trim() === cron ? ' is-on' : ''}`} onClick={() => onChange({ cron })}>
+                  {name}
+                </button>
+              ))}
+            </div>
+          )}
+          <CronPreview cron={draft.cron} zone={zone} />
+        </>
       )}
-      <CronPreview cron={draft.cron} zone={zone} />
 
       <div className={`field${argsError ? ' has-error' : ''}`}>
         <span className="field-label">Arguments</span>

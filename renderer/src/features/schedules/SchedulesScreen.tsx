@@ -15,10 +15,18 @@ import { useConfirm } from '../../components/Dialog.js';
 import { Badge, Empty, ErrorState, Loading } from '../../components/States.js';
 import { Switch } from '../../components/Switch.js';
 import { JsonTree } from '../../components/JsonTree.js';
-import { describeCron, formatFireTime } from '../../../../shared/schedules/cron.js';
+import { formatFireTime } from '../../../../shared/schedules/cron.js';
+import { describeCadence } from '../../../../shared/schedules/cadence.js';
 import type { ScheduleView, ToolView } from '../../../../shared/types.js';
 import { RUN_STATUS_TONE } from './ScheduleSettings.js';
 import './SchedulesScreen.css';
+
+/** The cadence in words, as a sentence: the cron's meaning, "Once, Tue 1 Jul 09:00", "Every 15 minutes". */
+function cadenceText(s: ScheduleView): string {
+  if (s.at !== undefined) return `Once, ${formatFireTime(Date.parse(s.at), s.timezone)}`;
+  const words = describeCadence({ ...s, cron: s.cron ?? undefined });
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 function LatestOutput({ scheduleID }: { scheduleID: string }) {
   const output = useScheduleOutput(scheduleID);
@@ -138,8 +146,9 @@ export function SchedulesScreen() {
           </h1>
         </div>
         <p className="page-sub">
-          Tools that run by themselves on a cron pattern while Toolwright runs (the app, the headless host or an agent’s MCP server: one of them schedules).
-          Each run passes the same checks as any other and lands in the tool’s history; its latest output is what agents read and subscribe to.
+          Tools that run by themselves (on a cron pattern, once, or at an interval) while Toolwright runs (the app, the headless host or an agent’s MCP server:
+          one of them schedules). Each run passes the same checks as any other and lands in the tool’s history; its latest output is what agents read and
+          subscribe to.
         </p>
       </header>
       {schedules.isPending || tools.isPending ? (
@@ -187,10 +196,14 @@ export function SchedulesScreen() {
                     <tr className={s.isEnabled ? '' : 'is-off'} data-testid={`schedule-row-${s.scheduleID}`}>
                       <td>{toolCell(s, t)}</td>
                       <td>
-                        <div>{describeCron(s.cron)}</div>
+                        <div>{cadenceText(s)}</div>
                         <div className="muted small">
-                          <span className="mono">{s.cron}</span>
-                          <span className="zone-inline"> · {s.timezone.replace(/_/g, ' ')}</span>
+                          {s.cron && (
+                            <>
+                              <span className="mono">{s.cron}</span>
+                              <span className="zone-inline"> · {s.timezone.replace(/_/g, ' ')}</span>
+                            </>
+                          )}
                         </div>
                       </td>
                       <td className="nowrap col-zone">{s.timezone.replace(/_/g, ' ')}</td>

@@ -310,7 +310,9 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
           <ul id={listId} role="listbox" aria-label="Search results" aria-busy={search.isPlaceholderData} className={stale ? 'is-stale' : ''}>
             {hits.map((hit, i) => (
               <HitRow
-                key={hit.toolID}
+                // By position: the next keystroke's results update these 20 elements in place
+                // rather than unmount them and mount 20 new ones (their options are ids by position too).
+                key={i}
                 hit={hit}
                 index={i}
                 active={i === active}

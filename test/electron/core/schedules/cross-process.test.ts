@@ -104,4 +104,70 @@ describe('one scheduler per data folder, across processes', () => {
     await rm(goFile, { force: true });
     await t.cleanup();
   }, 180_000); // real processes on a shared 2-core machine: ~20 s when quiet, ~45 s under load
+
+  it('one-off and interval cadences: three processes racing, each interval fire and the one-off run exactly once', async () => {
+    const t = await openTestStore();
+    const bundleID = uuidv7();
+    await t.bundles.put(bundleID, { slug: 'cadences' });
+    const realAnchor = Date.now();
+    const fakeAnchor = nextMinute(realAnchor + 3_600_000) - 1000;
+    const fake = (real: number) => fakeAnchor + (real - realAnchor) * SPEED;
+    // The one-off is due 25 s (of the fast clock) after the schedulers start; the save sees the real clock, for which it is an hour ahead.
+    const startFake = nextMinute(fake(Date.now() + 20_000)) + 10_000;
+    const at = new Date(startFake + 25_000).toISOString();
+    const tool = await t.tools.create(
+      { bundleID, slug: 'cadenced', version: 'v1' },
+      functionTool({
+        argSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
+        schedules: [
+          { everySeconds: 60, args: { expression: '2+2' } },
+          { at, args: { expression: '3+3' } },
+        ],
+      }),
+    );
+    const [interval, once] = tool.schedules!.map((s) => s.scheduleID) as [string, string];
+    const goFile = join(t.dataDir, '..', `go-${bundleID}`);
+    const procs = [0, 1, 2].map(() => {
+      const child = spawnTs('test/helpers/scheduler-worker.ts', [t.dataDir, String(SPEED), String(realAnchor), String(fakeAnchor), goFile]);
+      children.push(child);
+      return { child, out: collect(child) };
+    });
+    const lines = () => procs.flatMap((p) => p.out.lines as (Line & { scheduleID?: string })[]).sort((a, b) => a.at - b.at);
+    try {
+      await until('three processes ready', () => procs.every((p) => p.out.lines.some((l) => l['ready'])), 90_000);
+      await writeFile(goFile, String(Math.round(realAnchor + (startFake - fakeAnchor) / SPEED)));
+      await until(
+        'the one-off and three interval fires',
+        () => {
+          const fired = lines().filter((l) => l.fire && l.status !== 'not-claimed');
+          return fired.some((l) => l.scheduleID === once) && fired.filter((l) => l.scheduleID === interval).length >= 4;
+        },
+        60_000,
+      );
+      for (const p of procs) p.child.kill('SIGTERM');
+      await Promise.all(procs.map((p) => p.out.done));
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\nlines: ${JSON.stringify(lines())}`);
+    }
+    const fires = lines().filter((l) => l.fire && l.status !== 'not-claimed');
+    expect(
+      fires.filter((l) => l.status !== 'ok'),
+      JSON.stringify(lines()),
+    ).toEqual([]);
+    // The one-off: once, at its time.
+    expect(fires.filter((l) => l.scheduleID === once).map((l) => l.fire)).toEqual([at]);
+    expect(await claimedFires(t.dataDir, once)).toEqual([at]);
+    // The interval: none twice, none lost, a minute apart on the anchor of its creation.
+    const times = fires
+      .filter((l) => l.scheduleID === interval)
+      .map((l) => Date.parse(l.fire!))
+      .sort((a, b) => a - b);
+    expect(new Set(times).size).toBe(times.length);
+    const anchor = Date.parse(new Date(parseInt(interval.replace(/-/g, '').slice(0, 12), 16)).toISOString());
+    for (const time of times) expect((time - anchor) % 60_000).toBe(0);
+    expect(times.slice(1).map((time, i) => time - times[i]!)).toEqual(times.slice(1).map(() => 60_000));
+    expect(await claimedFires(t.dataDir, interval)).toEqual(times.map((ms) => new Date(ms).toISOString()));
+    await rm(goFile, { force: true });
+    await t.cleanup();
+  }, 180_000);
 });

@@ -4,7 +4,7 @@
  * checked once a schedule is on, and a privileged tool needs an explicit approval.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { v7 as uuidv7 } from 'uuid';
 import { expectCode, functionTool, openTestStore, type TestStore } from '../../../helpers/store.js';
 import type { ScheduleInput } from '../../../../shared/schemas.js';
@@ -103,5 +103,66 @@ describe('schedule save rules', () => {
     const tool = await create('calc', [{ cron: '0 3 * * *', args: { expr: '1' } }]);
     const [issue] = await issuesOf(t.tools.update({ bundleID, slug: 'calc', version: 'v1' }, { ...tool, safety: 'privileged' }));
     expect(issue!.field).toBe('schedules[0].approval');
+  });
+
+  it('stores a one-off time as written and an interval, each the only cadence of its schedule', async () => {
+    const at = new Date(Date.now() + 3_600_000).toISOString().replace('Z', '+00:00');
+    const tool = await create('cadences', [{ at }, { everySeconds: 120 }], { argSchema: { type: 'object' } });
+    expect(tool.schedules!.map(({ scheduleID: _id, ...rest }) => rest)).toEqual([
+      { at, args: {}, isEnabled: true },
+      { everySeconds: 120, args: {}, isEnabled: true },
+    ]);
+    const onDisk = JSON.parse(await readFile(t.store.paths.toolFile(bundleID, tool.toolID), 'utf8'));
+    expect(Object.keys(onDisk.schedules[0])).toEqual(['scheduleID', 'at', 'args', 'isEnabled']);
+  });
+
+  it('refuses a one-off in the past, a malformed time, an interval under the minimum, no cadence, two cadences, and a zone on a one-off', async () => {
+    const issues = await issuesOf(
+      create(
+        'bad',
+        [
+          { at: '2020-01-01T00:00:00Z' },
+          { at: 'next tuesday' },
+          { everySeconds: 30 },
+          {},
+          { cron: '* * * * *', everySeconds: 300 },
+          { at: new Date(Date.now() + 60_000).toISOString(), timezone: 'Europe/Paris' },
+        ] as ScheduleInput[],
+        { argSchema: { type: 'object' } },
+      ),
+    );
+    const byField = Object.fromEntries(issues.map((i) => [i.field, i.message]));
+    expect(byField['schedules[0].at']).toMatch(/^is in the past \(2020-01-01T00:00:00Z, now .*\); a one-off time must be in the future when it is saved$/);
+    expect(byField['schedules[1].at']).toContain('RFC 3339');
+    expect(byField['schedules[2].everySeconds']).toBe('must be at least 60 seconds (config scheduleMinIntervalSeconds)');
+    expect(byField['schedules[3]']).toContain("needs a cadence: 'cron'");
+    expect(byField['schedules[4]']).toContain('more than one cadence');
+    expect(byField['schedules[5].timezone']).toContain('applies to a cron pattern only');
+  });
+
+  it('takes the minimum interval from config, and an old one-off or interval never blocks an edit of its tool', async () => {
+    await t.config.patch({ scheduleMinIntervalSeconds: 10 });
+    const tool = await create('short', [{ everySeconds: 15 }], { argSchema: { type: 'object' } });
+    await t.config.patch({ scheduleMinIntervalSeconds: 600 });
+    // A one-off whose time has passed since it was saved, written as the scheduler left it.
+    const past = '2020-01-01T00:00:00Z';
+    const file = JSON.parse(await readFile(t.store.paths.toolFile(bundleID, tool.toolID), 'utf8'));
+    file.schedules.push({ scheduleID: uuidv7(), at: past, args: {}, isEnabled: true });
+    await writeFile(t.store.paths.toolFile(bundleID, tool.toolID), JSON.stringify(file, null, 2));
+    await t.store.syncTool(bundleID, tool.toolID);
+    const { schedules } = file as { schedules: ScheduleInput[] };
+    const edited = await t.tools.update(
+      { bundleID, slug: 'short', version: 'v1' },
+      functionTool({ argSchema: { type: 'object' }, description: 'edited', schedules }),
+    );
+    expect(edited.schedules!.map((s) => s.everySeconds ?? s.at)).toEqual([15, past]);
+    // Changing the interval now meets today's minimum.
+    const issues = await issuesOf(
+      t.tools.update(
+        { bundleID, slug: 'short', version: 'v1' },
+        functionTool({ argSchema: { type: 'object' }, schedules: [{ ...edited.schedules![0]!, everySeconds: 20 }] }),
+      ),
+    );
+    expect(issues[0]).toEqual({ field: 'schedules[0].everySeconds', message: 'must be at least 600 seconds (config scheduleMinIntervalSeconds)' });
   });
 });

@@ -9,6 +9,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useBundles, useProblems, useToolPages, toolRefOf } from '../../../api/queries.js';
 import { useToggleTool } from '../../../api/mutations.js';
 import { useNav } from '../../../lib/nav.js';
+import { useRecycledSlots } from '../../../lib/useRecycledSlots.js';
 import { Empty, ErrorState, Loading } from '../../../components/States.js';
 import { formatCount, plural } from '../../../lib/format.js';
 import { ROW_HEIGHT, ToolRow } from './ToolRow.js';
@@ -87,6 +88,15 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
     overscan: 12,
   });
   const items = virtualizer.getVirtualItems();
+  const rowId = (index: number) => {
+    const row = rows[index]!;
+    return row.kind === 'broken' ? `broken-${row.toolID}` : row.tool.toolID;
+  };
+  // Rows in view keep their element; rows scrolled in take the elements of rows scrolled out.
+  const slots = useRecycledSlots(
+    items.map((vi) => rowId(vi.index)),
+    rows[active] ? rowId(active) : undefined,
+  );
 
   useEffect(() => {
     const last = items[items.length - 1];
@@ -208,17 +218,12 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
             </div>
             <div ref={scrollRef} className="tool-scroll" role="rowgroup" onKeyDown={onKeyDown} data-testid="tool-scroll">
               <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-                {items.map((vi) => {
+                {items.map((vi, i) => {
                   const row = rows[vi.index]!;
                   if (row.kind === 'broken') {
                     const bb = bundleMap.get(row.bundleID);
                     return (
-                      <div
-                        key={`broken-${row.toolID}`}
-                        data-index={vi.index}
-                        className="vrow"
-                        style={{ transform: `translateY(${vi.start}px)`, height: ROW_HEIGHT }}
-                      >
+                      <div key={slots[i]} data-index={vi.index} className="vrow" style={{ transform: `translateY(${vi.start}px)`, height: ROW_HEIGHT }}>
                         <BrokenRow entry={row} active={vi.index === active} bundleName={bundleID ? undefined : bb?.displayName || bb?.slug} />
                       </div>
                     );
@@ -226,7 +231,7 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
                   const t = row.tool;
                   const b = bundleMap.get(t.bundleID);
                   return (
-                    <div key={t.toolID} data-index={vi.index} className="vrow" style={{ transform: `translateY(${vi.start}px)`, height: ROW_HEIGHT }}>
+                    <div key={slots[i]} data-index={vi.index} className="vrow" style={{ transform: `translateY(${vi.start}px)`, height: ROW_HEIGHT }}>
                       <ToolRow
                         tool={t}
                         index={vi.index}

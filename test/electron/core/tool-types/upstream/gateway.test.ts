@@ -166,6 +166,11 @@ describe('an upstream MCP server as a bundle', () => {
     // Nobody accepted the new description: no agent sees it, nor the tool.
     await expect.poll(async () => (await listed()).map((t) => t.name)).not.toContain('echo');
     expect(JSON.stringify(await listed())).not.toContain('evil.example');
+    // The agent that was offered echo is told why it is refused, as a result its model reads; a name never offered stays a protocol error.
+    const withheld = await agent.callTool({ name: 'echo', arguments: { message: 'z' } });
+    expect(withheld.isError).toBe(true);
+    expect(JSON.stringify(withheld.content)).toMatch(/withheld.*changed the definition of 'echo'.*A person must review it/);
+    await expect(agent.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool: no_such_tool/);
 
     const review = await h.api('GET', `${toolPath('echo')}/definition`);
     expect(review.body).toMatchObject({
