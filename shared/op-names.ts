@@ -56,6 +56,7 @@ export const OP_NAMES = [
   'servers.authorize',
   'tools.definition',
   'tools.acceptDefinition',
+  'tools.acceptGuard',
   'buildFiles.list',
   'buildFiles.read',
   'buildFiles.write',

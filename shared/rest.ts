@@ -90,6 +90,7 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'servers.authorize': { method: 'POST', path: '/tools/bundles/:bundleID/server/authorize', params: ['bundleID'] },
   'tools.definition': { method: 'GET', path: `${TOOL}/definition`, params: TOOL_PARAMS },
   'tools.acceptDefinition': { method: 'POST', path: `${TOOL}/definition/accept`, params: TOOL_PARAMS, body: '*' },
+  'tools.acceptGuard': { method: 'POST', path: `${TOOL}/guard/accept`, params: TOOL_PARAMS, body: '*' },
   'profiles.list': { method: 'GET', path: '/tools/profiles' },
   'profiles.get': { method: 'GET', path: '/tools/profiles/:profileID', params: ['profileID'] },
   'profiles.put': { method: 'PUT', path: '/tools/profiles/:profileID', params: ['profileID'], body: 'profile', unwrap: 'profile' },

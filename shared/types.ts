@@ -1,6 +1,6 @@
 import type { BundleFile, ToolFile, Config } from './schemas.js';
 import type { ApiError } from './errors.js';
-import type { GuardClass, GuardSpan } from './guard/types.js';
+import type { GuardClass, GuardFinding, GuardSeverity, GuardSpan } from './guard/types.js';
 import type { OutputGuardNote } from './guard/output.js';
 
 export interface Page<T> {
@@ -236,6 +236,19 @@ export interface ImportReport {
   mcpFormat?: 'mcpServers' | 'vscode' | 'registry' | 'mcpb';
   /** MCP configuration imports: each server of the file, made a bundle or skipped with the reason. */
   mcpServers?: McpServerImportItem[];
+  /** Imported tools (or, for MCP servers, the tools their first sync brought) the definition guard found something in (docs/guard.md). */
+  guard?: ImportGuardItem[];
+}
+
+/** An imported tool with the definition guard's findings (ImportReport.guard). */
+export interface ImportGuardItem {
+  bundleSlug: string;
+  slug: string;
+  version: string;
+  /** Where it came from: the archive path, the document's operation, or the server's tool name. */
+  origin: string;
+  worst: GuardSeverity;
+  findings: GuardFinding[];
 }
 
 /** One server of an imported MCP configuration (ImportReport.mcpServers). */

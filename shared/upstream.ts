@@ -5,6 +5,7 @@
  * annotations map onto Toolwright's safety. Pure: no Node, no DOM.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import type { GuardFinding, GuardReport } from './guard/types.js';
 
 type Safety = 'readOnly' | 'sideEffecting' | 'privileged';
 
@@ -132,9 +133,12 @@ export interface UpstreamSyncReport {
   dryRun: boolean;
   server?: { name: string; version: string };
   /** New upstream tools: created switched off (a dry run only names them). */
-  added: { name: string; slug: string; toolID?: string }[];
-  /** Tools whose upstream definition no longer matches what a person accepted: withheld until reviewed. */
-  changed: { name: string; toolID: string; slug: string; version: string }[];
+  added: { name: string; slug: string; toolID?: string; guard?: GuardReport }[];
+  /**
+   * Tools whose upstream definition no longer matches what a person accepted: withheld until
+   * reviewed. `guard`: the definition guard's findings the change adds (docs/guard.md).
+   */
+  changed: { name: string; toolID: string; slug: string; version: string; guard?: GuardReport }[];
   /** Tools the server no longer offers: kept, unavailable. */
   gone: { name: string; toolID: string; slug: string; version: string }[];
   unchanged: number;
@@ -159,4 +163,6 @@ export interface DefinitionReview {
   /** accepted.hash ≠ upstream.hash: withheld from agents until accepted. */
   changed: boolean;
   syncedAt?: string;
+  /** The definition guard on both sides, and the findings the change adds (shown beside the diff). */
+  guard: { accepted: GuardFinding[]; upstream: GuardFinding[]; added: GuardFinding[] };
 }

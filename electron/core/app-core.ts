@@ -1,3 +1,4 @@
+// Long on purpose: the one composition root builds and wires every core service in one place (docs/architecture.md).
 /**
  * The composition root: builds every core service once, wires them, and hands the result to a
  * transport (Electron IPC, the REST host, tests). Nothing else constructs services. Whatever it
@@ -8,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
-import type { AgentAccessStatus, Availability } from '../../shared/types.js';
+import type { AgentAccessStatus, Availability, ToolView } from '../../shared/types.js';
 import { ConfigStore } from './config.js';
 import { MetricsStore } from './metrics.js';
 import { DataPaths } from './data-paths.js';
@@ -59,6 +60,7 @@ import { openProfiles } from './profiles/open.js';
 import { ContextCostService } from './agents/context-cost.js';
 import { backgroundStart } from './background-start.js';
 import { ToolLintService } from './agents/tool-lint-service.js';
+import { DefinitionPolicy } from './guard/definition-policy.js';
 import type { AuditLog } from './audit/writer.js';
 import { AuditChanges } from './audit/changes.js';
 import { listAudit } from './audit/query.js';
@@ -217,10 +219,19 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const running = new RunningInvocations(paths.invocationsDir, (what, e) => logger.error(what, e));
   await running.sweep();
   owned.add(() => running.close());
+  // One definition guard: its reports, cached per tool file, serve the withhold policy and lint alike.
+  const instructionsOf = (bundleID: string): string | undefined => typeServices.instructionsOf(bundleID);
+  const guard: DefinitionPolicy = new DefinitionPolicy({
+    store,
+    tools: { get: (ref): Promise<ToolView> => tools.get(ref) },
+    config: () => config.get(),
+    instructionsOf,
+  });
   const engine = new InvocationEngine({
     running,
     runners,
     config: () => config.get(),
+    guardWithheld: (file): string | undefined => guard.withheld(file),
     secrets,
     metrics,
     history,
@@ -252,7 +263,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     held: opts.deferBackground === true,
   });
   owned.add(contextCost.dispose);
-  const lint = new ToolLintService({ reader: store.reader, tools, instructionsOf: (bundleID) => typeServices.instructionsOf(bundleID) });
+  const lint = new ToolLintService({ reader: store.reader, tools, guard: guard.guard, instructionsOf });
   const search = new SearchService(store, tools, await openToolSearchLearning({ dataDir, config, logger, owned }));
   owned.add(search.dispose);
   const invocations = new InvocationService(store, engine, history, running, () => config.get());
@@ -338,6 +349,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     bundles,
     tools,
     lint,
+    guard,
     schedules,
     search,
     invocations,

@@ -12,9 +12,9 @@ export const auditOperations = {
         since: Type.Optional(Type.String({ format: 'date-time' })),
         until: Type.Optional(Type.String({ format: 'date-time' })),
         kind: Type.Optional(Type.Array(Type.Union(AUDIT_KINDS.map((k) => Type.Literal(k))), { maxItems: AUDIT_KINDS.length })),
-        /** A tool's ID or slug. */
+        /** A tool's ID or slug (its calls, approvals and changes), or a bundle's (its changes). */
         tool: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-        /** Part of the caller, case-insensitive. */
+        /** Part of who acted (a call's or change's caller, an approval's caller or decider), case-insensitive. */
         caller: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
         pageSize: Type.Optional(PageSize),
         pageToken: Type.Optional(PageToken),

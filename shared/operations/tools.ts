@@ -145,4 +145,10 @@ export const toolsOperations = {
     ),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   }),
+  'tools.acceptGuard': op<ToolView>()({
+    summary:
+      "Accept the definition guard's findings on a tool, so a bundle whose policy is withhold offers it to agents again; pinned to the definition as it is now (digest: the one reviewed), a later change re-opens it",
+    input: Type.Object({ ...ToolRef, digest: Type.Optional(Type.String({ pattern: '^sha256:[0-9a-f]{64}$' })) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT', 'NOT_FOUND', 'MODIFIED_ELSEWHERE', 'BUILTIN_READONLY'],
+  }),
 } as const;

@@ -48,9 +48,16 @@ describe.skipIf(!chromiumAvailable())('Audit log in Chromium', () => {
   it('lists calls and changes newest first, filters by kind, shows a record, and verifies the chain', async () => {
     await page.getByTestId('nav-audit').click();
     await expect.poll(() => page.getByTestId('audit-row').count()).toBeGreaterThanOrEqual(5);
-    expect(await page.getByTestId('audit-row').first().textContent()).toMatch(/sum@v1/);
+    expect(await page.getByTestId('audit-row').first().textContent()).toMatch(/Called sum v1: /);
     await page.getByLabel('Kind').selectOption('change');
     await expect.poll(async () => (await page.getByTestId('audit-row').allTextContents()).every((t) => /change/.test(t))).toBe(true);
+    // A change is named by what changed, not by its file (issue 31, point 7); the path is in the detail.
+    const changes = await page.getByTestId('audit-row').allTextContents();
+    expect(changes.some((t) => t.includes('Created bundle “Maths” (maths)'))).toBe(true);
+    const createdTool = page.getByTestId('audit-row').filter({ hasText: 'Created tool “Sum” (sum v1)' });
+    await createdTool.click();
+    await expect.poll(() => page.getByTestId('audit-detail').textContent()).toMatch(new RegExp(`pathbundles/${bundleID}/tools/[0-9a-f-]{36}/tool\\.json`));
+    await shoot(page, 'audit-change');
     await page.getByLabel('Kind').selectOption('');
     await page.getByTestId('audit-row').first().click();
     await expect.poll(() => page.getByTestId('audit-detail').textContent()).toMatch(/argsDigest[0-9a-f]{64}/);

@@ -1,8 +1,9 @@
 /**
  * Changes to stored state as audit records: which file (relative to the data folder), create,
  * update or delete, who (this process's transport, and the caller it acts for when the transport
- * names one: acting-caller.ts), and the SHA-256 of the content before and
- * after. Only digests leave here, so a secrets.json change records no value.
+ * names one: acting-caller.ts), what the file is for people (change-subject.ts: the bundle or
+ * tool by name, which settings or secrets by name), and the SHA-256 of the content before and
+ * after. Only digests and names leave here, so a secrets.json change records no value.
  */
 import { promises as fsp } from 'node:fs';
 import { relative, sep } from 'node:path';
@@ -10,6 +11,7 @@ import type { AuditActor, AuditRecordBody } from '../../../shared/audit.js';
 import { sha256Hex } from './record.js';
 import { actingCaller, inOperation } from './acting-caller.js';
 import { callerLabel } from '../../../shared/caller.js';
+import { describeChange } from './change-subject.js';
 
 /** What the writers of stored state call around a write. */
 export interface ChangeRecorder {
@@ -53,9 +55,11 @@ export class AuditChanges implements ChangeRecorder {
     if (beforeDigest === afterDigest) return;
     const acting = actingCaller();
     const caller = acting && callerLabel(acting);
+    const relativePath = relative(this.dataDir, path).split(sep).join('/');
     void this.sink.append({
       kind: 'change',
-      path: relative(this.dataDir, path).split(sep).join('/'),
+      path: relativePath,
+      ...describeChange(relativePath, before, after),
       op: beforeDigest === undefined ? 'create' : afterDigest === undefined ? 'delete' : 'update',
       actor: this.actor,
       ...(caller !== undefined && caller !== this.actor ? { caller } : {}),

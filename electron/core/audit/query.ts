@@ -14,9 +14,9 @@ export interface AuditFilter {
   since?: string;
   until?: string;
   kind?: AuditKind[];
-  /** A tool's ID or slug. */
+  /** A tool's ID or slug (its calls, approvals and changes), or a bundle's (its changes). */
   tool?: string;
-  /** Part of the caller ("mcp:", "cli"), case-insensitive. */
+  /** Part of who acted ("mcp:", "cli", "rest@oauth:"), case-insensitive: a call's caller, an approval's caller or decider, a change's. */
   caller?: string;
   pageSize?: number;
   pageToken?: string;
@@ -39,12 +39,18 @@ function matches(r: AuditRecord, f: AuditFilter): boolean {
   if (f.until && r.at > f.until) return false;
   if (f.kind?.length && !f.kind.includes(r.kind)) return false;
   if (f.tool) {
-    if (r.kind !== 'call' && r.kind !== 'approval') return false;
-    if (r.toolID !== f.tool && r.slug !== f.tool) return false;
+    if (r.kind === 'call' || r.kind === 'approval') {
+      if (r.toolID !== f.tool && r.slug !== f.tool) return false;
+    } else if (r.kind === 'change' && r.subject) {
+      // A change of the tool, or of the bundle named (by ID or slug).
+      const s = r.subject;
+      if (s.toolID !== f.tool && s.slug !== f.tool && !(s.type === 'bundle' && s.bundleID === f.tool)) return false;
+    } else return false;
   }
   if (f.caller) {
-    if (r.kind !== 'call' && r.kind !== 'approval') return false;
-    if (!r.caller.toLowerCase().includes(f.caller.toLowerCase())) return false;
+    const who =
+      r.kind === 'call' ? [r.caller] : r.kind === 'approval' ? [r.caller, r.decider ?? r.decidedBy] : r.kind === 'change' ? [r.caller ?? r.actor] : [];
+    if (!who.some((w) => w.toLowerCase().includes(f.caller!.toLowerCase()))) return false;
   }
   return true;
 }

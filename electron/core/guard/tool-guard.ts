@@ -8,7 +8,10 @@
 import { guardDefinition } from '../../../shared/guard/analyse.js';
 import { NameIndex } from '../../../shared/guard/names.js';
 import type { GuardDefinition, GuardFinding, GuardReport } from '../../../shared/guard/types.js';
-import type { ToolFile } from '../../../shared/schemas.js';
+import type { BundleFile, ToolFile } from '../../../shared/schemas.js';
+import type { UpstreamDefinition } from '../../../shared/upstream.js';
+import { addedFindings, worstOf } from '../../../shared/guard/compare.js';
+import type { ImportGuardItem } from '../../../shared/types.js';
 
 /** The definition an agent reads of a tool (pointers in findings are into this shape). */
 export function definitionOfTool(
@@ -47,4 +50,45 @@ export class ToolGuard {
     }
     return out;
   }
+}
+
+/** What an agent reads of an upstream server's tool, as the server defines it (the names in findings are the server's). */
+export function upstreamDefinitionReport(def: UpstreamDefinition, instructions?: string): GuardReport {
+  return guardDefinition({ ...def, ...(instructions ? { instructions } : {}) });
+}
+
+/**
+ * The guard beside the review of an upstream tool's changed definition: findings in what was
+ * accepted, in what the server says now, and those the change adds (a rug-pull shows there).
+ */
+export function reviewGuard(
+  accepted: { name: string; description: string; argSchema: unknown; outputSchema?: unknown },
+  upstream: UpstreamDefinition | undefined,
+  instructions?: string,
+): { accepted: GuardFinding[]; upstream: GuardFinding[]; added: GuardFinding[] } {
+  const before = guardDefinition({
+    name: accepted.name,
+    description: accepted.description,
+    inputSchema: accepted.argSchema,
+    outputSchema: accepted.outputSchema,
+    ...(instructions ? { instructions } : {}),
+  }).findings;
+  const after = upstream ? upstreamDefinitionReport(upstream, instructions).findings : [];
+  return { accepted: before, upstream: after, added: addedFindings(before, after) };
+}
+
+/** The guard's findings on tools about to be imported, for the import report (dry runs too). */
+export function importGuard(bundles: readonly { file: Pick<BundleFile, 'slug'>; tools: readonly { file: ToolFile; origin: string }[] }[]): ImportGuardItem[] {
+  const names = new NameIndex(bundles.flatMap((b) => b.tools.map((t) => t.file.slug)));
+  const out: ImportGuardItem[] = [];
+  for (const b of bundles) {
+    for (const t of b.tools) {
+      const findings = [...guardDefinition(definitionOfTool(t.file)).findings];
+      const lookalike = names.check(t.file.slug);
+      if (lookalike) findings.push(lookalike);
+      const worst = worstOf(findings);
+      if (worst) out.push({ bundleSlug: b.file.slug, slug: t.file.slug, version: t.file.version, origin: t.origin, worst, findings });
+    }
+  }
+  return out;
 }

@@ -43,6 +43,8 @@ export interface MetricsRecorder {
 export interface EngineDeps {
   runners: Runner[];
   config: () => Config;
+  /** Why the definition guard's policy withholds a tool from agents (guard/definition-policy.ts), or undefined. */
+  guardWithheld?: (tool: ToolFile) => string | undefined;
   secrets: SecretsReader;
   metrics: MetricsRecorder;
   history: HistoryStore;
@@ -147,7 +149,7 @@ export class InvocationEngine {
   /** Why agents must not see a tool now (Runner.withheld), or undefined. */
   withheld(tool: EngineTool): string | undefined {
     try {
-      return this.runners.get(tool.file.type)?.withheld?.(tool.file);
+      return this.runners.get(tool.file.type)?.withheld?.(tool.file) ?? this.deps.guardWithheld?.(tool.file);
     } catch (e) {
       return `the check failed: ${e instanceof Error ? e.message : String(e)}`;
     }
@@ -161,7 +163,9 @@ export class InvocationEngine {
     try {
       const missing = this.deps.requiredSecrets?.(tool.file).find((name) => !this.deps.secrets.has(name));
       if (missing) return { ok: false, reason: `secret ${missing} is not set` };
-      return runner.availability(tool.file, tool.dir, this.deps.secrets);
+      const available = runner.availability(tool.file, tool.dir, this.deps.secrets);
+      const guarded = available.ok ? this.deps.guardWithheld?.(tool.file) : undefined;
+      return guarded ? { ok: false, reason: guarded } : available;
     } catch (e) {
       return { ok: false, reason: `availability check failed: ${e instanceof Error ? e.message : String(e)}` };
     }

@@ -6,6 +6,7 @@
 import type { CallContext } from './dispatch.js';
 import type { GenericHandlers } from './type-handlers.js';
 import type { Services } from './services.js';
+import { callerLabel } from '../../../shared/caller.js';
 
 /**
  * Who may answer an upstream server's question during a call: what the transport says (MCP knows
@@ -84,6 +85,7 @@ export function createHandlers(s: Services): GenericHandlers {
     'buildFiles.delete': (i) => s.buildFiles.delete(ref(i), i.path),
     'tools.build': (i) => s.builds.build(ref(i), { ...(i.buildID ? { buildID: i.buildID } : {}), ...(i.noCache ? { noCache: true } : {}) }),
     'tools.image': (i) => s.builds.image(ref(i)),
+    'tools.acceptGuard': (i, ctx) => s.guard.accept(ref(i), i.digest, callerLabel(ctx.caller)),
     'profiles.list': () => s.profiles.list(),
     'profiles.get': (i) => s.profiles.get(i.profileID),
     'profiles.put': (i) => s.profiles.put(i.profileID, i.profile, i.ifModifiedAt ?? i.ifMatch),

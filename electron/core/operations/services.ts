@@ -33,12 +33,14 @@ import type { OnConflict } from '../transfer/apply.js';
 import type { OpenApiOptions } from '../transfer/foreign/openapi.js';
 import type { BuildFilesService } from '../tool-files/build-files.js';
 import type { BuildService } from '../tool-files/builds.js';
+import type { DefinitionPolicy } from '../guard/definition-policy.js';
 import type { ProfileService } from '../profiles/profile-service.js';
 import type { AuditRecord, AuditVerifyResult } from '../../../shared/audit.js';
 
 export interface Services {
   profiles: Pick<ProfileService, 'list' | 'get' | 'put' | 'delete' | 'listTokens' | 'createToken' | 'revokeToken'>;
   audit: { list(filter: OpInput<'audit.list'>): Promise<Page<AuditRecord>>; verify(): Promise<AuditVerifyResult> };
+  guard: Pick<DefinitionPolicy, 'accept'>;
   buildFiles: Pick<BuildFilesService, 'list' | 'read' | 'write' | 'rename' | 'delete'>;
   builds: Pick<BuildService, 'build' | 'image'>;
   trash: { purge(bundleID: string): Promise<{ purged: true; toolCount: number }> };

@@ -22,6 +22,7 @@ import { createToolWithFiles, previewToolWithFiles } from './tool-create.js';
 import type { ScriptImages } from './foreign/script-image.js';
 import { validateDrafts } from './foreign/common.js';
 import type { BundleDraft } from './validate.js';
+import { importGuard } from '../guard/tool-guard.js';
 
 export interface TransferDeps {
   store: Store;
@@ -111,7 +112,7 @@ export class TransferService {
             `ignored ${index.ignored.length} entr${index.ignored.length === 1 ? 'y' : 'ies'} macOS Finder adds (${index.ignored.slice(0, 3).join(', ')}${index.ignored.length > 3 ? ', …' : ''})`,
           ]
         : [];
-      return await applyImport(this.deps.store, validated, { onConflict, warnings, ...options });
+      return withGuard(await applyImport(this.deps.store, validated, { onConflict, warnings, ...options }), validated.bundles);
     } finally {
       index.zip.close();
     }
@@ -171,6 +172,15 @@ export class TransferService {
 
   private async importDraft(draft: BundleDraft, warnings: string[], options: ForeignImportOptions): Promise<ImportReport> {
     const validated = validateDrafts(draft, this.deps.config.get());
-    return applyImport(this.deps.store, validated, { onConflict: 'copy', warnings, ...(options.dryRun ? { dryRun: true } : {}) });
+    return withGuard(
+      await applyImport(this.deps.store, validated, { onConflict: 'copy', warnings, ...(options.dryRun ? { dryRun: true } : {}) }),
+      validated.bundles,
+    );
   }
+}
+
+/** The report with the definition guard's findings on what was (or, in a dry run, would be) imported. */
+function withGuard(report: ImportReport, bundles: BundleDraft[]): ImportReport {
+  const guard = importGuard(bundles);
+  return guard.length ? { ...report, guard } : report;
 }

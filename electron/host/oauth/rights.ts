@@ -93,6 +93,7 @@ const OPERATION_RIGHTS: Record<Exclude<keyof typeof REST_ROUTES, 'tools.update'>
   'servers.authorize': 'write',
   'tools.definition': 'read',
   'tools.acceptDefinition': 'write',
+  'tools.acceptGuard': 'write',
   'profiles.list': 'read',
   'profiles.get': 'read',
   'profiles.put': 'write',

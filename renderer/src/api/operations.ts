@@ -50,6 +50,7 @@ export const syncServer = operation('servers.sync');
 export const stopServer = operation('servers.stop');
 export const authorizeServer = operation('servers.authorize');
 export const acceptDefinition = operation('tools.acceptDefinition');
+export const acceptGuard = operation('tools.acceptGuard');
 
 export const putProfile = operation('profiles.put');
 export const deleteProfile = operation('profiles.delete');

@@ -23,6 +23,7 @@ import { definitionOf } from './definition.js';
 import { DEFAULT_START_TIMEOUT_MS, type UpstreamManager } from './manager.js';
 import { resolveSource } from './source.js';
 import type { UpstreamSync } from './sync.js';
+import { reviewGuard } from '../../guard/tool-guard.js';
 
 export class UpstreamService {
   constructor(
@@ -119,6 +120,7 @@ export class UpstreamService {
       upstream: seen ? { hash: seen.hash, definition: seen.definition, safety: safetyOfAnnotations(seen.definition.annotations) } : null,
       changed: !seen || seen.hash !== impl.definitionHash,
       ...(snapshot ? { syncedAt: snapshot.syncedAt } : {}),
+      guard: reviewGuard({ ...rec.file, name: impl.tool }, seen?.definition, snapshot?.instructions),
     };
   }
 

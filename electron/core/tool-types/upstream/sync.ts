@@ -15,6 +15,8 @@ import type { Store } from '../../store/store.js';
 import type { ToolService } from '../../store/tools.js';
 import { definitionHash, definitionOf } from './definition.js';
 import type { UpstreamManager } from './manager.js';
+import { reviewGuard, upstreamDefinitionReport } from '../../guard/tool-guard.js';
+import { reportOf } from '../../../../shared/guard/compare.js';
 
 const SLUG_MAX = 64;
 export const UPSTREAM_TOOL_VERSION = 'v1';
@@ -80,6 +82,8 @@ export class UpstreamSync {
     const connection = manager.connection(bundleID);
     const upstream = await connection.listTools();
     const status = connection.status();
+    // The server's instructions reach agents with its tools: the definition guard reads them too.
+    const instructions = (await connection.connect()).getInstructions?.() || undefined;
 
     const seen: UpstreamSnapshot['tools'] = {};
     for (const tool of upstream) {
@@ -100,15 +104,21 @@ export class UpstreamSync {
       gone: [],
       unchanged: 0,
     };
-    for (const [name, { hash }] of Object.entries(seen)) {
+    for (const [name, { hash, definition }] of Object.entries(seen)) {
       const rec = byName.get(name);
       if (!rec) {
-        report.added.push({ name, slug: slugFor(name, taken) });
+        // A new tool with a finding arrives flagged (its view and lint show the findings too).
+        const guard = upstreamDefinitionReport(definition, instructions);
+        report.added.push({ name, slug: slugFor(name, taken), ...(guard.worst ? { guard } : {}) });
         continue;
       }
       const ref = { name, toolID: rec.file.toolID, slug: rec.file.slug, version: rec.file.version };
       if ((rec.file.impl as McpImpl).definitionHash === hash) report.unchanged++;
-      else report.changed.push(ref);
+      else {
+        // What the change adds to the guard's findings: a rug-pull is named at the sync already.
+        const added = reviewGuard({ ...rec.file, name }, definition, instructions).added;
+        report.changed.push({ ...ref, ...(added.length ? { guard: reportOf(added) } : {}) });
+      }
     }
     for (const [name, rec] of byName) {
       if (!Object.hasOwn(seen, name)) report.gone.push({ name, toolID: rec.file.toolID, slug: rec.file.slug, version: rec.file.version });
@@ -119,6 +129,7 @@ export class UpstreamSync {
       syncedAt: this.deps.now(),
       ...(status.server ? { server: status.server } : {}),
       ...(status.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
+      ...(instructions ? { instructions } : {}),
       tools: seen,
     });
     for (const added of report.added) {

@@ -9,7 +9,7 @@ import { useAuditRecords, type AuditListFilter } from '../../api/queries.js';
 import { verifyAudit } from '../../api/operations.js';
 import { ErrorState, Loading, Badge, Empty } from '../../components/States.js';
 import { absoluteTime, relativeTime } from '../../lib/format.js';
-import { AUDIT_KINDS, type AuditKind, type AuditRecord, type AuditVerifyResult } from '../../../../shared/audit.js';
+import { AUDIT_KINDS, auditSummary, auditWho, type AuditKind, type AuditRecord, type AuditVerifyResult } from '../../../../shared/audit.js';
 import './AuditScreen.css';
 
 const ROW_HEIGHT = 36;
@@ -17,29 +17,6 @@ const RANGES = { all: 0, '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_00
 type Range = keyof typeof RANGES;
 
 const KIND_TONE: Record<AuditKind, 'neutral' | 'info' | 'ok' | 'warn' | 'danger'> = { call: 'info', approval: 'warn', change: 'neutral', gap: 'danger' };
-
-/** One line that says what happened. */
-function summaryOf(r: AuditRecord): string {
-  switch (r.kind) {
-    case 'call':
-      return `${r.slug}@${r.version} — ${r.status}${r.errorCode ? ` (${r.errorCode})` : ''}, ${Math.round(r.durationMs)} ms`;
-    case 'approval':
-      return `${r.decision === 'approve' ? 'approved' : 'denied'} ${r.slug}@${r.version} for ${r.caller}`;
-    case 'change':
-      return `${r.op} ${r.path}`;
-    case 'gap':
-      return r.reason === 'dropped'
-        ? `${r.lost} records lost (disk full) from ${r.from} to ${r.to}`
-        : `a torn record was cut from ${r.file} (${r.tornBytes} bytes)`;
-  }
-}
-
-function whoOf(r: AuditRecord): string {
-  if (r.kind === 'call') return r.caller;
-  if (r.kind === 'approval') return r.decidedBy;
-  if (r.kind === 'change') return r.actor;
-  return `pid ${r.pid}`;
-}
 
 function Filters({ filter, onChange }: { filter: Filters; onChange: (f: Filters) => void }) {
   return (
@@ -56,11 +33,11 @@ function Filters({ filter, onChange }: { filter: Filters; onChange: (f: Filters)
         </select>
       </label>
       <label className="audit-filter">
-        <span className="field-label">Tool</span>
+        <span className="field-label">Tool or bundle</span>
         <input className="input input-small" placeholder="slug or ID" value={filter.tool} onChange={(e) => onChange({ ...filter, tool: e.target.value })} />
       </label>
       <label className="audit-filter">
-        <span className="field-label">Caller</span>
+        <span className="field-label">Who</span>
         <input className="input input-small" placeholder="mcp:, cli…" value={filter.caller} onChange={(e) => onChange({ ...filter, caller: e.target.value })} />
       </label>
       <label className="audit-filter">
@@ -108,6 +85,9 @@ function Detail({ record }: { record: AuditRecord }) {
       <h2 className="audit-detail-title">
         Record {record.seq} <Badge tone={KIND_TONE[record.kind]}>{record.kind}</Badge>
       </h2>
+      <p className="audit-detail-summary">
+        {auditSummary(record)} — {auditWho(record)}
+      </p>
       <dl className="audit-fields">
         {fields.map(([k, v]) => (
           <div key={k} className="audit-field">
@@ -204,10 +184,10 @@ export function AuditScreen() {
                         <Badge tone={KIND_TONE[r.kind]}>{r.kind}</Badge>
                       </span>
                       <span role="gridcell" className="audit-what">
-                        {summaryOf(r)}
+                        {auditSummary(r)}
                       </span>
                       <span role="gridcell" className="audit-who">
-                        {whoOf(r)}
+                        {auditWho(r)}
                       </span>
                     </div>
                   );

@@ -132,10 +132,38 @@ function Comparison({ review }: { review: DefinitionReview }) {
           </>
         )}
       </p>
+      <GuardAdded review={review} />
       {sections.map((s) => (
         <DiffSection key={s.title} {...s} />
       ))}
     </>
+  );
+}
+
+/** What the change adds to the definition guard's findings: a rug-pull is named before the diff (docs/guard.md). */
+function GuardAdded({ review }: { review: DefinitionReview }) {
+  const added = review.guard?.added ?? [];
+  if (!added.length) return null;
+  const errors = added.some((f) => f.severity === 'error');
+  return (
+    <section className={`notice ${errors ? 'notice-danger' : 'notice-info'} review-guard`} role="alert" data-testid="review-guard">
+      <strong>{errors ? 'This change speaks to the model: it looks like a poisoned definition.' : 'The guard found something new in this change.'}</strong>{' '}
+      Agents would read what follows; accept only if you trust it.
+      <ul>
+        {added.map((f, i) => (
+          <li key={i}>
+            <Badge tone={f.severity === 'error' ? 'danger' : 'warn'}>{f.class}</Badge> <code>{f.pointer}</code>: {f.message}
+            {f.span.text && (
+              <>
+                {' '}
+                <q className="review-guard-span">{f.span.text.length > 200 ? `${f.span.text.slice(0, 199)}…` : f.span.text}</q>
+              </>
+            )}
+            <div className="muted">{f.fix}</div>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -134,6 +134,35 @@ describe("the original spec's tool.json", () => {
     expect(run.status, JSON.stringify(run.body)).toBe(200);
     expect(upstream.requests.at(-1)!.headers['x-api-version']).toBe('v7');
   });
+
+  it('accepts a goFunc written as a Go import path, unavailable (not a 400) until a function of that name is registered', async () => {
+    const put = await h.api('PUT', toolPath('weather'), {
+      displayName: 'Weather',
+      description: '',
+      type: 'go',
+      impl: { goFunc: 'github.com/acme/agent/tools.Weather' },
+      argSchema: { type: 'object', properties: {} },
+      outputSchema: {},
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(201);
+    expect(put.body).toMatchObject({ type: 'function', impl: { function: 'github.com/acme/agent/tools.Weather' } });
+    const got = await h.api('GET', toolPath('weather'));
+    expect(got.body.availability).toEqual({ ok: false, reason: 'function github.com/acme/agent/tools.Weather is not registered' });
+    const run = await h.api('POST', `${toolPath('weather')}/invoke`, { args: {} });
+    expect(run.body.error?.code ?? run.body.code, JSON.stringify(run.body)).toBe('TOOL_UNAVAILABLE');
+    // Still a name, never a path or code: anything else is a 400 naming impl.function.
+    for (const bad of ['github.com/acme/agent/tools', 'a b.c', 'x.y; rm -rf /', '/abs/path.Fn']) {
+      const refused = await h.api('PUT', toolPath('bad-go'), {
+        displayName: 'Bad',
+        description: '',
+        type: 'go',
+        impl: { goFunc: bad },
+        argSchema: { type: 'object' },
+        outputSchema: {},
+      });
+      expect(refused.status, bad).toBe(400);
+    }
+  });
 });
 
 describe('switching a bundle on or off', () => {

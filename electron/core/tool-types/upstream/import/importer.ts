@@ -17,6 +17,7 @@ import type { Store } from '../../../store/store.js';
 import type { BundleService } from '../../../store/bundles.js';
 import type { SecretsStore } from '../../../secrets/secrets-store.js';
 import type { UpstreamService } from '../service.js';
+import { UPSTREAM_TOOL_VERSION } from '../sync.js';
 import type { DataPaths } from '../../../data-paths.js';
 import type { TransferLimits } from '../../../archive/limits.js';
 import { uniqueName } from '../../../util/names.js';
@@ -167,6 +168,18 @@ export class UpstreamImport {
           const synced = await this.deps.servers.sync(item.bundleID, false);
           item.sync = { status: 'synced', tools: synced.added.map((a) => a.slug) };
           report.toolCount += synced.added.length;
+          for (const a of synced.added) {
+            if (a.guard?.worst) {
+              (report.guard ??= []).push({
+                bundleSlug: item.slug ?? item.name,
+                slug: a.slug,
+                version: UPSTREAM_TOOL_VERSION,
+                origin: `${item.name}: ${a.name}`,
+                worst: a.guard.worst,
+                findings: a.guard.findings,
+              });
+            }
+          }
         } catch (e) {
           item.sync = { status: 'failed', error: e instanceof Error ? e.message : String(e) };
         }

@@ -3,6 +3,7 @@ import { JsonTree } from '../../../components/JsonTree.js';
 import { CardFrame } from '../../card/CardFrame.js';
 import { useCopy } from '../../../lib/useCopy.js';
 import { valueText } from '../../../../../shared/format.js';
+import { GuardedResult } from './GuardedResult.js';
 import { curlOf, secretVariablesOf } from './curl.js';
 import { Badge } from '../../../components/States.js';
 import { duration, plural } from '../../../lib/format.js';
@@ -190,6 +191,7 @@ export function ResultPanel({
             <JsonTree value={result.value} />
           </div>
         )}
+        {result && ok && result.guard && <GuardedResult result={result} />}
         {result && ok && !!result.content?.length && <ResultContent content={result.content} />}
         {result?.http && <Exchange http={result.http} />}
         {outcome && output && (
