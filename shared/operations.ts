@@ -20,6 +20,7 @@ import { transferOperations } from './operations/transfer.js';
 import { containerFilesOperations } from './operations/container-files.js';
 import { schedulesOperations } from './operations/schedules.js';
 import { upstreamOperations } from './operations/upstream.js';
+import { agentSurfaceOperations } from './operations/agent-surface.js';
 
 export { ToolInput } from './operations/tools.js';
 export { BundleInput } from './operations/bundles.js';
@@ -69,6 +70,20 @@ export type OpName = keyof Operations;
 export type OpInput<N extends OpName> = Static<Operations[N]['input']>;
 export type OpOutput<N extends OpName> = NonNullable<Operations[N]['output']>;
 export { OP_NAMES, opFunctionName } from './op-names.js';
+
+/**
+ * The agent door's operations (operations/agent-surface.ts): dispatched and checked like these,
+ * but not offered by REST, IPC or the CLI, so they are kept beside the app's table, not in it.
+ */
+export const agentOperations = agentSurfaceOperations;
+export type AgentOpName = keyof typeof agentOperations;
+/** Every name the dispatcher answers: the contract's and the agent door's. */
+export type AnyOpName = OpName | AgentOpName;
+type AnyOperations = Operations & typeof agentOperations;
+export type AnyOpInput<N extends AnyOpName> = Static<AnyOperations[N]['input']>;
+export type AnyOpOutput<N extends AnyOpName> = NonNullable<AnyOperations[N]['output']>;
+/** Compile-time: no agent-door name is also one of the contract's. */
+export const NO_AGENT_NAME_CLASH: [keyof Operations & AgentOpName] extends [never] ? true : false = true;
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compile-time: op-names.ts lists exactly the operations of this table. */

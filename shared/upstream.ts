@@ -121,6 +121,16 @@ export interface UpstreamStatus {
   authorizationUrl?: string | undefined;
 }
 
+/** How a bundle's last sync in this process ended: what it brought, or why it failed (a command that does not exist). */
+export interface UpstreamLastSync {
+  at: string;
+  ok: boolean;
+  added?: number;
+  changed?: number;
+  gone?: number;
+  error?: string;
+}
+
 /** A sign-in started (servers.authorize): the link to open; absent when stored tokens were renewed without one. */
 export interface ServerAuthorization {
   authorizationUrl?: string;

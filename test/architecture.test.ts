@@ -1,6 +1,7 @@
 /**
  * The shape of the house, checked: no import cycle between folders of electron/core, nor between
- * its modules or the renderer's (a cycle means two concerns that cannot be understood apart), the
+ * its modules, the renderer's or electron/host's (a cycle means two concerns that cannot be
+ * understood apart), no transport reaching a core service beside the dispatcher, the
  * store's memory read only through its StoreReader outside store/, no index.ts barrels anywhere (imports name
  * the module that holds the thing), and a preload small enough to load instantly (it must not
  * pull the contract's schemas in). The layering itself is ESLint's (eslint.config.js).
@@ -42,8 +43,11 @@ export function folderGraph(root: string): Map<string, Map<string, string>> {
   return graph;
 }
 
-/** Module-to-module static imports below `root` (type-only imports too: they tie the two files as much). */
-export function moduleGraph(root: string): Map<string, Map<string, string>> {
+/**
+ * Module-to-module static imports of the files below `root` into the files below `into` (by default
+ * `root` itself); type-only imports too: they tie the two files as much.
+ */
+export function moduleGraph(root: string, into: string = root): Map<string, Map<string, string>> {
   const graph = new Map<string, Map<string, string>>();
   for (const file of sourceFiles(root)) {
     const from = relative(ROOT, file);
@@ -51,11 +55,30 @@ export function moduleGraph(root: string): Map<string, Map<string, string>> {
     for (const m of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
       const base = normalize(join(dirname(file), m[1]!)).replace(/\.js$/, '');
       const target = [`${base}.ts`, `${base}.tsx`].find((candidate) => existsSync(candidate));
-      if (target?.startsWith(root + sep)) edges.set(relative(ROOT, target), `${from} imports ${m[1]}`);
+      if (target?.startsWith(into + sep)) edges.set(relative(ROOT, target), `${from} imports ${m[1]}`);
     }
     graph.set(from, edges);
   }
   return graph;
+}
+
+/** What a transport may import of electron/core: the dispatcher's door and the types around it (operations/transport.ts). */
+const TRANSPORT_DOOR = new Set(['operations/transport.ts', 'operations/dispatch.ts', 'errors.ts', 'log.ts'].map((f) => `electron/core/${f}`));
+/** The entry points that build the core (as the Electron shell and the CLI's session do) may also import the composition root. */
+const ENTRY_POINTS = new Set(['electron/host/serve.ts', 'electron/host/mcp/entry/stdio.ts']);
+const COMPOSITION = new Set(['app-core.ts', 'schedules/scheduler.ts'].map((f) => `electron/core/${f}`));
+
+/** Every import of a transport (a file of electron/host) that reaches a core module beside the dispatcher's door. */
+export function coreImportsBesideTheDoor(graph: Map<string, Map<string, string>>): string[] {
+  const found: string[] = [];
+  for (const [from, edges] of graph) {
+    for (const [to, evidence] of edges) {
+      const module = to.split(sep).join('/');
+      if (TRANSPORT_DOOR.has(module) || (ENTRY_POINTS.has(from.split(sep).join('/')) && COMPOSITION.has(module))) continue;
+      found.push(evidence);
+    }
+  }
+  return found;
 }
 
 export function findCycle(graph: Map<string, Map<string, string>>): string[] | undefined {
@@ -105,6 +128,30 @@ describe('architecture', () => {
     const cycle = findCycle(graph);
     const evidence = cycle?.slice(1).map((to, i) => graph.get(cycle[i]!)!.get(to));
     expect(evidence ?? []).toEqual([]);
+  });
+
+  it('has no import cycle between the modules of electron/host', () => {
+    const graph = moduleGraph(join(ROOT, 'electron', 'host'));
+    expect(graph.size).toBeGreaterThan(20);
+    const cycle = findCycle(graph);
+    const evidence = cycle?.slice(1).map((to, i) => graph.get(cycle[i]!)!.get(to));
+    expect(evidence ?? []).toEqual([]);
+  });
+
+  it('lets no transport (REST, IPC, MCP) import a core service beside the dispatcher', () => {
+    const graph = moduleGraph(join(ROOT, 'electron', 'host'), join(ROOT, 'electron', 'core'));
+    expect([...graph.values()].some((edges) => edges.size > 0)).toBe(true);
+    expect(coreImportsBesideTheDoor(graph)).toEqual([]);
+  });
+
+  it('the door check finds a transport that imports a core service', () => {
+    const graph = new Map([
+      ['electron/host/mcp/server/tasks.ts', new Map([['electron/core/agent-surface/tasks.ts', 'tasks.ts imports agent-surface/tasks.js']])],
+      ['electron/host/rest/server.ts', new Map([['electron/core/app-core.ts', 'server.ts imports app-core.js']])],
+      ['electron/host/serve.ts', new Map([['electron/core/app-core.ts', 'serve.ts imports app-core.js']])],
+      ['electron/host/ipc.ts', new Map([['electron/core/operations/transport.ts', 'ipc.ts imports transport.js']])],
+    ]);
+    expect(coreImportsBesideTheDoor(graph)).toEqual(['tasks.ts imports agent-surface/tasks.js', 'server.ts imports app-core.js']);
   });
 
   it("reads the store's memory only through StoreReader outside electron/core/store", () => {

@@ -9,6 +9,6 @@ export async function startHeadlessHost(options: import('../host/serve.js').Serv
 }
 
 export async function startStdioMcp(options: { dataDir: string; bundles?: string[]; profile?: string; version: string }): Promise<void> {
-  const { runStdioServer } = await import('../host/mcp/stdio.js');
+  const { runStdioServer } = await import('../host/mcp/entry/stdio.js');
   await runStdioServer(options);
 }

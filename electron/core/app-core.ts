@@ -1,4 +1,4 @@
-// Long on purpose: the one composition root builds and wires every core service in one place (docs/architecture.md).
+// Long on purpose: the composition root builds every service in dependency order in one place; split, the order that makes it correct would be spread over files.
 /**
  * The composition root: builds every core service once, wires them, and hands the result to a
  * transport (Electron IPC, the REST host, tests). Nothing else constructs services. Whatever it
@@ -58,6 +58,7 @@ import type { ProfileStore } from './profiles/profile-store.js';
 import type { ProfileService } from './profiles/profile-service.js';
 import { openProfiles } from './profiles/open.js';
 import { ContextCostService } from './agents/context-cost.js';
+import { AgentSurface } from './agent-surface/agent-surface.js';
 import { backgroundStart } from './background-start.js';
 import { ToolLintService } from './agents/tool-lint-service.js';
 import { DefinitionPolicy } from './guard/definition-policy.js';
@@ -139,6 +140,8 @@ export interface Core extends TransportCore {
   scheduler?: Scheduler;
   /** Whether a URL is a link a tool type's service handed out for a person to open (an upstream sign-in): the desktop opens only those in the browser. */
   isPendingSignInUrl(url: string): boolean;
+  /** What agents are offered and what their calls come to (the agent door's operations); its tasks settle before a stdio server exits. */
+  agentSurface: AgentSurface;
   /** Starts what runs once the core is up (background-start.ts); createCore did unless deferBackground. */
   startBackground(): Promise<void>;
   close(): Promise<void>;
@@ -244,7 +247,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const steps = new EngineSteps(store.reader, engine);
 
   // Context costs are asked for only when a view is built, by which time `contextCost` exists.
-  const bundles = new BundleService(store, { agentCost: (bundleID): { agentTools: number; tokens?: number } => contextCost.forBundle(bundleID) });
+  const bundles = new BundleService(store, {
+    agentCost: (bundleID): { agentTools: number; tokens?: number } => contextCost.forBundle(bundleID),
+    saved: (before, after) => typeServices.bundleSaved(before, after),
+  });
   const tools = new ToolService(store, {
     contextTokens: (toolID): number | undefined => contextCost.forTool(toolID),
     prepare: prepareTool,
@@ -334,7 +340,26 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const builds = new BuildService(store, imageBuilder, emit);
 
   const health = () => new Map<string, Availability>(runners.flatMap((r) => (r.health ? [[r.health().name, r.health().status]] : [])));
+  // An agent's call runs through the dispatcher as the core answers it (a rule a host adds around
+  // core.dispatch holds for agents too): late-bound, the core exists by the first call.
+  const agentSurface: AgentSurface = new AgentSurface({
+    reader: store.reader,
+    tools,
+    config,
+    profiles: profileStore,
+    profileTokens: profiles.tokens,
+    metrics,
+    events,
+    approvals,
+    agents,
+    schedules,
+    tasksDir: paths.tasksDir,
+    logger,
+    run: () => core.dispatch,
+  });
+  owned.add(() => agentSurface.close());
   const services = {
+    agentSurface,
     profiles,
     buildFiles,
     builds,
@@ -371,7 +396,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   };
   const dispatch = createDispatcher(withTypeHandlers(createHandlers(services), typeServices.handlers()), (e) => logger.error('an operation', e));
 
-  return {
+  const core: Core = {
     dataDir,
     store,
     bundles,
@@ -399,7 +424,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     ...(scheduler ? { scheduler } : {}),
     openExport: (bundleIDs) => transfer.openExport(bundleIDs),
     isPendingSignInUrl: (url) => typeServices.ownsLink(url),
+    agentSurface,
     startBackground,
     close: () => owned.dispose(),
   };
+  return core;
 }

@@ -10,13 +10,17 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../../shared/schemas.js';
 import type { AgentAccessStatus } from '../../shared/types.js';
-import { guardPlugin } from './rest/guard.js';
-import { parsersPlugin } from './rest/parsers.js';
-import { mcpRoute } from './mcp/http-route.js';
-import { profileTokenCheck } from './mcp/profile-auth.js';
-import { sendError } from './rest/errors.js';
-import type { McpCore } from './mcp/mcp-server.js';
-import type { Core } from '../core/app-core.js';
+import { guardPlugin } from './http/guard.js';
+import { parsersPlugin } from './http/parsers.js';
+import { mcpRoute } from './mcp/entry/http-route.js';
+import { profileTokenCheck } from './mcp/entry/profile-door.js';
+import { sendError } from './http/errors.js';
+import type { TransportCore } from '../core/operations/transport.js';
+
+/** What the listener needs of the core: the transport's door, and the config it follows. */
+export type AgentAccessCore = TransportCore & {
+  config: { get(): Config; on(e: 'changed', l: () => void): unknown; off(e: 'changed', l: () => void): unknown };
+};
 
 export class AgentAccess {
   private app: FastifyInstance | undefined;
@@ -35,13 +39,13 @@ export class AgentAccess {
   }
 
   /** Brings the listener in line with the config; calls are serialised. */
-  sync(core: McpCore, config: Config): Promise<void> {
+  sync(core: TransportCore, config: Config): Promise<void> {
     this.queue = this.queue.then(() => this.apply(core, config)).catch(() => undefined);
     return this.queue;
   }
 
   /** Stops the listener (the app quits). */
-  close(core: McpCore): Promise<void> {
+  close(core: AgentAccessCore): Promise<void> {
     const config = core.config.get();
     return this.sync(core, { ...config, agentAccess: { ...config.agentAccess, enabled: false } });
   }
@@ -55,7 +59,7 @@ export class AgentAccess {
     return token;
   }
 
-  private async apply(core: McpCore, config: Config): Promise<void> {
+  private async apply(core: TransportCore, config: Config): Promise<void> {
     const { enabled, port } = config.agentAccess;
     if (this.app && (!enabled || this.port !== port)) {
       await this.app.close().catch(() => undefined);
@@ -94,7 +98,7 @@ export class AgentAccess {
 }
 
 /** Keeps the listener in line with the setting for the core's lifetime; returns the stop. */
-export function followAgentAccess(core: McpCore & Pick<Core, 'events'>, access: AgentAccess): () => Promise<void> {
+export function followAgentAccess(core: AgentAccessCore, access: AgentAccess): () => Promise<void> {
   const sync = () => void access.sync(core, core.config.get());
   core.config.on('changed', sync);
   sync();

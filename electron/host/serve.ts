@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCore, defaultDataDir } from '../core/app-core.js';
 import type { SchedulerOptions } from '../core/schedules/scheduler.js';
-import { createRestServer } from './rest/server.js';
+import { createHttpHost } from './http-host.js';
 import { ensureRendererBuilt } from './renderer-build.js';
 import { AgentAccess, followAgentAccess } from './agent-access.js';
 import { DEFAULT_PORT, ListenRefused, listenFromEnv, listenUrl, planListen, type ListenPlan, type ListenRequest } from './listen.js';
@@ -78,7 +78,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
     createCore({ dataDir, watch: true, transport: 'rest', agentAccess, scheduler: options.scheduler ?? true, deferBackground: true }),
   ]);
   const stopAgentAccess = followAgentAccess(core, agentAccess);
-  const app = await createRestServer({ core, token, rendererDir, mcp: core, tls: plan.tls, publicUrl: plan.publicUrl, trustedProxy: plan.trustedProxy, oauth });
+  const app = await createHttpHost({ core, token, rendererDir, mcp: true, tls: plan.tls, publicUrl: plan.publicUrl, trustedProxy: plan.trustedProxy, oauth });
   try {
     await app.listen({ host: plan.host, port: plan.port });
   } catch (e) {

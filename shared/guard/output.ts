@@ -1,5 +1,5 @@
 /**
- * The output guard (DESIGN.md, "Trust at the agent door"; seed 000: tool output is scrubbed of
+ * The output guard (docs/guard.md; seed 000: tool output is scrubbed of
  * action-like text before it reaches the model). A result's text on its way to an agent is
  * searched for what hides or acts: invisible, tag and bidirectional characters, control
  * characters, ANSI escape sequences, and markup that fakes a tool call or a conversation turn

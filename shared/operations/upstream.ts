@@ -6,7 +6,15 @@
  */
 import { Type } from '@sinclair/typebox';
 import { Uuid } from '../schemas.js';
-import { BundleSource, type DefinitionReview, type ServerAuthorization, type ServerProbe, type UpstreamStatus, type UpstreamSyncReport } from '../upstream.js';
+import {
+  BundleSource,
+  type DefinitionReview,
+  type ServerAuthorization,
+  type ServerProbe,
+  type UpstreamLastSync,
+  type UpstreamStatus,
+  type UpstreamSyncReport,
+} from '../upstream.js';
 import { DEFINITION_HASH_PATTERN } from '../tool-types/mcp.js';
 import type { ImportReport, ToolView } from '../types.js';
 import { op, ToolRef } from './op.js';
@@ -17,7 +25,7 @@ export const upstreamOperations = {
     input: Type.Object({ source: BundleSource }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'TOOL_UNAVAILABLE', 'UPSTREAM_ERROR', 'TIMEOUT'],
   }),
-  'servers.status': op<UpstreamStatus & { syncedAt?: string; toolCount: number }>()({
+  'servers.status': op<UpstreamStatus & { syncedAt?: string; toolCount: number; lastSync?: UpstreamLastSync }>()({
     summary: "The state of a bundle's upstream MCP server: stopped, starting, ready or failed, what it said of itself, the end of its stderr",
     input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],

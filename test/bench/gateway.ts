@@ -35,14 +35,19 @@ async function rssKiB(pid: number): Promise<number | undefined> {
   return m ? Number(m[1]) : undefined;
 }
 
-async function interleaved(n: number, fns: (() => Promise<unknown>)[], warmup = 30): Promise<number[][]> {
+/** Each call's wall time, and the CPU this process spent on it (`cpu`, ms), which a busy machine distorts far less. */
+async function interleaved(n: number, fns: (() => Promise<unknown>)[], warmup = 30, cpu?: number[][]): Promise<number[][]> {
   const out = fns.map(() => [] as number[]);
   for (let i = 0; i < n + warmup; i++) {
     const order = i % 2 ? fns.map((_, k) => k) : fns.map((_, k) => k).reverse();
     for (const k of order) {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       await fns[k]!();
-      if (i >= warmup) out[k]!.push(performance.now() - t0);
+      if (i < warmup) continue;
+      out[k]!.push(performance.now() - t0);
+      const used = process.cpuUsage(c0);
+      cpu?.[k]?.push((used.user + used.system) / 1000);
     }
   }
   return out;
@@ -167,16 +172,29 @@ export async function run(): Promise<void> {
     const modern = await connectAgent('bench-agent-2026', { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     const args = { message: 'hello' };
     console.log(`  ${CALLS} echo calls per path, interleaved, after 30 uncounted; load before ${load()}`);
-    const [rest, mcp2025, mcp2026, base] = await interleaved(CALLS, [
-      () => h.api('POST', `/tools/bundles/${bundleID}/tools/echo/version/v1/invoke`, { args }),
-      () => legacy.callTool({ name: 'echo', arguments: args }),
-      () => modern.callTool({ name: 'echo', arguments: args }),
-      () => direct.callTool({ name: 'echo', arguments: args }),
-    ]);
+    const cpu = [[], [], [], []] as number[][];
+    const [rest, mcp2025, mcp2026, base] = await interleaved(
+      CALLS,
+      [
+        () => h.api('POST', `/tools/bundles/${bundleID}/tools/echo/version/v1/invoke`, { args }),
+        () => legacy.callTool({ name: 'echo', arguments: args }),
+        () => modern.callTool({ name: 'echo', arguments: args }),
+        () => direct.callTool({ name: 'echo', arguments: args }),
+      ],
+      30,
+      cpu,
+    );
     console.log(hopRow('echo via Toolwright REST vs the SDK client direct, p50', rest!, base!));
     console.log(hopRow('echo via Toolwright MCP 2025-11-25 vs direct, p50', mcp2025!, base!));
     console.log(hopRow('echo via Toolwright MCP 2026-07-28 vs direct, p50', mcp2026!, base!));
     console.log(row('echo via Toolwright REST vs direct, p95', quantile(rest!, 0.95), quantile(base!, 0.95)));
+    // The servers run in child processes for every path; this process holds the clients and, for
+    // the hops, the whole host: the CPU the hop adds, which the machine's load does not inflate much
+    // (a mean: the history, audit and counters flush in the background, in whichever call's window).
+    const [restCpu, mcp2025Cpu, mcp2026Cpu, baseCpu] = cpu.map((c) => c.reduce((a, b) => a + b, 0) / c.length);
+    console.log(row('CPU of this process per call, REST vs direct, mean', restCpu!, baseCpu!));
+    console.log(row('CPU of this process per call, MCP 2025 vs direct, mean', mcp2025Cpu!, baseCpu!));
+    console.log(row('CPU of this process per call, MCP 2026 vs direct, mean', mcp2026Cpu!, baseCpu!));
     console.log(`  load after ${load()} (1 / 5 / 15 min, ${availableParallelism()} cores)`);
     await legacy.close();
     await modern.close();

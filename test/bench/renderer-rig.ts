@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'vite';
 import { createCore, type Core } from '../../electron/core/app-core.js';
-import { createRestServer } from '../../electron/host/rest/server.js';
+import { createHttpHost } from '../../electron/host/http-host.js';
 import { chromiumAvailable, launchBrowser, PROJECT_ROOT, type Browser } from '../e2e/harness.js';
 import { startWriter, stopGroup } from './startup.js';
 import { writeDataset } from './ui.js';
@@ -33,7 +33,7 @@ export async function openRendererRig(opts: { token: string; others: [string, st
   await writeDataset(dataDir);
   const core = await createCore({ dataDir, docker: false, watch: opts.watch });
   const browser = await launchBrowser();
-  const apps: Awaited<ReturnType<typeof createRestServer>>[] = [];
+  const apps: Awaited<ReturnType<typeof createHttpHost>>[] = [];
   const urls = new Map<string, string>();
   let writer: Awaited<ReturnType<typeof startWriter>> | undefined;
   const close = async () => {
@@ -46,7 +46,7 @@ export async function openRendererRig(opts: { token: string; others: [string, st
   };
   try {
     for (const [name, dir] of [['ours', ours] as [string, string], ...opts.others]) {
-      const app = await createRestServer({ core, token: opts.token, rendererDir: dir, mcp: core });
+      const app = await createHttpHost({ core, token: opts.token, rendererDir: dir, mcp: true });
       await app.listen({ host: '127.0.0.1', port: 0 });
       apps.push(app);
       urls.set(name, `http://127.0.0.1:${(app.server.address() as { port: number }).port}`);

@@ -18,8 +18,9 @@ import { openBrowser } from './fixture.js';
 import { attributeWithMarkup, textAttributesBlanked, XSS_CORPUS } from './card-xss-corpus.js';
 import { startHost, type TestHost } from '../helpers/host.js';
 import { bundleFile, engineTool, harness, toolFile, type Harness } from '../helpers/engine-fixtures.js';
-import { toCallResult } from '../../electron/host/mcp/describe.js';
-import { cardAppHtml } from '../../electron/host/mcp/card-apps.js';
+import { toCallResult } from '../../electron/core/agent-surface/definitions.js';
+import { cardAppOf } from '../../electron/core/agent-surface/resources.js';
+import { cardAppHtml } from '../../electron/host/mcp/server/card-apps.js';
 import type { AgentTool } from '../../electron/core/agents/agent-tools.js';
 
 const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
@@ -164,7 +165,7 @@ describe.skipIf(!chromiumAvailable())('a card as an MCP App in a real Apps host'
         // Text inside a title="…" is inert (escaped, as the core sanitiser's own test reads it), so it is blanked before the check.
         expect(attributeWithMarkup(sent), c.name).toBeUndefined();
         expect(textAttributesBlanked(sent), c.name).not.toMatch(/<script|\son[a-z]+\s*=|javascript:|<meta/i);
-        renderings.push({ id: `case-${i}`, html: cardAppHtml(tool), input: { city: 'Oslo' }, result });
+        renderings.push({ id: `case-${i}`, html: cardAppHtml(cardAppOf(tool)), input: { city: 'Oslo' }, result });
       }
       await render(page, renderings);
       await expect.poll(() => page.frameLocator('#case-0').locator('#card').innerText()).toContain('script element');
@@ -192,7 +193,7 @@ describe.skipIf(!chromiumAvailable())('a card as an MCP App in a real Apps host'
         page,
         raw.map((html, i) => ({
           id: `raw-${i}`,
-          html: cardAppHtml(tool),
+          html: cardAppHtml(cardAppOf(tool)),
           input: {},
           result: { content: [{ type: 'text', text: 'raw' }], _meta: { 'dev.toolwright/card': { title: 'Raw', html } } },
         })),

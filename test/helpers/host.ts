@@ -2,7 +2,7 @@
 import { rm } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { createCore, type Core, type CoreOptions } from '../../electron/core/app-core.js';
-import { createRestServer, type RestOptions } from '../../electron/host/rest/server.js';
+import { createHttpHost, type HttpHostOptions } from '../../electron/host/http-host.js';
 import { tempDir } from './store.js';
 
 export interface TestHost {
@@ -17,16 +17,16 @@ export interface TestHost {
   close(): Promise<void>;
 }
 
-type HostOptions = Partial<CoreOptions> & Pick<RestOptions, 'oauth' | 'trustedProxy' | 'publicUrl'> & { rendererDir?: string };
+type HostOptions = Partial<CoreOptions> & Pick<HttpHostOptions, 'oauth' | 'trustedProxy' | 'publicUrl'> & { rendererDir?: string };
 
 export async function startHost(opts: HostOptions = {}): Promise<TestHost> {
   const dataDir = opts.dataDir ?? (await tempDir('tw-host-'));
   const token = 'test-token-' + Math.random().toString(36).slice(2);
   const core = await createCore({ docker: false, ...opts, dataDir });
-  const app = await createRestServer({
+  const app = await createHttpHost({
     core,
     token,
-    mcp: core,
+    mcp: true,
     ...(opts.rendererDir ? { rendererDir: opts.rendererDir } : {}),
     ...(opts.oauth ? { oauth: opts.oauth } : {}),
     ...(opts.trustedProxy ? { trustedProxy: opts.trustedProxy } : {}),

@@ -23,15 +23,31 @@ import { delay } from '../util/abort.js';
 import { makeUserAjv } from '../validation.js';
 import { apiIssues } from '../../../shared/json-schema/issues.js';
 import type { RecordSink } from '../audit/changes.js';
-import { APP_CALLER, approvalDecider, callerLabel, type Caller } from '../../../shared/caller.js';
+import { APP_CALLER, approvalDecider, callerLabel, principalKey, type Caller } from '../../../shared/caller.js';
 
 const APPROVAL_ID = /^[0-9a-f-]{36}$/;
-const KEY_ORDER = ['approvalID', 'kind', 'question', 'tool', 'args', 'argsDigest', 'caller', 'createdAt', 'expiresAt', 'decision', 'content', 'decidedAt'];
+const KEY_ORDER = [
+  'approvalID',
+  'kind',
+  'question',
+  'tool',
+  'args',
+  'argsDigest',
+  'caller',
+  'principal',
+  'createdAt',
+  'expiresAt',
+  'decision',
+  'content',
+  'decidedAt',
+];
 const POLL_MS = 200;
 /** Answered and expired requests are swept this long after the fact. */
 const KEEP_MS = 10 * 60 * 1000;
 
 interface ApprovalFile extends Approval {
+  /** The principal whose call asked (shared/caller.ts principalKey): over MCP, only it may answer. */
+  principal?: string;
   decision?: ApprovalDecision;
   /** An answer approval's filled-in form. */
   content?: Record<string, unknown>;
@@ -64,6 +80,8 @@ export interface CallBinding {
   version: string;
   argsDigest: string;
   caller: string;
+  /** The principal the caller speaks for; an approval asked by another principal runs nothing for this one. */
+  principal?: string;
 }
 
 /** Why an approval cannot run this call, or undefined when it was asked for exactly this one. */
@@ -72,6 +90,7 @@ function otherCall(file: ApprovalFile, call: CallBinding): string | undefined {
   if (file.tool.version !== call.version) return `version ${file.tool.version}, not ${call.version}`;
   if (file.argsDigest !== call.argsDigest) return 'other arguments';
   if (file.caller !== call.caller) return `another caller (${file.caller})`;
+  if (file.principal !== undefined && call.principal !== undefined && file.principal !== call.principal) return 'another credential';
   return undefined;
 }
 
@@ -91,6 +110,8 @@ export interface ApprovalAsk {
   /** SHA-256 of the exact arguments (audit/record.ts argsDigest), which the answer is bound to. */
   argsDigest: string;
   caller: string;
+  /** The principal the asking caller speaks for (shared/caller.ts principalKey). */
+  principal?: string;
   timeoutMs: number;
   signal?: AbortSignal;
   /** Called while the request waits, about once a second, with the time left. */
@@ -161,6 +182,7 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
       args: ask.args,
       argsDigest: ask.argsDigest,
       caller: ask.caller,
+      ...(ask.principal !== undefined ? { principal: ask.principal } : {}),
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + ask.timeoutMs).toISOString(),
     });
@@ -278,7 +300,9 @@ export class ApprovalStore extends EventEmitter<{ changed: [] }> {
     await this.opts.audit?.ready();
     return withLock(join(this.dir, `.${approvalID}.lock`), async () => {
       const file = await this.read(approvalID);
-      if (!file) throw notFound(`approval ${approvalID} (it was answered, withdrawn or expired)`);
+      // An agent answers only what its own principal asked; anyone else's approval is, to it, none.
+      const foreign = by.transport === 'mcp' && file?.principal !== undefined && file.principal !== principalKey(by);
+      if (!file || foreign) throw notFound(`approval ${approvalID} (it was answered, withdrawn or expired)`);
       if (file.decision) throw new CoreError('CONFLICT', `approval ${approvalID} was already answered: ${file.decision}`, { decision: file.decision });
       if (Date.parse(file.expiresAt) <= this.clock().getTime())
         throw new CoreError('CONFLICT', `approval ${approvalID} expired at ${file.expiresAt} and counts as denied`);

@@ -6,6 +6,7 @@
  * Icons are not part of it: clients show them, they do not hand them to the model.
  */
 import { announcedOutputSchema, parametersOf, safetyAnnotations, type AgentTool } from './agent-tools.js';
+import { cardAppUri } from '../../../shared/agents/surface.js';
 
 const META = 'dev.toolwright';
 
@@ -22,7 +23,7 @@ export interface McpToolDefinition {
   outputSchema?: Record<string, unknown>;
 }
 
-export const cardAppUri = (toolID: string) => `ui://toolwright/${toolID}/card`;
+export { cardAppUri };
 
 export const hasCardApp = (t: AgentTool): boolean => t.file.card?.enabled === true;
 

@@ -19,8 +19,10 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 
 export interface TaskRecord {
   taskId: string;
-  /** The MCP audience (scope key) that started it; only that audience may see it. */
+  /** The MCP audience (its key) that started it; only that audience may see it. */
   audience: string;
+  /** The principal whose call started it (shared/caller.ts principalKey); only it may see, answer or cancel it. */
+  principal: string;
   /** The process that runs it. */
   pid: number;
   /** The MCP tool name called, and the invocation that runs it (cancel goes through the invocations registry). */
@@ -49,7 +51,7 @@ const INTERNAL_ERROR = -32603;
 
 export const isFinished = (status: TaskStatus): boolean => TERMINAL.has(status);
 
-export type TaskChange = Partial<Omit<TaskRecord, 'taskId' | 'audience' | 'pid' | 'createdAt'>>;
+export type TaskChange = Partial<Omit<TaskRecord, 'taskId' | 'audience' | 'principal' | 'caller' | 'pid' | 'createdAt'>>;
 
 export class TaskStore {
   constructor(

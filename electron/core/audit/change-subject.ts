@@ -5,6 +5,7 @@
  * a value, and a config change which settings.
  */
 import type { AuditChangeFields, AuditChangeSubject } from '../../../shared/audit.js';
+import { isPlainObject } from '../../../shared/plain-object.js';
 
 /** Fields that move with every write and say nothing about what the person changed. */
 const BOOKKEEPING = new Set(['modifiedAt', 'etag']);
@@ -17,7 +18,7 @@ function parse(content: string | Uint8Array | undefined): Json | undefined {
   try {
     const text = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+    return isPlainObject(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@
  * contract schema (ajv) before the handler runs, and the answer is always an envelope
  * `{ok:true,data}` or `{ok:false,error:{code,message,details?}}`, so codes survive IPC and REST.
  */
-import { operations, type OpInput, type OpName, type OpOutput } from '../../../shared/operations.js';
+import { agentOperations, operations, type AnyOpInput, type AnyOpName, type AnyOpOutput } from '../../../shared/operations.js';
 import type { ApiError, Envelope } from '../../../shared/errors.js';
 import { capIssues, summariseIssues, toApiError } from '../errors.js';
 import { depthExceeded, MAX_INPUT_DEPTH } from '../../../shared/limits.js';
@@ -34,22 +34,28 @@ export interface InvokeStreamHooks {
   onProgress?: (line: string) => void;
   /** Who may answer an upstream MCP server's questions during the run (the MCP transport knows its client). */
   answerers?: RunAnswerers;
+  /** The agent door's calls: the agent gave up on the request, so its run (or its wait for a person) stops. */
+  signal?: AbortSignal;
 }
 
-export type Handler<N extends OpName> = (input: OpInput<N>, ctx: CallContext) => Promise<OpOutput<N>> | OpOutput<N>;
-export type Handlers = { [N in OpName]: Handler<N> };
+export type Handler<N extends AnyOpName> = (input: AnyOpInput<N>, ctx: CallContext) => Promise<AnyOpOutput<N>> | AnyOpOutput<N>;
+export type Handlers = { [N in AnyOpName]: Handler<N> };
 
-export type Dispatch = <N extends OpName>(name: N, input: unknown, ctx?: CallContext) => Promise<Envelope<OpOutput<N>>>;
+/** The contract's operations, and the agent door's (an agent's caller only). */
+export type Dispatch = <N extends AnyOpName>(name: N, input: unknown, ctx?: CallContext) => Promise<Envelope<AnyOpOutput<N>>>;
+
+const ALL_OPERATIONS = { ...operations, ...agentOperations };
+const isAgentOp = (name: AnyOpName) => Object.hasOwn(agentOperations, name);
 
 /** Validates an input against an operation's contract schema; the error the dispatcher would answer, or undefined. */
-export function checkInput(name: OpName, input: unknown): ApiError | undefined {
+export function checkInput(name: AnyOpName, input: unknown): ApiError | undefined {
   // Measured before ajv walks anything: a 10,000-deep body must not reach a recursive validator.
   const deep = depthExceeded(input, MAX_INPUT_DEPTH);
   if (deep !== undefined) {
     const message = `the input nests deeper than ${MAX_INPUT_DEPTH} levels (at ${deep || 'the top'}); send a flatter value`;
     return { code: 'INVALID_INPUT', message, details: { issues: [{ field: deep, message: `nests deeper than ${MAX_INPUT_DEPTH} levels` }] } };
   }
-  const validate = validatorFor(operations[name].input);
+  const validate = validatorFor(ALL_OPERATIONS[name].input);
   if (validate(input ?? {})) return undefined;
   const capped = capIssues(apiIssues(validate.errors));
   return { code: 'INVALID_INPUT', message: summariseIssues(capped.issues, capped.issueCount), details: capped };
@@ -60,9 +66,12 @@ const IN_PROCESS: CallContext = Object.freeze({ caller: APP_CALLER });
 
 export function createDispatcher(handlers: Handlers, log: (e: unknown) => void = (e) => console.error(e)): Dispatch {
   return async (name, input, ctx) => {
-    const def = operations[name];
+    const def = Object.hasOwn(ALL_OPERATIONS, name) ? ALL_OPERATIONS[name] : undefined;
     if (!def) {
       return { ok: false, error: { code: 'INVALID_INPUT', message: `unknown operation '${String(name)}'` } };
+    }
+    if (isAgentOp(name) && (ctx ?? IN_PROCESS).caller.transport !== 'mcp') {
+      return { ok: false, error: { code: 'FORBIDDEN', message: `${String(name)} is the agent door's: only an agent's call over MCP reaches it` } };
     }
     const value = input ?? {};
     const invalidInput = checkInput(name, value);
@@ -70,7 +79,7 @@ export function createDispatcher(handlers: Handlers, log: (e: unknown) => void =
     try {
       const handler = handlers[name] as Handler<typeof name>;
       // Answered only once the audit records the operation made (its call, its changes, a decision) are durable.
-      const data = await recordedOperation(ctx?.caller, () => handler(value as OpInput<typeof name>, ctx ?? IN_PROCESS));
+      const data = await recordedOperation(ctx?.caller, () => handler(value as AnyOpInput<typeof name>, ctx ?? IN_PROCESS));
       return { ok: true, data };
     } catch (e) {
       return { ok: false, error: toApiError(e, { log }) };

@@ -93,5 +93,15 @@ export function createHandlers(s: Services): GenericHandlers {
     'profiles.tokens.list': (i) => s.profiles.listTokens(i.profileID),
     'profiles.tokens.create': (i) => s.profiles.createToken(i.profileID, i.label),
     'profiles.tokens.revoke': (i) => s.profiles.revokeToken(i.profileID, i.tokenID),
+    'agents.surface': (i, ctx) => s.agentSurface.surface(i.audience, ctx.caller, i.via),
+    'agents.call': (i, ctx) => s.agentSurface.call(i, ctx.caller, ctx.stream),
+    'agents.tasks.get': (i, ctx) => s.agentSurface.taskGet(i.audience, i.taskId, ctx.caller),
+    'agents.tasks.update': async (i, ctx) => (await s.agentSurface.taskUpdate(i.audience, i.taskId, i.answer, ctx.caller), {}),
+    'agents.tasks.cancel': async (i, ctx) => (await s.agentSurface.taskCancel(i.audience, i.taskId, ctx.caller), {}),
+    'agents.resources': (i) => s.agentSurface.resources(i.audience),
+    'agents.scheduleLatest': (i) => s.agentSurface.scheduleLatest(i.audience, i.scheduleID),
+    'agents.door': (i) => s.agentSurface.door(i.profile, i.token),
+    'agents.connect': async (i, ctx) => ({ connectionID: await s.agentSurface.connect(ctx.caller, i.channel) }),
+    'agents.disconnect': async (i) => (await s.agentSurface.disconnect(i.connectionID), {}),
   };
 }

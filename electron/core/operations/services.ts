@@ -36,8 +36,14 @@ import type { BuildService } from '../tool-files/builds.js';
 import type { DefinitionPolicy } from '../guard/definition-policy.js';
 import type { ProfileService } from '../profiles/profile-service.js';
 import type { AuditRecord, AuditVerifyResult } from '../../../shared/audit.js';
+import type { AgentSurface } from '../agent-surface/agent-surface.js';
 
 export interface Services {
+  /** The agent door (agent-surface/): what an agent is offered and what its calls come to. */
+  agentSurface: Pick<
+    AgentSurface,
+    'surface' | 'call' | 'resources' | 'scheduleLatest' | 'taskGet' | 'taskUpdate' | 'taskCancel' | 'door' | 'connect' | 'disconnect'
+  >;
   profiles: Pick<ProfileService, 'list' | 'get' | 'put' | 'delete' | 'listTokens' | 'createToken' | 'revokeToken'>;
   audit: { list(filter: OpInput<'audit.list'>): Promise<Page<AuditRecord>>; verify(): Promise<AuditVerifyResult> };
   guard: Pick<DefinitionPolicy, 'accept'>;

@@ -5,11 +5,11 @@
  * without a service that answers it stops the core with the operation's name, rather than
  * answering "unknown operation" to the first caller.
  */
-import { operations, type OpName, type TypeOpName } from '../../../shared/operations.js';
+import { agentOperations, operations, type AnyOpName, type TypeOpName } from '../../../shared/operations.js';
 import type { Handler, Handlers } from './dispatch.js';
 
-/** Handlers of every operation that is no tool type's: the types' services answer theirs. */
-export type GenericHandlers = { [N in Exclude<OpName, TypeOpName>]: Handler<N> };
+/** Handlers of every operation that is no tool type's (the agent door's included): the types' services answer theirs. */
+export type GenericHandlers = { [N in Exclude<AnyOpName, TypeOpName>]: Handler<N> };
 
 export function withTypeHandlers(generic: GenericHandlers, typed: ReadonlyMap<string, (input: never) => unknown>): Handlers {
   const all: Record<string, unknown> = { ...generic };
@@ -17,7 +17,7 @@ export function withTypeHandlers(generic: GenericHandlers, typed: ReadonlyMap<st
     if (Object.hasOwn(all, name)) throw new Error(`operation '${name}' has a generic handler and a tool type's: each operation has one home`);
     all[name] = handler;
   }
-  const missing = Object.keys(operations).filter((name) => !Object.hasOwn(all, name));
+  const missing = Object.keys({ ...operations, ...agentOperations }).filter((name) => !Object.hasOwn(all, name));
   if (missing.length) {
     throw new Error(`no handler for ${missing.join(', ')}: a tool type whose contract domain names an operation answers it from its service`);
   }

@@ -15,6 +15,8 @@ export const DEFAULT_PAGE_SIZE = 50;
 export interface BundleServiceDeps {
   /** How many of its tools agents are offered and what their definitions cost (agents/context-cost.ts). */
   agentCost?(bundleID: string): { agentTools: number; tokens?: number };
+  /** A bundle.json this process created or replaced (the tool types' store hooks: an upstream server's sync on creation). */
+  saved?(before: BundleFile | undefined, after: BundleFile): void;
 }
 
 export class BundleService {
@@ -97,7 +99,9 @@ export class BundleService {
       if (guard) file.guard = guard;
       await fsp.mkdir(this.store.paths.toolsDir(bundleID), { recursive: true });
       const etag = await this.store.writeBundleFile(file);
-      return { bundle: this.view(this.store.applyBundle(file, etag)), created: !existing };
+      const bundle = this.view(this.store.applyBundle(file, etag));
+      this.deps.saved?.(existing, file);
+      return { bundle, created: !existing };
     });
   }
 

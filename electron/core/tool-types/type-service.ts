@@ -59,6 +59,12 @@ export interface StoreHooks {
    * the type's service makes), or undefined. The message is the refusal the client sees.
    */
   refuseTool?(bundle: BundleFile, type: string | undefined): string | undefined;
+  /**
+   * A bundle.json was created or replaced by this process (never one another process wrote):
+   * `before` is what it held, undefined for a new bundle. For work the change starts in the
+   * background (an upstream server's sync when its source is new); it must not throw.
+   */
+  bundleSaved?(before: BundleFile | undefined, after: BundleFile): void;
 }
 
 export interface TypeService<Ops = Record<never, never>> {

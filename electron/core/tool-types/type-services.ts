@@ -69,6 +69,11 @@ export class TypeServices {
     return undefined;
   }
 
+  /** Tells every type's hook that this process created or replaced a bundle.json. */
+  bundleSaved(before: BundleFile | undefined, after: BundleFile): void {
+    for (const service of this.opened.values()) service.storeHooks?.bundleSaved?.(before, after);
+  }
+
   /** What agents read beside a bundle's tools, from the type that owns the bundle (an upstream server's instructions). */
   instructionsOf(bundleID: string): string | undefined {
     for (const service of this.opened.values()) {

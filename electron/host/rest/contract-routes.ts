@@ -8,11 +8,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REST_ROUTES, STREAM_QUERY, type RestRoute } from '../../../shared/rest.js';
 import type { OpName } from '../../../shared/operations.js';
 import type { TransportCore } from '../../core/operations/transport.js';
-import { sendError } from './errors.js';
+import { sendError } from '../http/errors.js';
 import { BODY_NOT_OBJECT, inputFor, streamRequested } from './request-input.js';
 import { invokeStreams } from './invoke-stream.js';
 import { ifMatchOf, tagAnswer } from './etags.js';
-import { restCaller } from '../request-caller.js';
+import { restCaller } from '../http/request-caller.js';
 
 export async function contractRoutes(app: FastifyInstance, opts: { core: TransportCore }): Promise<void> {
   const streams = invokeStreams(opts.core);

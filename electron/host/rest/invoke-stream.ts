@@ -14,7 +14,7 @@ import type { FastifyReply } from 'fastify';
 import { RESULT_EVENT } from '../../../shared/rest.js';
 import type { InvokeResult, InvokeStreamEvent } from '../../../shared/types.js';
 import type { TransportCore } from '../../core/operations/transport.js';
-import { sendError } from './errors.js';
+import { sendError } from '../http/errors.js';
 import type { Caller } from '../../../shared/caller.js';
 
 const KEEP_ALIVE_MS = 15_000;

@@ -3,7 +3,7 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { RENDERER_CSP } from './csp.js';
-import { sendError } from './errors.js';
+import { sendError } from '../http/errors.js';
 
 export async function rendererStatic(app: FastifyInstance, opts: { rendererDir?: string }): Promise<void> {
   const dir = opts.rendererDir;

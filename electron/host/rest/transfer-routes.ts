@@ -8,10 +8,10 @@ import { REST_ROUTES } from '../../../shared/rest.js';
 import type { TransportCore } from '../../core/operations/transport.js';
 import { checkInput } from '../../core/operations/dispatch.js';
 import { toApiError } from '../../core/errors.js';
-import { sendError } from './errors.js';
+import { sendError } from '../http/errors.js';
 import { coerceQuery } from './request-input.js';
-import { IMPORT_PATH } from './parsers.js';
-import { restCaller } from '../request-caller.js';
+import { IMPORT_PATH } from '../http/parsers.js';
+import { restCaller } from '../http/request-caller.js';
 
 export async function transferRoutes(app: FastifyInstance, opts: { core: TransportCore; maxImportBytes: number }): Promise<void> {
   const { core } = opts;

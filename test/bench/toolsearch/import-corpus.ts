@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { asciiName, MAX_TOOL_NAME, type AgentTool } from '../../../electron/core/agents/agent-tools.js';
-import { searchEntryOf } from '../../../electron/host/mcp/search-mode.js';
+import { searchEntryOf } from '../../../electron/core/agent-surface/search-mode.js';
 import type { ToolSearchEntry } from '../../../electron/core/agents/tool-search.js';
 
 export const SHARED_CORPUS = '/work/shared/testdata/toolsearch/corpus.json';

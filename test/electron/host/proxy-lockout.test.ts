@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type TestHost } from '../../helpers/host.js';
 import { startProxy, type Proxy } from '../../helpers/proxy.js';
-import { MAX_FAILED_PER_MINUTE } from '../../../electron/host/rest/failed-attempts.js';
+import { MAX_FAILED_PER_MINUTE } from '../../../electron/host/http/failed-attempts.js';
 
 const PUBLIC = new URL('https://tools.example.test');
 const PROXY_ADDRESS = '127.0.0.2';

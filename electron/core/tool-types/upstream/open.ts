@@ -11,6 +11,7 @@ import type { upstreamOperations } from '../../../../shared/operations/upstream.
 import { DEFAULT_LIMITS } from '../../archive/limits.js';
 import type { TypeService, TypeServiceContext } from '../type-service.js';
 import type { UpstreamRunnerOptions } from './runner.js';
+import type { UpstreamSyncReport } from '../../../../shared/upstream.js';
 import { SNAPSHOT_FILE, UpstreamManager } from './manager.js';
 import { UpstreamSync } from './sync.js';
 import { UpstreamService } from './service.js';
@@ -41,13 +42,16 @@ export function openUpstream(ctx: TypeServiceContext): UpstreamTypeService {
   ctx.owned.add(() => manager.close());
   const sync = new UpstreamSync({ manager, store, tools: ctx.tools, now: () => store.now() });
   const servers = new UpstreamService({ manager, sync, store, secrets, log, appVersion: ctx.appVersion });
-  const importer = new UpstreamImport({ store, bundles: ctx.bundles, secrets, servers, paths: ctx.paths, limits: DEFAULT_LIMITS });
+  const creating = new Set<string>();
+  // A sync the creation started answers a servers.sync asked meanwhile (the app's and the CLI's, right after they create).
+  const creationSyncs = new Map<string, Promise<UpstreamSyncReport>>();
+  const importer = new UpstreamImport({ store, bundles: ctx.bundles, secrets, servers, paths: ctx.paths, limits: DEFAULT_LIMITS, creating });
   return {
     runner: { upstreams: manager, reader, approvals: ctx.approvals },
     handlers: {
       'servers.probe': (i) => servers.probe(i.source),
       'servers.status': (i) => servers.status(i.bundleID),
-      'servers.sync': (i) => servers.sync(i.bundleID, i.dryRun === true),
+      'servers.sync': (i) => (i.dryRun !== true && creationSyncs.get(i.bundleID)) || servers.sync(i.bundleID, i.dryRun === true),
       'servers.stop': (i) => servers.stop(i.bundleID),
       'servers.authorize': (i) => servers.authorize(i.bundleID),
       'tools.definition': (i) => servers.review(ref(i)),
@@ -61,6 +65,17 @@ export function openUpstream(ctx: TypeServiceContext): UpstreamTypeService {
         bundle.source && type !== 'mcp'
           ? `bundle ${bundle.slug} stands for an MCP server: its tools come from its MCP server (sync it to bring in new ones), so a ${type ?? 'new'} tool cannot be added to it; add it to another bundle`
           : undefined,
+      // A server bundle syncs on creation and when its source changes (however it was saved: REST,
+      // the app, the CLI), in the background: its result, or why it failed, is on the server view.
+      bundleSaved(before, after) {
+        if (!after.source || creating.has(after.bundleID) || JSON.stringify(before?.source) === JSON.stringify(after.source)) return;
+        const bundleID = after.bundleID;
+        const started = manager.stop(bundleID).then(() => sync.sync(bundleID));
+        creationSyncs.set(bundleID, started);
+        started
+          .catch((e: unknown) => log.warn(`syncing the new server of bundle ${after.slug}: ${e instanceof Error ? e.message : String(e)}`))
+          .finally(() => creationSyncs.get(bundleID) === started && creationSyncs.delete(bundleID));
+      },
     },
     ownsLink: (url) => manager.isPendingAuthorizationUrl(url),
     instructionsOf: (bundleID) => manager.snapshot(bundleID)?.instructions,

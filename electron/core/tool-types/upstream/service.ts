@@ -8,6 +8,7 @@ import {
   type DefinitionReview,
   type ServerAuthorization,
   type ServerProbe,
+  type UpstreamLastSync,
   type UpstreamStatus,
   type UpstreamSyncReport,
 } from '../../../../shared/upstream.js';
@@ -75,7 +76,7 @@ export class UpstreamService {
     }
   }
 
-  async status(bundleID: string): Promise<UpstreamStatus & { syncedAt?: string; toolCount: number }> {
+  async status(bundleID: string): Promise<UpstreamStatus & { syncedAt?: string; toolCount: number; lastSync?: UpstreamLastSync }> {
     const bundle = await this.deps.store.freshBundle(bundleID);
     if (!bundle.file.source) throw new CoreError('INVALID_INPUT', `bundle '${bundle.file.slug}' has no upstream MCP server (its bundle.json has no source)`);
     const snapshot = this.deps.manager.snapshot(bundleID);
@@ -83,6 +84,7 @@ export class UpstreamService {
       ...this.deps.manager.status(bundleID),
       ...(snapshot ? { syncedAt: snapshot.syncedAt } : {}),
       toolCount: snapshot ? Object.keys(snapshot.tools).length : 0,
+      ...(this.deps.sync.lastOf(bundleID) ? { lastSync: this.deps.sync.lastOf(bundleID)! } : {}),
     };
   }
 

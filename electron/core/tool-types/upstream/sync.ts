@@ -6,7 +6,14 @@
  * and accepts it; a tool gone upstream stays on disk, unavailable. Nothing about a definition is
  * ever changed without a person's accept. A dry run only reports.
  */
-import { safetyOfAnnotations, stricterSafety, type UpstreamDefinition, type UpstreamSnapshot, type UpstreamSyncReport } from '../../../../shared/upstream.js';
+import {
+  safetyOfAnnotations,
+  stricterSafety,
+  type UpstreamLastSync,
+  type UpstreamDefinition,
+  type UpstreamSnapshot,
+  type UpstreamSyncReport,
+} from '../../../../shared/upstream.js';
 import type { McpImpl } from '../../../../shared/tool-types/mcp.js';
 import type { ToolFile } from '../../../../shared/schemas.js';
 import type { ToolView } from '../../../../shared/types.js';
@@ -48,6 +55,7 @@ export function fieldsOfDefinition(def: UpstreamDefinition, hash: string) {
 
 export class UpstreamSync {
   private running = new Map<string, Promise<UpstreamSyncReport>>();
+  private readonly last = new Map<string, UpstreamLastSync>();
 
   constructor(
     private readonly deps: {
@@ -65,6 +73,10 @@ export class UpstreamSync {
     const previous = this.running.get(bundleID) ?? Promise.resolve(undefined);
     const next = previous.catch(() => undefined).then(() => this.run(bundleID, false));
     this.running.set(bundleID, next);
+    next.then(
+      (r) => this.last.set(bundleID, { at: this.deps.now(), ok: true, added: r.added.length, changed: r.changed.length, gone: r.gone.length }),
+      (e: unknown) => this.last.set(bundleID, { at: this.deps.now(), ok: false, error: e instanceof Error ? e.message : String(e) }),
+    );
     next
       .finally(() => {
         if (this.running.get(bundleID) === next) this.running.delete(bundleID);
@@ -144,6 +156,11 @@ export class UpstreamSync {
       added.toolID = view.toolID;
     }
     return report;
+  }
+
+  /** How the last sync of this process ended (on the server view), or undefined before one. */
+  lastOf(bundleID: string): UpstreamLastSync | undefined {
+    return this.last.get(bundleID);
   }
 
   /**

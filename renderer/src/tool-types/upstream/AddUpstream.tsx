@@ -8,6 +8,7 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { v7 as uuidv7 } from 'uuid';
 import { Modal } from '../../components/Dialog.js';
+import { TextField } from '../../components/Field.js';
 import { useToast } from '../../components/Toasts.js';
 import { useNav } from '../../lib/nav.js';
 import { keys } from '../../api/queries.js';
@@ -204,37 +205,25 @@ function AddUpstreamForm({ onDone }: { onDone(): void }) {
       {probe.data && <ProbeResult probe={probe.data} />}
 
       <div className="add-server-names">
-        <div className="field">
-          <label htmlFor="server-slug" className="field-label">
-            Bundle slug
-          </label>
-          <input
-            id="server-slug"
-            className="input mono"
-            value={shownSlug}
-            aria-invalid={(tried && !slugCheck.ok) || undefined}
-            onChange={(e) => {
-              setSlug(e.target.value);
-              setSlugEdited(true);
-            }}
-            data-testid="server-slug"
-          />
-          {tried && !slugCheck.ok && <div className="field-error">{slugCheck.message}</div>}
-        </div>
-        <div className="field">
-          <label htmlFor="server-name" className="field-label">
-            Display name
-          </label>
-          <input
-            id="server-name"
-            className="input"
-            value={displayName}
-            maxLength={200}
-            placeholder={probe.data?.server?.name ?? ''}
-            onChange={(e) => setDisplayName(e.target.value)}
-            data-testid="server-name"
-          />
-        </div>
+        <TextField
+          label="Bundle slug"
+          mono
+          value={shownSlug}
+          error={tried && !slugCheck.ok ? slugCheck.message : undefined}
+          onValue={(v) => {
+            setSlug(v);
+            setSlugEdited(true);
+          }}
+          data-testid="server-slug"
+        />
+        <TextField
+          label="Display name"
+          value={displayName}
+          maxLength={200}
+          placeholder={probe.data?.server?.name ?? ''}
+          onValue={setDisplayName}
+          data-testid="server-name"
+        />
       </div>
 
       {save.isError && (

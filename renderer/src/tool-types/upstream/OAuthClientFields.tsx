@@ -6,6 +6,7 @@
  * store and the bundle keeps `${NAME}` (oauthOf).
  */
 import type { HttpSource } from '../../../../shared/upstream.js';
+import { TextField } from '../../components/Field.js';
 import { secretNameFor } from './commandLine.js';
 
 export interface OAuthClientDraft {
@@ -59,53 +60,38 @@ export function OAuthClientFields({
         registered for Toolwright.
       </p>
       <div className="oauth-client-grid">
-        <div className="field">
-          <label htmlFor="oauth-client-id" className="field-label">
-            Client ID
-          </label>
-          <input
-            id="oauth-client-id"
-            className="input mono"
-            value={draft.clientId}
-            maxLength={512}
-            autoComplete="off"
-            onChange={(e) => set({ clientId: e.target.value })}
-            data-testid="oauth-client-id"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="oauth-client-secret" className="field-label">
-            Client secret
-          </label>
-          <input
-            id="oauth-client-secret"
-            className="input mono"
-            type="password"
-            autoComplete="off"
-            value={draft.clientSecret}
-            aria-describedby="oauth-client-secret-hint"
-            onChange={(e) => set({ clientSecret: e.target.value })}
-            data-testid="oauth-client-secret"
-          />
-          <div id="oauth-client-secret-hint" className="field-hint">
-            {draft.clientSecret.trim()
+        <TextField
+          label="Client ID"
+          mono
+          value={draft.clientId}
+          maxLength={512}
+          autoComplete="off"
+          onValue={(v) => set({ clientId: v })}
+          data-testid="oauth-client-id"
+        />
+        <TextField
+          label="Client secret"
+          mono
+          type="password"
+          autoComplete="off"
+          value={draft.clientSecret}
+          hint={
+            draft.clientSecret.trim()
               ? `Kept in the secrets store as ${secretNameFor(serverSlug, 'OAUTH_CLIENT_SECRET')}, never in the bundle.`
-              : 'Leave empty for a public client.'}
-          </div>
-        </div>
-        <div className="field oauth-client-scopes">
-          <label htmlFor="oauth-scopes" className="field-label">
-            Scopes
-          </label>
-          <input
-            id="oauth-scopes"
-            className="input mono"
-            value={draft.scopes}
-            placeholder="asked for besides what the server asks, separated by spaces"
-            onChange={(e) => set({ scopes: e.target.value })}
-            data-testid="oauth-scopes"
-          />
-        </div>
+              : 'Leave empty for a public client.'
+          }
+          onValue={(v) => set({ clientSecret: v })}
+          data-testid="oauth-client-secret"
+        />
+        <TextField
+          label="Scopes"
+          className="oauth-client-scopes"
+          mono
+          value={draft.scopes}
+          placeholder="asked for besides what the server asks, separated by spaces"
+          onValue={(v) => set({ scopes: v })}
+          data-testid="oauth-scopes"
+        />
       </div>
       {error && (
         <div className="field-error" role="alert">

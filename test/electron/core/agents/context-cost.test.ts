@@ -10,7 +10,7 @@ import { ContextCostService, LIST_ENVELOPE_TOKENS } from '../../../../electron/c
 import { SEARCH_MODE_TOKENS } from '../../../../electron/core/agents/search-mode-cost.js';
 import { SEARCH_MODE_TOOLS } from '../../../../electron/core/agents/search-mode-tools.js';
 import { agentTools } from '../../../../electron/core/agents/agent-tools.js';
-import { describeTool } from '../../../../electron/host/mcp/describe.js';
+import { describeTool } from '../../../../electron/core/agent-surface/definitions.js';
 import { ToolService } from '../../../../electron/core/store/tools.js';
 import { prepareTool } from '../../../../electron/core/tool-types/prepare.js';
 import { functionTool, openTestStore, type TestStore } from '../../../helpers/store.js';

@@ -7,7 +7,7 @@ import { afterEach, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import { agentTools } from '../../../../electron/core/agents/agent-tools.js';
 import { RESOURCE_URI_META_KEY, mcpToolDefinition } from '../../../../electron/core/agents/mcp-tool.js';
-import { describeTool } from '../../../../electron/host/mcp/describe.js';
+import { describeTool } from '../../../../electron/core/agent-surface/definitions.js';
 import { functionTool, openTestStore, type TestStore } from '../../../helpers/store.js';
 
 let t: TestStore | undefined;

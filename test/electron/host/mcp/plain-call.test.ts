@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyRequest } from 'fastify';
 import { startHost, type TestHost } from '../../../helpers/host.js';
 import { putSumsBundle, SUMS_CALL_CASES } from '../../../helpers/mcp-sums.js';
-import { createMcpScope } from '../../../../electron/host/mcp/scope.js';
-import { plainModernCall } from '../../../../electron/host/mcp/plain-call.js';
+import { watchAudience } from '../../../../electron/host/mcp/server/audience-watch.js';
+import { plainModernCall } from '../../../../electron/host/mcp/fast-path/plain-call.js';
 
 const VERSION = '2026-07-28';
 let h: TestHost;
@@ -76,7 +76,8 @@ describe('a plain 2026 tools/call answered before the SDK', () => {
   });
 
   it('takes only plain calls of tools it may run without asking; the SDK answers the rest', async () => {
-    const scope = createMcpScope(h.core);
+    const watch = await watchAudience(h.core, {});
+    const scope = watch.view();
     const request = (name: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
       ({
         method: 'POST',
@@ -96,7 +97,7 @@ describe('a plain 2026 tools/call answered before the SDK', () => {
       expect(plainModernCall(request('bare', { arguments: ['x'] }), scope)).toBeUndefined();
       expect(plainModernCall(request('bare', {}, { 'mcp-protocol-version': '2025-11-25' }), scope)).toBeUndefined();
     } finally {
-      await scope.dispose();
+      watch.dispose();
     }
     const unknown = await call('nowhere', {});
     expect(unknown.text).toMatch(/Unknown tool: nowhere.*tools\/list/);

@@ -10,9 +10,9 @@ import type { FastifyRequest } from 'fastify';
 import { startHost, type TestHost } from '../../../helpers/host.js';
 import { putSumsBundle, SUMS_CALL_CASES } from '../../../helpers/mcp-sums.js';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../../../helpers/loopback-http.js';
-import { plainSessionCall, type PlainSession } from '../../../../electron/host/mcp/plain-session.js';
-import { createMcpScope } from '../../../../electron/host/mcp/scope.js';
-import { createMcpServer } from '../../../../electron/host/mcp/mcp-server.js';
+import { plainSessionCall, type PlainSession } from '../../../../electron/host/mcp/fast-path/plain-session.js';
+import { watchAudience } from '../../../../electron/host/mcp/server/audience-watch.js';
+import { createMcpServer } from '../../../../electron/host/mcp/server/mcp-server.js';
 
 let h: TestHost;
 let upstream: LoopbackServer;
@@ -165,9 +165,9 @@ describe('a 2025 session answered before its transport', () => {
   });
 
   it('takes only plain calls of tools it may run without asking; the transport answers the rest', async () => {
-    const scope = createMcpScope(h.core);
-    const connection = createMcpServer(h.core, scope, { era: 'legacy', transport: 'http' });
-    const s: PlainSession = { id: 'sid', connection, scope, calls: new Map() };
+    const audience = await watchAudience(h.core, {});
+    const connection = createMcpServer(h.core, audience, { era: 'legacy', transport: 'http' });
+    const s: PlainSession = { id: 'sid', connection, audience, calls: new Map() };
     const request = (name: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
       ({
         method: 'POST',
@@ -195,7 +195,7 @@ describe('a 2025 session answered before its transport', () => {
       expect(plainSessionCall(request('bare'), s)).toBeUndefined(); // the same id in flight
     } finally {
       await connection.dispose();
-      await scope.dispose();
+      audience.dispose();
     }
   });
 

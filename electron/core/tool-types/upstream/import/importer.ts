@@ -44,6 +44,8 @@ export interface UpstreamImportDeps {
   servers: Pick<UpstreamService, 'sync'>;
   paths: DataPaths;
   limits: TransferLimits;
+  /** Bundles this import is creating: the import syncs them itself (or not: `sync: false`), not the creation hook. */
+  creating: Set<string>;
 }
 
 const FORMATS_HINT =
@@ -147,12 +149,16 @@ export class UpstreamImport {
       const bundleID = mcpb?.bundleID ?? uuidv7();
       for (const s of draft.secrets) if (s.value !== undefined && stored.includes(s.name)) await this.deps.secrets.set(s.name, s.value);
       if (mcpb) await (await import('./mcpb.js')).unpackMcpb(mcpb, packageFolder(this.deps.paths, bundleID), this.deps.limits);
-      const { bundle } = await this.deps.bundles().put(bundleID, {
-        slug: draft.slug,
-        displayName: draft.displayName.slice(0, 200),
-        description: draft.description.slice(0, 10000),
-        source: draft.source,
-      });
+      this.deps.creating.add(bundleID);
+      const { bundle } = await this.deps
+        .bundles()
+        .put(bundleID, {
+          slug: draft.slug,
+          displayName: draft.displayName.slice(0, 200),
+          description: draft.description.slice(0, 10000),
+          source: draft.source,
+        })
+        .finally(() => this.deps.creating.delete(bundleID));
       item.bundleID = bundle.bundleID;
       report.created.push({ bundleID: bundle.bundleID, slug: bundle.slug });
     }

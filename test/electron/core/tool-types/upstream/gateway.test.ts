@@ -229,6 +229,28 @@ describe('an upstream MCP server as a bundle', () => {
     expect(probe.body.error.message).toMatch(/could not be started/);
   }, 60_000);
 
+  it('a bundle created with a source over REST syncs on its own, and a command that does not exist says so on the server view', async () => {
+    const id = uuidv7();
+    const put = await h.api('PUT', `/tools/bundles/${id}`, {
+      slug: 'created-by-rest',
+      source: { kind: 'mcp', transport: 'stdio', command: process.execPath, args: [FIXTURE, toolsFile, callLog] },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(201);
+    // Nobody asks for a sync: the creation did, and the server view says how it ended.
+    await expect.poll(async () => (await h.api('GET', `/tools/bundles/${id}/server`)).body.lastSync, { timeout: 30_000 }).toMatchObject({ ok: true });
+    const tools = (await h.api('GET', `/tools/tools?bundleIDs=${id}&includeDisabled=true`)).body.items.map((t: { slug: string }) => t.slug);
+    expect(tools).toContain('echo');
+
+    const missing = uuidv7();
+    await h.api('PUT', `/tools/bundles/${missing}`, { slug: 'missing-by-rest', source: { kind: 'mcp', transport: 'stdio', command: '/no/such/mcp-server' } });
+    await expect
+      .poll(async () => (await h.api('GET', `/tools/bundles/${missing}/server`)).body.lastSync, { timeout: 30_000 })
+      .toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/the command was not found/),
+      });
+  }, 90_000);
+
   it('refuses a source with a secret in the wrong place, and names a secret that is not set without its value', async () => {
     const id = uuidv7();
     const bad = await h.api('PUT', `/tools/bundles/${id}`, { slug: 'bad-source', source: { kind: 'mcp', transport: 'ftp', url: 'ftp://x' } });

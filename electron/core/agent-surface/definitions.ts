@@ -1,17 +1,19 @@
 /**
- * The MCP layer's mapping of Toolwright's words onto MCP's: a visible tool as an MCP Tool (the
- * core's definition, core/agents/mcp-tool.ts, plus its icons), and a run's result as MCP
- * content (the value as text, the card as an embedded html resource and, for the tool's MCP App,
- * in `_meta`; structuredContent when the tool announces an outputSchema), icons from tool.json or
- * bundle.json.
+ * Toolwright's words in MCP's shapes, as plain data: a visible tool as an MCP Tool (the core's
+ * definition, agents/mcp-tool.ts, plus its icons), and a run's result as MCP content (the value as
+ * text, the card as an embedded html resource and, for the tool's MCP App, in `_meta`;
+ * structuredContent when the tool announces an outputSchema). Every transport an agent uses
+ * answers with these, so tools/list, describe_tools and a call's result cannot differ by door.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import { announcedOutputSchema, type AgentTool } from '../../core/agents/agent-tools.js';
-import { mcpToolDefinition } from '../../core/agents/mcp-tool.js';
+import { announcedOutputSchema, type AgentTool } from '../agents/agent-tools.js';
+import { mcpToolDefinition } from '../agents/mcp-tool.js';
 import type { InvokeResult } from '../../../shared/types.js';
 import { valueText } from '../../../shared/format.js';
-import { CARD_RESULT_META_KEY } from './card-apps.js';
+import { CARD_RESULT_META_KEY } from '../../../shared/agents/surface.js';
 import { toolIcons } from './icons.js';
+
+export { CARD_RESULT_META_KEY };
 
 export function describeTool(t: AgentTool): Tool {
   const { outputSchema, ...definition } = mcpToolDefinition(t);
@@ -41,7 +43,7 @@ export function toCallResult(tool: AgentTool, r: InvokeResult): CallToolResult {
     content.push({ type: 'resource', resource: { uri: `toolwright://invocations/${r.invocationID}/card`, mimeType: 'text/html', text: r.card.html } });
   }
   const result: CallToolResult = { content };
-  // For the tool's MCP App (card-apps.ts); the html is the core's sanitised html, as embedded above.
+  // For the tool's MCP App (host/mcp's card apps); the html is the core's sanitised html, as embedded above.
   if (r.card && (r.card.html || r.card.text)) result._meta = { [CARD_RESULT_META_KEY]: r.card };
   if (r.guard) result._meta = { ...result._meta, [GUARD_RESULT_META_KEY]: r.guard.note };
   if (announcedOutputSchema(tool.file.outputSchema)) {

@@ -15,21 +15,17 @@
 import { createHash } from 'node:crypto';
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { ResourceNotFoundError, type ReadResourceResult, type Resource } from '@modelcontextprotocol/server';
-import type { AgentTool } from '../../core/agents/agent-tools.js';
-import { cardAppToolMeta, cardAppUri, hasCardApp } from '../../core/agents/mcp-tool.js';
-import { CARD_PURIFY_CONFIG, safeColor } from '../../../shared/card/sanitize.js';
-import { escapeHtml } from '../../../shared/html.js';
-import type { McpScope } from './scope.js';
+import { CARD_PURIFY_CONFIG, safeColor } from '../../../../shared/card/sanitize.js';
+import { escapeHtml } from '../../../../shared/html.js';
+import { CARD_RESULT_META_KEY, cardAppUri, type AgentCardApp } from '../../../../shared/agents/surface.js';
+import type { AudienceWatch } from './audience-watch.js';
 
-/** Where a tools/call result carries its card (`{title?, html?, text?}`, html already sanitised) for the app. */
-export const CARD_RESULT_META_KEY = 'dev.toolwright/card';
+export { CARD_RESULT_META_KEY };
 
 /** The server capability: Toolwright serves ui:// apps. */
 export const APPS_EXTENSION = { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } };
 
 const URI = /^ui:\/\/toolwright\/([0-9a-f-]{36})\/card$/;
-// Where a tool points at its app is part of its definition, which the core builds (its context cost counts it).
-export { cardAppToolMeta, cardAppUri, hasCardApp };
 
 /**
  * The sanitiser's element and attribute rules, applied again in the frame (handlers and
@@ -83,11 +79,10 @@ export const CARD_APP_CSP = `default-src 'none'; style-src 'unsafe-inline'; scri
 const NO_OUTSIDE_DOMAINS = { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] };
 
 /** The app of one tool: its colours and name around an empty card the bridge fills from each result. */
-export function cardAppHtml(t: AgentTool): string {
-  const card = t.file.card;
-  const accent = safeColor(card?.accentColor, '#3b6fd8');
-  const background = safeColor(card?.backgroundColor, 'transparent');
-  const name = escapeHtml(t.file.displayName || t.file.slug);
+export function cardAppHtml(app: Pick<AgentCardApp, 'title' | 'accentColor' | 'backgroundColor'>): string {
+  const accent = safeColor(app.accentColor, '#3b6fd8');
+  const background = safeColor(app.backgroundColor, 'transparent');
+  const name = escapeHtml(app.title);
   return (
     '<!doctype html><html><head><meta charset="utf-8">' +
     `<meta http-equiv="Content-Security-Policy" content="${CARD_APP_CSP}">` +
@@ -103,26 +98,26 @@ export function cardAppHtml(t: AgentTool): string {
 
 /** The ui:// resources of an audience: listed for its visible tools with a card, read only by those. */
 export interface CardAppResources {
-  list(): Resource[];
+  list(): Promise<Resource[]>;
   /** undefined: not a ui:// address (another kind of resource); throws when it is one this audience may not read. */
-  read(uri: string): ReadResourceResult | undefined;
+  read(uri: string): Promise<ReadResourceResult | undefined>;
 }
 
-export function cardAppResources(scope: McpScope): CardAppResources {
-  const describe = (t: AgentTool): Resource => ({
-    uri: cardAppUri(t.file.toolID),
+export function cardAppResources(audience: AudienceWatch): CardAppResources {
+  const describe = (t: AgentCardApp): Resource => ({
+    uri: cardAppUri(t.toolID),
     name: `${t.name}-card`,
-    title: `${t.file.displayName || t.file.slug}: card`,
+    title: `${t.title}: card`,
     description: `The card of ${t.name} as an MCP App: shows the card of a tools/call result of ${t.name}.`,
     mimeType: RESOURCE_MIME_TYPE,
     _meta: { ui: { csp: NO_OUTSIDE_DOMAINS } },
   });
   return {
-    list: () => scope.visible().filter(hasCardApp).map(describe),
-    read(uri) {
+    list: async () => (await audience.resources()).cards.map(describe),
+    async read(uri) {
       if (!uri.startsWith('ui://')) return undefined;
       const toolID = URI.exec(uri)?.[1];
-      const tool = toolID ? scope.visible().find((t) => t.file.toolID === toolID && hasCardApp(t)) : undefined;
+      const tool = toolID ? (await audience.resources()).cards.find((t) => t.toolID === toolID) : undefined;
       if (!tool)
         throw new ResourceNotFoundError(uri, `Resource not found: ${uri.slice(0, 200)}; resources/list names the ui:// card apps of the tools you may use`);
       return {

@@ -7,8 +7,14 @@
  * Font Awesome class name such as Chalie's `fa-cloud-sun`, a relative path, an http or
  * javascript: URL — is no icon, and the tool is listed without one.
  */
-import type { Icon } from '@modelcontextprotocol/server';
-import type { AgentTool } from '../../core/agents/agent-tools.js';
+import type { AgentTool } from '../agents/agent-tools.js';
+
+/** MCP's Icon. */
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+}
 
 /** Bigger icons would weigh on every tools/list of every agent. */
 export const MAX_ICON_SRC_CHARS = 32 * 1024;

@@ -1,5 +1,5 @@
 /**
- * The doors of the REST host, in front of every route: the same-origin rule (a page on another
+ * The doors of the HTTP host (REST and MCP alike), in front of every route: the same-origin rule (a page on another
  * origin, CSRF, or a name that merely resolves to 127.0.0.1, DNS rebinding, never gets an
  * answer) and the bearer token on everything under /tools and on /mcp. The host's token opens
  * everything; a profile's token opens only that profile's address, `/mcp/p/<slug>`. With an
@@ -16,14 +16,14 @@ import { isLoopbackHost, matchesProxy } from '../listen.js';
 import { FailedAttempts } from './failed-attempts.js';
 import { InvalidToken, KeysUnavailable, MAX_TOKEN_CHARS, type OAuthCaller, type OAuthIssuer } from '../oauth/issuer.js';
 import { grants, missingProfileScope, rightFor, SCOPE_OF } from '../oauth/rights.js';
-import { attachProfileToken } from '../request-caller.js';
+import { attachProfileToken } from './request-caller.js';
 import { attachCaller, audiencesFor, bearerChallenge, metadataUrlFor, openMetadataRead, resourceBase } from '../oauth/resource.js';
 
 /** Checks a profile's token: its tokenID when it is one of the profile's (and counts its use), else undefined. */
 export interface ProfileTokenCheck {
   verify(slug: string, token: string): Promise<string | undefined>;
   /** The scope an OAuth token needs on top at this profile's address, if the profile names one. */
-  requiredScope(slug: string): string | undefined;
+  requiredScope(slug: string): Promise<string | undefined>;
 }
 
 const PROFILE_ROUTE = '/mcp/p/:slug';
@@ -132,7 +132,7 @@ export const guardPlugin = fp<GuardOptions>(
         const right = rightFor(req.method === 'HEAD' ? 'GET' : req.method, route);
         const missing =
           slug !== undefined
-            ? missingProfileScope(caller.scopes, slug, opts.profiles?.requiredScope(slug))
+            ? missingProfileScope(caller.scopes, slug, await opts.profiles?.requiredScope(slug))
             : grants(caller.scopes, right)
               ? undefined
               : SCOPE_OF[right];

@@ -1,14 +1,14 @@
 /**
  * A profile in search mode lists three tools instead of its own, so an agent with thousands of
  * tools spends a few hundred tokens on the list: `search_tools` (ranked matches, from the
- * scope's searcher), `describe_tools` (the full definitions of some) and `call_tool` (the real
+ * audience's searcher), `describe_tools` (the full definitions of some) and `call_tool` (the real
  * call, through the same path — gates, approvals, limits, history — as a direct tools/call).
  * A name outside the profile is answered exactly as a name that exists nowhere.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import type { AgentTool } from '../../core/agents/agent-tools.js';
-import type { ToolSearchEntry } from '../../core/agents/tool-search.js';
-import { describeTool, errorResult } from './describe.js';
+import type { AgentTool } from '../agents/agent-tools.js';
+import type { ToolSearchEntry, ToolSearcher } from '../agents/tool-search.js';
+import { describeTool, errorResult } from './definitions.js';
 import {
   CALL_TOOL,
   DESCRIBE_TOOLS,
@@ -18,11 +18,14 @@ import {
   SEARCH_MAX_LIMIT,
   SEARCH_MODE_TOOLS,
   SEARCH_TOOLS,
-} from '../../core/agents/search-mode-tools.js';
-import type { McpScope } from './scope.js';
-import type { ToolSearchLearning } from '../../core/search/tool-search-learning.js';
+} from '../agents/search-mode-tools.js';
 
-export { SEARCH_TOOLS, DESCRIBE_TOOLS, CALL_TOOL, MAX_QUERY_LENGTH } from '../../core/agents/search-mode-tools.js';
+/** What search mode reads of its audience. */
+export interface SearchModeAudience {
+  byName(name: string): AgentTool | undefined;
+  withheld(name: string): string | undefined;
+  searcher(): ToolSearcher;
+}
 
 const TOOLS = SEARCH_MODE_TOOLS as unknown as Tool[];
 const DEFAULT_LIMIT = SEARCH_DEFAULT_LIMIT;
@@ -42,7 +45,6 @@ export function searchEntryOf(t: AgentTool, calls: number): ToolSearchEntry {
   const schema = (t.file.argSchema ?? {}) as { properties?: Record<string, { description?: unknown }> };
   const props = schema.properties && typeof schema.properties === 'object' ? schema.properties : {};
   return {
-    id: t.file.toolID,
     name: t.name,
     title: t.file.displayName || t.file.slug,
     description: t.description ?? t.file.description,
@@ -73,14 +75,8 @@ function structured(value: Record<string, unknown>): CallToolResult {
 
 export type SearchModeAnswer = { kind: 'result'; result: CallToolResult } | { kind: 'call'; tool: AgentTool; args: Record<string, unknown> };
 
-/** Who is searching, for learning from use: the session key, and the learning service told of each search. */
-export interface SearchLearning {
-  session: string;
-  learning: Pick<ToolSearchLearning, 'searched'>;
-}
-
 /** search_tools and describe_tools answer here; call_tool names the real tool and its arguments. */
-export function searchModeCall(scope: McpScope, name: string, args: Record<string, unknown>, learn?: SearchLearning): SearchModeAnswer {
+export function searchModeCall(scope: SearchModeAudience, name: string, args: Record<string, unknown>): SearchModeAnswer {
   if (name === SEARCH_TOOLS) {
     const query = args['query'];
     if (typeof query !== 'string') return { kind: 'result', result: invalidInput('query must be a string of a few words') };
@@ -103,11 +99,6 @@ export function searchModeCall(scope: McpScope, name: string, args: Record<strin
       const description = t.description ?? (t.file.description || t.file.displayName || t.file.slug);
       return [{ name: t.name, title: t.file.displayName || t.file.slug, description: oneLine(description), safety: t.safety, score: m.score, why: m.why }];
     });
-    learn?.learning.searched(
-      learn.session,
-      query,
-      matches.map((m) => scope.byName(m.name)!.file.toolID),
-    );
     return { kind: 'result', result: structured({ matches }) };
   }
   if (name === DESCRIBE_TOOLS) {

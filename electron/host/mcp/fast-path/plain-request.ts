@@ -9,7 +9,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
-import { isPlainObject } from '../../../shared/plain-object.js';
+import { isPlainObject } from '../../../../shared/plain-object.js';
 
 export const MODERN_VERSION = '2026-07-28';
 const REQUEST_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);

@@ -10,12 +10,14 @@
  * present and well-formed, nothing else may be asked (no cursor, no log level, no batch).
  * Anything else goes to the SDK as before, which answers it or says what was wrong.
  *
- * The cache is keyed by the scope's described list, which the scope builds anew on every change
- * it sees, so a change makes the old body unreachable at once.
+ * The cache is keyed by the surface's tools array (agents.surface), which the core keeps the same
+ * object until the list changes, so a change makes the old body unreachable at once. Each request
+ * still asks the core (the list may have changed; its client is listed among the connected agents).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
-import type { McpScope } from './scope.js';
+import { mcpCaller, requestAuth } from '../../http/request-caller.js';
+import type { AudienceWatch } from '../server/audience-watch.js';
 import { plainModernRequest } from './plain-request.js';
 
 const NO_PARAMS: ReadonlySet<string> = new Set();
@@ -55,7 +57,7 @@ export interface ListCache {
   answer(req: FastifyRequest, reply: FastifyReply, plain: PlainListRequest): Promise<boolean>;
 }
 
-export function createListCache(scope: McpScope, handler: McpHttpHandler): ListCache {
+export function createListCache(audience: AudienceWatch, handler: McpHttpHandler): ListCache {
   const bodies = new WeakMap<object, CachedList>();
 
   const fill = async (req: FastifyRequest, key: object): Promise<CachedList | undefined> => {
@@ -73,10 +75,8 @@ export function createListCache(scope: McpScope, handler: McpHttpHandler): ListC
 
   return {
     async answer(req, reply, plain) {
-      const key = scope.described();
-      let cached = bodies.get(key);
-      if (cached) void scope.agent(plain.client, 'http');
-      else cached = await fill(req, key);
+      const key = (await audience.refresh(mcpCaller(plain.client, requestAuth(req), audience.profileID), { channel: 'http' })).tools;
+      const cached = bodies.get(key) ?? (await fill(req, key));
       if (!cached) return false;
       // Written as the SDK's answer is written (its content type exactly, no charset added), the
       // shared head as it is: no per-request copy or encoding of megabytes.

@@ -17,14 +17,15 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { specTypeSchemas, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
-import type { AgentTool } from '../../core/agents/agent-tools.js';
-import { invokeForAgent } from './call.js';
-import { mcpCaller, requestAuth } from '../request-caller.js';
-import { errorResult, toCallResult } from './describe.js';
-import type { McpConnection } from './mcp-server.js';
+import type { Caller } from '../../../../shared/caller.js';
+import { isPlainObject } from '../../../../shared/plain-object.js';
+import type { TransportCore } from '../../../core/operations/transport.js';
+import { mcpCaller, requestAuth } from '../../http/request-caller.js';
+import { callForAgent } from '../calls/agent-call.js';
+import type { McpConnection } from '../server/mcp-server.js';
+import type { AudienceWatch } from '../server/audience-watch.js';
 import { header, plainEnvelope, streamableHeaders } from './plain-request.js';
-import type { McpScope } from './scope.js';
-import { isPlainObject } from '../../../shared/plain-object.js';
+import { plainTool } from './plain-call.js';
 
 export const LEGACY_VERSIONS: ReadonlySet<string> = new Set(['2025-11-25', '2025-06-18']);
 /** The SDK transport's default keep-alive interval for an open SSE answer (DEFAULT_SSE_KEEP_ALIVE_MS). */
@@ -36,7 +37,7 @@ const CALL_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments']);
 export interface PlainSession {
   id: string;
   connection: McpConnection;
-  scope: McpScope;
+  audience: AudienceWatch;
   /** Calls in flight by request id, for notifications/cancelled and the session's end. */
   calls: Map<string | number, AbortController>;
 }
@@ -87,18 +88,23 @@ export function legacyListHead(tools: Tool[]): Buffer | undefined {
 
 export interface SessionListCache {
   /** Answers a plain 2025 tools/list of the session from its audience's cached body; false when the request is not one. */
-  answer(req: FastifyRequest, reply: FastifyReply, session: PlainSession): boolean;
+  answer(req: FastifyRequest, reply: FastifyReply, session: PlainSession): Promise<boolean>;
 }
 
-/** One per audience: its sessions see the same list, so they share its bytes until the scope's list changes. */
-export function createSessionListCache(scope: McpScope): SessionListCache {
-  // Keyed by the scope's described list, which it builds anew on every change it sees.
+/** The caller of a session's request: its client (as it initialised), the profile of the address, the credential of the request. */
+export function sessionCaller(req: FastifyRequest, session: PlainSession): Caller {
+  return mcpCaller(session.connection.server.getClientVersion()?.name ?? 'unknown', requestAuth(req), session.audience.profileID);
+}
+
+/** One per audience: its sessions see the same list, so they share its bytes until the audience's list changes. */
+export function createSessionListCache(audience: AudienceWatch): SessionListCache {
+  // Keyed by the surface's tools array, which stays the same object until the list changes.
   const heads = new WeakMap<object, Buffer | null>();
   return {
-    answer(req, reply, session) {
+    async answer(req, reply, session) {
       const plain = plainSessionRequest(req, session, 'tools/list', NO_PARAMS);
       if (!plain) return false;
-      const described = scope.described();
+      const described = (await audience.refresh(sessionCaller(req, session), await session.connection.via())).tools as Tool[];
       let head = heads.get(described);
       if (head === undefined) {
         head = legacyListHead(described) ?? null;
@@ -118,7 +124,7 @@ export function createSessionListCache(scope: McpScope): SessionListCache {
 
 export interface PlainSessionCall {
   id: string | number;
-  tool: AgentTool;
+  name: string;
   args: Record<string, unknown>;
 }
 
@@ -128,18 +134,18 @@ export function plainSessionCall(req: FastifyRequest, session: PlainSession): Pl
   if (!plain) return undefined;
   const { name, arguments: args } = plain.params;
   if (typeof name !== 'string' || (args !== undefined && !isPlainObject(args))) return undefined;
-  // A search-mode profile's three tools live in the SDK server (search-mode.ts).
-  if (session.scope.mode() === 'search') return undefined;
-  const tool = session.scope.byName(name);
-  // A privileged tool asks for approval through the session (approval.ts).
-  if (!tool || tool.safety === 'privileged') return undefined;
+  // A search-mode profile's three tools are the SDK server's to answer.
+  const view = session.audience.view();
+  if (view.mode === 'search') return undefined;
+  // A privileged tool asks for approval through the session; an unknown one gets the SDK's error.
+  if (!plainTool(view, name)) return undefined;
   // The SDK would send a log message on the answer's stream.
   if (session.connection.logsCalls()) return undefined;
   // A client that can answer an upstream server's questions gets them inside the call (an MCP
   // tool, or a pipeline step of one): the session's round trip, so the transport's.
   const capabilities = session.connection.server.getClientCapabilities();
   if (capabilities?.elicitation || capabilities?.sampling) return undefined;
-  return { id: plain.id, tool, args: args ?? {} };
+  return { id: plain.id, name, args: args ?? {} };
 }
 
 /** A 2025 tools/call result as the SDK's Server writes it: contentless results get `content: []`, then the spec schema's shape. */
@@ -150,14 +156,14 @@ export function encodeLegacyCallResult(result: CallToolResult): CallToolResult {
   return checked.value as CallToolResult;
 }
 
+/** Answers the call; false (nothing written) when the core says it needs more than a plain run: the transport's to answer then. */
 export async function answerSessionCall(
-  core: Parameters<typeof invokeForAgent>[0],
+  core: TransportCore,
   session: PlainSession,
   call: PlainSessionCall,
   req: FastifyRequest,
   reply: FastifyReply,
-): Promise<void> {
-  reply.hijack();
+): Promise<boolean> {
   const res = reply.raw;
   const stop = new AbortController();
   session.calls.set(call.id, stop);
@@ -167,41 +173,51 @@ export async function answerSessionCall(
   };
   req.raw.socket.once('close', onClose);
   // As the transport does for an SSE answer still open: headers out, then a comment every interval.
+  // The reply is taken over only then (or at the answer): until the core has said the call is plain, it may go to the transport.
+  let taken = false;
+  const take = () => {
+    if (!taken) reply.hijack();
+    taken = true;
+  };
   const keepAlive = setInterval(() => {
+    take();
     if (!res.headersSent) res.writeHead(200, sseHeaders(session.id));
     res.write(': keepalive\n\n');
   }, KEEP_ALIVE_MS);
   keepAlive.unref();
   let message: string;
   try {
-    session.connection.recordCall();
-    const auth = requestAuth(req);
-    const client = session.connection.server.getClientVersion()?.name ?? 'unknown';
-    const outcome = await invokeForAgent(core, call.tool, call.args, mcpCaller(client, auth, session.scope.profileID), {
-      signal: stop.signal,
-      answerers: { person: true },
-    });
-    const result = 'refused' in outcome ? errorResult(outcome.refused) : toCallResult(call.tool, outcome.run);
-    message = JSON.stringify({ result: encodeLegacyCallResult(result), jsonrpc: '2.0', id: call.id });
+    const outcome = await callForAgent(
+      core,
+      { audience: session.audience.ref, name: call.name, arguments: call.args, via: await session.connection.via(), plainOnly: true },
+      sessionCaller(req, session),
+      { signal: stop.signal, answerers: { person: true } },
+    );
+    if (outcome.kind !== 'result') {
+      if (!taken) return false;
+      message = JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32603, message: `tools/call ${call.name} could not be answered here` } });
+    } else message = JSON.stringify({ result: encodeLegacyCallResult(outcome.result as CallToolResult), jsonrpc: '2.0', id: call.id });
   } catch (e) {
     // As the SDK answers a handler that threw: a JSON-RPC error with its message.
-    core.logger.warn(`mcp: tools/call ${call.tool.name}: ${(e as Error).message}`);
+    core.logger.warn(`mcp: tools/call ${call.name}: ${(e as Error).message}`);
     message = JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32603, message: (e as Error).message } });
   } finally {
     clearInterval(keepAlive);
     req.raw.socket.off('close', onClose);
     session.calls.delete(call.id);
   }
-  if (res.destroyed) return;
+  take();
+  if (res.destroyed) return true;
   // A cancelled request gets no answer (the SDK drops it too); the stream ends without one.
   const event = stop.signal.aborted ? '' : `event: message\ndata: ${message}\n\n`;
   if (res.headersSent) {
     res.end(event);
-    return;
+    return true;
   }
   const bytes = Buffer.from(event);
   res.writeHead(200, sseHeaders(session.id, bytes.length));
   res.end(bytes);
+  return true;
 }
 
 /** A plain-call's cancellation by its client: aborts the run when the notification names a call answered here. */

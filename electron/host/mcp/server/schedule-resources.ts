@@ -15,71 +15,25 @@ import {
   type ReadResourceResult,
   type Resource,
   type Server,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Core } from '../../core/app-core.js';
-import type { AgentTool } from '../../core/agents/agent-tools.js';
-import type { McpScope } from './scope.js';
-import type { Schedule } from '../../../shared/schedules/schema.js';
-import type { ScheduleOutput } from '../../../shared/types.js';
-import { machineTimeZone } from '../../../shared/schedules/cron.js';
-import { describeCadence, nextRun } from '../../../shared/schedules/cadence.js';
-import { valueText } from '../../../shared/format.js';
-
-export type ScheduleResourcesCore = Pick<Core, 'schedules'>;
+import type { AgentScheduleEntry, AgentScheduleLatest } from '../../../../shared/agents/surface.js';
+import type { Caller } from '../../../../shared/caller.js';
+import { valueText } from '../../../../shared/format.js';
+import type { TransportCore } from '../../../core/operations/transport.js';
+import type { AudienceWatch } from './audience-watch.js';
 
 const URI = /^toolwright:\/\/schedules\/([0-9a-f-]{36})\/latest$/;
 export const scheduleUri = (scheduleID: string) => `toolwright://schedules/${scheduleID}/latest`;
 export const SCHEDULE_PROMPT = 'schedule-outputs';
 
-interface Visible {
-  schedule: Schedule;
-  tool: AgentTool;
-  zone: string;
-}
-
-function toolLabel(t: AgentTool): string {
-  return `${t.file.displayName || t.file.slug} (${t.bundle.slug}/${t.file.slug}@${t.file.version})`;
-}
-
-function latestOf(core: ScheduleResourcesCore, scheduleID: string): Promise<ScheduleOutput | undefined> {
-  return core.schedules.latest(scheduleID).catch(() => undefined);
-}
-
-/** What a read of the resource answers: the schedule, its tool, and its latest output (or null before the first run). */
-async function resourceBody(core: ScheduleResourcesCore, v: Visible, output: ScheduleOutput | undefined): Promise<Record<string, unknown>> {
-  const [view] = (await core.schedules.list({ toolID: v.tool.file.toolID })).items.filter((s) => s.scheduleID === v.schedule.scheduleID);
-  return {
-    schedule: {
-      scheduleID: v.schedule.scheduleID,
-      cron: v.schedule.cron ?? null,
-      ...(v.schedule.at !== undefined ? { at: v.schedule.at } : {}),
-      ...(v.schedule.everySeconds !== undefined ? { everySeconds: v.schedule.everySeconds } : {}),
-      description: describeCadence(v.schedule),
-      timezone: v.zone,
-      isEnabled: v.schedule.isEnabled,
-      nextRunAt: view?.nextRunAt ?? null,
-    },
-    tool: { name: v.tool.name, displayName: v.tool.file.displayName, bundle: v.tool.bundle.slug, slug: v.tool.file.slug, version: v.tool.file.version },
-    latest: output
-      ? {
-          ranAt: output.startedAt,
-          fireAt: output.fireAt,
-          status: output.status,
-          durationMs: output.durationMs,
-          ...(output.value !== undefined ? { value: output.value } : {}),
-          ...(output.error ? { error: { code: output.error.code, message: output.error.message } } : {}),
-          ...(output.truncated ? { truncated: output.truncated } : {}),
-        }
-      : null,
-    // A later fire that did not run (refused, skipped) is said, so an agent knows the output may be stale.
-    ...(view?.lastRun && output && view.lastRun.invocationID !== output.invocationID ? { lastRun: view.lastRun } : {}),
-  };
-}
+/** The transport's own look for a subscriber (no request of the client's is in flight). */
+const WATCHER: Caller = Object.freeze({ transport: 'mcp', name: 'toolwright' });
 
 /** Other resources served beside the schedule outputs (the cards' ui:// apps): `read` answers undefined for an address not its own. */
 export interface ResourceSource {
-  list(): Resource[];
-  read(uri: string): ReadResourceResult | undefined;
+  list(): Promise<Resource[]>;
+  read(uri: string): Promise<ReadResourceResult | undefined>;
 }
 
 export interface ScheduleResources {
@@ -92,31 +46,42 @@ export interface ScheduleResources {
  */
 export function registerScheduleResources(
   server: Server,
-  core: ScheduleResourcesCore,
-  scope: McpScope,
+  core: TransportCore,
+  audience: AudienceWatch,
+  callerOf: (ctx: ServerContext) => Caller,
   live: boolean,
   others: readonly ResourceSource[] = [],
 ): ScheduleResources {
-  const visible = (): Visible[] =>
-    scope.visible().flatMap((tool) => (tool.file.schedules ?? []).map((schedule) => ({ schedule, tool, zone: schedule.timezone ?? machineTimeZone() })));
-  const find = (uri: string): Visible => {
+  const visible = async (): Promise<AgentScheduleEntry[]> => (await audience.resources()).schedules;
+  /** The latest output of a schedule this audience sees; undefined when it sees none of that id. */
+  const latestOf = async (scheduleID: string, caller: Caller): Promise<AgentScheduleLatest | undefined> => {
+    const env = await core.dispatch('agents.scheduleLatest', { audience: audience.ref, scheduleID }, { caller });
+    return env.ok ? env.data : undefined;
+  };
+  const notFound = (uri: string) =>
+    new ResourceNotFoundError(uri, `Resource not found: ${uri.slice(0, 200)}; resources/list names the schedule outputs you may read`);
+  const find = async (uri: string, caller: Caller): Promise<AgentScheduleLatest> => {
     const id = URI.exec(uri)?.[1];
-    const v = id ? visible().find((x) => x.schedule.scheduleID === id) : undefined;
-    if (!v) throw new ResourceNotFoundError(uri, `Resource not found: ${uri.slice(0, 200)}; resources/list names the schedule outputs you may read`);
-    return v;
+    const found = id ? await latestOf(id, caller) : undefined;
+    if (!found) throw notFound(uri);
+    return found;
   };
 
-  const describe = (v: Visible): Resource => ({
-    uri: scheduleUri(v.schedule.scheduleID),
-    name: `${v.tool.name}-schedule-${v.schedule.scheduleID.slice(-8)}`,
-    title: `${v.tool.file.displayName || v.tool.file.slug}: ${describeCadence(v.schedule)} (${v.zone})`,
-    description: `The latest output of ${toolLabel(v.tool)}, run on a schedule: ${describeCadence(v.schedule)} (${v.zone})${
-      v.schedule.isEnabled ? '' : ', switched off'
+  const describe = (v: AgentScheduleEntry): Resource => ({
+    uri: scheduleUri(v.scheduleID),
+    name: `${v.tool.name}-schedule-${v.scheduleID.slice(-8)}`,
+    title: `${v.tool.displayName || v.tool.slug}: ${v.cadenceText} (${v.timezone})`,
+    description: `The latest output of ${v.tool.label}, run on a schedule: ${v.cadenceText} (${v.timezone})${
+      v.isEnabled ? '' : ', switched off'
     }. Read it for the newest value; subscribe to hear of each new one.`,
     mimeType: 'application/json',
   });
 
-  server.setRequestHandler('resources/list', async () => ({ resources: [...visible().map(describe), ...others.flatMap((o) => o.list())] }));
+  server.setRequestHandler('resources/list', async () => {
+    const own = (await visible()).map(describe);
+    const theirs = await Promise.all(others.map((o) => o.list()));
+    return { resources: [...own, ...theirs.flat()] };
+  });
   server.setRequestHandler('resources/templates/list', async () => ({
     resourceTemplates: [
       {
@@ -128,21 +93,20 @@ export function registerScheduleResources(
       },
     ],
   }));
-  server.setRequestHandler('resources/read', async (request) => {
+  server.setRequestHandler('resources/read', async (request, ctx) => {
     for (const o of others) {
-      const answer = o.read(request.params.uri);
+      const answer = await o.read(request.params.uri);
       if (answer) return answer;
     }
-    const v = find(request.params.uri);
-    const body = await resourceBody(core, v, await latestOf(core, v.schedule.scheduleID));
+    const { body } = await find(request.params.uri, callerOf(ctx));
     return { contents: [{ uri: request.params.uri, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
   });
 
   // Subscriptions: the invocation of the output last announced, so a new output is told once.
   const subscribed = new Map<string, string | undefined>();
-  server.setRequestHandler('resources/subscribe', async (request) => {
-    const v = find(request.params.uri);
-    subscribed.set(v.schedule.scheduleID, (await latestOf(core, v.schedule.scheduleID))?.invocationID);
+  server.setRequestHandler('resources/subscribe', async (request, ctx) => {
+    const found = await find(request.params.uri, callerOf(ctx));
+    subscribed.set(URI.exec(request.params.uri)![1]!, found.output?.invocationID);
     return {};
   });
   server.setRequestHandler('resources/unsubscribe', async (request) => {
@@ -164,27 +128,29 @@ export function registerScheduleResources(
     ],
   };
   server.setRequestHandler('prompts/list', async () => ({ prompts: [prompt] }));
-  server.setRequestHandler('prompts/get', async (request) => {
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
     if (request.params.name !== SCHEDULE_PROMPT)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}; prompts/list names ${SCHEDULE_PROMPT}`);
-    const all = visible();
+    const all = await visible();
+    const caller = callerOf(ctx);
     const wanted = (request.params.arguments?.['schedules'] ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    const unknown = wanted.filter((w) => !all.some((v) => v.schedule.scheduleID === w.toLowerCase() || v.tool.name === w));
+    const unknown = wanted.filter((w) => !all.some((v) => v.scheduleID === w.toLowerCase() || v.tool.name === w));
     if (unknown.length) {
       const names = [...new Set(all.map((v) => v.tool.name))].join(', ') || 'none';
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No schedule you may see is called ${unknown.join(', ')}; scheduled tools: ${names}`);
     }
-    const chosen = wanted.length ? all.filter((v) => wanted.some((w) => v.schedule.scheduleID === w.toLowerCase() || v.tool.name === w)) : all;
+    const chosen = wanted.length ? all.filter((v) => wanted.some((w) => v.scheduleID === w.toLowerCase() || v.tool.name === w)) : all;
     const sections = await Promise.all(
       chosen.map(async (v) => {
-        const out = await latestOf(core, v.schedule.scheduleID);
-        const head = `## ${toolLabel(v.tool)}: ${describeCadence(v.schedule)} (${v.zone})`;
+        const latest = await latestOf(v.scheduleID, caller);
+        const out = latest?.output;
+        const head = `## ${v.tool.label}: ${v.cadenceText} (${v.timezone})`;
         if (!out) {
-          const next = v.schedule.isEnabled ? nextRun(v.schedule, v.zone, Date.now()) : null;
-          return `${head}\nNot run yet${next === null ? '' : `; next run ${new Date(next).toISOString()}`}.`;
+          const next = latest?.nextFireAt ?? null;
+          return `${head}\nNot run yet${next === null ? '' : `; next run ${next}`}.`;
         }
         const what = out.status === 'ok' ? valueText(out.value) : `Failed: ${out.error?.message ?? out.status}`;
         return `${head}\nRan ${out.startedAt} (${out.status}, ${Math.round(out.durationMs)} ms):\n${what}`;
@@ -199,22 +165,24 @@ export function registerScheduleResources(
     };
   });
   server.setRequestHandler('completion/complete', async (request) => {
+    const all = await visible();
     const ref = request.params.ref;
     if (ref.type !== 'ref/prompt' || ref.name !== SCHEDULE_PROMPT || request.params.argument.name !== 'schedules') return { completion: { values: [] } };
     // Completes the last of the comma-separated names.
     const typed = request.params.argument.value;
     const done = typed.includes(',') ? typed.slice(0, typed.lastIndexOf(',') + 1) : '';
     const prefix = typed.slice(done.length).trim();
-    const names = [...new Set(visible().flatMap((v) => [v.tool.name, v.schedule.scheduleID]))].filter((n) => n.startsWith(prefix));
+    const names = [...new Set(all.flatMap((v) => [v.tool.name, v.scheduleID]))].filter((n) => n.startsWith(prefix));
     return { completion: { values: names.slice(0, 100).map((n) => done + n), total: names.length, hasMore: names.length > 100 } };
   });
 
   const unsubscribe = live
-    ? scope.onChange((change) => {
+    ? audience.onChange((change) => {
         if (change.kind === 'resources') server.sendResourceListChanged().catch(() => undefined);
         if (change.kind !== 'output' || !subscribed.has(change.scheduleID)) return;
         const id = change.scheduleID;
-        void latestOf(core, id).then((out) => {
+        void latestOf(id, WATCHER).then((latest) => {
+          const out = latest?.output;
           if (!out || !subscribed.has(id) || subscribed.get(id) === out.invocationID) return;
           subscribed.set(id, out.invocationID);
           server.sendResourceUpdated({ uri: scheduleUri(id) }).catch(() => undefined);

@@ -2,18 +2,20 @@
  * The MCP server behind the `/mcp` routes (http-route.ts), loaded on the first request there.
  *
  * MCP over Streamable HTTP at `/mcp` on the headless host and the desktop app's port, for both
- * protocol eras on one address. The REST guard in front already checked Host/Origin (DNS
- * rebinding) and the bearer token.
+ * protocol eras on one address, beside REST. The guard in front (http/guard.ts) already checked
+ * Host/Origin (DNS rebinding) and the bearer token. Everything an agent asks goes to the core's
+ * agent door (agents.* operations of the dispatcher), for the caller the request names.
  *
  * - 2026-07-28: stateless POSTs (version and capabilities on every request, `server/discover`,
  *   `subscriptions/listen` for list changes and schedule outputs) go to the SDK's handler of the
- *   request's audience, which builds a server per request over the audience's shared scope. A plain
- *   tools/list (list-cache.ts) and a plain tools/call of a quick tool (plain-call.ts) are answered
+ *   request's audience, which builds a server per request over the audience's watch. A plain
+ *   tools/list (fast-path/list-cache.ts) and a plain tools/call of a quick tool (fast-path/plain-call.ts) are answered
  *   before it, with the SDK's bytes, without the server, transport and conversions it builds per request.
  * - 2025-11-25 / 2025-06-18: sessions as before — POST (requests), GET (the stream that carries
  *   list_changed and other server messages), DELETE (end of session), one server per session. A
  *   plain tools/list (cached per audience) or tools/call of a quick tool is answered before the
- *   session's transport, with its bytes (plain-session.ts).
+ *   session's transport, with its bytes (fast-path/plain-session.ts). A session answers only the
+ *   address and the principal (shared/caller.ts) that began it.
  *
  * `/mcp?bundles=slug,slug` limits the audience to some bundles; `/mcp/p/<slug>` serves a profile
  * (its tools, instructions and mode; the guard let in only its tokens or the host's).
@@ -22,14 +24,23 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { classifyInboundRequest, createMcpHandler, isInitializeRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpServer, serverIdentity, type McpConnection } from './mcp-server.js';
-import { answerPlainCall, plainModernCall } from './plain-call.js';
-import { answerPlainSearch, plainModernSearch } from './plain-search.js';
-import { createMcpScope, scopeKey, type McpCore, type McpScope } from './scope.js';
-import { createListCache, plainModernListRequest, type ListCache } from './list-cache.js';
-import { answerSessionCall, cancelSessionCall, createSessionListCache, plainSessionCall, type PlainSession, type SessionListCache } from './plain-session.js';
+import { principalKey } from '../../../../shared/caller.js';
+import type { TransportCore } from '../../../core/operations/transport.js';
+import { credentialOf, requestAuth } from '../../http/request-caller.js';
+import { createMcpServer, serverIdentity, type McpConnection } from '../server/mcp-server.js';
+import { AudienceGone, watchAudience, type AudienceRef, type AudienceWatch } from '../server/audience-watch.js';
+import { answerPlainCall, plainModernCall } from '../fast-path/plain-call.js';
+import { createListCache, plainModernListRequest, type ListCache } from '../fast-path/list-cache.js';
+import {
+  answerSessionCall,
+  cancelSessionCall,
+  createSessionListCache,
+  plainSessionCall,
+  type PlainSession,
+  type SessionListCache,
+} from '../fast-path/plain-session.js';
 
-/** Audiences (bundle sets) kept at once; the least recently used one without sessions goes first. */
+/** Audiences (addresses) followed at once; the least recently used one without sessions goes first. */
 const MAX_AUDIENCES = 64;
 
 interface Session {
@@ -37,12 +48,14 @@ interface Session {
   connection: McpConnection;
   audience: Audience;
   key: string;
+  /** The principal that began it (shared/caller.ts): the session answers no other. */
+  principal: string;
   /** Set once the session has its id: what the requests answered before the transport need. */
   plain?: PlainSession;
 }
 
 interface Audience {
-  scope: McpScope;
+  watch: AudienceWatch;
   modern: McpHttpHandler;
   serveModern: ReturnType<typeof toNodeHandler>;
   lists: ListCache;
@@ -50,9 +63,6 @@ interface Audience {
   sessions: number;
   stop(): Promise<void>;
 }
-
-/** Audience keys of profiles; bundle slugs never contain ':'. */
-const PROFILE_KEY = 'profile:';
 
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
   return reply.code(status).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
@@ -74,6 +84,12 @@ const headerText = (req: FastifyRequest, name: string): string | undefined => {
 };
 
 const optional = <K extends string>(key: K, value: string | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, string>));
+
+/** The transport's own look at a profile's door, before any client has spoken. */
+const DOOR = Object.freeze({ transport: 'mcp' as const, name: 'toolwright' });
+
+/** Whose request this is, as far as binding goes: the credential that opened the door. */
+const principalOf = (req: FastifyRequest) => principalKey({ transport: 'mcp', name: '', ...credentialOf(requestAuth(req)) });
 
 /**
  * Whether the SDK's isLegacyRequest would say so, without the web Request it takes: building one
@@ -101,12 +117,40 @@ export interface McpHttp {
   close(): Promise<void>;
 }
 
-export function createMcpHttp(opts: { core: McpCore; version?: string }): McpHttp {
+export function createMcpHttp(opts: { core: TransportCore; version?: string }): McpHttp {
+  const { core } = opts;
   const sessions = new Map<string, Session>();
   const identity = serverIdentity(opts.version);
-  const audiences = new Map<string, Audience>();
+  const audiences = new Map<string, Promise<Audience>>();
 
-  const audienceFor = (key: string): Audience => {
+  const open = async (ref: AudienceRef): Promise<Audience> => {
+    const watch = await watchAudience(core, ref);
+    const modern = createMcpHandler(
+      (ctx) => createMcpServer(core, watch, { era: ctx.era, transport: 'http', ...(opts.version ? { version: opts.version } : {}) }).server,
+      { legacy: 'reject', onerror: (e) => core.logger.warn(`mcp: ${e.message}`) },
+    );
+    const unsubscribe = watch.onChange((change) => {
+      if (change.kind === 'tools') modern.notify.toolsChanged();
+      else if (change.kind === 'resources') modern.notify.resourcesChanged();
+      else modern.notify.resourceUpdated(`toolwright://schedules/${change.scheduleID}/latest`);
+    });
+    return {
+      watch,
+      modern,
+      serveModern: toNodeHandler(modern),
+      lists: createListCache(watch, modern),
+      sessionLists: createSessionListCache(watch),
+      sessions: 0,
+      async stop() {
+        unsubscribe();
+        await modern.close?.();
+        watch.dispose();
+      },
+    };
+  };
+
+  /** The address's audience, followed from its first request; AudienceGone for a profile that does not exist. */
+  const audienceFor = async (key: string, ref: AudienceRef): Promise<Audience> => {
     const known = audiences.get(key);
     if (known) {
       // Most recently used last, so the first without sessions is the one to let go.
@@ -115,37 +159,18 @@ export function createMcpHttp(opts: { core: McpCore; version?: string }): McpHtt
       return known;
     }
     if (audiences.size >= MAX_AUDIENCES) {
-      const idle = [...audiences].find(([, a]) => a.sessions === 0);
-      if (idle) {
-        audiences.delete(idle[0]);
-        void idle[1].stop();
+      for (const [idleKey, idle] of audiences) {
+        const a = await idle.catch(() => undefined);
+        if (a && a.sessions > 0) continue;
+        audiences.delete(idleKey);
+        void a?.stop();
+        break;
       }
     }
-    const scope = createMcpScope(opts.core, key.startsWith(PROFILE_KEY) ? { profileID: key.slice(PROFILE_KEY.length) } : key ? key.split(',') : []);
-    const modern = createMcpHandler(
-      (ctx) => createMcpServer(opts.core, scope, { era: ctx.era, transport: 'http', ...(opts.version ? { version: opts.version } : {}) }).server,
-      { legacy: 'reject', onerror: (e) => opts.core.logger.warn(`mcp: ${e.message}`) },
-    );
-    const unsubscribe = scope.onChange((change) => {
-      if (change.kind === 'tools') modern.notify.toolsChanged();
-      else if (change.kind === 'resources') modern.notify.resourcesChanged();
-      else modern.notify.resourceUpdated(`toolwright://schedules/${change.scheduleID}/latest`);
-    });
-    const audience: Audience = {
-      scope,
-      modern,
-      serveModern: toNodeHandler(modern),
-      lists: createListCache(scope, modern),
-      sessionLists: createSessionListCache(scope),
-      sessions: 0,
-      async stop() {
-        unsubscribe();
-        await modern.close?.();
-        await scope.dispose();
-      },
-    };
-    audiences.set(key, audience);
-    return audience;
+    const opening = open(ref);
+    audiences.set(key, opening);
+    opening.catch(() => audiences.delete(key));
+    return opening;
   };
 
   const close = async () => {
@@ -156,28 +181,28 @@ export function createMcpHttp(opts: { core: McpCore; version?: string }): McpHtt
       }),
     );
     sessions.clear();
-    await Promise.all([...audiences.values()].map((a) => a.stop()));
+    const open = await Promise.all([...audiences.values()].map((a) => a.catch(() => undefined)));
     audiences.clear();
+    await Promise.all(open.map((a) => a?.stop()));
   };
 
-  const serve = async (req: FastifyRequest, reply: FastifyReply, key: string) => {
+  const serve = async (req: FastifyRequest, reply: FastifyReply, key: string, ref: AudienceRef) => {
+    let audience: Audience;
+    try {
+      audience = await audienceFor(key, ref);
+    } catch (e) {
+      if (e instanceof AudienceGone) return jsonRpcError(reply, 404, -32001, e.message);
+      throw e;
+    }
     const plainList = plainModernListRequest(req);
-    if (plainList && (await audienceFor(key).lists.answer(req, reply, plainList))) return reply;
+    if (plainList && (await audience.lists.answer(req, reply, plainList))) return reply;
     if (req.method === 'POST' && req.headers['mcp-method'] === 'tools/call') {
-      const audience = audienceFor(key);
-      const search = plainModernSearch(req, audience.scope);
-      if (search) {
-        answerPlainSearch(opts.core, audience.scope, identity, search, reply);
-        return reply;
-      }
-      const call = plainModernCall(req, audience.scope);
-      if (call) {
-        await answerPlainCall(opts.core, audience.scope, identity, call, req, reply);
-        return reply;
-      }
+      const call = plainModernCall(req, audience.watch.view());
+      if (call && (await answerPlainCall(core, audience.watch, identity, call, req, reply))) return reply;
     }
     if (req.method === 'POST' && !isLegacyPost(req)) {
-      const audience = audienceFor(key);
+      // The server built for this request reads the audience's instructions and mode as they are now.
+      await audience.watch.refresh();
       reply.hijack();
       await audience.serveModern(req.raw, reply.raw, req.body);
       return reply;
@@ -186,15 +211,15 @@ export function createMcpHttp(opts: { core: McpCore; version?: string }): McpHtt
     const sessionID = req.headers['mcp-session-id'];
     const id = Array.isArray(sessionID) ? sessionID[0] : sessionID;
     let session = id ? sessions.get(id) : undefined;
-    // A session belongs to the address it began at: its ID opens nothing elsewhere.
-    if (session && session.key !== key) session = undefined;
+    // A session belongs to the address it began at and to the principal that began it: its ID opens nothing else.
+    if (session && (session.key !== key || session.principal !== principalOf(req))) session = undefined;
     if (id && !session) return jsonRpcError(reply, 404, -32001, `unknown or ended MCP session ${id}; initialize a new one`);
     if (!session) {
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
         return jsonRpcError(reply, 400, -32000, 'no MCP session: send an initialize request first (without an Mcp-Session-Id header)');
       }
-      const audience = audienceFor(key);
-      const connection = createMcpServer(opts.core, audience.scope, {
+      await audience.watch.refresh();
+      const connection = createMcpServer(core, audience.watch, {
         era: 'legacy',
         transport: 'http',
         ...(opts.version ? { version: opts.version } : {}),
@@ -202,12 +227,12 @@ export function createMcpHttp(opts: { core: McpCore; version?: string }): McpHtt
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sid) => {
-          created.plain = { id: sid, connection, scope: audience.scope, calls: new Map() };
+          created.plain = { id: sid, connection, audience: audience.watch, calls: new Map() };
           sessions.set(sid, created);
           audience.sessions++;
         },
       });
-      const created: Session = { transport, connection, audience, key };
+      const created: Session = { transport, connection, audience, key, principal: principalOf(req) };
       transport.onclose = () => {
         for (const call of created.plain?.calls.values() ?? []) call.abort();
         if (transport.sessionId && sessions.delete(transport.sessionId)) audience.sessions--;
@@ -216,13 +241,10 @@ export function createMcpHttp(opts: { core: McpCore; version?: string }): McpHtt
       await connection.server.connect(transport);
       session = created;
     } else if (req.method === 'POST' && session.plain) {
-      // Plain requests of the session are answered before its transport (plain-session.ts).
-      if (session.audience.sessionLists.answer(req, reply, session.plain)) return reply;
+      // Plain requests of the session are answered before its transport (fast-path/plain-session.ts).
+      if (await session.audience.sessionLists.answer(req, reply, session.plain)) return reply;
       const call = plainSessionCall(req, session.plain);
-      if (call) {
-        await answerSessionCall(opts.core, session.plain, call, req, reply);
-        return reply;
-      }
+      if (call && (await answerSessionCall(core, session.plain, call, req, reply))) return reply;
       cancelSessionCall(req, session.plain);
     }
     reply.hijack();
@@ -231,11 +253,16 @@ export function createMcpHttp(opts: { core: McpCore; version?: string }): McpHtt
   };
 
   return {
-    serveBundles: (req, reply) => serve(req, reply, scopeKey(bundlesOf(req))),
+    serveBundles: (req, reply) => {
+      const bundles = [...new Set(bundlesOf(req))].sort();
+      return serve(req, reply, `bundles:${bundles.join(',')}`, { bundles });
+    },
     serveProfile: async (req, reply) => {
-      const profile = opts.core.profileStore.bySlug((req.params as { slug: string }).slug);
-      if (!profile) return jsonRpcError(reply, 404, -32001, `no profile '${(req.params as { slug: string }).slug}'; see GET /tools/profiles`);
-      return serve(req, reply, PROFILE_KEY + profile.profileID);
+      const slug = (req.params as { slug: string }).slug;
+      // A profile removed closes its address at once, whatever its audience still holds.
+      const door = await core.dispatch('agents.door', { profile: slug }, { caller: DOOR });
+      if (!door.ok || !door.data.exists) return jsonRpcError(reply, 404, -32001, `no profile '${slug}'; see GET /tools/profiles`);
+      return serve(req, reply, `profile:${slug}`, { profile: slug });
     },
     close,
   };

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { Caller } from '../../shared/caller.js';
+import type { Caller } from '../../../shared/caller.js';
 
 /** Where a profile token's ID travels in AuthInfo.extra (an OAuth token's subject is `extra.subject`). */
 const PROFILE_TOKEN = 'profileToken';

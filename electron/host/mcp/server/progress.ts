@@ -8,7 +8,7 @@
  * approval wait) already counted past it.
  */
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { InvokeStreamEvent, ProgressUpdate } from '../../../shared/types.js';
+import type { InvokeStreamEvent, ProgressUpdate } from '../../../../shared/types.js';
 
 /** Status lines (approval waits, image builds) are short; output pieces may be longer. */
 const STATUS_CHARS = 500;
