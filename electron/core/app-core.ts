@@ -350,6 +350,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     profileTokens: profiles.tokens,
     metrics,
     events,
+    learning: search.learning,
     approvals,
     agents,
     schedules,

@@ -12,8 +12,8 @@ export interface ToolSearchLearningView {
   toolID: string;
   /** config.toolSearch.learnFromUse: off, nothing is learned and nothing learned counts. */
   learnFromUse: boolean;
-  /** Words, strongest first. */
-  words: { word: string; strength: number }[];
+  /** Words, strongest first; `teachers`: how many principals (agents' credentials) taught it. */
+  words: { word: string; strength: number; teachers: number }[];
   /** The latest searches that led an agent to call it, newest first. */
   searches: { query: string; at: string }[];
   updatedAt?: string;

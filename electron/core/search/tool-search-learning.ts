@@ -5,9 +5,10 @@
  * leaves the machine. Off when config.toolSearch.learnFromUse is false: nothing is learned and
  * the searchers see no learned words (what was learned stays on disk until reset).
  *
- * The MCP door tells it what agents searched (search_tools) and called; the scopes' searchers
- * ask what changed since they last looked (version, changedSince) and learn it; the app shows a
- * tool's "found by these searches" and resets one tool or all (tools.searchLearning.*).
+ * The agent surface (electron/core/agent-surface/) tells it what agents searched (search_tools)
+ * and called, per session and principal; the audiences' searchers ask what changed since they
+ * last looked (version, changedSince) and learn it; the app shows a tool's "found by these
+ * searches" and resets one tool or all (tools.searchLearning.*).
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ import type { Disposables } from '../lifecycle.js';
 import type { ToolSearchLearningView } from '../../../shared/operations/tools.js';
 import { tokenize } from './normalize.js';
 import { STOPWORDS } from './stopwords.js';
-import { emptyLearning, UsageLearner, type LearningChange, type LearningState } from './tool-search-learning-rules.js';
+import { emptyLearning, shareHolder, UsageLearner, type LearningChange, type LearningState } from './tool-search-learning-rules.js';
 
 const WRITE_DELAY_MS = 1_000;
 
@@ -29,8 +30,8 @@ const MAX_CHANGES = 2_000;
 
 export interface LearnedView {
   toolID: string;
-  /** Words, strongest first. */
-  words: { word: string; strength: number }[];
+  /** Words, strongest first, with how many principals taught each. */
+  words: { word: string; strength: number; teachers: number }[];
   /** The latest searches that led an agent to call it, newest first. */
   searches: { query: string; at: string }[];
   updatedAt: string;
@@ -79,9 +80,10 @@ export class ToolSearchLearning {
     }
   }
 
-  searched(session: string, query: string, toolIDs: readonly string[]): void {
+  /** An agent searched: `principal` is the key of the credential it speaks for (shared/caller.ts principalKey); the session when absent. */
+  searched(session: string, query: string, toolIDs: readonly string[], principal?: string): void {
     if (!this.enabled()) return;
-    this.record(this.learner.searched(session, query, toolIDs, this.now()));
+    this.record(this.learner.searched(session, query, toolIDs, this.now(), shareHolder(principal ?? session)));
   }
 
   called(session: string, toolID: string): void {
@@ -108,8 +110,13 @@ export class ToolSearchLearning {
   view(toolID: string): LearnedView | undefined {
     const tool = this.learner.state.tools[toolID];
     if (!tool) return undefined;
+    const shares = Object.values(tool.shares ?? {});
     const words = Object.entries(tool.words)
-      .map(([word, strength]) => ({ word, strength: Math.round(strength * 100) / 100 }))
+      .map(([word, strength]) => ({
+        word,
+        strength: Math.round(strength * 100) / 100,
+        teachers: Math.max(1, shares.filter((s) => s[word] !== undefined).length),
+      }))
       .sort((a, b) => b.strength - a.strength || a.word.localeCompare(b.word));
     return { toolID, words, searches: tool.searches, updatedAt: tool.updatedAt };
   }

@@ -3,7 +3,7 @@
  * the tuning half of the tools (one phrasing of each, the others kept to measure) and call the
  * tool meant — at once when the search showed it in its top 10, else after a second search by the
  * tool's own title, as an agent tries other words; one session in five searches and calls
- * nothing. The events go through the learner the app runs (tool-search/learning.ts); then the
+ * nothing. The events go through the learner the app runs (electron/core/search/tool-search-learning-rules.ts), three agents' credentials sharing the sessions; then the
  * ranker gets what it learned and the phrasings kept aside are measured again.
  */
 import { createHash } from 'node:crypto';
@@ -53,14 +53,17 @@ export function replayWeek(
   let ignored = 0;
   replayed.forEach((p, i) => {
     const session = `session-${i}`;
+    // A team's three agents, each with its own credential: the principals whose shares are kept.
+    const principal = `agent-${hashOf(session) % 3}`;
     now += (7 * DAY) / replayed.length;
-    learner.searched(session, p.query, rank(p.query, 10), now);
+    learner.searched(session, p.query, rank(p.query, 10), now, principal);
     if (hashOf(`ignored:${p.query}`) % 5 === 0) {
       ignored++;
       return;
     }
     const meant = p.expected[0]!;
-    if (!rank(p.query, 10).includes(meant)) learner.searched(session, titleOf.get(meant) ?? meant, rank(titleOf.get(meant) ?? meant, 10), now + 20_000);
+    if (!rank(p.query, 10).includes(meant))
+      learner.searched(session, titleOf.get(meant) ?? meant, rank(titleOf.get(meant) ?? meant, 10), now + 20_000, principal);
     const change = learner.called(session, meant, now + 40_000);
     for (const id of change.tools) searcher.learn(id, learner.state.tools[id]?.words ?? {});
     calls++;
