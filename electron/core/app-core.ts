@@ -181,6 +181,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     file: paths.secretsFile,
     keyFile: paths.secretsKeyFile,
     changes,
+    onChanged: () => emit({ type: 'secrets.changed' }),
     ...(opts.secretsCipher ? { cipher: opts.secretsCipher } : {}),
   });
   const functions = createFunctionRegistry();
@@ -215,6 +216,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     config: () => config.get(),
     steps: () => steps,
     runners: () => runners,
+    availabilityChanged: () => emit({ type: 'availability.changed' }),
     ...opts.runners,
   };
   const runners: Runner[] = typeServices.runners(runnerServices);
@@ -260,6 +262,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     metrics: (id) => metrics.get(id),
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
     refuseTool: (bundle, type) => typeServices.refuseTool(bundle, type),
+    typeView: (file) => typeServices.toolView(file),
+    keptOnSave: (file) => typeServices.keptOnSave(file),
   });
   const contextCost: ContextCostService = new ContextCostService({
     store,
