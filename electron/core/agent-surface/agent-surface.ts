@@ -22,6 +22,7 @@ import { audienceResources, scheduleLatest, type ScheduleReader } from './resour
 import type { RunHooks, RunOperation } from './run-operation.js';
 import { isSearchModeTool, searchModeCall } from './search-mode.js';
 import { AgentTasks, type TaskAnswer, type TaskView } from './tasks.js';
+import { AgentLanes, agentKey, queues } from './agent-lanes.js';
 import type { Logger } from '../log.js';
 
 /** Audiences kept at once; the least recently used goes first (it is built again when asked for). */
@@ -64,11 +65,20 @@ export interface AgentSurfaceDeps extends Omit<AudienceDeps, 'profiles'> {
 export class AgentSurface {
   private readonly audiences = new Map<string, Audience>();
   private readonly connections: SurfaceConnections;
+  /** Each agent's side-effecting calls, one at a time (direct calls and tasks alike). */
+  private readonly lanes = new AgentLanes();
   readonly tasks: AgentTasks;
 
   constructor(private readonly deps: AgentSurfaceDeps) {
     this.connections = new SurfaceConnections(deps.agents);
-    this.tasks = new AgentTasks({ tasksDir: deps.tasksDir, approvals: deps.approvals, config: deps.config, logger: deps.logger, run: deps.run });
+    this.tasks = new AgentTasks({
+      tasksDir: deps.tasksDir,
+      approvals: deps.approvals,
+      config: deps.config,
+      logger: deps.logger,
+      run: deps.run,
+      lanes: this.lanes,
+    });
   }
 
   /** The audience an address names; NOT_FOUND for a profile that does not exist. */
@@ -137,7 +147,8 @@ export class AgentSurface {
       if (input.plainOnly && tool.safety === 'privileged') return { kind: 'not-plain' };
     }
     this.countCall(audience, caller, input);
-    if (input.task) return { kind: 'task', task: await this.tasks.start(audience.key, tool, toolArgs, caller, input.canAsk === true) };
+    if (input.task)
+      return { kind: 'task', task: await this.tasks.start(audience.key, tool, toolArgs, caller, input.canAsk === true, agentKey(caller, input.via)) };
     if (tool.safety === 'privileged') {
       const report = hooks.onProgress;
       const round = await approvalRound(tool, toolArgs, caller, {
@@ -152,7 +163,7 @@ export class AgentSurface {
       if (round.kind === 'ask') return round;
       if (round.kind === 'refused') return { kind: 'result', result: errorResult(round.message) };
     }
-    return this.run(tool, toolArgs, caller, hooks);
+    return this.run(tool, toolArgs, caller, hooks, input.via);
   }
 
   /** A retry that carries an answer is the same call, counted once. */
@@ -160,7 +171,23 @@ export class AgentSurface {
     if (input.via && !input.approval) this.connections.called(audience.key, caller.name, input.via);
   }
 
-  private async run(tool: AgentTool, args: Record<string, unknown>, caller: Caller, hooks: RunHooks): Promise<AgentCallAnswer> {
+  /** One agent's side-effecting and privileged calls one at a time, in order (agent-lanes.ts); read-only ones at once. */
+  private async run(tool: AgentTool, args: Record<string, unknown>, caller: Caller, hooks: RunHooks, via?: Via): Promise<AgentCallAnswer> {
+    if (!queues(caller, tool.safety)) return this.runNow(tool, args, caller, hooks);
+    const release = await this.lanes.enter(agentKey(caller, via), hooks.signal).catch(() => undefined);
+    if (!release)
+      return {
+        kind: 'result',
+        result: errorResult(`the call of ${tool.name} was cancelled before it ran (it was waiting for this agent's earlier call to finish)`),
+      };
+    try {
+      return await this.runNow(tool, args, caller, hooks);
+    } finally {
+      release();
+    }
+  }
+
+  private async runNow(tool: AgentTool, args: Record<string, unknown>, caller: Caller, hooks: RunHooks): Promise<AgentCallAnswer> {
     const f = tool.file;
     const invocationID = randomUUID();
     const run = this.deps.run();
