@@ -1,9 +1,11 @@
 /**
- * Learning from use over MCP (issue 34, lever 2): at a search-mode profile, a search_tools that
- * an agent follows by a call of a tool teaches that tool the search's words, in the core's agent
- * surface (the transport only frames it), so the next search finds it by them; the app's REST
- * operations show a tool's "found by these searches" and forget it; the setting off learns
- * nothing. Raw 2026 requests and the SDK's 2025 client (a session) against a real host.
+ * search_tools over MCP at a search-mode profile, against a real host with raw 2026 requests and
+ * the SDK's 2025 client (a session). Learning from use (issue 34, lever 2): a search that an agent
+ * follows by a call of a tool teaches that tool the search's words, in the core's agent surface
+ * (the transport only frames it), so the next search finds it by them; the app's REST operations
+ * show a tool's "found by these searches" and forget it; the setting off learns nothing. The
+ * relevance floor (issue 35 point 10): weak guesses are left out and the agent is told plainly
+ * that no tool fits; the floor is a setting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -113,5 +115,27 @@ describe('learning from use over MCP', () => {
     } finally {
       await h.api('PATCH', '/tools/config', { toolSearch: { learnFromUse: true } });
     }
+  });
+
+  it('tells an agent plainly that no tool fits rather than handing it weak guesses; the floor is a setting', async () => {
+    // Only "note" is a word of these tools: the rest of the task is something none of them does.
+    const query = 'note the weather, the tides, the moon phases and the pollen count';
+    const answer = JSON.parse((await call('search_tools', { query })).text).result;
+    expect(answer.structuredContent).toEqual({ matches: [], note: expect.stringMatching(/^No tool fits "note the weather.*relevance under 0\.15.*tell the user/) });
+    expect(answer.content[0].text).toContain('No tool fits');
+    // A task they do is well above it.
+    const found = JSON.parse((await call('search_tools', { query: 'send a note to the team board' })).text).result.structuredContent;
+    expect(found.matches[0]).toMatchObject({ name: 'send-note', relevance: expect.any(Number) });
+    expect(found.matches[0].relevance).toBeGreaterThan(0.5);
+    expect(found.note).toBeUndefined();
+    // Floor 0: every match, the weak ones too.
+    expect((await h.api('PATCH', '/tools/config', { toolSearch: { relevanceFloor: 0 } })).status).toBe(200);
+    try {
+      const all = matches((await call('search_tools', { query })).text);
+      expect(all).toEqual(expect.arrayContaining(['send-note', 'list-notes']));
+    } finally {
+      await h.api('PATCH', '/tools/config', { toolSearch: {} });
+    }
+    expect((await h.api('PATCH', '/tools/config', { toolSearch: { relevanceFloor: 1.5 } })).status).toBe(400);
   });
 });
