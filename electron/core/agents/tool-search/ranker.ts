@@ -374,7 +374,17 @@ function indexOf(sorted: Int32Array, value: number): number {
 /** The k best by score, ties by name so equal tools come in a stable order. */
 function topK(candidates: readonly number[], k: number, score: (d: number) => number, name: (d: number) => string): number[] {
   const better = (a: number, b: number) => score(a) > score(b) || (score(a) === score(b) && name(a) < name(b));
-  if (k > 64) return [...candidates].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).slice(0, k);
+  if (k > 64) {
+    // A common word touches thousands of tools: find the k-th best score with the engine's numeric
+    // sort of a typed array, then order only the tools at or above it (ties included) by the rule.
+    let chosen = candidates;
+    if (candidates.length > 2 * k) {
+      const values = Float64Array.from(candidates, score).sort();
+      const threshold = values[values.length - k]!;
+      chosen = candidates.filter((d) => score(d) >= threshold);
+    }
+    return [...chosen].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).slice(0, k);
+  }
   const best: number[] = [];
   for (const d of candidates) {
     if (best.length === k && !better(d, best[k - 1]!)) continue;
