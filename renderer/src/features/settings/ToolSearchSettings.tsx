@@ -49,7 +49,11 @@ export function ToolSearchSettings({ config, patch }: { config: Config; patch: (
             onChange={(learnFromUse) => patch({ toolSearch: { ...search, learnFromUse } })}
           />
         </div>
-        <RelevanceFloor key={String(search.relevanceFloor)} value={search.relevanceFloor} save={(relevanceFloor) => patch({ toolSearch: { ...search, relevanceFloor } })} />
+        <RelevanceFloor
+          key={String(search.relevanceFloor)}
+          value={search.relevanceFloor}
+          save={(relevanceFloor) => patch({ toolSearch: { ...search, relevanceFloor } })}
+        />
         <div className="row">
           <button
             type="button"
@@ -103,7 +107,12 @@ function RelevanceFloor({ value, save }: { value: number | undefined; save: (flo
         onValue={(v) => setText(v)}
         data-testid="relevance-floor"
       />
-      <button type="submit" className="btn align-end" disabled={trimmed === (value === undefined ? '' : String(value)) || Boolean(error)} data-testid="relevance-floor-save">
+      <button
+        type="submit"
+        className="btn align-end"
+        disabled={trimmed === (value === undefined ? '' : String(value)) || Boolean(error)}
+        data-testid="relevance-floor-save"
+      >
         Save
       </button>
     </form>
