@@ -25,7 +25,6 @@ import { mcpCaller, requestAuth } from '../../http/request-caller.js';
 import { callForAgent } from '../calls/agent-call.js';
 import type { AudienceWatch } from '../server/audience-watch.js';
 import { plainModernRequest } from './plain-request.js';
-import { DESCRIBE_TOOLS, SEARCH_TOOLS } from '../../../core/agents/search-mode-tools.js';
 
 const CALL_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments']);
 
@@ -60,8 +59,7 @@ export function plainModernCall(req: FastifyRequest, view: AgentSurfaceView): Pl
   if (args !== undefined && !isPlainObject(args)) return undefined;
   // A client that declares the tasks extension gets its call as a task (server/tasks.ts).
   if (hasTaskClientCapabilityV2({ _meta: plain.params['_meta'] as Record<string, unknown> })) return undefined;
-  // At a search-mode profile, search_tools and describe_tools are lookups answered here; call_tool (a privileged tool maybe) is the SDK's.
-  if (view.mode === 'search' && name !== SEARCH_TOOLS && name !== DESCRIBE_TOOLS) return undefined;
+  // At a search-mode profile, search_tools and describe_tools (read-only lookups) pass below; call_tool is listed destructive: the SDK's.
   // A privileged tool may answer input_required: the SDK's round. An unknown one: the SDK's error names the way out.
   if (!plainTool(view, name)) return undefined;
   return { id: plain.id, client: plain.client, name, args: args ?? {} };

@@ -26,7 +26,6 @@ import type { McpConnection } from '../server/mcp-server.js';
 import type { AudienceWatch } from '../server/audience-watch.js';
 import { header, plainEnvelope, streamableHeaders } from './plain-request.js';
 import { plainTool } from './plain-call.js';
-import { DESCRIBE_TOOLS, SEARCH_TOOLS } from '../../../core/agents/search-mode-tools.js';
 
 export const LEGACY_VERSIONS: ReadonlySet<string> = new Set(['2025-11-25', '2025-06-18']);
 /** The SDK transport's default keep-alive interval for an open SSE answer (DEFAULT_SSE_KEEP_ALIVE_MS). */
@@ -135,9 +134,8 @@ export function plainSessionCall(req: FastifyRequest, session: PlainSession): Pl
   if (!plain) return undefined;
   const { name, arguments: args } = plain.params;
   if (typeof name !== 'string' || (args !== undefined && !isPlainObject(args))) return undefined;
-  // At a search-mode profile, search_tools and describe_tools are lookups answered here; call_tool is the SDK's.
+  // At a search-mode profile, search_tools and describe_tools (read-only lookups) pass below; call_tool is listed destructive: the SDK's.
   const view = session.audience.view();
-  if (view.mode === 'search' && name !== SEARCH_TOOLS && name !== DESCRIBE_TOOLS) return undefined;
   // A privileged tool asks for approval through the session; an unknown one gets the SDK's error.
   if (!plainTool(view, name)) return undefined;
   // The SDK would send a log message on the answer's stream.
