@@ -86,6 +86,9 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
+    // Until the list is in the DOM its height is unknown; the window's lets the first render hold
+    // rows (it would hold none, and the rows would take a render and a commit of their own).
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
   });
   const items = virtualizer.getVirtualItems();
   const rowId = (index: number) => {
