@@ -1,14 +1,17 @@
 /**
  * How a batch of audit records reaches the end of the chain on disk (writer.ts queues them and
- * decides when). The current file stays open across batches; the end of the chain is cached with
- * that file's inode and size, so the usual batch reads nothing and runs in one synchronous go
- * (appendInPlace); anything else takes the slow path under the folder's lock (appendChained).
+ * decides when). The folder's cross-process lock is held across a train of batches that follow
+ * one another (writer.ts releases it once the queue is empty, and now and then for other
+ * processes): a mkdir and rmdir per batch, each a journal operation, cost more than the write.
+ * The current file stays open; the end of the chain is cached with that file's inode and size,
+ * so the usual batch reads nothing and runs in one synchronous go (appendInPlace); anything else
+ * reads the end of the chain from disk (appendChained).
  */
-import { ftruncateSync, mkdirSync, promises as fsp, rmdirSync, statSync, writeSync } from 'node:fs';
+import { ftruncateSync, promises as fsp, statSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsyncDir } from '../fs/atomic.js';
-import { withLock } from '../fs/lock.js';
+import { acquireLock } from '../fs/lock.js';
 import { auditFileName } from './files.js';
 import { chainRecord, type PendingRecord } from './record.js';
 import { readChainTail, type Tail } from './tail.js';
@@ -46,6 +49,8 @@ export class AuditAppender {
   /** The end of the chain as this process left it. */
   private tail: Tail | undefined;
   private file: OpenFile | undefined;
+  /** The folder's lock, while a train of batches holds it. */
+  private held: { release: () => Promise<void>; since: number } | undefined;
 
   constructor(
     private readonly dir: string,
@@ -54,9 +59,25 @@ export class AuditAppender {
     private readonly stamp: () => Pick<PendingRecord, 'at' | 'pid' | 'host'>,
   ) {}
 
-  /** Appends one batch (in place when it can, else under the folder's lock, waiting for it); not yet synced. */
+  /** Appends one batch under the folder's lock (taken, waiting for it, unless held already); not yet synced. */
   async append(records: PendingRecord[]): Promise<Written> {
-    return this.appendInPlace(records) ?? (await withLock(join(this.dir, '.lock'), () => this.appendChained(records)));
+    if (!this.held) {
+      const release = await acquireLock(join(this.dir, '.lock'));
+      this.held = { release, since: Date.now() };
+    }
+    return this.appendInPlace(records) ?? (await this.appendChained(records));
+  }
+
+  /** How long the lock has been held (0: not held). */
+  heldForMs(): number {
+    return this.held ? Date.now() - this.held.since : 0;
+  }
+
+  /** Lets other processes have the folder. Never rejects. */
+  async release(): Promise<void> {
+    const held = this.held;
+    this.held = undefined;
+    await held?.release();
   }
 
   /** Makes a written batch durable: fdatasync (the bytes and the new size, not the times fsync also writes), and a new file's name. */
@@ -66,51 +87,34 @@ export class AuditAppender {
   }
 
   /**
-   * The usual batch, all synchronous: take the folder's lock (a mkdir), find the file exactly as
-   * this process left it (same inode, same size, no later file), chain, append with one write,
-   * release. Small appends to the page cache cost microseconds, and done in one go they never
-   * wait for the event loop between steps, which a busy host would make cost milliseconds per
-   * step. Undefined when the slow path must run: no file known yet, another writer came between,
-   * the file is due to rotate, or another process holds the lock (the slow path waits for it).
-   * A lock that cannot be made (permissions, a read-only or missing folder) throws: the log fails.
+   * The usual batch, all synchronous (under the held lock): find the file exactly as this process
+   * left it (same inode, same size, no later file), chain, append with one write. A small append
+   * to the page cache costs microseconds, and done in one go it never waits for the event loop
+   * between steps, which on a busy host costs milliseconds a step. Undefined when the slow path
+   * must run: no file known yet, another writer came between, or the file is due to rotate.
    */
   private appendInPlace(records: PendingRecord[]): Written | undefined {
     const file = this.file;
     const tail = this.tail;
     if (!file || !tail || tail.n !== file.n || tail.size >= this.maxFileBytes()) return undefined;
-    const lockPath = join(this.dir, '.lock');
+    const now = statSync(join(this.dir, auditFileName(file.n)), { throwIfNoEntry: false });
+    if (!now || now.ino !== file.ino || now.dev !== file.dev || now.size !== tail.size) return undefined;
+    if (statSync(join(this.dir, auditFileName(file.n + 1)), { throwIfNoEntry: false })) return undefined;
+    const { text, hash, seq } = chainText(records, tail);
     try {
-      mkdirSync(lockPath);
+      for (let done = 0; done < text.length;) done += writeSync(file.handle.fd, text, done, text.length - done);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+      // A partial write (a full disk) must not stay: cut back to where this batch began.
+      this.tail = undefined;
+      try {
+        ftruncateSync(file.handle.fd, tail.size);
+      } catch {
+        // The next writer finds the torn line and notes it.
+      }
       throw e;
     }
-    try {
-      const now = statSync(join(this.dir, auditFileName(file.n)), { throwIfNoEntry: false });
-      if (!now || now.ino !== file.ino || now.dev !== file.dev || now.size !== tail.size) return undefined;
-      if (statSync(join(this.dir, auditFileName(file.n + 1)), { throwIfNoEntry: false })) return undefined;
-      const { text, hash, seq } = chainText(records, tail);
-      try {
-        for (let done = 0; done < text.length;) done += writeSync(file.handle.fd, text, done, text.length - done);
-      } catch (e) {
-        // A partial write (a full disk) must not stay: cut back to where this batch began.
-        this.tail = undefined;
-        try {
-          ftruncateSync(file.handle.fd, tail.size);
-        } catch {
-          // The next writer finds the torn line and notes it.
-        }
-        throw e;
-      }
-      this.tail = { n: file.n, size: tail.size + text.length, hash, seq };
-      return { file, start: tail.size, end: tail.size + text.length, rotated: false };
-    } finally {
-      try {
-        rmdirSync(lockPath);
-      } catch {
-        // Gone already: nothing to release.
-      }
-    }
+    this.tail = { n: file.n, size: tail.size + text.length, hash, seq };
+    return { file, start: tail.size, end: tail.size + text.length, rotated: false };
   }
 
   /** Under the lock (the slow path): find the tail on disk, chain the records after it, append them with one write. */
@@ -156,16 +160,18 @@ export class AuditAppender {
   }
 
   /**
-   * A batch whose sync failed is taken back when nothing was appended after it (the records are
-   * then written again by the retry); otherwise it stays, and a retry may repeat its records.
+   * After a failure: a batch whose sync failed is taken back (under the lock still held) when
+   * nothing was appended after it, so the retry writes its records once; the file is closed and
+   * the lock released, so the retry starts from what the disk holds.
    */
-  async takeBack(written: Written): Promise<void> {
+  async reset(written: Written | undefined): Promise<void> {
     this.tail = undefined;
-    await withLock(join(this.dir, '.lock'), async () => {
-      const now = await written.file.handle.stat();
-      if (now.size === written.end) await written.file.handle.truncate(written.start);
-    }).catch(() => undefined);
+    if (written && this.held) {
+      const now = await written.file.handle.stat().catch(() => undefined);
+      if (now?.size === written.end) await written.file.handle.truncate(written.start).catch(() => undefined);
+    }
     await this.closeFile();
+    await this.release();
   }
 
   /**

@@ -29,6 +29,9 @@ import { noteRecord } from './acting-caller.js';
 
 /** Records kept in memory while they cannot be written; beyond this they are counted as lost. */
 export const DEFAULT_MAX_PENDING = 10_000;
+/** A busy writer lets go of the folder's lock this often, for YIELD_MS, so other processes are not starved. */
+const HOLD_MAX_MS = 1000;
+const YIELD_MS = 20;
 /** A failing log is tried again by a refused caller at most this often (besides its own backoff). */
 const RETRY_ON_DEMAND_MS = 1000;
 
@@ -201,12 +204,27 @@ export class AuditLog {
     }
   }
 
-  /** Writes batch after batch until the queue is empty or a write fails (the rest then waits for the retry). */
+  /**
+   * Writes batch after batch until the queue is empty or a write fails (the rest then waits for
+   * the retry), holding the folder's lock across them; released once the queue is empty, and
+   * every HOLD_MAX_MS for a moment, so other processes on the folder get their turn.
+   */
   private async writeLoop(): Promise<void> {
     // The records of this turn of the event loop go in one write.
     await new Promise((r) => setImmediate(r));
     try {
-      while ((this.queue.length || this.dropped) && (await this.writeBatch()));
+      for (;;) {
+        while (this.queue.length || this.dropped) {
+          if (!(await this.writeBatch())) return;
+          if (this.appender.heldForMs() > HOLD_MAX_MS && (this.queue.length || this.dropped)) {
+            await this.appender.release();
+            await new Promise((r) => setTimeout(r, YIELD_MS));
+          }
+        }
+        await this.appender.release();
+        // Records queued while the lock was being released are still this loop's.
+        if (!this.queue.length && !this.dropped) return;
+      }
     } finally {
       this.writing = undefined;
     }
@@ -240,8 +258,7 @@ export class AuditLog {
       await this.appender.sync(written);
     } catch (e) {
       this.dirMade = false;
-      if (written) await this.appender.takeBack(written);
-      else await this.appender.closeFile();
+      await this.appender.reset(written);
       this.keepForRetry(batch, dropped);
       this.failed(e, batch);
       return false;
