@@ -8,7 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CssColor, JsonSchemaValue, Nullable, Safety, SlugString, Timestamp, Uuid } from './schema-primitives.js';
 import { ToolTypeSchema, type Impl } from './tool-types/catalog.js';
 import { MAX_SCHEDULES, Schedule } from './schedules/schema.js';
-import { BundleSource } from './upstream.js';
+import { BundleSource, UpstreamReview } from './upstream.js';
 import { MAX_UPSTREAM_IDLE_MINUTES } from './limits.js';
 import { BundleGuardSettings, ConfigGuardSettings, ToolGuardSettings } from './guard/policy.js';
 import { ShellSettings, WebSearchSettings } from './core-tools.js';
@@ -63,6 +63,8 @@ const toolFields = {
   argSchema: JsonSchemaValue,
   outputSchema: JsonSchemaValue,
   impl: Type.Object({}, { additionalProperties: true }),
+  /** An upstream tool's review state (shared/upstream.ts): written by its sync and accept only; absent on other tools. */
+  review: Type.Optional(UpstreamReview),
   card: Card,
   limits: Limits,
   /** The guard's settings for this tool: output mode, and a person's acceptance of its findings (shared/guard/policy.ts). */

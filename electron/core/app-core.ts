@@ -260,6 +260,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     metrics: (id) => metrics.get(id),
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
     refuseTool: (bundle, type) => typeServices.refuseTool(bundle, type),
+    typeView: (file) => typeServices.toolView(file),
+    keptOnSave: (file) => typeServices.keptOnSave(file),
   });
   const contextCost: ContextCostService = new ContextCostService({
     store,

@@ -40,6 +40,8 @@ export const ToolInput = Type.Object(
     metrics: Type.Optional(Type.Unknown()),
     effectiveSafety: Type.Optional(Type.Unknown()),
     contextTokens: Type.Optional(Type.Unknown()),
+    /** An upstream tool's review state: changed by its sync and accept only, kept by a save. */
+    review: Type.Optional(Type.Unknown()),
   },
   // "x-" keys are people's annotations (tool.json allows them): written as sent, so a GET sent back changes nothing.
   { additionalProperties: false, patternProperties: { '^x-': {} } },
