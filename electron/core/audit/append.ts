@@ -51,6 +51,9 @@ export class AuditAppender {
   private file: OpenFile | undefined;
   /** The folder's lock, while a train of batches holds it. */
   private held: { release: () => Promise<void>; since: number } | undefined;
+  /** A release under way: the next train takes the lock once it is done. */
+  private releasing: Promise<void> | undefined;
+  private lingerTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly dir: string,
@@ -61,7 +64,10 @@ export class AuditAppender {
 
   /** Appends one batch under the folder's lock (taken, waiting for it, unless held already); not yet synced. */
   async append(records: PendingRecord[]): Promise<Written> {
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
     if (!this.held) {
+      await this.releasing;
       const release = await acquireLock(join(this.dir, '.lock'));
       this.held = { release, since: Date.now() };
     }
@@ -75,9 +81,22 @@ export class AuditAppender {
 
   /** Lets other processes have the folder. Never rejects. */
   async release(): Promise<void> {
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
     const held = this.held;
     this.held = undefined;
-    await held?.release();
+    if (held) this.releasing = held.release();
+    await this.releasing;
+  }
+
+  /**
+   * Releases the lock unless another batch comes within `ms`: one caller after another (each
+   * waiting for its answer before the next call) would otherwise take and release it per call.
+   */
+  releaseSoon(ms: number): void {
+    if (!this.held || this.lingerTimer) return;
+    this.lingerTimer = setTimeout(() => void this.release(), ms);
+    this.lingerTimer.unref();
   }
 
   /** Makes a written batch durable: fdatasync (the bytes and the new size, not the times fsync also writes), and a new file's name. */

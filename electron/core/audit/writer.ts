@@ -32,6 +32,8 @@ export const DEFAULT_MAX_PENDING = 10_000;
 /** A busy writer lets go of the folder's lock this often, for YIELD_MS, so other processes are not starved. */
 const HOLD_MAX_MS = 1000;
 const YIELD_MS = 20;
+/** An idle writer keeps the lock this long for the next record (flush() lets go at once). */
+const LINGER_MS = 50;
 /** A failing log is tried again by a refused caller at most this often (besides its own backoff). */
 const RETRY_ON_DEMAND_MS = 1000;
 
@@ -175,6 +177,8 @@ export class AuditLog {
     this.batchTimer = undefined;
     await this.writing;
     if (this.queue.length || this.dropped) await (this.writing ??= this.writeLoop());
+    // Written means let go too: nothing of this process's is left holding the folder.
+    if (!this.writing) await this.appender.release();
   }
 
   /** One check at a time: the queue written, or (nothing queued) the folder tried for writing. */
@@ -206,25 +210,21 @@ export class AuditLog {
 
   /**
    * Writes batch after batch until the queue is empty or a write fails (the rest then waits for
-   * the retry), holding the folder's lock across them; released once the queue is empty, and
-   * every HOLD_MAX_MS for a moment, so other processes on the folder get their turn.
+   * the retry), holding the folder's lock across them; released LINGER_MS after the queue is
+   * empty, and every HOLD_MAX_MS for a moment, so other processes on the folder get their turn.
    */
   private async writeLoop(): Promise<void> {
     // The records of this turn of the event loop go in one write.
     await new Promise((r) => setImmediate(r));
     try {
-      for (;;) {
-        while (this.queue.length || this.dropped) {
-          if (!(await this.writeBatch())) return;
-          if (this.appender.heldForMs() > HOLD_MAX_MS && (this.queue.length || this.dropped)) {
-            await this.appender.release();
-            await new Promise((r) => setTimeout(r, YIELD_MS));
-          }
+      while (this.queue.length || this.dropped) {
+        if (!(await this.writeBatch())) return;
+        if (this.appender.heldForMs() > HOLD_MAX_MS && (this.queue.length || this.dropped)) {
+          await this.appender.release();
+          await new Promise((r) => setTimeout(r, YIELD_MS));
         }
-        await this.appender.release();
-        // Records queued while the lock was being released are still this loop's.
-        if (!this.queue.length && !this.dropped) return;
       }
+      this.appender.releaseSoon(LINGER_MS);
     } finally {
       this.writing = undefined;
     }
