@@ -181,6 +181,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     file: paths.secretsFile,
     keyFile: paths.secretsKeyFile,
     changes,
+    onChanged: () => emit({ type: 'secrets.changed' }),
     ...(opts.secretsCipher ? { cipher: opts.secretsCipher } : {}),
   });
   const functions = createFunctionRegistry();
@@ -215,6 +216,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     config: () => config.get(),
     steps: () => steps,
     runners: () => runners,
+    availabilityChanged: () => emit({ type: 'availability.changed' }),
     ...opts.runners,
   };
   const runners: Runner[] = typeServices.runners(runnerServices);
