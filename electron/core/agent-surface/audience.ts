@@ -18,7 +18,7 @@ import type { StoreReader } from '../store/reader.js';
 import type { ToolService } from '../store/tools.js';
 import { cadenceKey } from '../../../shared/schedules/cadence.js';
 import { describeTool } from './definitions.js';
-import { searchEntryOf, searchModeTools } from './search-mode.js';
+import { catchUpLearning, searchEntryOf, searchModeTools, type SearchLearningSource } from './search-mode.js';
 
 export interface AudienceDeps {
   reader: StoreReader;
@@ -27,6 +27,8 @@ export interface AudienceDeps {
   profiles: { get(profileID: string): ProfileFile | undefined };
   metrics: { get(toolID: string): { callCount: number } };
   events: { on(event: 'event', l: (e: StoreEvent) => void): unknown; off(event: 'event', l: (e: StoreEvent) => void): unknown };
+  /** Learning from use: what agents taught the tools, which the searcher ranks by. */
+  learning?: SearchLearningSource;
 }
 
 /** Who an audience serves: some bundles by slug (all when none), or one profile. */
@@ -101,7 +103,7 @@ export function createAudience(deps: AudienceDeps, spec: AudienceSpec): Audience
     const p = profile();
     return p ? profileTools(deps.reader, deps.tools, p) : [];
   };
-  let cached: { tools: AgentTool[]; byName: Map<string, AgentTool>; described?: Tool[]; searcher?: ToolSearcher } | undefined;
+  let cached: { tools: AgentTool[]; byName: Map<string, AgentTool>; described?: Tool[]; searcher?: ToolSearcher; learnedVersion?: number } | undefined;
   // Every name this audience was offered, with its tool: an agent keeps calling a name it listed.
   const offered = new Map<string, string>();
   const current = () => {
@@ -201,7 +203,9 @@ export function createAudience(deps: AudienceDeps, spec: AudienceSpec): Audience
     mode,
     searcher() {
       const c = current();
-      return (c.searcher ??= createToolSearcher(c.tools.map((t) => searchEntryOf(t, deps.metrics.get(t.file.toolID).callCount))));
+      c.searcher ??= createToolSearcher(c.tools.map((t) => searchEntryOf(t, deps.metrics.get(t.file.toolID).callCount)));
+      if (deps.learning && c.learnedVersion !== deps.learning.version) c.learnedVersion = catchUpLearning(c.searcher, c.tools, deps.learning, c.learnedVersion);
+      return c.searcher;
     },
     revision: () => toolsRev.revision(),
     resourcesRevision: () => resourcesRev.revision(),
