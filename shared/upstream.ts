@@ -197,6 +197,8 @@ export interface UpstreamStatus {
   restarts: number;
   /** The end of what it wrote on stderr (bounded). */
   stderr: string;
+  /** `failed` because it could not be started (its tools cannot run until a sync, a stop or a changed source); a server that exited is restarted by the next call. */
+  startFailed?: boolean | undefined;
   /** While a sign-in started by servers.authorize waits for the person: where to send them. */
   authorizationUrl?: string | undefined;
 }

@@ -100,9 +100,25 @@ export class ToolService {
     return rec.file.isEnabled && !!b && b.isEnabled && !b.softDeletedAt;
   }
 
-  /** Switched on and not withheld: what agents are offered (MCP tools/list, the OpenAI export). */
+  /**
+   * Switched on, not withheld and able to run now (its availability, as the tool list shows it):
+   * what agents are offered (MCP tools/list, search_tools, the OpenAI export). A tool that cannot
+   * run stays in the app and REST, with its availability saying why.
+   */
   offeredToAgents(rec: ToolRecord): boolean {
-    return this.isVisible(rec) && this.deps.withheld?.(rec) === undefined;
+    return this.isVisible(rec) && this.deps.withheld?.(rec) === undefined && this.deps.availability(rec).ok;
+  }
+
+  /**
+   * Why a switched-on tool is not offered to agents now — withheld until a person reviews it, or
+   * unable to run (its availability) — or undefined when it is offered, or switched off.
+   */
+  notOfferedBecause(rec: ToolRecord): { withheld: boolean; reason: string } | undefined {
+    if (!this.isVisible(rec)) return undefined;
+    const withheld = this.deps.withheld?.(rec);
+    if (withheld !== undefined) return { withheld: true, reason: withheld };
+    const availability = this.deps.availability(rec);
+    return availability.ok ? undefined : { withheld: false, reason: availability.reason ?? 'it cannot run here' };
   }
 
   async get(ref: ToolRef): Promise<ToolView> {
