@@ -9,7 +9,6 @@ import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
-import type { StoreEvent } from '../../shared/operations.js';
 import type { AgentAccessStatus, Availability, ToolView } from '../../shared/types.js';
 import { ConfigStore } from './config.js';
 import { MetricsStore } from './metrics.js';
@@ -22,6 +21,7 @@ import { BundleService } from './store/bundles.js';
 import { ToolService } from './store/tools.js';
 import { watchStore } from './store/watcher.js';
 import { SearchService } from './search/search-service.js';
+import { openToolSearchLearning } from './search/tool-search-learning.js';
 import { SecretsStore } from './secrets/secrets-store.js';
 import type { SecretCipher } from './secrets/cipher.js';
 import { createFunctionRegistry } from './functions/core-functions.js';
@@ -37,6 +37,7 @@ import { toolTypeModule } from './tool-types/registry.js';
 import { TypeServices } from './tool-types/type-services.js';
 import type { RunnerServices } from './tool-types/tool-type.js';
 import { prepareTool } from './tool-types/prepare.js';
+import { createGuardedWeb } from './tool-types/function/guarded-web.js';
 import { TransferService } from './transfer/transfer-service.js';
 import { BuildFilesService } from './tool-files/build-files.js';
 import { BuildService, type ImageBuilder } from './tool-files/builds.js';
@@ -68,7 +69,7 @@ import { listAudit } from './audit/query.js';
 import { verifyAudit } from './audit/verify.js';
 import { openAuditLog } from './audit/durability.js';
 import type { AuditActor } from '../../shared/audit.js';
-import type { OpInput } from '../../shared/operations.js';
+import type { OpInput, StoreEvent } from '../../shared/operations.js';
 import { DEFAULT_APPROVAL_TTL_SECONDS } from '../../shared/schemas.js';
 
 export interface CoreOptions {
@@ -181,6 +182,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     file: paths.secretsFile,
     keyFile: paths.secretsKeyFile,
     changes,
+    onChanged: () => emit({ type: 'secrets.changed' }),
     ...(opts.secretsCipher ? { cipher: opts.secretsCipher } : {}),
   });
   const functions = createFunctionRegistry();
@@ -215,6 +217,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     config: () => config.get(),
     steps: () => steps,
     runners: () => runners,
+    availabilityChanged: () => emit({ type: 'availability.changed' }),
     ...opts.runners,
   };
   const runners: Runner[] = typeServices.runners(runnerServices);
@@ -260,6 +263,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     metrics: (id) => metrics.get(id),
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
     refuseTool: (bundle, type) => typeServices.refuseTool(bundle, type),
+    typeView: (file) => typeServices.toolView(file),
+    keptOnSave: (file) => typeServices.keptOnSave(file),
   });
   const contextCost: ContextCostService = new ContextCostService({
     store,
@@ -270,10 +275,14 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   });
   owned.add(contextCost.dispose);
   const lint = new ToolLintService({ reader: store.reader, tools, guard: guard.guard, instructionsOf });
-  const search = new SearchService(store, tools);
+  const search = new SearchService(store, tools, await openToolSearchLearning({ dataDir, config, logger, owned }));
   owned.add(search.dispose);
   const invocations = new InvocationService(store, engine, history, running, () => config.get());
-  const transfer = new TransferService({ store, bundles, tools, config, paths });
+  // A3S binary backends given by url are downloaded at import under http tools' guard (the tests' loopback rules included).
+  const transfer = new TransferService(
+    { store, bundles, tools, config, paths },
+    { web: (maxBytes) => createGuardedWeb({ ...opts.runners?.http, maxResponseBytes: maxBytes }) },
+  );
   await transfer.recover();
 
   const schedulerOptions = opts.scheduler === true ? {} : opts.scheduler || undefined;
@@ -350,6 +359,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     profileTokens: profiles.tokens,
     metrics,
     events,
+    learning: search.learning,
     approvals,
     agents,
     schedules,

@@ -29,6 +29,7 @@ export const getTool = operation('tools.get');
 export const putTool = operation('tools.put');
 export const updateTool = operation('tools.update');
 export const searchTools = operation('tools.search');
+export const resetSearchLearning = operation('tools.searchLearningReset');
 export const importContainerTool = operation('tools.importContainer');
 export const openaiFunctions = operation('tools.openaiFunctions');
 export const buildToolImage = operation('tools.build');
@@ -40,6 +41,10 @@ export const readBuildFile = operation('buildFiles.read');
 export const writeBuildFile = operation('buildFiles.write');
 export const renameBuildFile = operation('buildFiles.rename');
 export const deleteBuildFile = operation('buildFiles.delete');
+
+export const getToolConfig = operation('toolConfig.get');
+export const putToolConfig = operation('toolConfig.put');
+export const testToolConfig = operation('toolConfig.test');
 
 export const decideApproval = operation('approvals.decide');
 export const patchSchedule = operation('schedules.patch');

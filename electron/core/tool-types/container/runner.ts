@@ -38,8 +38,12 @@ export interface ContainerRunnerOptions {
   buildTimeoutMs?: number;
   /** Cap of stdout and of stderr, each. Default 100 KB. */
   outputCapBytes?: number;
+  /** The engine came or went: every container tool's availability changed with it. */
+  onDockerStatusChange?: (ok: boolean) => void;
   /** Tool-level settings passed to the container as `settings`. Default {}. */
   settings?: (tool: ToolFile) => Record<string, unknown>;
+  /** Why a run cannot start for want of a required setting (container/settings.ts), or undefined. */
+  missingSetting?: (tool: ToolFile) => string | undefined;
 }
 
 export interface ContainerRunner extends Runner {
@@ -77,7 +81,7 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
       images = new ImageProvider(docker, options.buildTimeoutMs ?? 10 * 60_000);
       return docker;
     })());
-  const status = new DockerStatus(connect, options.statusRefreshMs ?? 15_000, docker);
+  const status = new DockerStatus(connect, options.statusRefreshMs ?? 15_000, docker, options.onDockerStatusChange);
   const cap = options.outputCapBytes ?? OUTPUT_CAP_BYTES;
   const live = new Map<string, Dockerode.Container>();
   const removal = new ContainerRemoval();
@@ -158,6 +162,8 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
   function availability(tool: ToolFile, toolDir: string, _secrets: SecretsReader): Availability {
     try {
       const impl = containerImpl(tool);
+      const missing = options.missingSetting?.(tool);
+      if (missing) return { ok: false, reason: missing };
       if (impl.build && !isRegularFile(path.join(toolDir, 'Dockerfile'))) {
         return { ok: false, reason: 'The tool folder has no Dockerfile; add one next to tool.json or set impl.image.' };
       }
