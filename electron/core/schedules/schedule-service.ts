@@ -38,6 +38,7 @@ export class ScheduleService {
     }
     return {
       scheduleID: schedule.scheduleID,
+      ...(schedule.name ? { name: schedule.name } : {}),
       toolID: tool.file.toolID,
       bundleID: tool.file.bundleID,
       cron: schedule.cron ?? null,
