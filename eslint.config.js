@@ -4,7 +4,9 @@
  * recommended rules and React's hook rules, the layering of docs/architecture.md ("Layers"):
  *   shared/        pure: imports nothing of electron/ or renderer/, no Node built-ins
  *   electron/core/ never imports `electron`, electron/host|shell|cli, main, preload or renderer/
- *   electron/host/ never imports `electron`, electron/shell or electron/cli (the shell wires them together)
+ *   electron/host/ never imports `electron`, electron/shell or electron/cli (the shell wires them together), and of
+ *                  electron/core only the dispatcher's door (HOST_MAY_IMPORT_OF_CORE); its two entry points, which
+ *                  build the core as the shell does, also the composition root (test/architecture.test.ts checks the same)
  *   electron/cli/  never imports `electron` or electron/shell; its commands (cli/commands/, and a tool
  *                  type's in cli/tool-types/) reach the core only through cli/session.ts (the
  *                  operations contract), like REST and IPC
@@ -49,6 +51,80 @@ const TYPE_NAME_BRANCHES = [
   { selector: `SwitchStatement${DOT_TYPE('discriminant')} > SwitchCase[test.value=${TYPE_NAME}]`, message: TYPE_NAME_MESSAGE },
 ];
 
+// What a transport (electron/host) may import of electron/core: the dispatcher's door and the types around it. The same
+// set as test/architecture.test.ts's TRANSPORT_DOOR; the entry points that build the core (as the Electron shell and the
+// CLI's session do) may also import the composition root (its ENTRY_POINTS and COMPOSITION).
+const HOST_MAY_IMPORT_OF_CORE = ['./operations/transport.ts', './operations/dispatch.ts', './errors.ts', './log.ts'];
+const HOST_ENTRY_POINTS = ['electron/host/serve.ts', 'electron/host/mcp/entry/stdio.ts'];
+const CORE_COMPOSITION = ['./app-core.ts', './schedules/scheduler.ts'];
+
+/** The layers as import-x/no-restricted-paths zones; `hostBuildsCore` for the host's entry points alone. */
+const layerZones = (hostBuildsCore) => [
+  {
+    target: './shared',
+    from: ['./electron', './renderer', './test'],
+    message: 'shared/ is pure: it must not depend on electron/, renderer/ or tests.',
+  },
+  {
+    target: './electron/core',
+    from: ['./electron/host', './electron/shell', './electron/cli', './electron/main.ts', './electron/preload.ts', './renderer'],
+    message: 'electron/core/ runs everywhere (app, host, CLI, tests): it must not reach into transports, the shell or the renderer.',
+  },
+  {
+    target: './electron/host',
+    from: ['./electron/shell', './electron/cli', './electron/main.ts', './renderer'],
+    message: 'transports must not depend on the Electron shell or the renderer.',
+  },
+  {
+    target: './electron/host',
+    from: './electron/core',
+    except: hostBuildsCore ? [...HOST_MAY_IMPORT_OF_CORE, ...CORE_COMPOSITION] : HOST_MAY_IMPORT_OF_CORE,
+    message: hostBuildsCore
+      ? "an entry point of the host imports of electron/core only the dispatcher's door (operations/transport.ts, operations/dispatch.ts, errors.ts, log.ts) and the composition root (app-core.ts, schedules/scheduler.ts)."
+      : 'a transport (REST, IPC, MCP) reaches the core only through the dispatcher: import operations/transport.ts (or dispatch.ts, errors.ts, log.ts) of electron/core, never a core service; add an operation (shared/operations/) for what it needs.',
+  },
+  {
+    target: './electron/cli',
+    from: ['./electron/shell', './electron/main.ts', './electron/preload.ts', './renderer'],
+    message: 'the CLI runs in plain Node: it must not depend on the Electron shell or the renderer.',
+  },
+  {
+    target: ['./electron/cli/commands', './electron/cli/tool-types'],
+    from: ['./electron/core', './electron/host'],
+    message:
+      'a CLI command reaches the core through cli/session.ts (the operations contract, as REST and IPC do) and starts transports through cli/transports.ts.',
+  },
+  { target: './renderer', from: ['./electron', './test'], message: 'the renderer talks to main only through renderer/src/api/client.ts.' },
+  {
+    target: ['./renderer/src/!(api)/**', './renderer/src/*.{ts,tsx}'],
+    from: './renderer/src/api/client.ts',
+    message:
+      'only renderer/src/api/ talks to the client: call a named operation of api/operations.ts or a hook of api/queries.ts / mutations.ts; errors are in api/errors.ts, the token in api/session.ts.',
+  },
+  {
+    target: [...RENDERER_FEATURES, ...RENDERER_FOUNDATION],
+    from: RENDERER_SHELL,
+    message: 'the shell (renderer/src/app/: main, App, Sidebar, SignIn, boot) is the top: nothing below it imports it.',
+  },
+  {
+    target: RENDERER_FOUNDATION,
+    from: RENDERER_FEATURES,
+    message:
+      'lib/, components/ and api/ are the foundation features stand on: they must not import a feature (renderer/src/features/…); move what two features share down into lib/ or components/.',
+  },
+  {
+    target: `${RENDERER}/api`,
+    from: `${RENDERER}/lib`,
+    message: 'the api layer is the bottom of the renderer: it must not import lib/.',
+  },
+  {
+    target: `${RENDERER}/api`,
+    from: `${RENDERER}/components`,
+    except: ['./Toasts.tsx'],
+    message: 'the api layer is the bottom of the renderer: of components/ it may import only Toasts (a mutation may toast).',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test-results/', '**/*.d.ts'] },
   js.configs.recommended,
@@ -67,69 +143,13 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       'no-control-regex': 'off',
       'no-empty': ['error', { allowEmptyCatch: true }],
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            {
-              target: './shared',
-              from: ['./electron', './renderer', './test'],
-              message: 'shared/ is pure: it must not depend on electron/, renderer/ or tests.',
-            },
-            {
-              target: './electron/core',
-              from: ['./electron/host', './electron/shell', './electron/cli', './electron/main.ts', './electron/preload.ts', './renderer'],
-              message: 'electron/core/ runs everywhere (app, host, CLI, tests): it must not reach into transports, the shell or the renderer.',
-            },
-            {
-              target: './electron/host',
-              from: ['./electron/shell', './electron/cli', './electron/main.ts', './renderer'],
-              message: 'transports must not depend on the Electron shell or the renderer.',
-            },
-            {
-              target: './electron/cli',
-              from: ['./electron/shell', './electron/main.ts', './electron/preload.ts', './renderer'],
-              message: 'the CLI runs in plain Node: it must not depend on the Electron shell or the renderer.',
-            },
-            {
-              target: ['./electron/cli/commands', './electron/cli/tool-types'],
-              from: ['./electron/core', './electron/host'],
-              message:
-                'a CLI command reaches the core through cli/session.ts (the operations contract, as REST and IPC do) and starts transports through cli/transports.ts.',
-            },
-            { target: './renderer', from: ['./electron', './test'], message: 'the renderer talks to main only through renderer/src/api/client.ts.' },
-            {
-              target: ['./renderer/src/!(api)/**', './renderer/src/*.{ts,tsx}'],
-              from: './renderer/src/api/client.ts',
-              message:
-                'only renderer/src/api/ talks to the client: call a named operation of api/operations.ts or a hook of api/queries.ts / mutations.ts; errors are in api/errors.ts, the token in api/session.ts.',
-            },
-            {
-              target: [...RENDERER_FEATURES, ...RENDERER_FOUNDATION],
-              from: RENDERER_SHELL,
-              message: 'the shell (renderer/src/app/: main, App, Sidebar, SignIn, boot) is the top: nothing below it imports it.',
-            },
-            {
-              target: RENDERER_FOUNDATION,
-              from: RENDERER_FEATURES,
-              message:
-                'lib/, components/ and api/ are the foundation features stand on: they must not import a feature (renderer/src/features/…); move what two features share down into lib/ or components/.',
-            },
-            {
-              target: `${RENDERER}/api`,
-              from: `${RENDERER}/lib`,
-              message: 'the api layer is the bottom of the renderer: it must not import lib/.',
-            },
-            {
-              target: `${RENDERER}/api`,
-              from: `${RENDERER}/components`,
-              except: ['./Toasts.tsx'],
-              message: 'the api layer is the bottom of the renderer: of components/ it may import only Toasts (a mutation may toast).',
-            },
-          ],
-        },
-      ],
+      'import-x/no-restricted-paths': ['error', { zones: layerZones(false) }],
     },
+  },
+  {
+    // A later block's options replace the earlier's: these files get the same zones, with the composition root allowed.
+    files: HOST_ENTRY_POINTS,
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones(true) }] },
   },
   {
     files: ['shared/**/*.ts'],

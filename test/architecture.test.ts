@@ -62,7 +62,7 @@ export function moduleGraph(root: string, into: string = root): Map<string, Map<
   return graph;
 }
 
-/** What a transport may import of electron/core: the dispatcher's door and the types around it (operations/transport.ts). */
+/** What a transport may import of electron/core: the dispatcher's door and the types around it (operations/transport.ts). ESLint keeps the same set (eslint.config.js, HOST_MAY_IMPORT_OF_CORE). */
 const TRANSPORT_DOOR = new Set(['operations/transport.ts', 'operations/dispatch.ts', 'errors.ts', 'log.ts'].map((f) => `electron/core/${f}`));
 /** The entry points that build the core (as the Electron shell and the CLI's session do) may also import the composition root. */
 const ENTRY_POINTS = new Set(['electron/host/serve.ts', 'electron/host/mcp/entry/stdio.ts']);

@@ -57,10 +57,12 @@ export class BuiltinState {
     return this.state.tools[id] ?? shipped;
   }
 
-  async set(kind: 'bundles' | 'tools', id: string, enabled: boolean): Promise<void> {
+  /** `precondition` runs under the lock on the state just read, so a switch another process flipped counts. */
+  async set(kind: 'bundles' | 'tools', id: string, enabled: boolean, precondition?: () => void): Promise<void> {
     await withLock(this.paths.rootLock, async () => {
       await this.reload();
       if (this.bad) throw new CoreError('CONFLICT', `${this.bad.reason}; fix or delete ${this.paths.builtinStateFile}`);
+      precondition?.();
       this.state[kind][id] = enabled;
       const before = await this.changes?.before(this.paths.builtinStateFile);
       await writeJsonFile(this.paths.builtinStateFile, this.state as unknown as Record<string, unknown>, ['bundles', 'tools']);

@@ -3,6 +3,7 @@
  * builtin-state.json (BuiltinState). This applies that file over what shipped, at load, when
  * the person flips a switch and when the file changes on disk.
  */
+import { CoreError } from '../errors.js';
 import type { BuiltinState } from './builtin-state.js';
 import type { StoreState } from './state.js';
 import type { StoreNotifier } from './notifier.js';
@@ -35,8 +36,16 @@ export class BuiltinSwitches {
     return next;
   }
 
+  /** As for any bundle (store.writableBundle), a tool of a bundle that is switched off keeps its switch. */
   async setToolEnabled(rec: ToolRecord, enabled: boolean): Promise<ToolRecord> {
-    await this.file.set('tools', rec.file.toolID, enabled);
+    const bundle = this.state.bundles.get(rec.file.bundleID);
+    const bundleSlug = bundle?.file.slug ?? rec.file.bundleID;
+    await this.file.set('tools', rec.file.toolID, enabled, () => {
+      if (this.file.bundleEnabled(rec.file.bundleID, true)) return;
+      throw new CoreError('BUNDLE_DISABLED', `bundle '${bundleSlug}' is switched off; switch it on before you switch its tools on or off`, {
+        bundleID: rec.file.bundleID,
+      });
+    });
     const next = { ...rec, file: { ...rec.file, isEnabled: enabled } };
     this.state.setTool(next);
     this.notifier.toolChanged(next);
