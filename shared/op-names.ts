@@ -22,6 +22,8 @@ export const OP_NAMES = [
   'tools.invoke',
   'tools.cancel',
   'tools.history',
+  'tools.searchLearning',
+  'tools.searchLearningReset',
   'config.get',
   'config.patch',
   'secrets.list',

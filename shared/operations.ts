@@ -110,6 +110,8 @@ export type StoreEvent =
   | { type: 'build.finished'; bundleID: string; toolID: string; buildID: string; ok: boolean }
   /** An upstream MCP server of this process started, stopped, failed or wrote to stderr. */
   | { type: 'upstream.changed'; bundleID: string }
+  /** Something tools' availability depends on outside the store changed in this process (the Docker engine came or went). */
+  | { type: 'availability.changed' }
   /** A profile's file or tokens changed (in any process). */
   | { type: 'profile.changed'; profileID: string }
   | { type: 'profile.removed'; profileID: string }

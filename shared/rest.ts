@@ -56,6 +56,8 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'tools.delete': { method: 'DELETE', path: TOOL, params: TOOL_PARAMS, status: 204 },
   'tools.invoke': { method: 'POST', path: `${TOOL}/invoke`, params: TOOL_PARAMS, body: '*', stream: true },
   'tools.history': { method: 'GET', path: `${TOOL}/history`, params: TOOL_PARAMS, query: ['limit'] },
+  'tools.searchLearning': { method: 'GET', path: '/tools/search-learning/:toolID', params: ['toolID'] },
+  'tools.searchLearningReset': { method: 'DELETE', path: '/tools/search-learning', query: ['toolID'] },
   'buildFiles.list': { method: 'GET', path: `${TOOL}/files`, params: TOOL_PARAMS },
   'buildFiles.read': { method: 'GET', path: `${TOOL}/files/content`, params: TOOL_PARAMS, query: ['path'] },
   'buildFiles.write': { method: 'PUT', path: `${TOOL}/files/content`, params: TOOL_PARAMS, query: ['path'], body: '*' },

@@ -8,7 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CssColor, JsonSchemaValue, Nullable, Safety, SlugString, Timestamp, Uuid } from './schema-primitives.js';
 import { ToolTypeSchema, type Impl } from './tool-types/catalog.js';
 import { MAX_SCHEDULES, Schedule } from './schedules/schema.js';
-import { BundleSource } from './upstream.js';
+import { BundleSource, UpstreamReview } from './upstream.js';
 import { MAX_UPSTREAM_IDLE_MINUTES } from './limits.js';
 import { BundleGuardSettings, ConfigGuardSettings, ToolGuardSettings } from './guard/policy.js';
 import { ShellSettings, WebSearchSettings } from './core-tools.js';
@@ -63,6 +63,8 @@ const toolFields = {
   argSchema: JsonSchemaValue,
   outputSchema: JsonSchemaValue,
   impl: Type.Object({}, { additionalProperties: true }),
+  /** An upstream tool's review state (shared/upstream.ts): written by its sync and accept only; absent on other tools. */
+  review: Type.Optional(UpstreamReview),
   card: Card,
   limits: Limits,
   /** The guard's settings for this tool: output mode, and a person's acceptance of its findings (shared/guard/policy.ts). */
@@ -150,6 +152,30 @@ export type AuditRecords = Static<typeof AuditRecords>;
 /** An agent's finished task is kept this long, unless config.taskResultTtlSeconds says otherwise. */
 export const DEFAULT_TASK_RESULT_TTL_SECONDS = 3600;
 
+export const ConfigToolSearch = Type.Object(
+  {
+    /** Which tools agents called after a search strengthen them for those words (on when absent). */
+    learnFromUse: Type.Optional(Type.Boolean()),
+    /**
+     * An embeddings endpoint of the OpenAPI shape (POST {baseUrl}/embeddings, as Ollama, LM Studio,
+     * llama.cpp's server or a hosted API answer it) whose vectors are fused with the lexical
+     * ranking; off when absent. The key, when one is needed, is a secret named here.
+     */
+    embeddings: Type.Optional(
+      Type.Object(
+        {
+          baseUrl: Type.String({ minLength: 8, maxLength: 2048, pattern: '^https?://' }),
+          model: Type.String({ minLength: 1, maxLength: 256 }),
+          apiKeySecret: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ConfigToolSearch = Static<typeof ConfigToolSearch>;
+
 export const Config = Type.Object(
   {
     allowedHosts: Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 1000 }),
@@ -175,6 +201,8 @@ export const Config = Type.Object(
     shell: Type.Optional(Nullable(ShellSettings)),
     /** The built-in web-search's backend; web-search is unavailable until it is set. */
     webSearch: Type.Optional(Nullable(WebSearchSettings)),
+    /** Agents' tool search (search-mode profiles): learning from use, and a model of the user's own. */
+    toolSearch: Type.Optional(ConfigToolSearch),
     /** The shortest interval (everySeconds) a schedule may be saved with (shared/schedules/cadence.ts DEFAULT_MIN_INTERVAL_SECONDS, 60, when absent). */
     scheduleMinIntervalSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400 })),
     /** The guard's defaults for every bundle: policy (warn | withhold) and output mode (off | flag | strip); shared/guard/policy.ts. */

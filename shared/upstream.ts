@@ -6,6 +6,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { GuardFinding, GuardReport } from './guard/types.js';
+import { Timestamp } from './schema-primitives.js';
 
 type Safety = 'readOnly' | 'sideEffecting' | 'privileged';
 
@@ -104,6 +105,85 @@ export function withheldReason(toolName: string, acceptedHash: string, snapshot:
   return undefined;
 }
 
+/**
+ * Where a person stands with an upstream tool (tool.json `review`, docs/contracts.md "Upstream MCP
+ * servers"): `new` — a sync added it and nobody reviewed it yet; `changed` — the server's
+ * definition differs from the pinned one (withheld until accepted); `gone` — the server no longer
+ * lists it; `accepted` — a person reviewed the pinned definition. Only a sync and an accept
+ * change it: switching a tool on or off, or editing what a person owns, never does.
+ */
+export const REVIEW_STATES = ['new', 'changed', 'gone', 'accepted'] as const;
+export type ReviewState = (typeof REVIEW_STATES)[number];
+
+export const UpstreamReview = Type.Object(
+  {
+    state: Type.Union(REVIEW_STATES.map((s) => Type.Literal(s))),
+    /** When a person last accepted the tool's definition; dropped when the server stops offering it (it comes back to be reviewed again). */
+    reviewedAt: Type.Optional(Timestamp),
+  },
+  { additionalProperties: false },
+);
+export type UpstreamReview = Static<typeof UpstreamReview>;
+
+/** The tool.json fields the review state is judged from. */
+export interface ReviewedTool {
+  isEnabled: boolean;
+  createdAt: string;
+  modifiedAt: string;
+  impl: unknown;
+  review?: UpstreamReview | undefined;
+}
+
+/**
+ * The state of a tool stored before review states existed: what the app showed then — switched
+ * off and never modified since a sync created it is `new`; switched on, or edited or accepted
+ * since, is `accepted` (a person chose it).
+ */
+export function legacyReview(tool: ReviewedTool): UpstreamReview {
+  return { state: !tool.isEnabled && tool.createdAt === tool.modifiedAt ? 'new' : 'accepted' };
+}
+
+/** A review with its state replaced, the time of the last accept kept (in the keys' stored order). */
+function withState(review: UpstreamReview, state: ReviewState): UpstreamReview {
+  return { state, ...(review.reviewedAt ? { reviewedAt: review.reviewedAt } : {}) };
+}
+
+/**
+ * What a sync makes of a tool's review, given the hash it pins and what the server lists now
+ * (`seenHash`, undefined when the server no longer offers it). A definition that differs is
+ * `changed`; a missing tool is `gone` (and forgets its accept); a gone tool that comes back is
+ * reviewed again: `changed` when its definition differs from the pinned one, else `new`; a
+ * changed tool whose server went back to the pinned definition returns to `accepted` when a
+ * person accepted that definition, else to `new`.
+ */
+export function reviewAfterSync(stored: UpstreamReview, pinnedHash: string, seenHash: string | undefined): UpstreamReview {
+  if (seenHash === undefined) return { state: 'gone' };
+  if (seenHash !== pinnedHash) return withState(stored, 'changed');
+  if (stored.state === 'gone') return withState(stored, 'new');
+  if (stored.state === 'changed') return withState(stored, stored.reviewedAt ? 'accepted' : 'new');
+  return stored;
+}
+
+/**
+ * The review state a tool shows: the stored one (or the legacy rule's), as the server's last
+ * word (the snapshot) makes it — so `changed` and `gone` always agree with what is withheld, even
+ * before the sync's writes to the tool files have landed. Never synced: the stored state.
+ */
+export function effectiveReview(tool: ReviewedTool, snapshot: UpstreamSnapshot | undefined): UpstreamReview {
+  const stored = tool.review ?? legacyReview(tool);
+  if (!snapshot) return stored;
+  const impl = tool.impl as { tool: string; definitionHash: string };
+  return reviewAfterSync(stored, impl.definitionHash, snapshot.tools[impl.tool]?.hash);
+}
+
+/** How many of a server's tools are in each review state (the server view). */
+export type ReviewCounts = Record<ReviewState, number>;
+
+/** The states that ask for a person: everything but `accepted`. */
+export function needsReview(state: ReviewState | undefined): boolean {
+  return state !== undefined && state !== 'accepted';
+}
+
 /** A server's state as the bundle's view and REST show it. */
 export interface UpstreamStatus {
   /** needs-authorization: the server answered 401 and no stored token worked; a person must sign in. */
@@ -117,6 +197,8 @@ export interface UpstreamStatus {
   restarts: number;
   /** The end of what it wrote on stderr (bounded). */
   stderr: string;
+  /** `failed` because it could not be started (its tools cannot run until a sync, a stop or a changed source); a server that exited is restarted by the next call. */
+  startFailed?: boolean | undefined;
   /** While a sign-in started by servers.authorize waits for the person: where to send them. */
   authorizationUrl?: string | undefined;
 }

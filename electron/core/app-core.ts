@@ -9,7 +9,6 @@ import { EventEmitter } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
-import type { StoreEvent } from '../../shared/operations.js';
 import type { AgentAccessStatus, Availability, ToolView } from '../../shared/types.js';
 import { ConfigStore } from './config.js';
 import { MetricsStore } from './metrics.js';
@@ -22,6 +21,7 @@ import { BundleService } from './store/bundles.js';
 import { ToolService } from './store/tools.js';
 import { watchStore } from './store/watcher.js';
 import { SearchService } from './search/search-service.js';
+import { openToolSearchLearning } from './search/tool-search-learning.js';
 import { SecretsStore } from './secrets/secrets-store.js';
 import type { SecretCipher } from './secrets/cipher.js';
 import { createFunctionRegistry } from './functions/core-functions.js';
@@ -70,7 +70,7 @@ import { listAudit } from './audit/query.js';
 import { verifyAudit } from './audit/verify.js';
 import { openAuditLog } from './audit/durability.js';
 import type { AuditActor } from '../../shared/audit.js';
-import type { OpInput } from '../../shared/operations.js';
+import type { OpInput, StoreEvent } from '../../shared/operations.js';
 import { DEFAULT_APPROVAL_TTL_SECONDS } from '../../shared/schemas.js';
 
 export interface CoreOptions {
@@ -183,6 +183,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     file: paths.secretsFile,
     keyFile: paths.secretsKeyFile,
     changes,
+    onChanged: () => emit({ type: 'secrets.changed' }),
     ...(opts.secretsCipher ? { cipher: opts.secretsCipher } : {}),
   });
   const functions = createFunctionRegistry();
@@ -219,6 +220,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     runners: () => runners,
     // Late-bound like the agent surface's: the core exists by the first call of a schedule tool.
     operations: () => (name, input, caller) => core.dispatch(name, input, { caller }),
+    availabilityChanged: () => emit({ type: 'availability.changed' }),
     ...opts.runners,
   };
   const runners: Runner[] = typeServices.runners(runnerServices);
@@ -264,6 +266,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     metrics: (id) => metrics.get(id),
     onDeleted: async (id) => void (await Promise.all([metrics.remove(id), history.remove(id)])),
     refuseTool: (bundle, type) => typeServices.refuseTool(bundle, type),
+    typeView: (file) => typeServices.toolView(file),
+    keptOnSave: (file) => typeServices.keptOnSave(file),
   });
   const contextCost: ContextCostService = new ContextCostService({
     store,
@@ -274,7 +278,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   });
   owned.add(contextCost.dispose);
   const lint = new ToolLintService({ reader: store.reader, tools, guard: guard.guard, instructionsOf });
-  const search = new SearchService(store, tools);
+  const search = new SearchService(store, tools, await openToolSearchLearning({ dataDir, config, logger, owned }));
   owned.add(search.dispose);
   const invocations = new InvocationService(store, engine, history, running, () => config.get());
   const transfer = new TransferService({ store, bundles, tools, config, paths });
@@ -361,6 +365,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     profileTokens: profiles.tokens,
     metrics,
     events,
+    learning: search.learning,
     approvals,
     agents,
     schedules,

@@ -7,6 +7,18 @@ import type { ToolView, Page, SearchHit, OpenAiFunction, ToolLintFinding } from 
 import { ToolGuardInput } from '../guard/policy.js';
 import { op, Ids, PageSize, PageToken, ToolRef, EnabledPatch, IfMatch } from './op.js';
 
+/** A tool's learned words for agents' tool search (electron/core/search/tool-search-learning.ts). */
+export interface ToolSearchLearningView {
+  toolID: string;
+  /** config.toolSearch.learnFromUse: off, nothing is learned and nothing learned counts. */
+  learnFromUse: boolean;
+  /** Words, strongest first; `teachers`: how many principals (agents' credentials) taught it. */
+  words: { word: string; strength: number; teachers: number }[];
+  /** The latest searches that led an agent to call it, newest first. */
+  searches: { query: string; at: string }[];
+  updatedAt?: string;
+}
+
 /** Fields a client may send when creating or editing a tool. Read-only fields are accepted and ignored, so a GET result can be sent back. */
 export const ToolInput = Type.Object(
   {
@@ -40,6 +52,8 @@ export const ToolInput = Type.Object(
     metrics: Type.Optional(Type.Unknown()),
     effectiveSafety: Type.Optional(Type.Unknown()),
     contextTokens: Type.Optional(Type.Unknown()),
+    /** An upstream tool's review state: changed by its sync and accept only, kept by a save. */
+    review: Type.Optional(Type.Unknown()),
   },
   // "x-" keys are people's annotations (tool.json allows them): written as sent, so a GET sent back changes nothing.
   { additionalProperties: false, patternProperties: { '^x-': {} } },
@@ -61,6 +75,16 @@ export const toolsOperations = {
       },
       { additionalProperties: false },
     ),
+    errors: ['INVALID_INPUT'],
+  }),
+  'tools.searchLearning': op<ToolSearchLearningView>()({
+    summary: "What a tool learned from agents' use (the searches that led to a call of it), and whether learning is on",
+    input: Type.Object({ toolID: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+    errors: ['INVALID_INPUT'],
+  }),
+  'tools.searchLearningReset': op<{ reset: number }>()({
+    summary: 'Forget what one tool (toolID) or every tool learned from use',
+    input: Type.Object({ toolID: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }),
     errors: ['INVALID_INPUT'],
   }),
   'tools.get': op<ToolView>()({

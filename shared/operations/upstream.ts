@@ -9,6 +9,7 @@ import { Uuid } from '../schemas.js';
 import {
   BundleSource,
   type DefinitionReview,
+  type ReviewCounts,
   type ServerAuthorization,
   type ServerProbe,
   type UpstreamLastSync,
@@ -25,7 +26,7 @@ export const upstreamOperations = {
     input: Type.Object({ source: BundleSource }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'TOOL_UNAVAILABLE', 'UPSTREAM_ERROR', 'TIMEOUT'],
   }),
-  'servers.status': op<UpstreamStatus & { syncedAt?: string; toolCount: number; lastSync?: UpstreamLastSync }>()({
+  'servers.status': op<UpstreamStatus & { syncedAt?: string; toolCount: number; review: ReviewCounts; lastSync?: UpstreamLastSync }>()({
     summary: "The state of a bundle's upstream MCP server: stopped, starting, ready or failed, what it said of itself, the end of its stderr",
     input: Type.Object({ bundleID: Uuid }, { additionalProperties: false }),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],

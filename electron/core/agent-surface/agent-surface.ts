@@ -9,7 +9,7 @@
  * for REST, IPC and the CLI holds for agents too.
  */
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../../../shared/caller.js';
+import { principalKey, type Caller } from '../../../shared/caller.js';
 import type { ProfileFile } from '../../../shared/agents/profiles.js';
 import type { AgentCallAnswer, AgentResources, AgentScheduleLatest, AgentSurfaceView } from '../../../shared/agents/surface.js';
 import type { AgentTool } from '../agents/agent-tools.js';
@@ -20,7 +20,7 @@ import { SurfaceConnections, type ConnectionOpener, type Via } from './connectio
 import { errorResult, toCallResult } from './definitions.js';
 import { audienceResources, scheduleLatest, type ScheduleReader } from './resources.js';
 import type { RunHooks, RunOperation } from './run-operation.js';
-import { isSearchModeTool, searchModeCall } from './search-mode.js';
+import { isSearchModeTool, searchModeCall, type SearchLearning } from './search-mode.js';
 import { AgentTasks, type TaskAnswer, type TaskView } from './tasks.js';
 import type { Logger } from '../log.js';
 
@@ -120,7 +120,7 @@ export class AgentSurface {
     let toolArgs = args;
     if (audience.mode() === 'search' && isSearchModeTool(input.name)) {
       if (input.plainOnly) return { kind: 'not-plain' };
-      const answer = searchModeCall(audience, input.name, args);
+      const answer = searchModeCall(audience, input.name, args, this.learningFor(audience, caller, input.via));
       if (answer.kind === 'result') return { kind: 'result', result: answer.result };
       tool = answer.tool;
       toolArgs = answer.args;
@@ -136,7 +136,7 @@ export class AgentSurface {
       }
       if (input.plainOnly && tool.safety === 'privileged') return { kind: 'not-plain' };
     }
-    this.countCall(audience, caller, input);
+    this.countCall(audience, caller, input, tool);
     if (input.task) return { kind: 'task', task: await this.tasks.start(audience.key, tool, toolArgs, caller, input.canAsk === true) };
     if (tool.safety === 'privileged') {
       const report = hooks.onProgress;
@@ -155,9 +155,28 @@ export class AgentSurface {
     return this.run(tool, toolArgs, caller, hooks);
   }
 
-  /** A retry that carries an answer is the same call, counted once. */
-  private countCall(audience: Audience, caller: Caller, input: AgentCallInput): void {
-    if (input.via && !input.approval) this.connections.called(audience.key, caller.name, input.via);
+  /** A retry that carries an answer is the same call, counted once (and taught once). */
+  private countCall(audience: Audience, caller: Caller, input: AgentCallInput, tool: AgentTool): void {
+    if (input.approval) return;
+    if (input.via) this.connections.called(audience.key, caller.name, input.via);
+    const learn = this.learningFor(audience, caller, input.via);
+    learn?.learning.called(learn.session, tool.file.toolID);
+  }
+
+  /**
+   * Who searches and then calls, for learning from use: one agent (client name) of one principal
+   * at one address, in one session when its transport has them; the principal holds the share.
+   */
+  private learningFor(
+    audience: Audience,
+    caller: Caller,
+    via: Via | undefined,
+  ): (SearchLearning & { learning: NonNullable<AgentSurfaceDeps['learning']> }) | undefined {
+    const learning = this.deps.learning;
+    if (!learning) return undefined;
+    const principal = principalKey(caller);
+    const session = [audience.key, principal, caller.transport, caller.name, via?.connectionID ?? ''].join('\u0000');
+    return { session, principal, learning };
   }
 
   private async run(tool: AgentTool, args: Record<string, unknown>, caller: Caller, hooks: RunHooks): Promise<AgentCallAnswer> {

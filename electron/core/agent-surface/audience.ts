@@ -18,7 +18,7 @@ import type { StoreReader } from '../store/reader.js';
 import type { ToolService } from '../store/tools.js';
 import { cadenceKey } from '../../../shared/schedules/cadence.js';
 import { describeTool } from './definitions.js';
-import { searchEntryOf, searchModeTools } from './search-mode.js';
+import { catchUpLearning, searchEntryOf, searchModeTools, type SearchLearningSource } from './search-mode.js';
 
 export interface AudienceDeps {
   reader: StoreReader;
@@ -27,6 +27,8 @@ export interface AudienceDeps {
   profiles: { get(profileID: string): ProfileFile | undefined };
   metrics: { get(toolID: string): { callCount: number } };
   events: { on(event: 'event', l: (e: StoreEvent) => void): unknown; off(event: 'event', l: (e: StoreEvent) => void): unknown };
+  /** Learning from use: what agents taught the tools, which the searcher ranks by. */
+  learning?: SearchLearningSource;
 }
 
 /** Who an audience serves: some bundles by slug (all when none), or one profile. */
@@ -64,10 +66,8 @@ const IGNORED: ReadonlySet<StoreEvent['type']> = new Set([
   'metrics.changed',
   'approvals.changed',
   'problems.changed',
-  'secrets.changed',
   'build.log',
   'build.finished',
-  'upstream.changed',
   'context.counted',
   'agents.changed',
   'schedule.changed',
@@ -103,7 +103,7 @@ export function createAudience(deps: AudienceDeps, spec: AudienceSpec): Audience
     const p = profile();
     return p ? profileTools(deps.reader, deps.tools, p) : [];
   };
-  let cached: { tools: AgentTool[]; byName: Map<string, AgentTool>; described?: Tool[]; searcher?: ToolSearcher } | undefined;
+  let cached: { tools: AgentTool[]; byName: Map<string, AgentTool>; described?: Tool[]; searcher?: ToolSearcher; learnedVersion?: number } | undefined;
   // Every name this audience was offered, with its tool: an agent keeps calling a name it listed.
   const offered = new Map<string, string>();
   const current = () => {
@@ -117,10 +117,12 @@ export function createAudience(deps: AudienceDeps, spec: AudienceSpec): Audience
     current();
     const toolID = offered.get(name);
     const rec = toolID ? deps.reader.tool(toolID) : undefined;
-    if (!rec || !deps.config.get().toolsEnabled || !deps.tools.isVisible(rec)) return undefined;
-    const availability = deps.tools.view(rec).availability;
-    if (availability.ok) return undefined;
-    return `Tool ${name} is withheld from agents now: ${availability.reason ?? 'it is unavailable'}. A person must review it in Toolwright before an agent may call it again; ask the user to.`;
+    if (!rec || !deps.config.get().toolsEnabled) return undefined;
+    const why = deps.tools.notOfferedBecause(rec);
+    if (!why) return undefined;
+    return why.withheld
+      ? `Tool ${name} is withheld from agents now: ${why.reason}. A person must review it in Toolwright before an agent may call it again; ask the user to.`
+      : `Tool ${name} cannot run now: ${why.reason}. A person must set that right in Toolwright (the tool's availability there says the same) before an agent may call it again; ask the user to.`;
   };
   // By content (the file's ETag), not modifiedAt: a hand edit or a git pull may leave modifiedAt alone.
   const contentTag = (t: AgentTool) => {
@@ -162,8 +164,21 @@ export function createAudience(deps: AudienceDeps, spec: AudienceSpec): Audience
   const toolsRev = tracked(toolSignature);
   const resourcesRev = tracked(resourceSignature);
 
+  // An upstream server says something on every line of its stderr: only a change of which of its
+  // tools may run (it failed, it needs a sign-in, it is back) is a change of what agents see.
+  const upstreamOffered = new Map<string, string>();
+  const upstreamMoved = (bundleID: string): boolean => {
+    const now = deps.reader
+      .toolsOf(bundleID)
+      .map((rec) => (deps.tools.offeredToAgents(rec) ? rec.file.toolID : ''))
+      .join(',');
+    if (upstreamOffered.get(bundleID) === now) return false;
+    upstreamOffered.set(bundleID, now);
+    return true;
+  };
   const onEvent = (e: StoreEvent) => {
     if (IGNORED.has(e.type)) return;
+    if (e.type === 'upstream.changed' && !upstreamMoved(e.bundleID)) return;
     // Another profile's change changes nothing this audience sees.
     if ((e.type === 'profile.changed' || e.type === 'profile.removed') && e.profileID !== profileID) return;
     cached = undefined;
@@ -188,7 +203,9 @@ export function createAudience(deps: AudienceDeps, spec: AudienceSpec): Audience
     mode,
     searcher() {
       const c = current();
-      return (c.searcher ??= createToolSearcher(c.tools.map((t) => searchEntryOf(t, deps.metrics.get(t.file.toolID).callCount))));
+      c.searcher ??= createToolSearcher(c.tools.map((t) => searchEntryOf(t, deps.metrics.get(t.file.toolID).callCount)));
+      if (deps.learning && c.learnedVersion !== deps.learning.version) c.learnedVersion = catchUpLearning(c.searcher, c.tools, deps.learning, c.learnedVersion);
+      return c.searcher;
     },
     revision: () => toolsRev.revision(),
     resourcesRevision: () => resourcesRev.revision(),

@@ -27,6 +27,37 @@ export interface SearchModeAudience {
   searcher(): ToolSearcher;
 }
 
+/**
+ * Learning from use (electron/core/search/tool-search-learning.ts), as search mode feeds it and
+ * the audiences' searchers read it: told each search and each call, asked what changed since.
+ */
+export interface SearchLearningSource {
+  readonly version: number;
+  changedSince(version: number): string[] | 'all';
+  wordsOf(toolID: string): Readonly<Record<string, number>>;
+  learnedTools(): string[];
+  searched(session: string, query: string, toolIDs: readonly string[], principal?: string): void;
+  called(session: string, toolID: string): void;
+}
+
+/** Who is searching, for learning from use: the session and the principal, and the learning service told of each search. */
+export interface SearchLearning {
+  session: string;
+  principal: string;
+  learning: Pick<SearchLearningSource, 'searched'>;
+}
+
+/**
+ * Teaches a searcher what agents taught its tools since `since` (a map update per changed tool,
+ * not a rebuild); answers the version it has caught up to.
+ */
+export function catchUpLearning(searcher: ToolSearcher, tools: readonly AgentTool[], learning: SearchLearningSource, since = -1): number {
+  const changed = learning.changedSince(since);
+  const toolIDs = changed === 'all' ? new Set([...tools.map((t) => t.file.toolID), ...learning.learnedTools()]) : changed;
+  for (const toolID of toolIDs) searcher.learn(toolID, learning.wordsOf(toolID));
+  return learning.version;
+}
+
 const TOOLS = SEARCH_MODE_TOOLS as unknown as Tool[];
 const DEFAULT_LIMIT = SEARCH_DEFAULT_LIMIT;
 const MAX_LIMIT = SEARCH_MAX_LIMIT;
@@ -45,6 +76,7 @@ export function searchEntryOf(t: AgentTool, calls: number): ToolSearchEntry {
   const schema = (t.file.argSchema ?? {}) as { properties?: Record<string, { description?: unknown }> };
   const props = schema.properties && typeof schema.properties === 'object' ? schema.properties : {};
   return {
+    id: t.file.toolID,
     name: t.name,
     title: t.file.displayName || t.file.slug,
     description: t.description ?? t.file.description,
@@ -76,7 +108,7 @@ function structured(value: Record<string, unknown>): CallToolResult {
 export type SearchModeAnswer = { kind: 'result'; result: CallToolResult } | { kind: 'call'; tool: AgentTool; args: Record<string, unknown> };
 
 /** search_tools and describe_tools answer here; call_tool names the real tool and its arguments. */
-export function searchModeCall(scope: SearchModeAudience, name: string, args: Record<string, unknown>): SearchModeAnswer {
+export function searchModeCall(scope: SearchModeAudience, name: string, args: Record<string, unknown>, learn?: SearchLearning): SearchModeAnswer {
   if (name === SEARCH_TOOLS) {
     const query = args['query'];
     if (typeof query !== 'string') return { kind: 'result', result: invalidInput('query must be a string of a few words') };
@@ -93,12 +125,15 @@ export function searchModeCall(scope: SearchModeAudience, name: string, args: Re
     } catch (e) {
       return { kind: 'result', result: invalidInput((e as Error).message) };
     }
+    const shown: string[] = [];
     const matches = found.flatMap((m) => {
       const t = scope.byName(m.name);
       if (!t) return [];
+      shown.push(t.file.toolID);
       const description = t.description ?? (t.file.description || t.file.displayName || t.file.slug);
       return [{ name: t.name, title: t.file.displayName || t.file.slug, description: oneLine(description), safety: t.safety, score: m.score, why: m.why }];
     });
+    learn?.learning.searched(learn.session, query, shown, learn.principal);
     return { kind: 'result', result: structured({ matches }) };
   }
   if (name === DESCRIBE_TOOLS) {

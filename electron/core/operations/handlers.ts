@@ -52,6 +52,8 @@ export function createHandlers(s: Services): GenericHandlers {
       }),
     'tools.cancel': (i) => s.invocations.cancel(i.invocationID),
     'tools.history': (i) => s.invocations.recent(ref(i), i.limit),
+    'tools.searchLearning': (i) => s.search.learning.show(i.toolID),
+    'tools.searchLearningReset': (i) => s.search.learning.reset(i.toolID),
     'config.get': () => s.config.get(),
     'config.patch': (i) => s.config.patch(i.patch),
     'secrets.list': () => ({ items: s.secrets.list() }),

@@ -4,6 +4,7 @@
  * handlers import only these types, so they never see the root or each other.
  */
 import type { OpInput, BundleInput, ToolInput } from '../../../shared/operations.js';
+import type { ToolSearchLearningView } from '../../../shared/operations/tools.js';
 import type { Config } from '../../../shared/schemas.js';
 import type {
   BundleView,
@@ -68,7 +69,10 @@ export interface Services {
     setEnabled(ref: ToolRef, isEnabled: boolean, ifMatch?: string): Promise<ToolView>;
     delete(ref: ToolRef): Promise<void>;
   };
-  search: { search(input: OpInput<'tools.search'>): Page<SearchHit> };
+  search: {
+    search(input: OpInput<'tools.search'>): Page<SearchHit>;
+    learning: { show(toolID: string): ToolSearchLearningView; reset(toolID?: string): Promise<{ reset: number }> };
+  };
   lint: { lint(input: OpInput<'tools.lint'>): { items: ToolLintFinding[]; checked: number } };
   schedules: {
     list(filter: { toolID?: string }): Promise<{ items: ScheduleView[] }>;

@@ -8,6 +8,7 @@ import type { Page, SearchHit } from '../../../shared/types.js';
 import type { Store } from '../store/store.js';
 import type { ToolService } from '../store/tools.js';
 import { ToolSearchIndex } from './search-index.js';
+import type { ToolSearchLearning } from './tool-search-learning.js';
 
 export class SearchService {
   private readonly index = new ToolSearchIndex();
@@ -19,6 +20,8 @@ export class SearchService {
   constructor(
     private readonly store: Store,
     private readonly tools: ToolService,
+    /** Learning from use for agents' tool search (the MCP door feeds it; search-mode scopes rank by it). */
+    readonly learning: ToolSearchLearning,
   ) {
     // Until it is built, changes need not reach the index: the build reads the store as it is then.
     this.dispose = store.observe({

@@ -37,6 +37,8 @@ export interface SecretsStoreOptions {
   lockFile?: string;
   /** The audit log: told the digests of secrets.json before and after a write, never a value. */
   changes?: ChangeRecorder;
+  /** A write of this process changed the secrets (another process's is heard by the store's watcher). */
+  onChanged?: () => void;
 }
 
 export const MAX_SECRET_BYTES = 65536;
@@ -155,6 +157,7 @@ export class SecretsStore implements SecretsReader {
   }
 
   private async mutate(change: () => Promise<boolean>): Promise<void> {
+    let changed = false;
     await fsp.mkdir(dirname(this.opts.file), { recursive: true });
     await withLock(this.lockFile, async () => {
       this.aes ??= await this.readKey();
@@ -176,7 +179,10 @@ export class SecretsStore implements SecretsReader {
       await writeFileAtomic(this.opts.file, text, { mode: 0o600 });
       this.opts.changes?.changed(this.opts.file, before, text);
       this.apply({ kind: 'ok', entries: this.entries });
+      changed = true;
     });
+    // Tools that name a secret become available (or not) with it: the app and agents' lists follow.
+    if (changed) this.opts.onChanged?.();
   }
 
   private async readFile(): Promise<FileState> {

@@ -61,6 +61,10 @@ export interface ToolServiceDeps {
    * bundle that holds only what its type's service makes), or undefined.
    */
   refuseTool?(bundle: BundleFile, type: string | undefined): string | undefined;
+  /** What the tool's type shows in its view beside or over the file (an upstream tool's review state). */
+  typeView?(file: ToolFile): Partial<ToolView> | undefined;
+  /** Fields the tool's type writes with a person's switch or edit to keep what the file showed (an upstream tool's review state). */
+  keptOnSave?(file: ToolFile): Partial<ToolFile> | undefined;
 }
 
 export class ToolService {
@@ -81,7 +85,8 @@ export class ToolService {
     if (safety !== rec.file.safety) view.effectiveSafety = safety;
     const tokens = this.deps.contextTokens?.(rec.file.toolID);
     if (tokens !== undefined) view.contextTokens = tokens;
-    return view;
+    const typed = this.deps.typeView?.(rec.file);
+    return typed ? Object.assign(view, typed) : view;
   }
 
   /** The safety a run has now: the file's, or more (a pipeline whose step became more dangerous since it was saved). */
@@ -95,9 +100,25 @@ export class ToolService {
     return rec.file.isEnabled && !!b && b.isEnabled && !b.softDeletedAt;
   }
 
-  /** Switched on and not withheld: what agents are offered (MCP tools/list, the OpenAI export). */
+  /**
+   * Switched on, not withheld and able to run now (its availability, as the tool list shows it):
+   * what agents are offered (MCP tools/list, search_tools, the OpenAI export). A tool that cannot
+   * run stays in the app and REST, with its availability saying why.
+   */
   offeredToAgents(rec: ToolRecord): boolean {
-    return this.isVisible(rec) && this.deps.withheld?.(rec) === undefined;
+    return this.isVisible(rec) && this.deps.withheld?.(rec) === undefined && this.deps.availability(rec).ok;
+  }
+
+  /**
+   * Why a switched-on tool is not offered to agents now — withheld until a person reviews it, or
+   * unable to run (its availability) — or undefined when it is offered, or switched off.
+   */
+  notOfferedBecause(rec: ToolRecord): { withheld: boolean; reason: string } | undefined {
+    if (!this.isVisible(rec)) return undefined;
+    const withheld = this.deps.withheld?.(rec);
+    if (withheld !== undefined) return { withheld: true, reason: withheld };
+    const availability = this.deps.availability(rec);
+    return availability.ok ? undefined : { withheld: false, reason: availability.reason ?? 'it cannot run here' };
   }
 
   async get(ref: ToolRef): Promise<ToolView> {
@@ -237,7 +258,7 @@ export class ToolService {
       if (!read) throw new CoreError('NOT_FOUND', `tool <${ref.slug},${ref.version}> was deleted meanwhile`);
       const disk = read.file;
       checkIfMatch(ifMatch || undefined, 'tool', { modifiedAt: disk.modifiedAt, etag: read.etag, memory: this.store.state.tools.get(disk.toolID) });
-      const file = this.deps.prepare(input, {
+      const prepared = this.deps.prepare(input, {
         bundleID,
         ...target,
         now: this.store.now(),
@@ -246,6 +267,8 @@ export class ToolService {
         catalog: catalogOf(this.store.reader),
         scheduleOwner: this.scheduleOwner,
       });
+      const kept = this.deps.keptOnSave?.(disk);
+      const file = kept ? { ...prepared, ...kept } : prepared;
       const renamed = target.slug !== disk.slug || target.version !== disk.version;
       if (renamed) {
         await this.ensurePairFree(bundleID, target.slug, target.version, disk.toolID);
@@ -274,7 +297,7 @@ export class ToolService {
       checkIfMatch(ifMatch, 'tool', { modifiedAt: disk.modifiedAt, etag: read.etag, memory: this.store.state.tools.get(disk.toolID) });
       if (disk.isEnabled === isEnabled) return this.view(this.store.applyTool(disk, read.etag));
       // Not a structural change: modifiedAt stays (docs/contracts.md, tool.json), and only isEnabled is written.
-      const patched = await this.store.patchToolFile(ref.bundleID, disk.toolID, { isEnabled });
+      const patched = await this.store.patchToolFile(ref.bundleID, disk.toolID, { isEnabled, ...this.deps.keptOnSave?.(disk) });
       return this.view(this.store.applyTool(patched.file, patched.etag));
     });
   }

@@ -126,6 +126,8 @@ export function prepareTool(input: ToolInput, ctx: PrepareContext): ToolFile {
     argSchema,
     outputSchema,
     impl: impl as ToolFile['impl'],
+    // Written by the type that owns it (an upstream sync or accept), never by a save.
+    ...(ctx.existing?.review ? { review: ctx.existing.review } : {}),
     card: input.card ?? { enabled: true },
     limits: input.limits ?? {},
     ...(guard ? { guard } : {}),

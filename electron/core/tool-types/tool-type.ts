@@ -52,6 +52,11 @@ export interface RunnerServices {
    * asked about a tool, never while the core is being put together.
    */
   steps?: () => StepInvoker;
+  /**
+   * Something the availability of this type's tools depends on outside the store changed (the
+   * Docker engine came or went): agents' lists are looked at again (MCP list_changed).
+   */
+  availabilityChanged?: () => void;
   /** Every runner of the core, for a type that uses another's capability (built-in shell-exec: the container sandbox); a thunk, as they are built together. */
   runners?: () => readonly Runner[];
   /** The dispatcher, late-bound: built-in functions that act through operations (the schedule tools) run them for the call's caller. */

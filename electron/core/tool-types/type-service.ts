@@ -9,7 +9,8 @@
  * type's name. The upstream MCP servers (./upstream/open.ts) are the worked example;
  * docs/architecture.md, "How to add… a tool type that brings a service", walks through one.
  */
-import type { BundleFile } from '../../../shared/schemas.js';
+import type { BundleFile, ToolFile } from '../../../shared/schemas.js';
+import type { ToolView } from '../../../shared/types.js';
 import type { OpInput, OpName, OpOutput, StoreEvent } from '../../../shared/operations.js';
 import type { ConfigStore } from '../config.js';
 import type { DataPaths } from '../data-paths.js';
@@ -65,6 +66,17 @@ export interface StoreHooks {
    * background (an upstream server's sync when its source is new); it must not throw.
    */
   bundleSaved?(before: BundleFile | undefined, after: BundleFile): void;
+  /**
+   * What a tool's view shows beside or over its file, judged from what the type knows (an
+   * upstream tool's review state as the server's last sync makes it). Cheap; asked per view.
+   */
+  toolView?(file: ToolFile): Partial<ToolView> | undefined;
+  /**
+   * Fields to write with a person's save of the tool (a switch or an edit) that keep what the
+   * file showed before it (an upstream tool stored before review states gets the state it
+   * showed, so the switch does not change it), or undefined.
+   */
+  keptOnSave?(file: ToolFile): Partial<ToolFile> | undefined;
 }
 
 export interface TypeService<Ops = Record<never, never>> {

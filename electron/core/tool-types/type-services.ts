@@ -4,7 +4,8 @@
  * asks of them all: the runners (each type's runner gets its own service), the handlers of the
  * types' operations, the files they keep in bundle folders, the store's hooks, the links they own.
  */
-import type { BundleFile } from '../../../shared/schemas.js';
+import type { BundleFile, ToolFile } from '../../../shared/schemas.js';
+import type { ToolView } from '../../../shared/types.js';
 import type { Runner } from '../invoke/types.js';
 import { TOOL_TYPE_MODULES } from './registry.js';
 import type { RunnerServices, ToolTypeModule } from './tool-type.js';
@@ -72,6 +73,16 @@ export class TypeServices {
   /** Tells every type's hook that this process created or replaced a bundle.json. */
   bundleSaved(before: BundleFile | undefined, after: BundleFile): void {
     for (const service of this.opened.values()) service.storeHooks?.bundleSaved?.(before, after);
+  }
+
+  /** What the tool's own type adds to its view (StoreHooks.toolView), or undefined. */
+  toolView(file: ToolFile): Partial<ToolView> | undefined {
+    return this.opened.get(file.type)?.storeHooks?.toolView?.(file);
+  }
+
+  /** What the tool's own type writes with a person's save to keep what the file showed (StoreHooks.keptOnSave). */
+  keptOnSave(file: ToolFile): Partial<ToolFile> | undefined {
+    return this.opened.get(file.type)?.storeHooks?.keptOnSave?.(file);
   }
 
   /** What agents read beside a bundle's tools, from the type that owns the bundle (an upstream server's instructions). */

@@ -57,6 +57,8 @@ const OPERATION_RIGHTS: Record<Exclude<keyof typeof REST_ROUTES, 'tools.update'>
   'tools.delete': 'write',
   'tools.invoke': 'call',
   'tools.history': 'read',
+  'tools.searchLearning': 'read',
+  'tools.searchLearningReset': 'write',
   'buildFiles.list': 'read',
   'buildFiles.read': 'read',
   'buildFiles.write': 'write',

@@ -44,6 +44,8 @@ export function keysForEvent(e: StoreEvent): QueryKey[] {
       return [keys.buildFiles(e.toolID), keys.toolImage(e.toolID), keys.tools];
     case 'upstream.changed':
       return [keys.server(e.bundleID)];
+    case 'availability.changed':
+      return [keys.tools, keys.system];
     case 'context.counted':
       return [['tools', 'list'], ['tools', 'one'], keys.bundles, keys.profiles];
     case 'profile.changed':

@@ -29,6 +29,7 @@ export const getTool = operation('tools.get');
 export const putTool = operation('tools.put');
 export const updateTool = operation('tools.update');
 export const searchTools = operation('tools.search');
+export const resetSearchLearning = operation('tools.searchLearningReset');
 export const importContainerTool = operation('tools.importContainer');
 export const openaiFunctions = operation('tools.openaiFunctions');
 export const buildToolImage = operation('tools.build');

@@ -45,6 +45,8 @@ export const keys = {
   definition: (ref: ToolRef) => ['tools', 'definition', ref.bundleID, ref.slug, ref.version] as const,
   /** Under 'tools': any tool's change may add or settle a near-duplicate. */
   lint: (scope: { bundleID?: string; toolID?: string }) => ['tools', 'lint', scope.bundleID ?? '', scope.toolID ?? ''] as const,
+  /** Under 'tools': what agents' searches taught a tool (tools.searchLearning). */
+  searchLearning: (toolID: string) => ['tools', 'searchLearning', toolID] as const,
   profiles: ['profiles'] as const,
   profileList: ['profiles', 'list'] as const,
   profile: (profileID: string) => ['profiles', 'one', profileID] as const,
@@ -57,6 +59,11 @@ export function useToolLint(scope: { bundleID?: string; toolID?: string }) {
     queryKey: keys.lint(scope),
     queryFn: () => call('tools.lint', scope.toolID ? { toolIDs: [scope.toolID] } : scope.bundleID ? { bundleIDs: [scope.bundleID] } : {}),
   });
+}
+
+/** What agents' searches taught one tool: its learned words and the searches that found it. */
+export function useSearchLearning(toolID: string) {
+  return useQuery({ queryKey: keys.searchLearning(toolID), queryFn: () => call('tools.searchLearning', { toolID }) });
 }
 
 /** All bundles (enabled and disabled), or the Trash. Bundles are few, so every page is fetched. */

@@ -3,7 +3,9 @@
  * linear model over the first stage's features (features.ts) for its best 100 candidates,
  * fitted by a listwise softmax loss (the expected tool's probability among the candidates) with
  * L2, by Adam over the whole set. Data: the team's written phrasings (phrasings/, the four in
- * five not held out) and the tuning part of the earlier query set — never a held-out query.
+ * five not held out) and the tuning part of the earlier query set — never a held-out query —
+ * with the learned field as a simulated week of use leaves it (learning-week.ts), so that the
+ * model weighs what agents taught the tools.
  * One phrasing in five of the training data is kept aside to choose the L2 strength; the model
  * shipped is then fitted on all of the training data with it.
  *
@@ -21,6 +23,7 @@ import { FEATURE_COUNT, FEATURE_NAMES } from '../../../electron/core/agents/tool
 import type { RerankerWeights } from '../../../electron/core/agents/tool-search/reranker.js';
 import { duplicatesOf, loadCorpus, loadQueries, splitQueries, type LabelledQuery } from './evaluate.js';
 import { loadPhrasings } from './phrasings.js';
+import { replayWeek, weekPlan } from './learning-week.js';
 
 const WEIGHTS_FILE = new URL('../../../electron/core/agents/tool-search/reranker-weights.json', import.meta.url);
 const EPOCHS = 400;
@@ -148,8 +151,14 @@ async function main(): Promise<void> {
   const dry = process.argv.includes('--dry');
   const corpus = loadCorpus();
   const duplicates = duplicatesOf(corpus);
-  const training = [...loadPhrasings(corpus).filter((p) => !p.heldOut), ...splitQueries(loadQueries()).tuning];
+  const phrasings = loadPhrasings(corpus);
   const ranker = new Bm25fRanker(corpus, { reranker: null });
+  // The learned field as a week of use leaves it, so the model weighs it: one tuning phrasing of
+  // half the tools replayed as agents' searches and calls, and left out of the training data.
+  const week = weekPlan(phrasings);
+  replayWeek({ search: (q, k) => ranker.search(q, k), learn: (id, words) => ranker.learned.set(id, words) }, corpus, week.replayed);
+  const replayed = new Set(week.replayed);
+  const training = [...phrasings.filter((p) => !p.heldOut && !replayed.has(p)), ...splitQueries(loadQueries()).tuning];
   const fitPart = training.filter((q) => !aside(q.query));
   const asidePart = training.filter((q) => aside(q.query));
   const fitExamples = examplesOf(ranker, fitPart, duplicates);

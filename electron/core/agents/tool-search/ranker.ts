@@ -320,7 +320,7 @@ export class Bm25fRanker {
         }
       }
       if (best) out.push(best);
-      else if (this.learned.holds(doc, word)) out.push({ word, term: word, viaSynonym: undefined, fields: 1 << FIELDS.length });
+      if (this.learned.holds(doc, word)) out.push({ word, term: word, viaSynonym: undefined, fields: 1 << FIELDS.length });
     }
     return out;
   }

@@ -74,6 +74,8 @@ export class DockerStatus {
     private readonly connect: () => Promise<Dockerode>,
     private readonly refreshMs: number,
     given: Dockerode | null = null,
+    /** The engine came or went (ok flipped): container tools' availability changed with it. */
+    private readonly onChange?: (ok: boolean) => void,
   ) {
     const endpoint = describeEndpoint(given);
     this.endpoint = endpoint;
@@ -106,7 +108,7 @@ export class DockerStatus {
         (error: unknown) => {
           this.constructionError = error;
           this.stop();
-          this.snapshot = { ok: false, reason: unreachableReason(this.endpoint, error), endpoint: this.endpoint, checkedAt: Date.now() };
+          this.adopt({ ok: false, reason: unreachableReason(this.endpoint, error), endpoint: this.endpoint, checkedAt: Date.now() });
           return this.snapshot;
         },
       )
@@ -119,7 +121,13 @@ export class DockerStatus {
   /** A call to the engine failed in a way that means it is gone: say so until the next probe. */
   markUnreachable(error: unknown): void {
     const endpoint = this.endpoint;
-    this.snapshot = { ok: false, reason: unreachableReason(endpoint, error), endpoint, checkedAt: Date.now() };
+    this.adopt({ ok: false, reason: unreachableReason(endpoint, error), endpoint, checkedAt: Date.now() });
+  }
+
+  private adopt(next: DockerStatusSnapshot): void {
+    const flipped = next.ok !== this.snapshot.ok;
+    this.snapshot = next;
+    if (flipped) this.onChange?.(next.ok);
   }
 
   private async probe(docker: Dockerode): Promise<DockerStatusSnapshot> {
@@ -132,13 +140,13 @@ export class DockerStatus {
           timeout = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS / 1000} s`)), PROBE_TIMEOUT_MS);
         }),
       ])) as { NCPU?: number; ServerVersion?: string };
-      this.snapshot = {
+      this.adopt({
         ok: true,
         endpoint: this.endpoint,
         checkedAt: Date.now(),
         ...(typeof info.NCPU === 'number' ? { cpus: info.NCPU } : {}),
         ...(typeof info.ServerVersion === 'string' ? { serverVersion: info.ServerVersion } : {}),
-      };
+      });
     } catch (error) {
       this.markUnreachable(error);
     } finally {

@@ -26,10 +26,11 @@ export const containerType: ToolTypeModule<'container'> = {
       `${file.slug} ${file.version} builds its image from its folder, but the archive holds no Dockerfile for it; it stays unavailable until one is added`,
     ];
   },
-  createRunner: ({ secrets, container }) =>
+  createRunner: ({ secrets, container, availabilityChanged }) =>
     createContainerRunner({
       // Secrets a container tool names (impl.secrets) reach it in `settings`, never in its image or args.
       settings: (tool: ToolFile) => containerSettings(tool.impl as ContainerImpl, secrets),
+      ...(availabilityChanged ? { onDockerStatusChange: () => availabilityChanged() } : {}),
       ...container,
     }),
 };

@@ -38,6 +38,8 @@ export interface ContainerRunnerOptions {
   buildTimeoutMs?: number;
   /** Cap of stdout and of stderr, each. Default 100 KB. */
   outputCapBytes?: number;
+  /** The engine came or went: every container tool's availability changed with it. */
+  onDockerStatusChange?: (ok: boolean) => void;
   /** Tool-level settings passed to the container as `settings`. Default {}. */
   settings?: (tool: ToolFile) => Record<string, unknown>;
 }
@@ -77,7 +79,7 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
       images = new ImageProvider(docker, options.buildTimeoutMs ?? 10 * 60_000);
       return docker;
     })());
-  const status = new DockerStatus(connect, options.statusRefreshMs ?? 15_000, docker);
+  const status = new DockerStatus(connect, options.statusRefreshMs ?? 15_000, docker, options.onDockerStatusChange);
   const cap = options.outputCapBytes ?? OUTPUT_CAP_BYTES;
   const live = new Map<string, Dockerode.Container>();
   const removal = new ContainerRemoval();

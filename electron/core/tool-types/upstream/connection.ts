@@ -104,7 +104,7 @@ export class UpstreamConnection {
     if (pause > 0) await new Promise((r) => setTimeout(r, pause));
     this.stopping = false;
     const source = this.opts.source();
-    this.set({ state: 'starting', lastError: undefined, since: new Date().toISOString() });
+    this.set({ state: 'starting', lastError: undefined, startFailed: undefined, since: new Date().toISOString() });
     // The SDK is loaded by the first connection, not by every process that opens the core.
     const { Client, StreamableHTTPClientTransport } = (clientSdk ??= await import('@modelcontextprotocol/client'));
     const client = new Client(
@@ -155,7 +155,7 @@ export class UpstreamConnection {
       this.failures++;
       this.failedAt = Date.now();
       const message = `the MCP server ${what} could not be started: ${startError(e)}${tail(this.stderrText)}`;
-      this.set({ state: 'failed', lastError: message });
+      this.set({ state: 'failed', lastError: message, startFailed: true });
       throw new CoreError('TOOL_UNAVAILABLE', message);
     } finally {
       clearTimeout(timer);
@@ -166,7 +166,13 @@ export class UpstreamConnection {
       if (this.stopping) return this.set({ state: 'stopped', pid: undefined });
       this.failures++;
       this.failedAt = Date.now();
-      this.set({ state: 'failed', pid: undefined, lastError: `the server exited${tail(this.stderrText)}`, restarts: this.info.restarts + 1 });
+      this.set({
+        state: 'failed',
+        startFailed: false,
+        pid: undefined,
+        lastError: `the server exited${tail(this.stderrText)}`,
+        restarts: this.info.restarts + 1,
+      });
     };
     // A stop aborts the streams it opened (the GET stream, a listen stream): that is no error to report.
     client.onerror = (e) => {

@@ -11,7 +11,7 @@ import type { upstreamOperations } from '../../../../shared/operations/upstream.
 import { DEFAULT_LIMITS } from '../../archive/limits.js';
 import type { TypeService, TypeServiceContext } from '../type-service.js';
 import type { UpstreamRunnerOptions } from './runner.js';
-import type { UpstreamSyncReport } from '../../../../shared/upstream.js';
+import { effectiveReview, type UpstreamSyncReport } from '../../../../shared/upstream.js';
 import { SNAPSHOT_FILE, UpstreamManager } from './manager.js';
 import { UpstreamSync } from './sync.js';
 import { UpstreamService } from './service.js';
@@ -76,6 +76,10 @@ export function openUpstream(ctx: TypeServiceContext): UpstreamTypeService {
           .catch((e: unknown) => log.warn(`syncing the new server of bundle ${after.slug}: ${e instanceof Error ? e.message : String(e)}`))
           .finally(() => creationSyncs.get(bundleID) === started && creationSyncs.delete(bundleID));
       },
+      // The review state as the last sync makes it, stored or (a tool from before review states) as it showed.
+      toolView: (file) => ({ review: effectiveReview(file, manager.snapshot(file.bundleID)) }),
+      // A person's switch or edit of a tool stored before review states writes the state it showed, so the switch changes nothing.
+      keptOnSave: (file) => (file.review ? undefined : { review: effectiveReview(file, manager.snapshot(file.bundleID)) }),
     },
     ownsLink: (url) => manager.isPendingAuthorizationUrl(url),
     instructionsOf: (bundleID) => manager.snapshot(bundleID)?.instructions,

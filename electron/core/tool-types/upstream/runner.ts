@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ToolFile } from '../../../../shared/schemas.js';
 import type { Availability, ResultContent } from '../../../../shared/types.js';
 import type { McpImpl } from '../../../../shared/tool-types/mcp.js';
-import { withheldReason } from '../../../../shared/upstream.js';
+import { withheldReason, type UpstreamStatus } from '../../../../shared/upstream.js';
 import { CoreError, cancelledError } from '../../errors.js';
 import type { StoreReader } from '../../store/reader.js';
 import type { UpstreamManager } from './manager.js';
@@ -77,6 +77,23 @@ export function contentOfResult(result: CallToolResult, maxBytes: number): Resul
   return kept;
 }
 
+/**
+ * A server that waits for a person (a sign-in) or could not be started cannot run its tools, as
+ * this process last saw it. A new connection (a sync, a stop, a changed source, a sign-in done)
+ * starts from `stopped` again, and its tools with it. A server that exited after it ran is
+ * restarted (with backoff) by the next call, so its tools stay available.
+ */
+export function serverAvailability(status: Pick<UpstreamStatus, 'state' | 'lastError' | 'startFailed'>, bundleSlug: string): Availability {
+  if (status.state === 'needs-authorization') {
+    return { ok: false, reason: status.lastError ?? `the MCP server of bundle ${bundleSlug} needs a sign-in: choose "Sign in" in its server panel` };
+  }
+  if (status.state === 'failed' && status.startFailed) {
+    const why = status.lastError ?? 'the MCP server failed';
+    return { ok: false, reason: `${why}; sync bundle ${bundleSlug} (or fix its server settings) to start it again` };
+  }
+  return { ok: true };
+}
+
 export function createUpstreamRunner(opts: UpstreamRunnerOptions | undefined): Runner {
   /** The one judgement of whether a tool's accepted definition still matches the server's (last sync). */
   const withheldOf = (tool: ToolFile, upstreams: UpstreamManager): string | undefined => {
@@ -94,7 +111,7 @@ export function createUpstreamRunner(opts: UpstreamRunnerOptions | undefined): R
       if (missing) return { ok: false, reason: `secret ${missing} is not set` };
       const withheld = withheldOf(tool, opts.upstreams);
       if (withheld) return { ok: false, reason: withheld };
-      return { ok: true };
+      return serverAvailability(opts.upstreams.status(tool.bundleID), bundle.file.slug);
     },
     withheld: (tool) => (opts ? withheldOf(tool, opts.upstreams) : undefined),
     defaultTimeout: () => ({ seconds: UPSTREAM_DEFAULT_TIMEOUT_SECONDS, source: 'the default for upstream MCP tools' }),

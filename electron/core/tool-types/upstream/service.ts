@@ -3,7 +3,10 @@
  * over the manager (connections, snapshots) and the sync.
  */
 import {
+  effectiveReview,
+  REVIEW_STATES,
   safetyOfAnnotations,
+  type ReviewCounts,
   type BundleSource,
   type DefinitionReview,
   type ServerAuthorization,
@@ -76,7 +79,7 @@ export class UpstreamService {
     }
   }
 
-  async status(bundleID: string): Promise<UpstreamStatus & { syncedAt?: string; toolCount: number; lastSync?: UpstreamLastSync }> {
+  async status(bundleID: string): Promise<UpstreamStatus & { syncedAt?: string; toolCount: number; review: ReviewCounts; lastSync?: UpstreamLastSync }> {
     const bundle = await this.deps.store.freshBundle(bundleID);
     if (!bundle.file.source) throw new CoreError('INVALID_INPUT', `bundle '${bundle.file.slug}' has no upstream MCP server (its bundle.json has no source)`);
     const snapshot = this.deps.manager.snapshot(bundleID);
@@ -84,8 +87,19 @@ export class UpstreamService {
       ...this.deps.manager.status(bundleID),
       ...(snapshot ? { syncedAt: snapshot.syncedAt } : {}),
       toolCount: snapshot ? Object.keys(snapshot.tools).length : 0,
+      review: this.reviewCounts(bundleID),
       ...(this.deps.sync.lastOf(bundleID) ? { lastSync: this.deps.sync.lastOf(bundleID)! } : {}),
     };
+  }
+
+  /** How many of the bundle's tools are in each review state. */
+  private reviewCounts(bundleID: string): ReviewCounts {
+    const counts = Object.fromEntries(REVIEW_STATES.map((s) => [s, 0])) as ReviewCounts;
+    const snapshot = this.deps.manager.snapshot(bundleID);
+    for (const rec of this.deps.store.reader.toolsOf(bundleID)) {
+      if (rec.file.type === 'mcp') counts[effectiveReview(rec.file, snapshot).state]++;
+    }
+    return counts;
   }
 
   sync(bundleID: string, dryRun: boolean): Promise<UpstreamSyncReport> {

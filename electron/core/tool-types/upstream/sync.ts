@@ -7,8 +7,11 @@
  * ever changed without a person's accept. A dry run only reports.
  */
 import {
+  legacyReview,
+  reviewAfterSync,
   safetyOfAnnotations,
   stricterSafety,
+  type UpstreamReview,
   type UpstreamLastSync,
   type UpstreamDefinition,
   type UpstreamSnapshot,
@@ -144,6 +147,11 @@ export class UpstreamSync {
       ...(instructions ? { instructions } : {}),
       tools: seen,
     });
+    await this.writeReviews(
+      bundleID,
+      existing.map((r) => r.file.toolID),
+      seen,
+    );
     for (const added of report.added) {
       const { hash, definition } = seen[added.name]!;
       const view = await this.deps.tools().create({ bundleID, slug: added.slug, version: UPSTREAM_TOOL_VERSION }, {
@@ -155,7 +163,36 @@ export class UpstreamSync {
       } as never);
       added.toolID = view.toolID;
     }
+    if (report.added.length) {
+      await store.withBundleLock(bundleID, async () => {
+        for (const added of report.added) if (added.toolID) await this.patchReview(bundleID, added.toolID, { state: 'new' });
+      });
+    }
     return report;
+  }
+
+  /**
+   * Each existing tool's review state as the server's list makes it (shared/upstream.ts
+   * reviewAfterSync), written only where it moves — read from disk under the bundle's lock, so a
+   * person's switch in another process is kept. A tool stored before review states gets the one it showed.
+   */
+  private async writeReviews(bundleID: string, toolIDs: string[], seen: UpstreamSnapshot['tools']): Promise<void> {
+    const { store } = this.deps;
+    await store.withBundleLock(bundleID, async () => {
+      for (const toolID of toolIDs) {
+        const disk = await store.readToolFile(bundleID, toolID);
+        if (!disk || disk.type !== 'mcp') continue;
+        const impl = disk.impl as McpImpl;
+        const next = reviewAfterSync(disk.review ?? legacyReview(disk), impl.definitionHash, seen[impl.tool]?.hash);
+        if (JSON.stringify(next) !== JSON.stringify(disk.review)) await this.patchReview(bundleID, toolID, next);
+      }
+    });
+  }
+
+  /** Writes a tool's review state (not a structural change: modifiedAt stays). Call under the bundle's lock. */
+  private async patchReview(bundleID: string, toolID: string, review: UpstreamReview): Promise<void> {
+    const patched = await this.deps.store.patchToolFile(bundleID, toolID, { review } as Partial<ToolFile>);
+    this.deps.store.applyTool(patched.file, patched.etag);
   }
 
   /** How the last sync of this process ended (on the server view), or undefined before one. */
@@ -165,8 +202,9 @@ export class UpstreamSync {
 
   /**
    * A person accepts the upstream's current definition of a tool: its description and schemas
-   * become the ones on disk, the hash is pinned, and the safety becomes the stricter of the
-   * person's and the upstream's.
+   * become the ones on disk, the hash is pinned, the safety becomes the stricter of the
+   * person's and the upstream's, and its review state `accepted` (a new tool's too: its
+   * definition is the one the sync pinned).
    */
   async accept(ref: { bundleID: string; slug: string; version: string }, expectedHash?: string): Promise<ToolView> {
     const { store, manager } = this.deps;
@@ -180,10 +218,12 @@ export class UpstreamSync {
       throw new CoreError('MODIFIED_ELSEWHERE', `the upstream definition changed again since you reviewed it (now ${seen.hash}); review it again`);
     }
     return store.withBundleLock(ref.bundleID, async () => {
+      const now = this.deps.now();
       const fields: Partial<ToolFile> = {
         ...fieldsOfDefinition(seen.definition, seen.hash),
         safety: stricterSafety(rec.file.safety, safetyOfAnnotations(seen.definition.annotations)),
-        modifiedAt: this.deps.now(),
+        review: { state: 'accepted', reviewedAt: now },
+        modifiedAt: now,
       } as Partial<ToolFile>;
       const patched = await store.patchToolFile(ref.bundleID, rec.file.toolID, fields);
       store.applyTool(patched.file, patched.etag);

@@ -14,6 +14,7 @@ import { useCopy } from '../../lib/useCopy.js';
 import { checkHostPattern, normalizeHostPattern } from '../../../../shared/net/hosts.js';
 import type { Config } from '../../../../shared/schemas.js';
 import { slotsOf } from '../../tool-types/slot-registry.js';
+import { ToolSearchSettings } from './ToolSearchSettings.js';
 import './SettingsScreen.css';
 
 function useConfigPatch() {
@@ -282,6 +283,7 @@ export function SettingsScreen() {
       </section>
       <AllowedHosts hosts={c.allowedHosts} />
       <AgentAccessSettings key={c.agentAccess.port} value={c.agentAccess} />
+      <ToolSearchSettings config={c} patch={(fields) => patch.mutate(fields)} />
       <Suspense fallback={null}>
         {slotsOf('SettingsSection').map(({ key, Slot }) => (
           <Slot key={key} config={c} patch={(fields) => patch.mutate(fields)} />

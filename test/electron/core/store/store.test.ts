@@ -120,8 +120,8 @@ describe('tools', () => {
     expect(tool.createdAt).toBe(tool.modifiedAt);
     const path = join(T().dataDir, 'bundles', id, 'tools', tool.toolID, 'tool.json');
     const before = await readFile(path);
-    // Every field in its place; `schedules` is written only by a tool that has some.
-    expect(Object.keys(JSON.parse(before.toString()))).toEqual(TOOL_KEY_ORDER.filter((k) => !['guard', 'schedules', 'extensions'].includes(k)));
+    // Every field in its place; `schedules` is written only by a tool that has some, `review` only by an upstream tool.
+    expect(Object.keys(JSON.parse(before.toString()))).toEqual(TOOL_KEY_ORDER.filter((k) => !['review', 'guard', 'schedules', 'extensions'].includes(k)));
     // Same pair typed precomposed: the same slug after NFC.
     const e = await expectCode(T().tools.create({ bundleID: id, slug: 'météo', version: 'v1' }, functionTool({ displayName: 'other' })), 'CONFLICT');
     expect(e.message).toContain('already exists');

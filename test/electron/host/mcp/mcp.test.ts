@@ -108,9 +108,17 @@ describe('MCP over stdio (a separate process, as agents start it)', () => {
     expect(tools.find((t) => t.name === 'wipe')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     for (const t of tools) expect(t.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length);
-    // The same names as the OpenAI export.
+    // The same names as the OpenAI export. Availability is each process's own: this host does not
+    // probe Docker (docker: false), the stdio process does, so a tool that needs Docker may be
+    // offered by it alone; every other name is the same.
     const openai = await h.api('GET', '/tools/tools/openai-functions');
-    expect(tools.map((t) => t.name).sort()).toEqual((openai.body.items as { function: { name: string } }[]).map((f) => f.function.name).sort());
+    const exported = (openai.body.items as { function: { name: string } }[]).map((f) => f.function.name);
+    const listed = tools.map((t) => t.name);
+    expect(exported.filter((n) => !listed.includes(n))).toEqual([]);
+    const views = (await h.api('GET', '/tools/tools?recommendedPageSize=500')).body.items as { slug: string; availability: { ok: boolean; reason?: string } }[];
+    for (const extra of listed.filter((n) => !exported.includes(n))) {
+      expect(views.find((v) => v.slug === extra)?.availability).toMatchObject({ ok: false, reason: expect.stringMatching(/Docker/) });
+    }
   });
 
   it('calls a tool: JSON as pretty text, structuredContent with an outputSchema, the card as an embedded text/html resource, history with the caller', async () => {

@@ -15,6 +15,7 @@ import { errorCode } from '../../../api/errors.js';
 import { slotsOf } from '../../../tool-types/slot-registry.js';
 import { TOKENIZER_BASIS, tokensApprox } from '../../../../../shared/agents/context-cost.js';
 import { ToolFindings } from './ToolFindings.js';
+import { ToolSearchLearning } from './ToolSearchLearning.js';
 import './ToolDetail.css';
 
 /**
@@ -202,6 +203,7 @@ export function ToolDetail({ toolRef, args }: { toolRef: ToolRef; args?: string 
           ))}
         </Suspense>
         <ToolFindings toolID={t.toolID} />
+        <ToolSearchLearning toolID={t.toolID} />
         {bundle && !bundle.isEnabled && <p className="notice">The bundle {bundle.displayName || bundle.slug} is off, so this tool cannot run.</p>}
       </header>
       {/* Keyed by tool: another tool starts from its own defaults, not the last one's arguments. */}
