@@ -42,7 +42,7 @@ export interface ScheduleManagerDeps {
   store: Store;
   tools: Pick<ToolService, 'update'>;
   files: ScheduleFiles;
-  views: Pick<ScheduleService, 'get'>;
+  views: Pick<ScheduleService, 'get' | 'viewOf'>;
   /** Which tools a caller may schedule (an agent: those it is offered at its address). */
   toolScope: (caller: Caller) => (rec: ToolRecord) => boolean;
 }

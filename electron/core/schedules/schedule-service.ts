@@ -58,6 +58,11 @@ export class ScheduleService {
     return { items: entries.map((e, i) => this.view(e, runs[i])) };
   }
 
+  /** The view of an entry already found (a page of many costs no lookup per item). */
+  async viewOf(entry: ScheduleEntry): Promise<ScheduleView> {
+    return this.view(entry, await this.deps.files.readRun(entry.schedule.scheduleID));
+  }
+
   async get(scheduleID: string): Promise<ScheduleView> {
     const entry = findSchedule(this.deps.store.reader, scheduleID.toLowerCase());
     if (!entry) throw notFound(`schedule ${scheduleID}`);

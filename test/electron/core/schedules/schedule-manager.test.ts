@@ -12,6 +12,9 @@ import { v7 as uuidv7 } from 'uuid';
 import { startHost, type TestHost } from '../../../helpers/host.js';
 import { RunLog } from '../../../../electron/core/schedules/run-log.js';
 import { KEPT_OUTPUT_CHARS, KEPT_RUNS_PER_SCHEDULE } from '../../../../shared/schedules/manage.js';
+import { SCHEDULE_FUNCTIONS } from '../../../../electron/core/functions/schedules.js';
+import type { FunctionContext } from '../../../../electron/core/functions/types.js';
+import { pipelineCaller, SCHEDULE_CALLER } from '../../../../shared/caller.js';
 
 let h: TestHost;
 let bundleID: string;
@@ -295,5 +298,32 @@ describe('the run log', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the schedule tools', () => {
+  it("never act as a schedule's run or a pipeline's step (either would act as the data folder's owner), before any operation runs", async () => {
+    let operations = 0;
+    for (const caller of [SCHEDULE_CALLER, pipelineCaller('nightly')]) {
+      for (const def of SCHEDULE_FUNCTIONS) {
+        const ctx = { caller, services: { operations: () => (operations++, undefined) } } as unknown as FunctionContext;
+        const args = { scheduleID: uuidv7(), tool: 'ops/ids@v1' } as Record<string, unknown> & { scheduleID: string };
+        await expect(def.run(args, ctx)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      }
+    }
+    expect(operations).toBe(0);
+  });
+
+  it('a schedule tool run over REST acts for the REST caller: the owner sees what it made', async () => {
+    const invoke = (slug: string, args: Record<string, unknown>, confirm = false) =>
+      h.api('POST', `/tools/bundles/0190a000-0000-7000-8000-00000000c1e0/tools/${slug}/version/v1/invoke`, { args, ...(confirm ? { confirm } : {}) });
+    // The bundle ships switched off: its tools do not run until a person switches it on.
+    expect((await invoke('schedule-search', {})).body.error.code).toBe('BUNDLE_DISABLED');
+    await h.api('PATCH', '/tools/bundles/0190a000-0000-7000-8000-00000000c1e0', { isEnabled: true });
+    expect((await invoke('schedule-create', { tool: 'ops/ids@v1', everySeconds: 3600 })).body.error.code).toBe('CONFIRMATION_REQUIRED');
+    const made = await invoke('schedule-create', { tool: 'ops/ids@v1', everySeconds: 3600, name: 'by invoke' }, true);
+    expect(made.body, JSON.stringify(made.body)).toMatchObject({ ok: true, value: { name: 'by invoke', createdBy: 'rest' } });
+    const found = await invoke('schedule-search', { text: 'by invoke' });
+    expect(found.body.value).toMatchObject({ total: 1, items: [{ scheduleID: made.body.value.scheduleID }] });
   });
 });
