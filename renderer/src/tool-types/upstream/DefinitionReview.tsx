@@ -2,7 +2,8 @@
  * The review of an upstream tool whose definition changed: the accepted description and schemas
  * beside the server's current ones, line by line; Accept pins the reviewed hash (the core refuses
  * with MODIFIED_ELSEWHERE when the server changed it again since), Keep withheld leaves it as is.
- * Also the notice a tool's view shows for a changed, gone or new upstream tool.
+ * Also the notice a tool's view shows for a changed, gone or new upstream tool (its stored review
+ * state): a new one is marked reviewed with one click, which accepts the definition the sync pinned.
  */
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -13,7 +14,7 @@ import { Modal } from '../../components/Dialog.js';
 import { useToast } from '../../components/Toasts.js';
 import { Badge, Loading } from '../../components/States.js';
 import { SAFETY_LABEL, relativeTime } from '../../lib/format.js';
-import { sideBySide, upstreamMarkOf, MARK_LABEL } from './upstreamMark.js';
+import { sideBySide, upstreamMarkOf, pinnedUpstreamOf, MARK_LABEL } from './upstreamMark.js';
 import type { ToolView } from '../../../../shared/types.js';
 import type { DefinitionReview } from '../../../../shared/upstream.js';
 import './DefinitionReview.css';
@@ -27,8 +28,7 @@ export function UpstreamNotice({ tool }: { tool: ToolView }) {
   if (!mark) return null;
   return (
     <div className={`notice ${mark === 'new' ? 'notice-info' : 'notice-danger'} upstream-notice`} role="status" data-testid="upstream-notice">
-      <Badge tone={mark === 'new' ? 'info' : mark === 'changed' ? 'warn' : 'danger'}>{MARK_LABEL[mark]}</Badge>{' '}
-      {mark === 'new' && 'A sync brought this tool from its server; it stays off until you switch it on.'}
+      <Badge tone={mark === 'new' ? 'info' : mark === 'changed' ? 'warn' : 'danger'}>{MARK_LABEL[mark]}</Badge> {mark === 'new' && <MarkReviewed tool={tool} />}
       {mark === 'changed' && (
         <>
           The server changed this tool&apos;s description or schema. Agents do not see it until you review the change and accept it.{' '}
@@ -48,6 +48,34 @@ export function UpstreamNotice({ tool }: { tool: ToolView }) {
         <ReviewBody tool={tool} onDone={() => setOpen(false)} />
       </Modal>
     </div>
+  );
+}
+
+/** A new tool: what it is, and the one click that records a person looked at it (accepting the definition the sync pinned). */
+function MarkReviewed({ tool }: { tool: ToolView }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const ref = toolRefOf(tool);
+  const reviewed = useMutation({
+    mutationFn: () => acceptDefinition({ ...ref, definitionHash: pinnedUpstreamOf(tool)!.definitionHash }),
+    onSuccess: (t) => toast.show('success', `Marked ${t.displayName || t.slug} as reviewed`),
+    onError: (e) =>
+      toast.show(
+        'error',
+        errorCode(e) === 'MODIFIED_ELSEWHERE'
+          ? 'The server changed this tool since the last sync; sync again and review the change'
+          : `Not marked: ${errorMessage(e)}`,
+      ),
+    onSettled: () => void qc.invalidateQueries({ queryKey: keys.tools }),
+  });
+  return (
+    <>
+      A sync brought this tool from its server and nobody has reviewed it yet{tool.isEnabled ? '' : '; it stays off until you switch it on'}. Read its
+      description and schemas below, then{' '}
+      <button type="button" className="btn btn-small" disabled={reviewed.isPending} onClick={() => reviewed.mutate()} data-testid="mark-reviewed">
+        {reviewed.isPending ? 'Marking…' : 'Mark as reviewed'}
+      </button>
+    </>
   );
 }
 
