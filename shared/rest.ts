@@ -65,6 +65,10 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'buildFiles.delete': { method: 'DELETE', path: `${TOOL}/files/content`, params: TOOL_PARAMS, query: ['path'], status: 204 },
   'tools.build': { method: 'POST', path: `${TOOL}/build`, params: TOOL_PARAMS, body: '*' },
   'tools.image': { method: 'GET', path: `${TOOL}/image`, params: TOOL_PARAMS },
+  'toolConfig.get': { method: 'GET', path: `${TOOL}/config`, params: TOOL_PARAMS },
+  /** The body is the settings themselves, `{"api_key": "…", "region": null}`. */
+  'toolConfig.put': { method: 'PUT', path: `${TOOL}/config`, params: TOOL_PARAMS, body: 'settings' },
+  'toolConfig.test': { method: 'POST', path: `${TOOL}/config/test`, params: TOOL_PARAMS },
   'tools.cancel': { method: 'POST', path: '/tools/invocations/:invocationID/cancel', params: ['invocationID'] },
   'config.get': { method: 'GET', path: '/tools/config' },
   'config.patch': { method: 'PATCH', path: '/tools/config', body: 'patch' },

@@ -37,6 +37,7 @@ import { toolTypeModule } from './tool-types/registry.js';
 import { TypeServices } from './tool-types/type-services.js';
 import type { RunnerServices } from './tool-types/tool-type.js';
 import { prepareTool } from './tool-types/prepare.js';
+import { createGuardedWeb } from './tool-types/function/guarded-web.js';
 import { TransferService } from './transfer/transfer-service.js';
 import { BuildFilesService } from './tool-files/build-files.js';
 import { BuildService, type ImageBuilder } from './tool-files/builds.js';
@@ -277,7 +278,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const search = new SearchService(store, tools, await openToolSearchLearning({ dataDir, config, logger, owned }));
   owned.add(search.dispose);
   const invocations = new InvocationService(store, engine, history, running, () => config.get());
-  const transfer = new TransferService({ store, bundles, tools, config, paths });
+  // A3S binary backends given by url are downloaded at import under http tools' guard (the tests' loopback rules included).
+  const transfer = new TransferService(
+    { store, bundles, tools, config, paths },
+    { web: (maxBytes) => createGuardedWeb({ ...opts.runners?.http, maxResponseBytes: maxBytes }) },
+  );
   await transfer.recover();
 
   const schedulerOptions = opts.scheduler === true ? {} : opts.scheduler || undefined;

@@ -12,6 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { principalKey, type Caller } from '../../../shared/caller.js';
 import type { ProfileFile } from '../../../shared/agents/profiles.js';
 import type { AgentCallAnswer, AgentResources, AgentScheduleLatest, AgentSurfaceView } from '../../../shared/agents/surface.js';
+import { DEFAULT_RELEVANCE_FLOOR } from '../../../shared/schemas.js';
+import { CALL_TOOL } from '../agents/search-mode-tools.js';
 import type { AgentTool } from '../agents/agent-tools.js';
 import { CoreError } from '../errors.js';
 import { createAudience, audienceKey, type Audience, type AudienceDeps, type AudienceSpec } from './audience.js';
@@ -119,8 +121,12 @@ export class AgentSurface {
     let tool: AgentTool | undefined;
     let toolArgs = args;
     if (audience.mode() === 'search' && isSearchModeTool(input.name)) {
-      if (input.plainOnly) return { kind: 'not-plain' };
-      const answer = searchModeCall(audience, input.name, args, this.learningFor(audience, caller, input.via));
+      // search_tools and describe_tools are lookups, plain as can be; call_tool may run anything.
+      if (input.plainOnly && input.name === CALL_TOOL) return { kind: 'not-plain' };
+      const answer = searchModeCall(audience, input.name, args, {
+        learn: this.learningFor(audience, caller, input.via),
+        relevanceFloor: this.deps.config.get().toolSearch?.relevanceFloor ?? DEFAULT_RELEVANCE_FLOOR,
+      });
       if (answer.kind === 'result') return { kind: 'result', result: answer.result };
       tool = answer.tool;
       toolArgs = answer.args;

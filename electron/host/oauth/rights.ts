@@ -66,6 +66,9 @@ const OPERATION_RIGHTS: Record<Exclude<keyof typeof REST_ROUTES, 'tools.update'>
   'buildFiles.delete': 'write',
   'tools.build': 'write',
   'tools.image': 'read',
+  'toolConfig.get': 'read',
+  'toolConfig.put': 'write',
+  'toolConfig.test': 'read',
   'tools.cancel': 'call',
   'config.get': 'read',
   // The kill switch, allowed hosts, limits: the host's own safety settings.
