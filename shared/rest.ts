@@ -87,6 +87,17 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'schedules.patch': { method: 'PATCH', path: '/tools/schedules/:scheduleID', params: ['scheduleID'], body: 'patch' },
   'schedules.run': { method: 'POST', path: '/tools/schedules/:scheduleID/run', params: ['scheduleID'], body: '*' },
   'schedules.latest': { method: 'GET', path: '/tools/schedules/:scheduleID/latest', params: ['scheduleID'] },
+  'schedules.create': { method: 'POST', path: '/tools/schedules', body: '*', status: 201 },
+  'schedules.search': { method: 'GET', path: '/tools/schedules/search', query: ['text', 'tool', 'state', 'cadence', 'limit', 'offset'] },
+  'schedules.edit': { method: 'POST', path: '/tools/schedules/:scheduleID/edit', params: ['scheduleID'], body: 'patch' },
+  'schedules.delete': { method: 'DELETE', path: '/tools/schedules/:scheduleID', params: ['scheduleID'] },
+  'schedules.runs': { method: 'GET', path: '/tools/schedules/:scheduleID/runs', params: ['scheduleID'], query: ['limit', 'offset'] },
+  'schedules.runOutput': {
+    method: 'GET',
+    path: '/tools/schedules/:scheduleID/runs/:invocationID/output',
+    params: ['scheduleID', 'invocationID'],
+    query: ['offset', 'maxChars'],
+  },
   'servers.probe': { method: 'POST', path: '/tools/servers/probe', body: '*' },
   'servers.status': { method: 'GET', path: '/tools/bundles/:bundleID/server', params: ['bundleID'] },
   'servers.sync': { method: 'POST', path: '/tools/bundles/:bundleID/sync', params: ['bundleID'], query: ['dryRun'] },
@@ -117,7 +128,7 @@ export const LIST_QUERY_KEYS = new Set(['bundleIDs', 'toolIDs', 'tags', 'kind'])
 /** Query keys whose values are booleans ("true"/"false"). */
 export const BOOLEAN_QUERY_KEYS = new Set(['includeDisabled', 'dryRun']);
 /** Query keys whose values are integers. */
-export const INTEGER_QUERY_KEYS = new Set(['pageSize', 'recommendedPageSize', 'limit']);
+export const INTEGER_QUERY_KEYS = new Set(['pageSize', 'recommendedPageSize', 'limit', 'offset', 'maxChars']);
 
 export interface BuiltRequest {
   method: HttpVerb;

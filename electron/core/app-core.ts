@@ -54,6 +54,8 @@ export { defaultDataDir } from './data-dir.js';
 import { ScheduleFiles } from './schedules/schedule-files.js';
 import { ScheduleRunner } from './schedules/schedule-runner.js';
 import { ScheduleService } from './schedules/schedule-service.js';
+import { ScheduleManager } from './schedules/schedule-manager.js';
+import { scheduleToolScope } from './schedules/tool-scope.js';
 import { REAL_CLOCK, Scheduler, type SchedulerOptions } from './schedules/scheduler.js';
 import type { ProfileStore } from './profiles/profile-store.js';
 import type { ProfileService } from './profiles/profile-service.js';
@@ -217,6 +219,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     config: () => config.get(),
     steps: () => steps,
     runners: () => runners,
+    // Late-bound like the agent surface's: the core exists by the first call of a schedule tool.
+    operations: () => (name, input, caller) => core.dispatch(name, input, { caller }),
     availabilityChanged: () => emit({ type: 'availability.changed' }),
     ...opts.runners,
   };
@@ -301,6 +305,13 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const schedules = new ScheduleService({ store, tools, files: scheduleFiles, runner: scheduleRunner, clock: scheduleClock });
 
   const { profileStore, profiles } = await openProfiles({ paths, store, tools, config, contextCost, owned, emit });
+  const scheduleManager = new ScheduleManager({
+    store,
+    tools,
+    files: scheduleFiles,
+    views: schedules,
+    toolScope: scheduleToolScope(tools, profileStore),
+  });
   const agents = new AgentConnections(paths.agentsDir, opts.clock);
   owned.listen(agents, 'changed', () => emit({ type: 'agents.changed' }));
   owned.listen(approvals, 'changed', () => emit({ type: 'approvals.changed' }));
@@ -386,6 +397,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     lint,
     guard,
     schedules,
+    scheduleManager,
     search,
     invocations,
     config,

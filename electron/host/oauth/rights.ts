@@ -89,6 +89,13 @@ const OPERATION_RIGHTS: Record<Exclude<keyof typeof REST_ROUTES, 'tools.update'>
   'schedules.patch': 'write',
   'schedules.run': 'call',
   'schedules.latest': 'read',
+  // The six below answer for the caller's principal alone (schedules it created; the owner: all).
+  'schedules.create': 'write',
+  'schedules.search': 'read',
+  'schedules.edit': 'write',
+  'schedules.delete': 'write',
+  'schedules.runs': 'read',
+  'schedules.runOutput': 'read',
   'servers.probe': 'write',
   'servers.status': 'read',
   'servers.sync': 'write',

@@ -5,7 +5,7 @@
  * Also the notice a tool's view shows for a changed, gone or new upstream tool (its stored review
  * state): a new one is marked reviewed with one click, which accepts the definition the sync pinned.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useDefinitionReview, keys, toolRefOf } from '../../api/queries.js';
 import { acceptDefinition } from '../../api/operations.js';
@@ -82,6 +82,14 @@ function MarkReviewed({ tool }: { tool: ToolView }) {
 function ReviewBody({ tool, onDone }: { tool: ToolView; onDone(): void }) {
   const ref = toolRefOf(tool);
   const review = useDefinitionReview(ref);
+  // The difference shown stays as it was while the dialog is open: a refetch in the background (a
+  // sync, a store event) never swaps it under the person's eyes, so Accept sends the hash they
+  // saw (refused if the server moved on), and "Reload the difference" takes the new one.
+  const [shown, setShown] = useState<DefinitionReview | undefined>(undefined);
+  useEffect(() => {
+    if (!shown && review.data) setShown(review.data);
+  }, [review.data, shown]);
+  const data = shown ?? review.data;
   const qc = useQueryClient();
   const toast = useToast();
   const accept = useMutation({
@@ -103,7 +111,7 @@ function ReviewBody({ tool, onDone }: { tool: ToolView; onDone(): void }) {
           {errorMessage(review.error)}
         </p>
       )}
-      {review.data && <Comparison review={review.data} />}
+      {data && <Comparison review={data} />}
       {accept.isError && (
         <div className="notice notice-danger" role="alert" data-testid="accept-error">
           {stale ? (
@@ -124,12 +132,12 @@ function ReviewBody({ tool, onDone }: { tool: ToolView; onDone(): void }) {
         <button
           type="button"
           className="btn btn-primary"
-          disabled={!review.data?.upstream || !review.data.changed || accept.isPending}
+          disabled={!data?.upstream || !data.changed || accept.isPending}
           onClick={() => {
             if (stale) {
               accept.reset();
-              void review.refetch();
-            } else if (review.data?.upstream) accept.mutate(review.data.upstream.hash);
+              void review.refetch().then((r) => r.data && setShown(r.data));
+            } else if (data?.upstream) accept.mutate(data.upstream.hash);
           }}
           data-testid="accept-change"
         >
