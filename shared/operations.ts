@@ -18,6 +18,7 @@ import { agentsOperations } from './operations/agents.js';
 import { auditOperations } from './operations/audit.js';
 import { transferOperations } from './operations/transfer.js';
 import { containerFilesOperations } from './operations/container-files.js';
+import { toolConfigOperations } from './operations/tool-config.js';
 import { schedulesOperations } from './operations/schedules.js';
 import { upstreamOperations } from './operations/upstream.js';
 import { agentSurfaceOperations } from './operations/agent-surface.js';
@@ -29,7 +30,7 @@ export { BundleInput } from './operations/bundles.js';
  * The domains of tool types: a type that brings a service answers its own (its module's service,
  * electron/core/tool-types/type-service.ts), and the core refuses to open when one has no handler.
  */
-type TypeDomains = [typeof upstreamOperations];
+type TypeDomains = [typeof upstreamOperations, typeof toolConfigOperations];
 type Domains = [
   typeof bundlesOperations,
   typeof toolsOperations,
@@ -61,6 +62,7 @@ export const operations = {
   ...auditOperations,
   ...transferOperations,
   ...containerFilesOperations,
+  ...toolConfigOperations,
   ...schedulesOperations,
   ...upstreamOperations,
 } as const;

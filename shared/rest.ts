@@ -65,6 +65,10 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'buildFiles.delete': { method: 'DELETE', path: `${TOOL}/files/content`, params: TOOL_PARAMS, query: ['path'], status: 204 },
   'tools.build': { method: 'POST', path: `${TOOL}/build`, params: TOOL_PARAMS, body: '*' },
   'tools.image': { method: 'GET', path: `${TOOL}/image`, params: TOOL_PARAMS },
+  'toolConfig.get': { method: 'GET', path: `${TOOL}/config`, params: TOOL_PARAMS },
+  /** The body is the settings themselves, `{"api_key": "…", "region": null}`. */
+  'toolConfig.put': { method: 'PUT', path: `${TOOL}/config`, params: TOOL_PARAMS, body: 'settings' },
+  'toolConfig.test': { method: 'POST', path: `${TOOL}/config/test`, params: TOOL_PARAMS },
   'tools.cancel': { method: 'POST', path: '/tools/invocations/:invocationID/cancel', params: ['invocationID'] },
   'config.get': { method: 'GET', path: '/tools/config' },
   'config.patch': { method: 'PATCH', path: '/tools/config', body: 'patch' },
@@ -83,6 +87,17 @@ export const REST_ROUTES: Record<OpName, RestRoute> = {
   'schedules.patch': { method: 'PATCH', path: '/tools/schedules/:scheduleID', params: ['scheduleID'], body: 'patch' },
   'schedules.run': { method: 'POST', path: '/tools/schedules/:scheduleID/run', params: ['scheduleID'], body: '*' },
   'schedules.latest': { method: 'GET', path: '/tools/schedules/:scheduleID/latest', params: ['scheduleID'] },
+  'schedules.create': { method: 'POST', path: '/tools/schedules', body: '*', status: 201 },
+  'schedules.search': { method: 'GET', path: '/tools/schedules/search', query: ['text', 'tool', 'state', 'cadence', 'limit', 'offset'] },
+  'schedules.edit': { method: 'POST', path: '/tools/schedules/:scheduleID/edit', params: ['scheduleID'], body: 'patch' },
+  'schedules.delete': { method: 'DELETE', path: '/tools/schedules/:scheduleID', params: ['scheduleID'] },
+  'schedules.runs': { method: 'GET', path: '/tools/schedules/:scheduleID/runs', params: ['scheduleID'], query: ['limit', 'offset'] },
+  'schedules.runOutput': {
+    method: 'GET',
+    path: '/tools/schedules/:scheduleID/runs/:invocationID/output',
+    params: ['scheduleID', 'invocationID'],
+    query: ['offset', 'maxChars'],
+  },
   'servers.probe': { method: 'POST', path: '/tools/servers/probe', body: '*' },
   'servers.status': { method: 'GET', path: '/tools/bundles/:bundleID/server', params: ['bundleID'] },
   'servers.sync': { method: 'POST', path: '/tools/bundles/:bundleID/sync', params: ['bundleID'], query: ['dryRun'] },
@@ -114,7 +129,7 @@ export const LIST_QUERY_KEYS = new Set(['bundleIDs', 'toolIDs', 'tags', 'kind'])
 /** Query keys whose values are booleans ("true"/"false"). */
 export const BOOLEAN_QUERY_KEYS = new Set(['includeDisabled', 'dryRun']);
 /** Query keys whose values are integers. */
-export const INTEGER_QUERY_KEYS = new Set(['pageSize', 'recommendedPageSize', 'limit']);
+export const INTEGER_QUERY_KEYS = new Set(['pageSize', 'recommendedPageSize', 'limit', 'offset', 'maxChars']);
 
 export interface BuiltRequest {
   method: HttpVerb;

@@ -152,10 +152,19 @@ export type AuditRecords = Static<typeof AuditRecords>;
 /** An agent's finished task is kept this long, unless config.taskResultTtlSeconds says otherwise. */
 export const DEFAULT_TASK_RESULT_TTL_SECONDS = 3600;
 
+/**
+ * search_tools leaves out tools whose relevance (0–1: how much of what the task says the tool
+ * answers) is under this floor, so an agent is told that no tool fits rather than handed weak
+ * guesses. The seed's default, 0.35 on its similarity scale, mapped to ours (docs/tool-search.md).
+ */
+export const DEFAULT_RELEVANCE_FLOOR = 0.15;
+
 export const ConfigToolSearch = Type.Object(
   {
     /** Which tools agents called after a search strengthen them for those words (on when absent). */
     learnFromUse: Type.Optional(Type.Boolean()),
+    /** search_tools's relevance floor, 0 (off) to 1; DEFAULT_RELEVANCE_FLOOR when absent. */
+    relevanceFloor: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     /**
      * An embeddings endpoint of the OpenAPI shape (POST {baseUrl}/embeddings, as Ollama, LM Studio,
      * llama.cpp's server or a hosted API answer it) whose vectors are fused with the lexical

@@ -360,6 +360,8 @@ export type ScheduleRunStatus = 'running' | 'ok' | 'error' | 'cancelled' | 'refu
 /** One schedule as GET /tools/schedules lists it (docs/contracts.md, "Schedules, pipelines, streaming"). */
 export interface ScheduleView {
   scheduleID: string;
+  /** Its name, when it has one. */
+  name?: string;
   toolID: string;
   bundleID: string;
   /** The cron pattern; null for a one-off (`at`) or an interval (`everySeconds`), which carry those instead. */

@@ -37,6 +37,7 @@ import { toolTypeModule } from './tool-types/registry.js';
 import { TypeServices } from './tool-types/type-services.js';
 import type { RunnerServices } from './tool-types/tool-type.js';
 import { prepareTool } from './tool-types/prepare.js';
+import { createGuardedWeb } from './tool-types/function/guarded-web.js';
 import { TransferService } from './transfer/transfer-service.js';
 import { BuildFilesService } from './tool-files/build-files.js';
 import { BuildService, type ImageBuilder } from './tool-files/builds.js';
@@ -53,6 +54,8 @@ export { defaultDataDir } from './data-dir.js';
 import { ScheduleFiles } from './schedules/schedule-files.js';
 import { ScheduleRunner } from './schedules/schedule-runner.js';
 import { ScheduleService } from './schedules/schedule-service.js';
+import { ScheduleManager } from './schedules/schedule-manager.js';
+import { scheduleToolScope } from './schedules/tool-scope.js';
 import { REAL_CLOCK, Scheduler, type SchedulerOptions } from './schedules/scheduler.js';
 import type { ProfileStore } from './profiles/profile-store.js';
 import type { ProfileService } from './profiles/profile-service.js';
@@ -216,6 +219,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     config: () => config.get(),
     steps: () => steps,
     runners: () => runners,
+    // Late-bound like the agent surface's: the core exists by the first call of a schedule tool.
+    operations: () => (name, input, caller) => core.dispatch(name, input, { caller }),
     availabilityChanged: () => emit({ type: 'availability.changed' }),
     ...opts.runners,
   };
@@ -277,7 +282,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const search = new SearchService(store, tools, await openToolSearchLearning({ dataDir, config, logger, owned }));
   owned.add(search.dispose);
   const invocations = new InvocationService(store, engine, history, running, () => config.get());
-  const transfer = new TransferService({ store, bundles, tools, config, paths });
+  // A3S binary backends given by url are downloaded at import under http tools' guard (the tests' loopback rules included).
+  const transfer = new TransferService(
+    { store, bundles, tools, config, paths },
+    { web: (maxBytes) => createGuardedWeb({ ...opts.runners?.http, maxResponseBytes: maxBytes }) },
+  );
   await transfer.recover();
 
   const schedulerOptions = opts.scheduler === true ? {} : opts.scheduler || undefined;
@@ -296,6 +305,13 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const schedules = new ScheduleService({ store, tools, files: scheduleFiles, runner: scheduleRunner, clock: scheduleClock });
 
   const { profileStore, profiles } = await openProfiles({ paths, store, tools, config, contextCost, owned, emit });
+  const scheduleManager = new ScheduleManager({
+    store,
+    tools,
+    files: scheduleFiles,
+    views: schedules,
+    toolScope: scheduleToolScope(tools, profileStore),
+  });
   const agents = new AgentConnections(paths.agentsDir, opts.clock);
   owned.listen(agents, 'changed', () => emit({ type: 'agents.changed' }));
   owned.listen(approvals, 'changed', () => emit({ type: 'approvals.changed' }));
@@ -381,6 +397,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     lint,
     guard,
     schedules,
+    scheduleManager,
     search,
     invocations,
     config,

@@ -9,6 +9,9 @@ import { Nullable, Timestamp, Uuid } from '../schema-primitives.js';
 /** The most schedules one tool may hold. */
 export const MAX_SCHEDULES = 50;
 
+/** The longest name a schedule may carry. */
+export const MAX_SCHEDULE_NAME = 200;
+
 /** The longest interval: a year. */
 export const MAX_INTERVAL_SECONDS = 366 * 24 * 3600;
 
@@ -30,6 +33,8 @@ export type ScheduleApproval = Static<typeof ScheduleApproval>;
 export const Schedule = Type.Object(
   {
     scheduleID: Uuid,
+    /** What it is for, in a person's or an agent's words ("morning weather for Lisbon"). */
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_SCHEDULE_NAME })),
     cron: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     at: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     everySeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INTERVAL_SECONDS })),
@@ -43,16 +48,19 @@ export const Schedule = Type.Object(
 export type Schedule = Static<typeof Schedule>;
 
 /** The order a schedule's keys are written in. */
-export const SCHEDULE_KEY_ORDER = ['scheduleID', 'cron', 'at', 'everySeconds', 'timezone', 'args', 'isEnabled', 'approval'] as const;
+export const SCHEDULE_KEY_ORDER = ['scheduleID', 'name', 'cron', 'at', 'everySeconds', 'timezone', 'args', 'isEnabled', 'approval'] as const;
 
 /**
  * A schedule as a client sends it: a missing scheduleID is generated (UUIDv7), args default to
  * {}, isEnabled to true, an empty or null timezone means the machine's. Exactly one of `cron`,
  * `at` and `everySeconds`. `approval: {}` records a yes given now; `approval: null` withdraws it.
+ * A `name` left out keeps the one stored (a form that does not show it loses nothing); `null` or
+ * '' removes it.
  */
 export const ScheduleInput = Type.Object(
   {
     scheduleID: Type.Optional(Uuid),
+    name: Type.Optional(Nullable(Type.String({ maxLength: MAX_SCHEDULE_NAME }))),
     cron: Type.Optional(Type.String({ maxLength: 200 })),
     at: Type.Optional(Type.String({ maxLength: 64 })),
     everySeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INTERVAL_SECONDS })),

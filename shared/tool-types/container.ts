@@ -42,6 +42,13 @@ export const ContainerImpl = Type.Object(
         },
       ),
     ),
+    /**
+     * What each setting may hold, as a JSON Schema of an object (a Chalie tool's config_schema):
+     * `properties` type, describe and bound the values (a secret one is `writeOnly: true`),
+     * `required` names those the tool cannot run without. Checked when settings are written
+     * (toolConfig.put) and by availability: a required setting with no value makes the tool unavailable.
+     */
+    settingsSchema: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
   { additionalProperties: false },
 );

@@ -229,6 +229,8 @@ async function raiseLimits(h: Host): Promise<void> {
 }
 
 const ROUNDS = Number(process.env['TW_BENCH_HOST_ROUNDS'] ?? 3);
+/** `durable`: only the durable-beside-batched rounds (what the audit writer's work is measured by). */
+const ONLY = process.env['TW_BENCH_HOST_ONLY'];
 
 /**
  * Durable records (this host) beside batched ones (a second host), in ROUNDS alternating rounds
@@ -272,6 +274,12 @@ export async function run(): Promise<void> {
     await level(h, '2026', 4); // warm-up, not counted
     await level(batched, '2026', 4);
     await level(batched, 'rest', 4);
+    if (ONLY === 'durable') {
+      await level(h, 'rest', 4);
+      await durableBesideBatched(h, batched);
+      console.log(`  load average at end: ${load()}`);
+      return;
+    }
 
     // Memory per idle 2025 session, before the load (so the load's garbage is not counted in).
     const rssBefore = await settledRssKiB(pid);

@@ -20,7 +20,8 @@ import { pathToFileURL } from 'node:url';
 import MiniSearch from 'minisearch';
 import { createToolSearcher, type ToolSearchEntry, type ToolSearcher } from '../../electron/core/agents/tool-search.js';
 import type { RankerOptions } from '../../electron/core/agents/tool-search/ranker.js';
-import { duplicatesOf, loadCorpus, loadQueries, measureQuality, splitQueries, type LabelledQuery, type Quality } from './toolsearch/evaluate.js';
+import { duplicatesOf, loadCorpus, loadOffTopic, loadQueries, measureQuality, splitQueries, type LabelledQuery, type Quality } from './toolsearch/evaluate.js';
+import { DEFAULT_RELEVANCE_FLOOR } from '../../shared/schemas.js';
 import { loadPhrasings } from './toolsearch/phrasings.js';
 import { simulateWeek } from './toolsearch/learning-week.js';
 import { searchOverMcp } from './toolsearch/over-mcp.js';
@@ -113,6 +114,25 @@ export async function run(): Promise<void> {
     const r5 = sets.map(([, set]) => measureQuality(set, rank(searcher), duplicates).recallAt5.toFixed(3));
     console.log(`    ${label.padEnd(44)} ${r5[0]}  ${r5[1]} | ${r5[2]}  ${r5[3]}`);
   }
+
+  // The relevance floor (issue 35 point 10): what search_tools answers is the ranker's top 10 with the matches under the floor left out.
+  const floored = (floor: number) => (q: string, k: number) =>
+    ours
+      .search(q, k)
+      .filter((m) => m.relevance >= floor)
+      .map((m) => m.name);
+  console.log(`  relevance floor ${DEFAULT_RELEVANCE_FLOOR} (the seed's 0.35 mapped; docs/tool-search.md), as search_tools leaves matches out:`);
+  for (const [label, set] of sets) {
+    const without = measureQuality(set, rank(ours), duplicates);
+    const withFloor = measureQuality(set, floored(DEFAULT_RELEVANCE_FLOOR), duplicates);
+    console.log(
+      `    ${label.padEnd(24)} r@5 ${without.recallAt5.toFixed(3)} -> ${withFloor.recallAt5.toFixed(3)}  MRR ${without.mrr.toFixed(3)} -> ${withFloor.mrr.toFixed(3)}`,
+    );
+  }
+  const offTopic = loadOffTopic();
+  const answered = offTopic.map((q) => [q, floored(DEFAULT_RELEVANCE_FLOOR)(q, 10)] as const).filter(([, names]) => names.length);
+  console.log(`    tasks no tool does: ${offTopic.length - answered.length} of ${offTopic.length} answered "no tool fits"`);
+  for (const [q, names] of answered) console.log(`      still answered: "${q}" -> ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}`);
 
   const week = simulateWeek(corpus, phrasings, duplicates);
   console.log(

@@ -60,6 +60,41 @@ describe.skipIf(!chromiumAvailable())('first screen', () => {
     await page.close();
   });
 
+  it('renders the frame with its data and rows in its first commit; the bundles past the first screen follow', async () => {
+    // More bundles than the sidebar renders before the list has painted (Sidebar.tsx, FIRST_BUNDLE_ROWS).
+    const slugs = Array.from({ length: 45 }, (_, i) => `many-${String(i).padStart(2, '0')}`);
+    await Promise.all(slugs.map((slug) => api(host, 'bundles.put', { bundleID: uuidv7(), bundle: { slug, displayName: slug, isEnabled: true } })));
+    const page = await browser.context.newPage();
+    const problems = watchPageProblems(page);
+    // React's commits, counted through the hook React DevTools uses, with what each left in the DOM.
+    await page.addInitScript(`
+      window.__commits = [];
+      window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+        supportsFiber: true, renderers: new Map(), isDisabled: false,
+        inject() { return 1; }, checkDCE() {}, onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
+        onCommitFiberRoot() {
+          window.__commits.push({ t: performance.now(), rows: document.querySelectorAll('[data-testid="tool-scroll"] [role="row"]').length,
+            bundles: document.querySelectorAll('[data-testid="bundle-list"] li').length });
+        },
+      };`);
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await painted(page);
+    const { commits, paint } = (await page.evaluate(
+      `({ commits: window.__commits, paint: performance.getEntriesByName('tw:toollist-painted')[0].startTime })`,
+    )) as {
+      commits: { t: number; rows: number; bundles: number }[];
+      paint: number;
+    };
+    // Before: the frame with its loading states first, then each answer in a commit of its own, then the rows (5–11 commits).
+    expect(commits[0]!.rows).toBeGreaterThan(0);
+    expect(commits[0]!.bundles).toBeGreaterThan(0);
+    expect(commits.filter((c) => c.t < paint).length).toBeLessThanOrEqual(2);
+    // Every bundle is in the sidebar once the list is up.
+    for (const slug of [slugs[0]!, slugs[44]!]) await page.getByTestId(`bundle-${slug}`).waitFor({ timeout: 10_000 });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('shows a change made after the first page was read and before the event stream connected, and live changes after it', async () => {
     const page = await browser.context.newPage();
     let release!: () => void;

@@ -143,6 +143,10 @@ describe.skipIf(!chromiumAvailable())('the gateway in Chromium', () => {
     await page.getByTestId('sync-preview').waitFor({ state: 'hidden' });
     await expect.poll(() => page.getByTestId('tool-row-echo').textContent()).toMatch(/changed upstream/);
     await expect.poll(() => page.getByTestId('tool-row-remove').textContent()).toMatch(/gone upstream/);
+    // The panel counts the tools by their stored review state, and lists the ones that need a person.
+    await expect.poll(() => page.getByTestId('server-review').textContent()).toMatch(/1 changed · 1 gone/);
+    await page.getByTestId('server-needs-review').locator('summary').click();
+    expect(await page.getByTestId('server-needs-review').textContent()).toMatch(/Needs review \(2\).*changed upstream.*gone upstream/s);
     await shoot(page, 'gateway-bundle-after-sync');
 
     await page.getByTestId('tool-row-echo').click();

@@ -1,11 +1,12 @@
 /**
  * Upstream MCP servers: `add-server` (probe, then create the bundle and sync, through the same
  * MCP import a claude_desktop_config.json takes, so secrets are moved the same way), `sync`,
- * `servers` (the upstream bundles with their state) and `authorize` (sign in to a server that
+ * `servers` (the upstream bundles with their state and review counts; `servers BUNDLE`: its tools
+ * with their review state), `accept` (mark a tool reviewed, accepting the server's definition) and `authorize` (sign in to a server that
  * needs OAuth: the link is printed, the redirect comes back to this process).
  */
 import type { Command } from 'commander';
-import type { BundleSource, HttpSource } from '../../../shared/upstream.js';
+import { needsReview, type BundleSource, type HttpSource, type ReviewCounts } from '../../../shared/upstream.js';
 import type { McpServerImportItem, ToolView } from '../../../shared/types.js';
 import { checkSlug } from '../../../shared/slug.js';
 import type { CliContext } from '../context.js';
@@ -208,10 +209,49 @@ export function registerUpstreamCommands(program: Command, cli: CliContext): voi
     });
 
   program
-    .command('servers')
-    .description('the upstream MCP servers (bundles with a source) and their state')
-    .action(async () => {
+    .command('accept <tool>')
+    .description(
+      "mark an upstream tool reviewed (<bundle>/<tool>[@version]): accepts the server's current definition, pinned by its hash (a changed tool's new one: see the difference first with --diff)",
+    )
+    .option('--diff', 'print the accepted and the current definition and accept nothing')
+    .action(async (target: string, o: { diff?: boolean }) => {
       const session = await cli.session();
+      const ref = session.toolKey(target);
+      const review = await session.call('tools.definition', ref);
+      if (o.diff) {
+        if (cli.json()) return printJson(review);
+        process.stdout.write(
+          `accepted (${review.accepted.hash}):\n${JSON.stringify({ description: review.accepted.description, inputSchema: review.accepted.argSchema }, null, 2)}\n`,
+        );
+        process.stdout.write(
+          review.upstream
+            ? `server now (${review.upstream.hash}):\n${JSON.stringify({ description: review.upstream.definition.description ?? '', inputSchema: review.upstream.definition.inputSchema }, null, 2)}\n`
+            : 'the server no longer offers it: nothing to accept\n',
+        );
+        return;
+      }
+      if (!review.upstream)
+        throw new CliFailure({
+          code: 'NOT_FOUND',
+          message: `the server no longer offers '${review.name}': there is nothing to accept; sync, or delete the tool`,
+        });
+      // Exactly what was read: if the server changed it again meanwhile, the core refuses (MODIFIED_ELSEWHERE).
+      const tool = await session.call('tools.acceptDefinition', { ...ref, definitionHash: review.upstream.hash });
+      if (cli.json()) return printJson(tool);
+      process.stdout.write(`${target}: ${review.changed ? 'accepted the new definition' : 'marked reviewed'} (${review.upstream.hash.slice(0, 19)}…)\n`);
+    });
+
+  program
+    .command('servers [bundle]')
+    .description(
+      'the upstream MCP servers (bundles with a source), their state and their tools by review state; with a bundle, its tools and the review state of each',
+    )
+    .option('--needs-review', 'with a bundle: only the tools a person still has to review (new, changed, gone)')
+    .action(async (slug: string | undefined, o: { needsReview?: boolean }) => {
+      const session = await cli.session();
+      if (slug !== undefined) return serverTools(cli, session, slug, o.needsReview === true);
+      if (o.needsReview)
+        throw new CliFailure({ code: 'INVALID_INPUT', message: '--needs-review lists the tools of one server: `toolwright servers BUNDLE --needs-review`' });
       const bundles = (await allBundles(session, { includeDisabled: true })).filter((b) => b.source);
       const rows = [];
       for (const b of bundles) {
@@ -227,13 +267,50 @@ export function registerUpstreamCommands(program: Command, cli: CliContext): voi
             r.bundle.slug,
             r.status.state + (r.status.lastError ? ` (${r.status.lastError.slice(0, 80)})` : ''),
             `${r.tools.filter((t) => t.isEnabled).length}/${r.tools.length}`,
+            reviewSummary(r.status.review),
             r.status.syncedAt ?? 'never',
             r.target.slice(0, 80),
           ]),
-          ['BUNDLE', 'STATE', 'ON/TOOLS', 'SYNCED', 'SERVER'],
+          ['BUNDLE', 'STATE', 'ON/TOOLS', 'REVIEW', 'SYNCED', 'SERVER'],
         ),
       );
     });
+}
+
+/** A server's tools by review state, in a few words: what needs a person first. */
+export function reviewSummary(counts: ReviewCounts | undefined): string {
+  if (!counts) return '-';
+  const needs = (['new', 'changed', 'gone'] as const).filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`);
+  if (needs.length) return needs.join(', ');
+  return counts.accepted ? 'all accepted' : 'no tools';
+}
+
+/** `servers BUNDLE`: the server's tools with their review state (the tool view's `review`), needing a person first. */
+async function serverTools(cli: CliContext, session: CliSession, slug: string, needsReviewOnly: boolean): Promise<void> {
+  const bundleID = session.bundleID(slug);
+  const bundle = await session.call('bundles.get', { bundleID });
+  if (!bundle.source) throw new CliFailure({ code: 'INVALID_INPUT', message: `bundle '${slug}' has no upstream MCP server (its bundle.json has no source)` });
+  const order: Record<string, number> = { changed: 0, gone: 1, new: 2, accepted: 3 };
+  const tools = (await allTools(session, { bundleIDs: [bundleID], includeDisabled: true }))
+    .filter((t) => !needsReviewOnly || needsReview(t.review?.state))
+    .sort((a, b) => (order[a.review?.state ?? ''] ?? 4) - (order[b.review?.state ?? ''] ?? 4) || a.slug.localeCompare(b.slug));
+  if (cli.json()) return printJson(tools);
+  if (!tools.length) {
+    process.stdout.write(needsReviewOnly ? `${slug}: nothing to review\n` : `${slug}: no tools yet; run \`toolwright sync ${slug}\`\n`);
+    return;
+  }
+  process.stdout.write(
+    table(
+      tools.map((t) => [
+        `${slug}/${t.slug}@${t.version}`,
+        (t.impl as { tool?: string }).tool ?? '',
+        t.review?.state ?? '-',
+        t.isEnabled ? 'on' : 'off',
+        t.availability.ok ? 'available' : `unavailable: ${(t.availability.reason ?? '').slice(0, 100)}`,
+      ]),
+      ['TOOL', 'UPSTREAM NAME', 'REVIEW', 'ENABLED', 'AVAILABILITY'],
+    ),
+  );
 }
 
 /** The lines an MCP import prints for each server. */

@@ -12,6 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { principalKey, type Caller } from '../../../shared/caller.js';
 import type { ProfileFile } from '../../../shared/agents/profiles.js';
 import type { AgentCallAnswer, AgentResources, AgentScheduleLatest, AgentSurfaceView } from '../../../shared/agents/surface.js';
+import { DEFAULT_RELEVANCE_FLOOR } from '../../../shared/schemas.js';
+import { CALL_TOOL } from '../agents/search-mode-tools.js';
 import type { AgentTool } from '../agents/agent-tools.js';
 import { CoreError } from '../errors.js';
 import { createAudience, audienceKey, type Audience, type AudienceDeps, type AudienceSpec } from './audience.js';
@@ -22,6 +24,7 @@ import { audienceResources, scheduleLatest, type ScheduleReader } from './resour
 import type { RunHooks, RunOperation } from './run-operation.js';
 import { isSearchModeTool, searchModeCall, type SearchLearning } from './search-mode.js';
 import { AgentTasks, type TaskAnswer, type TaskView } from './tasks.js';
+import { AgentLanes, agentKey, queues } from './agent-lanes.js';
 import type { Logger } from '../log.js';
 
 /** Audiences kept at once; the least recently used goes first (it is built again when asked for). */
@@ -64,11 +67,20 @@ export interface AgentSurfaceDeps extends Omit<AudienceDeps, 'profiles'> {
 export class AgentSurface {
   private readonly audiences = new Map<string, Audience>();
   private readonly connections: SurfaceConnections;
+  /** Each agent's side-effecting calls, one at a time (direct calls and tasks alike). */
+  private readonly lanes = new AgentLanes();
   readonly tasks: AgentTasks;
 
   constructor(private readonly deps: AgentSurfaceDeps) {
     this.connections = new SurfaceConnections(deps.agents);
-    this.tasks = new AgentTasks({ tasksDir: deps.tasksDir, approvals: deps.approvals, config: deps.config, logger: deps.logger, run: deps.run });
+    this.tasks = new AgentTasks({
+      tasksDir: deps.tasksDir,
+      approvals: deps.approvals,
+      config: deps.config,
+      logger: deps.logger,
+      run: deps.run,
+      lanes: this.lanes,
+    });
   }
 
   /** The audience an address names; NOT_FOUND for a profile that does not exist. */
@@ -119,8 +131,12 @@ export class AgentSurface {
     let tool: AgentTool | undefined;
     let toolArgs = args;
     if (audience.mode() === 'search' && isSearchModeTool(input.name)) {
-      if (input.plainOnly) return { kind: 'not-plain' };
-      const answer = searchModeCall(audience, input.name, args, this.learningFor(audience, caller, input.via));
+      // search_tools and describe_tools are lookups, plain as can be; call_tool may run anything.
+      if (input.plainOnly && input.name === CALL_TOOL) return { kind: 'not-plain' };
+      const answer = searchModeCall(audience, input.name, args, {
+        learn: this.learningFor(audience, caller, input.via),
+        relevanceFloor: this.deps.config.get().toolSearch?.relevanceFloor ?? DEFAULT_RELEVANCE_FLOOR,
+      });
       if (answer.kind === 'result') return { kind: 'result', result: answer.result };
       tool = answer.tool;
       toolArgs = answer.args;
@@ -137,7 +153,8 @@ export class AgentSurface {
       if (input.plainOnly && tool.safety === 'privileged') return { kind: 'not-plain' };
     }
     this.countCall(audience, caller, input, tool);
-    if (input.task) return { kind: 'task', task: await this.tasks.start(audience.key, tool, toolArgs, caller, input.canAsk === true) };
+    if (input.task)
+      return { kind: 'task', task: await this.tasks.start(audience.key, tool, toolArgs, caller, input.canAsk === true, agentKey(caller, input.via)) };
     if (tool.safety === 'privileged') {
       const report = hooks.onProgress;
       const round = await approvalRound(tool, toolArgs, caller, {
@@ -152,7 +169,7 @@ export class AgentSurface {
       if (round.kind === 'ask') return round;
       if (round.kind === 'refused') return { kind: 'result', result: errorResult(round.message) };
     }
-    return this.run(tool, toolArgs, caller, hooks);
+    return this.run(tool, toolArgs, caller, hooks, input.via);
   }
 
   /** A retry that carries an answer is the same call, counted once (and taught once). */
@@ -179,7 +196,23 @@ export class AgentSurface {
     return { session, principal, learning };
   }
 
-  private async run(tool: AgentTool, args: Record<string, unknown>, caller: Caller, hooks: RunHooks): Promise<AgentCallAnswer> {
+  /** One agent's side-effecting and privileged calls one at a time, in order (agent-lanes.ts); read-only ones at once. */
+  private async run(tool: AgentTool, args: Record<string, unknown>, caller: Caller, hooks: RunHooks, via?: Via): Promise<AgentCallAnswer> {
+    if (!queues(caller, tool.safety)) return this.runNow(tool, args, caller, hooks);
+    const release = await this.lanes.enter(agentKey(caller, via), hooks.signal).catch(() => undefined);
+    if (!release)
+      return {
+        kind: 'result',
+        result: errorResult(`the call of ${tool.name} was cancelled before it ran (it was waiting for this agent's earlier call to finish)`),
+      };
+    try {
+      return await this.runNow(tool, args, caller, hooks);
+    } finally {
+      release();
+    }
+  }
+
+  private async runNow(tool: AgentTool, args: Record<string, unknown>, caller: Caller, hooks: RunHooks): Promise<AgentCallAnswer> {
     const f = tool.file;
     const invocationID = randomUUID();
     const run = this.deps.run();

@@ -107,8 +107,22 @@ function structured(value: Record<string, unknown>): CallToolResult {
 
 export type SearchModeAnswer = { kind: 'result'; result: CallToolResult } | { kind: 'call'; tool: AgentTool; args: Record<string, unknown> };
 
+export interface SearchModeOptions {
+  /** Who searches, for learning from use. */
+  learn?: SearchLearning | undefined;
+  /** Matches under this relevance (0–1) are left out (config.toolSearch.relevanceFloor); 0 keeps all. */
+  relevanceFloor?: number;
+}
+
+/** What search_tools says when no tool is left: plainly that none fits, and what to do. */
+export function noToolFits(query: string, floor: number): string {
+  const shown = query.length > 80 ? `${query.slice(0, 79)}…` : query;
+  return `No tool fits "${shown}": none of the tools you may call is related enough to it (relevance under ${floor}). Try other words for the task, or tell the user that no tool here can do it.`;
+}
+
 /** search_tools and describe_tools answer here; call_tool names the real tool and its arguments. */
-export function searchModeCall(scope: SearchModeAudience, name: string, args: Record<string, unknown>, learn?: SearchLearning): SearchModeAnswer {
+export function searchModeCall(scope: SearchModeAudience, name: string, args: Record<string, unknown>, options: SearchModeOptions = {}): SearchModeAnswer {
+  const { learn, relevanceFloor = 0 } = options;
   if (name === SEARCH_TOOLS) {
     const query = args['query'];
     if (typeof query !== 'string') return { kind: 'result', result: invalidInput('query must be a string of a few words') };
@@ -127,14 +141,24 @@ export function searchModeCall(scope: SearchModeAudience, name: string, args: Re
     }
     const shown: string[] = [];
     const matches = found.flatMap((m) => {
-      const t = scope.byName(m.name);
+      const t = m.relevance >= relevanceFloor ? scope.byName(m.name) : undefined;
       if (!t) return [];
       shown.push(t.file.toolID);
       const description = t.description ?? (t.file.description || t.file.displayName || t.file.slug);
-      return [{ name: t.name, title: t.file.displayName || t.file.slug, description: oneLine(description), safety: t.safety, score: m.score, why: m.why }];
+      return [
+        {
+          name: t.name,
+          title: t.file.displayName || t.file.slug,
+          description: oneLine(description),
+          safety: t.safety,
+          score: m.score,
+          relevance: m.relevance,
+          why: m.why,
+        },
+      ];
     });
     learn?.learning.searched(learn.session, query, shown, learn.principal);
-    return { kind: 'result', result: structured({ matches }) };
+    return { kind: 'result', result: structured(matches.length ? { matches } : { matches, note: noToolFits(query, relevanceFloor) }) };
   }
   if (name === DESCRIBE_TOOLS) {
     const names = args['names'];

@@ -25,6 +25,7 @@ import { delay } from '../util/abort.js';
 import { approvalSubject, callBinding, openApproval, type RoundApprovals } from './approval-round.js';
 import { errorResult, toCallResult } from './definitions.js';
 import type { RunOperation } from './run-operation.js';
+import { queues, type AgentLanes } from './agent-lanes.js';
 
 /** How often a client should poll, and how often the owner looks for a cancel or an answer. */
 const POLL_INTERVAL_MS = 250;
@@ -46,6 +47,8 @@ export interface AgentTasksDeps {
   config: { get(): Config };
   logger: Logger;
   run: () => RunOperation;
+  /** Each agent's side-effecting calls one at a time (agent-lanes.ts): a task's run takes its place there too. */
+  lanes?: AgentLanes;
 }
 
 function view(task: TaskRecord): TaskView {
@@ -130,7 +133,7 @@ export class AgentTasks {
   }
 
   /** Starts the call as a task and answers the task at once. `canAsk`: the client can show its user the approval form. */
-  async start(audience: string, tool: AgentTool, args: Record<string, unknown>, caller: Caller, canAsk: boolean): Promise<TaskView> {
+  async start(audience: string, tool: AgentTool, args: Record<string, unknown>, caller: Caller, canAsk: boolean, agent?: string): Promise<TaskView> {
     if (Date.now() - this.lastSweep > SWEEP_EVERY_MS) {
       this.lastSweep = Date.now();
       void this.store.sweep().catch((e: unknown) => this.deps.logger.warn(`tasks: sweeping expired tasks: ${String(e)}`));
@@ -147,7 +150,7 @@ export class AgentTasks {
       ttlMs: ttlSeconds * 1000,
       pollIntervalMs: POLL_INTERVAL_MS,
     });
-    const run: Promise<void> = this.runTask(task, tool, args, canAsk)
+    const run: Promise<void> = this.runTask(task, tool, args, canAsk, agent)
       .catch((e: unknown) => this.deps.logger.error(`tasks: task ${task.taskId}`, e))
       .finally(() => this.running.delete(run));
     this.running.add(run);
@@ -155,15 +158,18 @@ export class AgentTasks {
   }
 
   /** The run of one task in its owner process: the approval first when the tool is privileged, then the call. */
-  private async runTask(task: TaskRecord, tool: AgentTool, args: Record<string, unknown>, canAsk: boolean): Promise<void> {
+  private async runTask(task: TaskRecord, tool: AgentTool, args: Record<string, unknown>, canAsk: boolean, agent?: string): Promise<void> {
     const finish = (result: CallToolResult) =>
       this.store.update(task.taskId, () => ({ status: 'completed', result: result as Record<string, unknown>, statusMessage: undefined }));
+    let release: (() => void) | undefined;
     try {
       if (tool.safety === 'privileged') {
         const refusal = await this.approve(task, tool, args, canAsk);
         if (refusal === 'cancelled') return;
         if (refusal) return void (await finish(errorResult(refusal)));
       }
+      // Its place among the agent's side-effecting calls; a task cancelled while it waited does not run.
+      if (agent && this.deps.lanes && queues(task.caller, tool.safety)) release = await this.deps.lanes.enter(agent);
       if ((await this.store.get(task.taskId))?.status !== 'working') return;
       await finish(await this.invoke(task, tool, args));
     } catch (e) {
@@ -171,6 +177,8 @@ export class AgentTasks {
         status: 'failed',
         error: { code: -32603, message: toApiError(e, { unexpected: 'the task failed' }).message },
       }));
+    } finally {
+      release?.();
     }
   }
 

@@ -20,7 +20,7 @@ export const SEARCH_MODE_TOOLS: readonly Omit<McpToolDefinition, '_meta'>[] = [
   {
     name: SEARCH_TOOLS,
     title: 'Search tools',
-    description: `Find the tools you may call by what they do. Returns ranked matches: name (pass it to ${CALL_TOOL}), title, a one-line description, safety and why it matched.`,
+    description: `Find the tools you may call by what they do. Returns ranked matches: name (pass it to ${CALL_TOOL}), title, a one-line description, safety, relevance (0–1) and why it matched. Tools too weakly related are left out: no matches means no tool fits the task.`,
     inputSchema: {
       type: 'object',
       properties: {

@@ -1,10 +1,12 @@
 /**
  * Appends records to `<data>/audit/`, from any number of processes sharing the folder, with
- * group commit: a record is queued, and the records queued while the previous write was on its
- * way go together in the next one, under the folder's cross-process lock: read the tail (cached
- * with the file's size, so the usual write reads nothing), chain, append with one write, fsync.
- * append() answers once its record is durable, so a call, change or approval is answered only
- * after its record is on disk; concurrent answers share the write and its fsync.
+ * group commit: a record is queued, and the records queued while the previous batch was being
+ * synced go together in the next one, written the moment that sync returns (no timer). A batch
+ * takes the folder's cross-process lock only to append: find the tail (cached with the file's
+ * inode and size, so the usual batch reads nothing), chain, one write to the file kept open;
+ * then, outside the lock, fdatasync. append() answers once its record is durable, so a call,
+ * change or approval is answered only after its record is on disk; concurrent answers share the
+ * write and its sync.
  *
  * When the log cannot be written (disk full, permissions, a read-only file system) it is
  * "failing": in the `required` mode (config auditRecords, the default) ready() and append()
@@ -16,17 +18,22 @@
 import { promises as fsp } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { AuditRecord, AuditRecordBody } from '../../../shared/audit.js';
+import type { AuditRecordBody } from '../../../shared/audit.js';
 import { DEFAULT_AUDIT_MAX_FILE_BYTES, type AuditRecords } from '../../../shared/schemas.js';
-import { fsyncDir } from '../fs/atomic.js';
 import { withLock } from '../fs/lock.js';
-import { auditFileName, listAuditFiles, readTail } from './files.js';
-import { chainRecord, GENESIS, parseRecord, sha256Hex, type PendingRecord } from './record.js';
+import { listAuditFiles } from './files.js';
+import type { PendingRecord } from './record.js';
+import { AuditAppender, type Written } from './append.js';
 import { auditUnavailable } from './unavailable.js';
 import { noteRecord } from './acting-caller.js';
 
 /** Records kept in memory while they cannot be written; beyond this they are counted as lost. */
 export const DEFAULT_MAX_PENDING = 10_000;
+/** A busy writer lets go of the folder's lock this often, for YIELD_MS, so other processes are not starved. */
+const HOLD_MAX_MS = 1000;
+const YIELD_MS = 20;
+/** An idle writer keeps the lock this long for the next record (flush() lets go at once). */
+const LINGER_MS = 50;
 /** A failing log is tried again by a refused caller at most this often (besides its own backoff). */
 const RETRY_ON_DEMAND_MS = 1000;
 
@@ -44,14 +51,6 @@ export interface AuditLogOptions {
   maxPending?: number;
   clock?: () => Date;
   onError?: (what: string, error: unknown) => void;
-}
-
-/** The end of the chain: the file it is in, that file's size, and the last record's hash and seq. */
-interface Tail {
-  n: number;
-  size: number;
-  hash: string;
-  seq: number;
 }
 
 interface Dropped {
@@ -73,7 +72,7 @@ const RESOLVED = Promise.resolve();
 export class AuditLog {
   private queue: Queued[] = [];
   private dropped: Dropped | undefined;
-  private tail: Tail | undefined;
+  private readonly appender: AuditAppender;
   /** The write loop in progress, if any. */
   private writing: Promise<void> | undefined;
   private checking: Promise<void> | undefined;
@@ -88,6 +87,11 @@ export class AuditLog {
 
   constructor(private readonly opts: AuditLogOptions) {
     this.clock = opts.clock ?? (() => new Date());
+    this.appender = new AuditAppender(
+      opts.dir,
+      () => opts.maxFileBytes?.() ?? DEFAULT_AUDIT_MAX_FILE_BYTES,
+      () => ({ at: this.clock().toISOString(), pid: process.pid, host: this.host }),
+    );
   }
 
   get dir(): string {
@@ -173,6 +177,8 @@ export class AuditLog {
     this.batchTimer = undefined;
     await this.writing;
     if (this.queue.length || this.dropped) await (this.writing ??= this.writeLoop());
+    // Written means let go too: nothing of this process's is left holding the folder.
+    if (!this.writing) await this.appender.release();
   }
 
   /** One check at a time: the queue written, or (nothing queued) the folder tried for writing. */
@@ -202,12 +208,23 @@ export class AuditLog {
     }
   }
 
-  /** Writes batch after batch until the queue is empty or a write fails (the rest then waits for the retry). */
+  /**
+   * Writes batch after batch until the queue is empty or a write fails (the rest then waits for
+   * the retry), holding the folder's lock across them; released LINGER_MS after the queue is
+   * empty, and every HOLD_MAX_MS for a moment, so other processes on the folder get their turn.
+   */
   private async writeLoop(): Promise<void> {
     // The records of this turn of the event loop go in one write.
     await new Promise((r) => setImmediate(r));
     try {
-      while ((this.queue.length || this.dropped) && (await this.writeBatch()));
+      while (this.queue.length || this.dropped) {
+        if (!(await this.writeBatch())) return;
+        if (this.appender.heldForMs() > HOLD_MAX_MS && (this.queue.length || this.dropped)) {
+          await this.appender.release();
+          await new Promise((r) => setTimeout(r, YIELD_MS));
+        }
+      }
+      this.appender.releaseSoon(LINGER_MS);
     } finally {
       this.writing = undefined;
     }
@@ -231,12 +248,17 @@ export class AuditLog {
         host: this.host,
       });
     }
+    let written: Written | undefined;
     try {
       if (!this.dirMade) await fsp.mkdir(this.opts.dir, { recursive: true });
       this.dirMade = true;
-      await withLock(join(this.opts.dir, '.lock'), () => this.appendChained(records));
+      written = await this.appender.append(records);
+      // Outside the lock, so another process appends while this one waits for the disk. The
+      // records queued meanwhile form the next batch, written as soon as this returns.
+      await this.appender.sync(written);
     } catch (e) {
       this.dirMade = false;
+      await this.appender.reset(written);
       this.keepForRetry(batch, dropped);
       this.failed(e, batch);
       return false;
@@ -289,110 +311,9 @@ export class AuditLog {
     if (over.length) this.noteDropped(over.length, over[0]!.record.at, over[over.length - 1]!.record.at);
   }
 
-  /** Under the lock: find the tail, chain the records after it, append them with one write. */
-  private async appendChained(records: PendingRecord[]): Promise<void> {
-    const found = await this.currentTail();
-    const chained: AuditRecord[] = [];
-    let { hash, seq } = found.tail;
-    for (const r of [...found.notes, ...records]) {
-      const record = chainRecord(r, ++seq, hash);
-      hash = record.hash;
-      chained.push(record);
-    }
-    const text = Buffer.from(chained.map((r) => JSON.stringify(r)).join('\n') + '\n', 'utf8');
-    const limit = this.opts.maxFileBytes?.() ?? DEFAULT_AUDIT_MAX_FILE_BYTES;
-    const rotate = found.tail.n === 0 || found.tail.size >= limit;
-    const n = rotate ? found.tail.n + 1 : found.tail.n;
-    const size = rotate ? 0 : found.tail.size;
-    const path = join(this.opts.dir, auditFileName(n));
-    const handle = await fsp.open(path, 'a');
-    try {
-      try {
-        // A full disk answers a short write first (what fitted) and ENOSPC only on the next one.
-        for (let done = 0; done < text.length;) done += (await handle.write(text, done, text.length - done)).bytesWritten;
-        // fdatasync: the appended bytes and the file's new size, without the times fsync also writes.
-        await handle.datasync();
-      } catch (e) {
-        // A partial write (a full disk) must not stay: cut back to where this batch began.
-        this.tail = undefined;
-        await handle.truncate(size).catch(() => undefined);
-        throw e;
-      }
-    } finally {
-      await handle.close();
-    }
-    if (rotate) await fsyncDir(this.opts.dir);
-    this.tail = { n, size: size + text.length, hash, seq };
-  }
-
-  /**
-   * The end of the chain. The cached tail holds while its file has the size this process left it
-   * at and no later file exists; otherwise it is read from disk, and a torn or unreadable last
-   * line is cut off and noted by a gap record (returned in `notes`, to be chained first).
-   */
-  private async currentTail(): Promise<{ tail: Tail; notes: PendingRecord[] }> {
-    const cached = this.tail;
-    if (cached) {
-      const size = await fsp.stat(join(this.opts.dir, auditFileName(cached.n))).then(
-        (s) => s.size,
-        () => -1,
-      );
-      const next = await fsp.stat(join(this.opts.dir, auditFileName(cached.n + 1))).then(
-        () => true,
-        () => false,
-      );
-      if (size === cached.size && !next) return { tail: cached, notes: [] };
-    }
-    const files = await listAuditFiles(this.opts.dir);
-    const notes: PendingRecord[] = [];
-    for (let i = files.length - 1; i >= 0; i--) {
-      const { n, name } = files[i]!;
-      const path = join(this.opts.dir, name);
-      const tail = await readTail(path);
-      let record: AuditRecord | undefined;
-      let cut = tail.goodBytes;
-      let torn = tail.torn;
-      if (tail.lastLine !== undefined) {
-        record = parseRecord(tail.lastLine);
-        if (!record) {
-          // A complete but unreadable last line: treat it like a torn one, so the chain goes on.
-          const lineBytes = Buffer.byteLength(tail.lastLine, 'utf8') + 1;
-          cut = tail.goodBytes - lineBytes;
-          torn = Buffer.concat([Buffer.from(tail.lastLine + '\n', 'utf8'), tail.torn ?? Buffer.alloc(0)]);
-        }
-      }
-      if (torn?.length) {
-        await fsp.truncate(path, cut);
-        notes.push({
-          kind: 'gap',
-          reason: 'torn-tail',
-          lost: 0,
-          file: name,
-          tornBytes: torn.length,
-          tornDigest: sha256Hex(torn),
-          at: this.clock().toISOString(),
-          pid: process.pid,
-          host: this.host,
-        });
-      }
-      if (record) {
-        // A later file left empty by a cut-off write is written into next.
-        const lastN = files[files.length - 1]!.n;
-        const size = lastN === n ? cut : 0;
-        return { tail: { n: lastN, size, hash: record.hash, seq: record.seq }, notes };
-      }
-      if (!record && tail.lastLine !== undefined) {
-        // The cut line was the only complete one we read; look again at this file.
-        i++;
-        continue;
-      }
-    }
-    const lastN = files.length ? files[files.length - 1]!.n : 0;
-    return { tail: { n: lastN, size: 0, hash: GENESIS, seq: 0 }, notes };
-  }
-
   async close(): Promise<void> {
     await this.flush();
+    await this.appender.closeFile();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
   }

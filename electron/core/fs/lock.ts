@@ -17,13 +17,25 @@ export interface LockOptions {
 }
 
 export async function withLock<T>(lockPath: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
+  const release = await acquireLock(lockPath, opts);
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * Takes the lock and answers its release (which never rejects), for a holder that keeps it
+ * across several steps; held longer than `stale`, it is refreshed in the background.
+ */
+export async function acquireLock(lockPath: string, opts: LockOptions = {}): Promise<() => Promise<void>> {
   const stale = opts.stale ?? LOCK_STALE_MS;
   const deadline = Date.now() + (opts.waitMs ?? 30_000);
-  let release: (() => Promise<void>) | undefined;
   let delay = 2;
   for (;;) {
     try {
-      release = await lockfile.lock(lockPath, {
+      const release = await lockfile.lock(lockPath, {
         stale,
         update: Math.max(1000, Math.floor(stale / 2)),
         realpath: false,
@@ -33,7 +45,7 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T>, opts: 
         // correctness never depends on the lock alone.
         onCompromised: () => undefined,
       });
-      break;
+      return () => release().catch(() => undefined);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== 'ELOCKED') throw e;
@@ -43,10 +55,5 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T>, opts: 
       await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
       delay = Math.min(delay * 2, 50);
     }
-  }
-  try {
-    return await fn();
-  } finally {
-    await release().catch(() => undefined);
   }
 }

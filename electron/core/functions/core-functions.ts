@@ -1,5 +1,6 @@
 /**
- * The in-process functions that tools of type "function" run: the built-in `core` ones.
+ * The in-process functions that tools of type "function" run: the built-in `core` ones (and the
+ * schedule tools of the built-in `schedules` bundle).
  * createFunctionRegistry() returns a registry holding them; the function tool type
  * (tool-types/function.ts) builds its runner over it, and functions.list lists it.
  */
@@ -18,6 +19,7 @@ import { fileSearchFunction } from './file-search.js';
 import { webFetchFunction } from './web/web-fetch.js';
 import { shellExecFunction } from './shell/shell-exec.js';
 import { webSearchFunction } from './web/web-search.js';
+import { SCHEDULE_FUNCTIONS } from './schedules.js';
 
 export const CORE_FUNCTIONS: readonly AnyFunctionDef[] = [
   calcFunction,
@@ -37,6 +39,7 @@ export const CORE_FUNCTIONS: readonly AnyFunctionDef[] = [
   webFetchFunction,
   shellExecFunction,
   webSearchFunction,
+  ...SCHEDULE_FUNCTIONS,
 ];
 
 export function createFunctionRegistry(): FunctionRegistry {

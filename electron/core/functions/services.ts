@@ -7,12 +7,22 @@
 import type { Config, Sandbox } from '../../../shared/schemas.js';
 import type { Availability } from '../../../shared/types.js';
 import type { HtmlConverter } from './web/html-convert.js';
+import type { Caller } from '../../../shared/caller.js';
+import type { Envelope } from '../../../shared/errors.js';
+
+/** The operations the built-in schedule tools act through (shared/operations/schedules.ts). */
+export type ScheduleOpName = 'schedules.create' | 'schedules.search' | 'schedules.edit' | 'schedules.delete' | 'schedules.runs' | 'schedules.runOutput';
+
+/** The dispatcher, for the caller a run came from: every check and record of the operation holds. */
+export type OperationRunner = (name: ScheduleOpName, input: Record<string, unknown>, caller: Caller) => Promise<Envelope<unknown>>;
 
 export interface FunctionServices {
   readonly web: GuardedWeb;
   readonly html: HtmlConverter;
   /** The container runner's sandbox for one-off commands, when the core has one. */
   sandbox(): CommandSandbox | undefined;
+  /** The operations contract, when the core has one (the schedule tools act through it). */
+  operations(): OperationRunner | undefined;
 }
 
 export interface GetOptions {

@@ -8,12 +8,15 @@ import type { Config } from '../../../shared/schemas.js';
 import type { InvokeStreamEvent } from '../../../shared/types.js';
 import type { SecretsReader } from '../secrets/types.js';
 import type { FunctionServices } from './services.js';
+import type { Caller } from '../../../shared/caller.js';
 
 /** What a function sees of its run: the config (e.g. workspaceRoot), the signal that cancels it, the services some need. */
 export interface FunctionContext {
   config: Config;
   signal: AbortSignal;
   invocationID?: string;
+  /** Who called (the schedule tools act for this caller's principal); absent when a test calls run() directly. */
+  caller?: Caller;
   secrets: SecretsReader;
   /** Given by the function runner (absent when a test calls run() directly). */
   services?: FunctionServices;

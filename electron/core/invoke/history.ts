@@ -69,6 +69,8 @@ export class HistoryStore {
   private readonly queues = new Map<string, Queue>();
   /** Lines in each file as far as this process knows (other processes may have added more). */
   private readonly lineCounts = new Map<string, number>();
+  /** Each file's size as this process left it: while it holds, the file ends with a whole line. */
+  private readonly sizes = new Map<string, number>();
   private dirReady: Promise<void> | undefined;
 
   constructor(
@@ -165,6 +167,7 @@ export class HistoryStore {
       await fsp.rm(file, { force: true });
     });
     this.lineCounts.delete(toolID);
+    this.sizes.delete(toolID);
   }
 
   /** Waits until every queued append is written (e.g. before the app quits). */
@@ -247,6 +250,7 @@ export class HistoryStore {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       this.dirReady = undefined;
       this.lineCounts.delete(toolID);
+      this.sizes.delete(toolID);
       await this.writeBatchOnce(toolID, lines);
     }
   }
@@ -257,21 +261,27 @@ export class HistoryStore {
     await withLock(this.lockOf(toolID), async () => {
       const fh = await fsp.open(file, 'a+');
       let known = this.lineCounts.get(toolID);
+      let end: number;
       try {
         const size = (await fh.stat()).size;
         let prefix = '';
-        if (size > 0) {
+        // A file still as this process left it ends with its newline; any other may end torn.
+        if (size > 0 && size !== this.sizes.get(toolID)) {
           const last = Buffer.alloc(1);
           await fh.read(last, 0, 1, size - 1);
           if (last[0] !== NEWLINE) prefix = '\n'; // end a torn line first
         }
         if (known === undefined) known = size === 0 ? 0 : await countLines(fh, size);
-        await fh.write(prefix + lines.join('\n') + '\n');
+        const text = Buffer.from(prefix + lines.join('\n') + '\n', 'utf8');
+        this.sizes.delete(toolID);
+        await fh.write(text);
+        end = size + text.length;
       } finally {
         await fh.close();
       }
       known += lines.length;
       if (known > 2 * this.maxEntries) known = await this.compact(file);
+      else this.sizes.set(toolID, end);
       this.lineCounts.set(toolID, known);
     });
   }

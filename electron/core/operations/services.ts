@@ -28,6 +28,7 @@ import type { ToolRef } from '../store/tools.js';
 import type { ApprovalStore } from '../agents/approvals.js';
 import type { AgentConnections } from '../agents/connections.js';
 import type { InvokeInput } from '../invoke/engine.js';
+import type { ScheduleManager } from '../schedules/schedule-manager.js';
 import type { FolderFile } from '../transfer/foreign/container-folder.js';
 import type { OnConflict } from '../transfer/apply.js';
 import type { OpenApiOptions } from '../transfer/foreign/openapi.js';
@@ -79,6 +80,8 @@ export interface Services {
     runNow(scheduleID: string, options: { confirm?: boolean }): Promise<InvokeResult>;
     latest(scheduleID: string): Promise<ScheduleOutput>;
   };
+  /** Schedules as a principal manages them: each answers for the caller's principal alone. */
+  scheduleManager: Pick<ScheduleManager, 'create' | 'search' | 'edit' | 'delete' | 'runs' | 'runOutput'>;
   invocations: {
     invoke(ref: ToolRef, input: InvokeInput): Promise<InvokeResult>;
     cancel(invocationID: string): Promise<{ cancelled: boolean }>;

@@ -7,6 +7,8 @@
  *                                makes a fire run once whatever the number of schedulers
  *   runs/<scheduleID>.json       the latest fire or run: running, ok, error, refused, skipped
  *   outputs/<scheduleID>.json    the latest output (what the MCP resource serves)
+ *   run-log/<scheduleID>/…       every kept run with its output (./run-log.ts)
+ *   owners.json                  who created a schedule through the operations (./schedule-owners.ts)
  *
  * Records are written atomically (temp file and rename); a file that cannot be read counts as
  * absent, never as an error that stops the scheduler.
@@ -19,6 +21,8 @@ import type { ApiError } from '../../../shared/errors.js';
 import type { ScheduleOutput, ScheduleRunStatus } from '../../../shared/types.js';
 import { pidAlive, writeFileAtomic } from '../fs/atomic.js';
 import { readJsonPath } from '../fs/json-text.js';
+import { RunLog } from './run-log.js';
+import { ScheduleOwners } from './schedule-owners.js';
 
 /** The latest fire or run of a schedule, with who ran it (for overlap checks across processes). */
 export interface ScheduleRunRecord {
@@ -49,7 +53,13 @@ export function fireStamp(fireAt: number): string {
 }
 
 export class ScheduleFiles {
-  constructor(readonly dir: string) {}
+  readonly runLog: RunLog;
+  readonly owners: ScheduleOwners;
+
+  constructor(readonly dir: string) {
+    this.runLog = new RunLog(join(dir, 'run-log'));
+    this.owners = new ScheduleOwners(dir);
+  }
 
   get leaseDir(): string {
     return join(this.dir, 'lease');
@@ -148,5 +158,7 @@ export class ScheduleFiles {
         if (await old(path)) await fsp.rm(path, { recursive: true, force: true }).catch(() => undefined);
       }
     }
+    await this.runLog.sweep(known, now);
+    await this.owners.sweep(known, now);
   }
 }

@@ -17,6 +17,7 @@ import type { Logger } from '../log.js';
 import type { Store } from '../store/store.js';
 import { findSchedule, type ScheduleEntry } from './schedule-index.js';
 import { HOST, ScheduleFiles, type ScheduleRunRecord } from './schedule-files.js';
+import { runOutputText } from './run-log.js';
 
 export interface ScheduleRunnerDeps {
   store: Store;
@@ -146,6 +147,7 @@ export class ScheduleRunner {
         ...(result.truncated ? { truncated: result.truncated } : {}),
       };
       await this.deps.files.writeOutput(output).catch((e: unknown) => this.deps.log.error(`writing the output of schedule ${scheduleID}`, e));
+      await this.keep(record, runOutputText(output));
       await this.writeRun(record);
       return { record, result };
     } finally {
@@ -176,9 +178,27 @@ export class ScheduleRunner {
       error: { code: error.code as ErrorCode, message: error.message },
     };
     await this.deps.history.append(base.toolID, entryOf).catch((x: unknown) => this.deps.log.error('history', x));
+    await this.keep(record, runOutputText({ error }));
     await this.writeRun(record);
     if (manual) throw e instanceof CoreError ? e : new CoreError(error.code, error.message);
     return { record };
+  }
+
+  /** Keeps a finished run with its output in the schedule's run log (what schedules.runs and runOutput read). */
+  private async keep(record: ScheduleRunRecord, output: string): Promise<void> {
+    if (record.status === 'running') return;
+    const entry = {
+      invocationID: record.invocationID,
+      fireAt: record.fireAt,
+      startedAt: record.startedAt,
+      ...(record.finishedAt ? { finishedAt: record.finishedAt } : {}),
+      durationMs: record.durationMs ?? 0,
+      status: record.status,
+      ...(record.error ? { error: record.error } : {}),
+    };
+    await this.deps.files.runLog
+      .append(record.scheduleID, entry, output)
+      .catch((e: unknown) => this.deps.log.error(`keeping a run of schedule ${record.scheduleID}`, e));
   }
 
   private async writeRun(record: ScheduleRunRecord): Promise<void> {

@@ -38,6 +38,7 @@ export class ScheduleService {
     }
     return {
       scheduleID: schedule.scheduleID,
+      ...(schedule.name ? { name: schedule.name } : {}),
       toolID: tool.file.toolID,
       bundleID: tool.file.bundleID,
       cron: schedule.cron ?? null,
@@ -55,6 +56,11 @@ export class ScheduleService {
     const entries = allSchedules(this.deps.store.reader).filter((e) => !filter.toolID || e.tool.file.toolID === filter.toolID.toLowerCase());
     const runs = await Promise.all(entries.map((e) => this.deps.files.readRun(e.schedule.scheduleID)));
     return { items: entries.map((e, i) => this.view(e, runs[i])) };
+  }
+
+  /** The view of an entry already found (a page of many costs no lookup per item). */
+  async viewOf(entry: ScheduleEntry): Promise<ScheduleView> {
+    return this.view(entry, await this.deps.files.readRun(entry.schedule.scheduleID));
   }
 
   async get(scheduleID: string): Promise<ScheduleView> {

@@ -112,6 +112,12 @@ function approvalOf(
   return { approvedAt, ...(by ? { approvedBy: by } : {}) };
 }
 
+/** The name to store: the one given (trimmed; '' or null removes it), else the one stored. */
+function nameOf(input: string | null | undefined, previous: string | undefined): string | undefined {
+  if (input === undefined) return previous;
+  return input?.trim() || undefined;
+}
+
 /** Builds the schedules to store, or returns the issues that stop the save. */
 export function prepareSchedules(inputs: ScheduleInput[] | undefined, ctx: ScheduleRuleContext): { schedules: Schedule[]; issues: FieldIssue[] } {
   const issues: FieldIssue[] = [];
@@ -158,7 +164,16 @@ export function prepareSchedules(inputs: ScheduleInput[] | undefined, ctx: Sched
         }
       }
     }
-    schedules.push({ scheduleID, ...cadence, ...(timezone ? { timezone } : {}), args, isEnabled, ...(approval ? { approval } : {}) });
+    const name = nameOf(input.name, previous.get(scheduleID)?.name);
+    schedules.push({
+      scheduleID,
+      ...(name ? { name } : {}),
+      ...cadence,
+      ...(timezone ? { timezone } : {}),
+      args,
+      isEnabled,
+      ...(approval ? { approval } : {}),
+    });
   });
   return { schedules, issues };
 }

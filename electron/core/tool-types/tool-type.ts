@@ -12,6 +12,7 @@ import type { ImportReport } from '../../../shared/types.js';
 import type { ImplOf, ToolType } from '../../../shared/tool-types/catalog.js';
 import type { Logger } from '../log.js';
 import type { SecretsReader } from '../secrets/types.js';
+import type { OperationRunner } from '../functions/services.js';
 import type { FunctionRegistry } from '../functions/registry.js';
 import type { Runner } from '../invoke/types.js';
 import type { HttpRunnerOptions } from './http/runner.js';
@@ -58,6 +59,8 @@ export interface RunnerServices {
   availabilityChanged?: () => void;
   /** Every runner of the core, for a type that uses another's capability (built-in shell-exec: the container sandbox); a thunk, as they are built together. */
   runners?: () => readonly Runner[];
+  /** The dispatcher, late-bound: built-in functions that act through operations (the schedule tools) run them for the call's caller. */
+  operations?: () => OperationRunner | undefined;
 }
 
 /**

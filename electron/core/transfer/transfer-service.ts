@@ -20,6 +20,9 @@ import type { OpenApiOptions } from './foreign/openapi.js';
 import { openAiFunctions, type OpenAiFunction } from './foreign/openai-functions.js';
 import { createToolWithFiles, previewToolWithFiles } from './tool-create.js';
 import type { ScriptImages } from './foreign/script-image.js';
+import { downloadBinaries } from './foreign/binary-download.js';
+import type { GuardedWeb } from '../functions/services.js';
+import { invalid } from '../errors.js';
 import { validateDrafts } from './foreign/common.js';
 import type { BundleDraft } from './validate.js';
 import { importGuard } from '../guard/tool-guard.js';
@@ -34,6 +37,11 @@ export interface TransferDeps {
 
 export interface TransferOptions {
   limits?: Partial<TransferLimits>;
+  /**
+   * A guarded HTTP client with this response cap (http tools' SSRF guard and allow-list), for A3S
+   * binary backends given by url; without it such a tool is left out of an import, saying why.
+   */
+  web?: (maxBytes: number) => GuardedWeb;
   /** Base images for SKILL.md script tools (tests point them at a local image). */
   scriptImages?: Partial<ScriptImages>;
 }
@@ -53,6 +61,7 @@ export { DEFAULT_LIMITS };
 export class TransferService {
   readonly limits: TransferLimits;
   private readonly scriptImages: Partial<ScriptImages>;
+  private readonly web: ((maxBytes: number) => GuardedWeb) | undefined;
 
   constructor(
     private readonly deps: TransferDeps,
@@ -60,6 +69,7 @@ export class TransferService {
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.scriptImages = options.scriptImages ?? {};
+    this.web = options.web;
   }
 
   /** Removes import staging left by a crash (<data>/.staging), undoing half-made moves; called once at start. */
@@ -143,13 +153,14 @@ export class TransferService {
   /** A new bundle from a SKILL.md whose front matter lists tools with http or script backends. */
   async importSkillMd(text: string, options: ForeignImportOptions = {}): Promise<ImportReport> {
     const { bundleFromSkill } = await import('./foreign/skill-md.js');
-    const { draft, warnings, items } = bundleFromSkill(text, {
-      now: this.deps.store.now(),
-      limits: this.limits,
-      images: this.scriptImages,
-      config: this.deps.config.get(),
-    });
-    return { ...(await this.importDraft(draft, warnings, options)), items };
+    const config = this.deps.config.get();
+    const { draft, warnings, items, fetches } = bundleFromSkill(text, { now: this.deps.store.now(), limits: this.limits, images: this.scriptImages, config });
+    const fetched = await downloadBinaries(draft.tools, fetches, { web: this.web, config, maxBytes: this.limits.maxFileBytes });
+    const failed = new Map(fetched.failed.map((f) => [f.origin, f.reason]));
+    for (const [origin, reason] of failed) warnings.push(`left out ${origin}: ${reason}`);
+    if (!fetched.tools.length) throw invalid([{ field: 'SKILL.md front matter: tools', message: `no tool could be imported: ${warnings.join('; ')}` }]);
+    const report = await this.importDraft({ ...draft, tools: fetched.tools }, warnings, options);
+    return { ...report, items: items.map((i) => (failed.has(i.origin) ? { origin: i.origin, status: 'skipped' as const, reason: failed.get(i.origin)! } : i)) };
   }
 
   /** A new bundle of http tools, one per operation of an OpenAPI 3 document (JSON or YAML). */

@@ -66,6 +66,9 @@ const OPERATION_RIGHTS: Record<Exclude<keyof typeof REST_ROUTES, 'tools.update'>
   'buildFiles.delete': 'write',
   'tools.build': 'write',
   'tools.image': 'read',
+  'toolConfig.get': 'read',
+  'toolConfig.put': 'write',
+  'toolConfig.test': 'read',
   'tools.cancel': 'call',
   'config.get': 'read',
   // The kill switch, allowed hosts, limits: the host's own safety settings.
@@ -86,6 +89,13 @@ const OPERATION_RIGHTS: Record<Exclude<keyof typeof REST_ROUTES, 'tools.update'>
   'schedules.patch': 'write',
   'schedules.run': 'call',
   'schedules.latest': 'read',
+  // The six below answer for the caller's principal alone (schedules it created; the owner: all).
+  'schedules.create': 'write',
+  'schedules.search': 'read',
+  'schedules.edit': 'write',
+  'schedules.delete': 'write',
+  'schedules.runs': 'read',
+  'schedules.runOutput': 'read',
   'servers.probe': 'write',
   'servers.status': 'read',
   'servers.sync': 'write',

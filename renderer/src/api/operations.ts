@@ -42,6 +42,10 @@ export const writeBuildFile = operation('buildFiles.write');
 export const renameBuildFile = operation('buildFiles.rename');
 export const deleteBuildFile = operation('buildFiles.delete');
 
+export const getToolConfig = operation('toolConfig.get');
+export const putToolConfig = operation('toolConfig.put');
+export const testToolConfig = operation('toolConfig.test');
+
 export const decideApproval = operation('approvals.decide');
 export const patchSchedule = operation('schedules.patch');
 export const runSchedule = operation('schedules.run');

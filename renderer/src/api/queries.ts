@@ -138,8 +138,12 @@ export function useHistory(ref: ToolRef) {
   });
 }
 
+export function configQuery() {
+  return queryOptions({ queryKey: keys.config, queryFn: () => call('config.get', {}) });
+}
+
 export function useConfig() {
-  return useQuery({ queryKey: keys.config, queryFn: () => call('config.get', {}) });
+  return useQuery(configQuery());
 }
 
 export function useSecrets() {
@@ -154,8 +158,12 @@ export function useSystemInfo() {
   return useQuery({ queryKey: keys.system, queryFn: () => call('system.info', {}) });
 }
 
+export function problemsQuery() {
+  return queryOptions({ queryKey: keys.problems, queryFn: () => call('problems.list', {}) });
+}
+
 export function useProblems() {
-  return useQuery({ queryKey: keys.problems, queryFn: () => call('problems.list', {}) });
+  return useQuery(problemsQuery());
 }
 
 export function toolRefOf(tool: Pick<ToolView, 'bundleID' | 'slug' | 'version'>): ToolRef {

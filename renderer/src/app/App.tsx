@@ -73,7 +73,6 @@ function isTyping(el: EventTarget | null): boolean {
 
 export function App() {
   const { route, back, canGoBack, go, seq } = useNav();
-  const live = useLiveUpdates();
   const config = useConfig();
   const [palette, setPalette] = useState(false);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -132,12 +131,7 @@ export function App() {
                   All tools stopped
                 </button>
               )}
-              <span
-                className={`live-dot${live ? ' is-live' : ''}`}
-                title={live ? 'Live: changes made elsewhere appear here' : 'Reconnecting to live updates…'}
-                aria-label={live ? 'Live updates on' : 'Live updates reconnecting'}
-                role="img"
-              />
+              <LiveDot />
             </div>
           </header>
           <main id="main" ref={mainRef} tabIndex={-1} className="content">
@@ -151,6 +145,19 @@ export function App() {
         <ApprovalsPanel />
       </div>
     </TypeProviders>
+  );
+}
+
+/** Whether changes made elsewhere show here; on its own so that the stream connecting re-renders only the dot, not the app. */
+function LiveDot() {
+  const live = useLiveUpdates();
+  return (
+    <span
+      className={`live-dot${live ? ' is-live' : ''}`}
+      title={live ? 'Live: changes made elsewhere appear here' : 'Reconnecting to live updates…'}
+      aria-label={live ? 'Live updates on' : 'Live updates reconnecting'}
+      role="img"
+    />
   );
 }
 

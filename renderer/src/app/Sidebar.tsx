@@ -1,6 +1,7 @@
 /** Bundles with their switches and tool counts, plus the app's other places. */
-import { memo, useCallback } from 'react';
+import { memo, useCallback, useDeferredValue } from 'react';
 import { useBundles, useProblems, useSchedules } from '../api/queries.js';
+import { useFirstScreenSettled } from '../api/first-screen.js';
 import { useToggleBundle } from '../api/mutations.js';
 import { useNav, type Route } from '../lib/nav.js';
 import { Switch } from '../components/Switch.js';
@@ -20,6 +21,13 @@ function isBundleActive(route: Route, bundleID: string): boolean {
   return false;
 }
 
+/**
+ * Bundle rows rendered before the first screen has painted: more than a sidebar shows. With 200
+ * bundles, their rows were three quarters of the first render's components; the others follow
+ * at transition priority once the tool list is on screen.
+ */
+export const FIRST_BUNDLE_ROWS = 40;
+
 function isProfileRoute(route: Route): boolean {
   return route.name === 'profiles' || route.name === 'profileNew' || route.name === 'profile';
 }
@@ -34,6 +42,8 @@ export function Sidebar() {
   const toggle = useToggleBundle();
   const transfer = useTransfer();
   const total = bundles.data?.reduce((n, b) => n + b.toolCount, 0);
+  const allRows = useDeferredValue(useFirstScreenSettled());
+  const shown = allRows ? bundles.data : bundles.data?.slice(0, FIRST_BUNDLE_ROWS);
   const openBundle = useCallback((bundleID: string) => go({ name: 'tools', bundleID }), [go]);
   const { mutate: toggleMutate } = toggle;
   const toggleBundle = useCallback((bundle: BundleView, isEnabled: boolean) => toggleMutate({ bundle, isEnabled }), [toggleMutate]);
@@ -96,7 +106,7 @@ export function Sidebar() {
           </li>
         )}
         {bundles.data?.length === 0 && <li className="muted pad">No bundles yet.</li>}
-        {bundles.data?.map((b) => (
+        {shown?.map((b) => (
           <BundleRow key={b.bundleID} bundle={b} active={isBundleActive(route, b.bundleID)} onOpen={openBundle} onToggle={toggleBundle} />
         ))}
       </ul>

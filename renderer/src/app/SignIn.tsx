@@ -22,9 +22,20 @@ async function verify(qc: QueryClient): Promise<State> {
   }
 }
 
+/** What the bundles' answer already says (boot.ts waits for it before the first render), so the gate need not render twice. */
+function initialState(qc: QueryClient): State {
+  if (transportKind() === 'ipc') return { kind: 'ok' };
+  if (!token()) return { kind: 'needed' };
+  const first = qc.getQueryState(bundleListQuery('exclude').queryKey);
+  if (first?.status === 'success') return { kind: 'ok' };
+  if (first?.status === 'error' && first.error instanceof ApiCallError && first.error.code === 'UNAUTHORIZED')
+    return { kind: 'needed', error: 'The host refused this token.' };
+  return { kind: 'checking' };
+}
+
 export function SignInGate({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<State>(() => (transportKind() === 'ipc' ? { kind: 'ok' } : token() ? { kind: 'checking' } : { kind: 'needed' }));
   const qc = useQueryClient();
+  const [state, setState] = useState<State>(() => initialState(qc));
   useEffect(() => {
     if (state.kind === 'checking') void verify(qc).then(setState);
   }, [state.kind, qc]);

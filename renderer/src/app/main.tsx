@@ -29,22 +29,23 @@ const queryClient = new QueryClient({
     },
   },
 });
-startFirstScreen(queryClient);
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <ToastProvider>
-        <ConfirmProvider>
-          <NavProvider>
-            <SignInGate>
-              <TransferProvider>
-                <App />
-              </TransferProvider>
-            </SignInGate>
-          </NavProvider>
-        </ConfirmProvider>
-      </ToastProvider>
-    </QueryClientProvider>
-  </StrictMode>,
+// The first render waits for the first screen's data (boot.ts): the frame and its data in one commit.
+void startFirstScreen(queryClient).then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <ToastProvider>
+          <ConfirmProvider>
+            <NavProvider>
+              <SignInGate>
+                <TransferProvider>
+                  <App />
+                </TransferProvider>
+              </SignInGate>
+            </NavProvider>
+          </ConfirmProvider>
+        </ToastProvider>
+      </QueryClientProvider>
+    </StrictMode>,
+  ),
 );

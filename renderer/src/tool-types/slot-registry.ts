@@ -7,9 +7,11 @@ import type { ToolType } from '../../../shared/tool-types/catalog.js';
 import type { BundleView, ToolView } from '../../../shared/types.js';
 import type { RowStatus, TypeSlots } from './slots.js';
 import { upstreamSlots } from './upstream/slots.js';
+import { containerSlots } from './container/slots.js';
 
 export const TYPE_SLOTS: Partial<Record<ToolType, TypeSlots>> = {
   mcp: upstreamSlots,
+  container: containerSlots,
 };
 
 type Slot = Exclude<keyof TypeSlots, 'ownsBundle' | 'rowStatus'>;

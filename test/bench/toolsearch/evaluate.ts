@@ -44,6 +44,11 @@ export function loadQueries(): LabelledQuery[] {
   return JSON.parse(readFileSync(fixture('queries.json'), 'utf8')) as LabelledQuery[];
 }
 
+/** Tasks no tool of the corpus does (test/fixtures/toolsearch/off-topic.json), for the relevance floor. */
+export function loadOffTopic(): string[] {
+  return (JSON.parse(readFileSync(fixture('off-topic.json'), 'utf8')) as { queries: string[] }).queries;
+}
+
 export function splitQueries(queries: readonly LabelledQuery[]): { tuning: LabelledQuery[]; heldOut: LabelledQuery[] } {
   return { tuning: queries.filter((q) => !q.heldOut), heldOut: queries.filter((q) => q.heldOut) };
 }

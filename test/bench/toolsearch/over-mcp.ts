@@ -12,8 +12,8 @@ import { measureQuality, type CorpusEntry, type LabelledQuery } from './evaluate
 import { rawPost } from '../util.js';
 
 const MODERN_VERSION = '2026-07-28';
-/** Where the host answers a plain search_tools request today (electron/host/mcp). */
-const SEARCH_PATH = 'the SDK server';
+/** Where the host answers a plain search_tools request today (electron/host/mcp/fast-path/plain-call.ts). */
+const SEARCH_PATH = 'the fast path, before the SDK';
 
 export interface McpSearchFigures {
   tools: number;

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { parseServerLine, looksSecret, placeholderOf, secretNameFor, sourceOf } from '../../../renderer/src/tool-types/upstream/commandLine.js';
 import { upstreamMarkOf, sideBySide } from '../../../renderer/src/tool-types/upstream/upstreamMark.js';
 import { keysForEvent } from '../../../renderer/src/api/events.js';
-import { withheldReason, type UpstreamSnapshot } from '../../../shared/upstream.js';
 import type { ToolView } from '../../../shared/types.js';
 
 describe('a pasted command line or URL', () => {
@@ -90,26 +89,19 @@ function mcpTool(over: Partial<ToolView>): ToolView {
   } as ToolView;
 }
 
-describe("an upstream tool's state", () => {
-  const snapshot: UpstreamSnapshot = {
-    syncedAt: '2026-01-01T00:00:00Z',
-    tools: { echo: { hash: 'sha256:new', definition: { name: 'echo', inputSchema: {} } } },
-  };
-
-  it('is "changed" when the core withholds it for a changed definition', () => {
-    const reason = withheldReason('echo', 'sha256:old', snapshot)!;
-    expect(upstreamMarkOf(mcpTool({ availability: { ok: false, reason } }))).toBe('changed');
-  });
-
-  it('is "gone" when the server no longer offers it', () => {
-    const reason = withheldReason('other', 'sha256:old', snapshot)!;
-    expect(upstreamMarkOf(mcpTool({ availability: { ok: false, reason } }))).toBe('gone');
-  });
-
-  it('is "new" while a sync added it and nobody has touched it', () => {
-    expect(upstreamMarkOf(mcpTool({ isEnabled: false, modifiedAt: '2026-01-01T00:00:00.000Z' }))).toBe('new');
-    expect(upstreamMarkOf(mcpTool({ isEnabled: false }))).toBeNull();
+describe("an upstream tool's mark", () => {
+  it('is its stored review state: new, changed or gone; none once accepted', () => {
+    expect(upstreamMarkOf(mcpTool({ review: { state: 'new' } }))).toBe('new');
+    expect(upstreamMarkOf(mcpTool({ review: { state: 'changed' }, availability: { ok: false, reason: 'x' } }))).toBe('changed');
+    expect(upstreamMarkOf(mcpTool({ review: { state: 'gone' } }))).toBe('gone');
+    expect(upstreamMarkOf(mcpTool({ review: { state: 'accepted', reviewedAt: '2026-01-03T00:00:00.000Z' } }))).toBeNull();
     expect(upstreamMarkOf(mcpTool({ type: 'function' } as Partial<ToolView>))).toBeNull();
+  });
+
+  it('is never guessed from the switch or the times: an accepted tool switched off and never edited stays unmarked', () => {
+    const untouched = { isEnabled: false, modifiedAt: '2026-01-01T00:00:00.000Z' };
+    expect(upstreamMarkOf(mcpTool({ ...untouched, review: { state: 'accepted' } }))).toBeNull();
+    expect(upstreamMarkOf(mcpTool({ isEnabled: true, review: { state: 'new' } }))).toBe('new');
   });
 });
 

@@ -15,6 +15,8 @@ export interface ToolSearchEntry {
 export interface ToolSearchMatch {
   name: string;
   score: number;
+  /** How much of what the query says the tool answers, 0 to 1 (ranker.ts relevance): what the relevance floor compares. */
+  relevance: number;
   /** What matched, per field: "description: 'refund', 'charge'; argument: customer_id". */
   why: string;
 }

@@ -78,6 +78,10 @@ export class LearnedField {
     return s;
   }
 
+  holdsTerm(doc: number, term: string): boolean {
+    return this.byDoc.get(doc)?.has(term) === true;
+  }
+
   holds(doc: number, word: string): boolean {
     return this.analyzer.terms(word).some((t) => this.byDoc.get(doc)?.has(t));
   }

@@ -41,6 +41,8 @@ export const CANDIDATES = 100;
  * tool of the bundle the query names ("on GitHub").
  */
 export const RANKING = { coverage: 1, head: 1, action: 0.6, service: 1 };
+/** A word with a digit (a number, a date, an id) is an argument's value, not what the task is: relevance leaves it out. */
+const ARGUMENT_VALUE = /\d/;
 /** A bundle word names a service when at most this many bundles hold it … */
 const MAX_SERVICE_BUNDLES = 3;
 /** … and at least this share of the tools holding it anywhere are of those bundles. */
@@ -52,6 +54,8 @@ interface FirstStage {
   bundles: Set<number>;
   touched: number[];
   totalWeight: number;
+  /** What the query's words no tool holds weigh, for relevance: each as much as the rarest word of the index. */
+  unknownWeight: number;
 }
 
 interface QueryWord {
@@ -89,6 +93,7 @@ export class Bm25fRanker {
   private readonly scratch: FeatureScratch;
   private readonly features = new Float32Array(CANDIDATES * FEATURE_COUNT);
   readonly learned: LearnedField;
+  private readonly rarestIdf: number;
 
   constructor(
     private readonly entries: readonly ToolSearchEntry[],
@@ -117,12 +122,14 @@ export class Bm25fRanker {
     this.reranker = options.reranker === null ? undefined : (options.reranker ?? shippedReranker());
     this.scratch = new FeatureScratch(this.index);
     this.learned = new LearnedField(entries, this.analyzer, (term) => this.index.postings.get(term)?.docs.length ?? 0);
+    this.rarestIdf = Math.log(1 + (count - 1 + 0.5) / 1.5);
   }
 
   /** The query's words with their expansions, what it asks to do, and the bundles it names. */
-  private parse(query: string): { words: QueryWord[]; action: Action; bundles: Set<number> } {
+  private parse(query: string): { words: QueryWord[]; action: Action; bundles: Set<number>; unknown: number } {
     const text = query.slice(0, MAX_QUERY_CHARS);
-    const analyzed = [...this.analyzer.words(text), ...taskPhraseWords(text).map((word) => ({ word, term: this.analyzer.terms(word)[0] ?? word }))];
+    const plain = this.analyzer.words(text);
+    const analyzed = [...plain, ...taskPhraseWords(text).map((word) => ({ word, term: this.analyzer.terms(word)[0] ?? word }))];
     const { action, verb } = queryAction(
       text,
       analyzed.map((a) => a.term),
@@ -130,7 +137,8 @@ export class Bm25fRanker {
     const words: QueryWord[] = [];
     const bundles = new Set<number>();
     const seen = new Set<string>();
-    for (const { word, term } of analyzed) {
+    let unknown = 0;
+    for (const [i, { word, term }] of analyzed.entries()) {
       if (seen.has(term)) continue;
       seen.add(term);
       const candidates: [string, number][] = [[term, 1]];
@@ -148,10 +156,10 @@ export class Bm25fRanker {
       if (expansions.length || learnedIdf > 0) {
         const best = Math.max(learnedIdf, ...expansions.map((e) => e.weight * e.postings.idf));
         words.push({ word, term, weight: best, expansions });
-      }
+      } else if (i < plain.length && !ARGUMENT_VALUE.test(word)) unknown++;
       if (seen.size >= MAX_QUERY_WORDS) break;
     }
-    return { words, action, bundles };
+    return { words, action, bundles, unknown };
   }
 
   /**
@@ -159,7 +167,7 @@ export class Bm25fRanker {
    * of its terms) and says which; clear() empties both after.
    */
   private firstStage(query: string): FirstStage | undefined {
-    const { words, action, bundles } = this.parse(query);
+    const { words, action, bundles, unknown } = this.parse(query);
     if (!words.length) return undefined;
     const { scores, wordScores, covered, index } = this;
     let totalWeight = 0;
@@ -209,7 +217,30 @@ export class Bm25fRanker {
         (bundles.size && bundles.has(bundleOf[d]!) ? 1 + RANKING.service : 1);
       covered[d] = 0;
     }
-    return { words, action, bundles, touched, totalWeight };
+    return { words, action, bundles, touched, totalWeight, unknownWeight: unknown * this.rarestIdf };
+  }
+
+  /**
+   * How much of what the query says a tool answers, 0 to 1: the idf-weighted share of the query's
+   * words it holds in any field (a synonym or widened verb at its weight, a learned word at its
+   * idf), the query's words that no tool holds counting against every tool as the rarest word of
+   * the index. What search_tools's relevance floor is compared with (docs/tool-search.md).
+   */
+  private relevance(doc: number, stage: FirstStage): number {
+    let matched = 0;
+    let whole = stage.unknownWeight;
+    for (const word of stage.words) {
+      if (ARGUMENT_VALUE.test(word.word)) continue;
+      whole += word.weight;
+      let best = this.learned.score(doc, [word]);
+      for (const { weight, postings } of word.expansions) {
+        if (weight * postings.idf <= best) continue;
+        const i = indexOf(postings.docs, doc);
+        if (i >= 0) best = Math.max(best, weight * postings.idf * postings.saturated[i]!);
+      }
+      matched += Math.min(best, word.weight);
+    }
+    return whole > 0 ? matched / whole : 0;
   }
 
   private clear(stage: FirstStage): void {
@@ -237,6 +268,7 @@ export class Bm25fRanker {
       return best.map((d) => ({
         name: this.entries[d]!.name,
         score: Math.round(score(d) * 1000) / 1000,
+        relevance: Math.round(this.relevance(d, stage) * 1000) / 1000,
         why: explain(this.entries[d]!, this.matchedWords(d, stage.words), this.analyzer),
       }));
     } finally {
@@ -342,7 +374,17 @@ function indexOf(sorted: Int32Array, value: number): number {
 /** The k best by score, ties by name so equal tools come in a stable order. */
 function topK(candidates: readonly number[], k: number, score: (d: number) => number, name: (d: number) => string): number[] {
   const better = (a: number, b: number) => score(a) > score(b) || (score(a) === score(b) && name(a) < name(b));
-  if (k > 64) return [...candidates].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).slice(0, k);
+  if (k > 64) {
+    // A common word touches thousands of tools: find the k-th best score with the engine's numeric
+    // sort of a typed array, then order only the tools at or above it (ties included) by the rule.
+    let chosen = candidates;
+    if (candidates.length > 2 * k) {
+      const values = Float64Array.from(candidates, score).sort();
+      const threshold = values[values.length - k]!;
+      chosen = candidates.filter((d) => score(d) >= threshold);
+    }
+    return [...chosen].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).slice(0, k);
+  }
   const best: number[] = [];
   for (const d of candidates) {
     if (best.length === k && !better(d, best[k - 1]!)) continue;

@@ -5,8 +5,10 @@ import type { SecretsReader } from '../../secrets/types.js';
 import { createContainerRunner } from './runner.js';
 import type { ToolTypeModule } from '../tool-type.js';
 import { defaultSafetyOf } from '../../../../shared/tool-types/default-safety.js';
+import { openContainerService, type ContainerTypeService } from './config-service.js';
+import { missingSettingReason, requiredSecretNames } from './settings.js';
 
-export const containerType: ToolTypeModule<'container'> = {
+export const containerType: ToolTypeModule<'container', ContainerTypeService> = {
   type: 'container',
   implSchema: ContainerImpl,
   defaultSafety: (impl) => defaultSafetyOf('container', impl),
@@ -18,7 +20,9 @@ export const containerType: ToolTypeModule<'container'> = {
     }
     return [];
   },
-  secretNames: (impl) => [...new Set([...(impl.secrets ?? []), ...Object.values(secretSettings(impl))])],
+  // A secret behind a setting the settings schema leaves optional (a Chalie key with required: false) is not needed to run.
+  secretNames: (impl) => requiredSecretNames(impl),
+  openService: openContainerService,
   buildFiles: { buildsFromFolder: (impl) => impl.build === '.' },
   importWarnings(file, files) {
     if (file.impl.build !== '.' || files.some((f) => f.rel === 'Dockerfile')) return [];
@@ -30,6 +34,7 @@ export const containerType: ToolTypeModule<'container'> = {
     createContainerRunner({
       // Secrets a container tool names (impl.secrets) reach it in `settings`, never in its image or args.
       settings: (tool: ToolFile) => containerSettings(tool.impl as ContainerImpl, secrets),
+      missingSetting: (tool: ToolFile) => missingSettingReason(tool.impl as ContainerImpl),
       ...(availabilityChanged ? { onDockerStatusChange: () => availabilityChanged() } : {}),
       ...container,
     }),

@@ -213,7 +213,10 @@ export function toolErrorOnStdout(stdout: Buffer, exitCode: number, stderrTail: 
     return undefined;
   } catch (error) {
     if (!(error instanceof CoreError)) throw error;
-    return toolFailure('tool-error', error.message, { exitCode, ...(stderrTail ? { stderrTail } : {}) });
+    // What the tool printed beside its error (a script's stdout, wrapped by script-image.ts) stays in the answer.
+    const text = typeof reply.text === 'string' && reply.text !== '' ? reply.text : undefined;
+    const stdout = text && text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text;
+    return toolFailure('tool-error', error.message, { exitCode, ...(stdout ? { stdout } : {}), ...(stderrTail ? { stderrTail } : {}) });
   }
 }
 

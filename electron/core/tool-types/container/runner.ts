@@ -42,6 +42,8 @@ export interface ContainerRunnerOptions {
   onDockerStatusChange?: (ok: boolean) => void;
   /** Tool-level settings passed to the container as `settings`. Default {}. */
   settings?: (tool: ToolFile) => Record<string, unknown>;
+  /** Why a run cannot start for want of a required setting (container/settings.ts), or undefined. */
+  missingSetting?: (tool: ToolFile) => string | undefined;
 }
 
 export interface ContainerRunner extends Runner {
@@ -160,6 +162,8 @@ export function createContainerRunner(options: ContainerRunnerOptions = {}): Con
   function availability(tool: ToolFile, toolDir: string, _secrets: SecretsReader): Availability {
     try {
       const impl = containerImpl(tool);
+      const missing = options.missingSetting?.(tool);
+      if (missing) return { ok: false, reason: missing };
       if (impl.build && !isRegularFile(path.join(toolDir, 'Dockerfile'))) {
         return { ok: false, reason: 'The tool folder has no Dockerfile; add one next to tool.json or set impl.image.' };
       }

@@ -11,10 +11,11 @@ export const functionType: ToolTypeModule<'function'> = {
   defaultSafety: (impl) => defaultSafetyOf('function', impl),
   check: () => [],
   secretNames: () => [],
-  createRunner: ({ functions, config, http, runners }) =>
+  createRunner: ({ functions, config, http, runners, operations }) =>
     createFunctionRunner(functions, config, {
       ...(http ? { http } : {}),
       // The container runner's sandbox runs shell-exec's commands: one engine, one set of limits and clean-ups.
       sandbox: () => (runners?.().find((r) => r.type === 'container') as ContainerRunner | undefined)?.commands,
+      ...(operations ? { operations } : {}),
     }),
 };

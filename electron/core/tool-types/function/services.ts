@@ -1,6 +1,6 @@
 /** The services built-in functions use (functions/services.ts), built on first use by the function runner and closed with it. */
 import type { HttpRunnerOptions } from '../http/runner.js';
-import type { CommandSandbox, FunctionServices, GuardedWeb } from '../../functions/services.js';
+import type { CommandSandbox, FunctionServices, GuardedWeb, OperationRunner } from '../../functions/services.js';
 import { HtmlConverter } from '../../functions/web/html-convert.js';
 import { createGuardedWeb } from './guarded-web.js';
 
@@ -8,6 +8,8 @@ export interface FunctionServiceOptions {
   /** The http runner's options (tests point names at loopback). */
   http?: HttpRunnerOptions;
   sandbox?: () => CommandSandbox | undefined;
+  /** The dispatcher, late-bound (the schedule tools). */
+  operations?: () => OperationRunner | undefined;
   /** How long one page may take to convert (default CONVERT_BUDGET_MS); tests shorten it. */
   convertBudgetMs?: number;
 }
@@ -23,6 +25,7 @@ export function createFunctionServices(opts: FunctionServiceOptions = {}): Funct
       return (html ??= new HtmlConverter(opts.convertBudgetMs));
     },
     sandbox: () => opts.sandbox?.(),
+    operations: () => opts.operations?.(),
     async close() {
       await Promise.all([web?.close(), html?.close()]);
     },

@@ -32,7 +32,8 @@ import { type TransferLimits } from '../../archive/limits.js';
 import { formatBytes } from '../../../../shared/format.js';
 import type { FileSource } from '../validate.js';
 import { argSchemaOf, bytesSource, clip, newToolFile } from './common.js';
-import { secretName, slugify, versionOf } from '../../util/names.js';
+import { slugify, versionOf } from '../../util/names.js';
+import { configSecrets } from './chalie-config.js';
 import { scheduleFromTrigger, TRIGGER_KEYS } from './chalie-trigger.js';
 
 /** One file of a dropped or uploaded folder; `path` is relative, '/'-separated. */
@@ -130,8 +131,6 @@ function sandboxOf(raw: Json | undefined, issues: FieldIssue[], warnings: string
   return sandbox;
 }
 
-type SettingValue = string | number | boolean | null | { secret: string };
-
 /** What the manifest's known fields and sub-fields are; everything else goes to extensions.chalie. */
 const KNOWN_TOP = [
   'name',
@@ -209,51 +208,6 @@ function returnsSchema(returns: unknown): Json | undefined {
   return { type: 'object', properties };
 }
 
-const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-
-/**
- * config_schema, as a JSON Schema (`properties`) or as Chalie writes it, a flat map
- * `{NAME: {type, secret, description, default}}`. Entries marked secret are stored app-wide as
- * `<SLUG>_<KEY>` (UPPER_SNAKE_CASE), so two tools' `api_key`s stay apart, and reach the
- * container under the key as written (a setting `{"secret": NAME}`); the others become settings
- * with their defaults. `named` says how each secret was named, for the report.
- */
-export function configSecrets(
-  configSchema: unknown,
-  toolSlug: string,
-): { secrets: string[]; others: string[]; settings: Record<string, SettingValue>; named: string[] } {
-  const root = obj(configSchema);
-  const props = obj(root?.['properties']) ?? (root && !('type' in root) ? root : {});
-  const listed = root?.['secrets'];
-  const secrets = new Set<string>();
-  const others: string[] = [];
-  const settings: Record<string, SettingValue> = {};
-  const named: string[] = [];
-  const addSecret = (key: string) => {
-    const stored = secretName(`${toolSlug}_${key}`);
-    secrets.add(stored);
-    if (SETTING_NAME.test(key)) {
-      settings[key] = { secret: stored };
-      named.push(`${key} → ${stored}`);
-    } else named.push(`${key} → ${stored} (the container receives it as ${stored}: '${clip(key, 64)}' cannot be a setting name)`);
-  };
-  if (Array.isArray(listed)) for (const key of listed) if (typeof key === 'string') addSecret(key);
-  for (const [name, p] of Object.entries(props)) {
-    const o = obj(p);
-    if (!o || name === 'secrets') continue;
-    if (o['secret'] === true || o['x-secret'] === true || o['writeOnly'] === true || o['format'] === 'password') {
-      addSecret(name);
-      continue;
-    }
-    others.push(name);
-    const d = o['default'];
-    const value: SettingValue =
-      d === undefined ? null : typeof d === 'string' || typeof d === 'number' || typeof d === 'boolean' || d === null ? d : JSON.stringify(d);
-    if (SETTING_NAME.test(name)) settings[name] = value;
-  }
-  return { secrets: [...secrets].sort(), others, settings, named };
-}
-
 export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: string; now: string; limits: TransferLimits }): ContainerDraft {
   const files = normaliseFiles(input, ctx.limits);
   // Committed secrets and build litter do not travel into the tool folder (and every export of it).
@@ -290,9 +244,10 @@ export function containerToolFromFiles(input: FolderFile[], ctx: { bundleID: str
   const timeout = pick(constraints, 'timeout_seconds', 'timeoutSeconds', 'timeout');
   if (typeof timeout === 'number') impl.timeoutSeconds = timeout;
   else if (timeout !== undefined) issues.push({ field: 'manifest.json: constraints.timeout_seconds', message: 'must be a number of seconds' });
-  const { secrets, settings, named } = configSecrets(pick(manifest, 'config_schema', 'configSchema'), slug);
+  const { secrets, settings, named, schema: settingsSchema } = configSecrets(pick(manifest, 'config_schema', 'configSchema'), slug);
   if (secrets.length) impl.secrets = secrets;
   if (Object.keys(settings).length) impl.settings = settings as ContainerImpl['settings'];
+  if (settingsSchema) impl.settingsSchema = settingsSchema;
   if (named.length) {
     warnings.push(
       `its secrets are stored app-wide under names of this tool's own, so another tool's key of the same name stays apart: ${named.map((n) => n.replace(' → ', ' is stored as the secret ')).join('; ')}; the container still reads each under its config_schema key`,

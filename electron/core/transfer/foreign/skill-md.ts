@@ -46,7 +46,7 @@ import type { TransferLimits } from '../../archive/limits.js';
 import type { BundleDraft, ToolDraft } from '../validate.js';
 import { argSchemaOf, clip, newBundleFile, newToolFile } from './common.js';
 import { secretName, slugify, uniqueName, versionOf } from '../../util/names.js';
-import { ENV_NAME, PROGRAM_NAME, RESERVED_ENV, scriptToolFiles, type ScriptImages, type ScriptRuntime } from './script-image.js';
+import { ENV_NAME, PROGRAM_NAME, RESERVED_ENV, scriptToolFiles, type BinaryProgram, type ScriptImages, type ScriptRuntime } from './script-image.js';
 
 /** A3S's own defaults when a backend names no timeout. */
 const A3S_HTTP_TIMEOUT_MS = 30_000;
@@ -212,25 +212,81 @@ function scriptTool(def: Json, script: Json, base: { slug: string; version: stri
   return { file: tool, files: scriptToolFiles(rt, text, ctx.images, extraArgs), origin: base.origin };
 }
 
-/** Where Debian's packages put programs: a binary backend's program must be one of these (or a bare name). */
+/** Where Debian's packages put programs: a binary backend's program there (or a bare name) is installed when the image lacks it. */
 const SYSTEM_DIRS = ['/bin/', '/usr/bin/', '/sbin/', '/usr/sbin/'];
 
+/** A binary backend given by `url`: fetched once at import (./binary-download.ts) into the tool's folder as `bin/<fileName>`. */
+export interface BinaryFetch {
+  url: URL;
+  /** The checksum the manifest gives (lowercase hex), verified against the download. */
+  sha256?: string;
+  fileName: string;
+  origin: string;
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** The file name a downloaded program gets: the URL's last segment when it is a plain name, else "program". */
+function fileNameOf(url: URL): string {
+  const last = url.pathname.split('/').pop() ?? '';
+  return /^[A-Za-z0-9._+-]{1,64}$/.test(last) && !/^\.+$/.test(last) ? last : 'program';
+}
+
 /**
- * An A3S binary backend `{path, args_template}` as a script tool: a generated sh script runs the
+ * An A3S binary backend `{path | url, args_template}` as a script tool: a generated sh script runs the
  * program with the template's words, each `${arg}` a quoted expansion of the variable the
- * wrapper exports (never pasted code), in an image that has the program.
+ * wrapper exports (never pasted code), in an image that has the program: one from Debian's
+ * packages (installed when missing), one the image must already provide at its absolute path
+ * (the build fails saying so when it does not), or one downloaded from `url` at import.
  */
-function binaryTool(def: Json, backend: Json, base: { slug: string; version: string; origin: string }, bundleID: string, ctx: SkillContext): ToolDraft {
-  const program = (str(backend['path']) ?? str(backend['program']) ?? str(backend['command']) ?? '').trim();
-  if (!program) throw invalid([{ field: `${base.origin}.backend.path`, message: 'is required: the program to run' }]);
-  const bare = !program.includes('/');
-  if (!PROGRAM_NAME.test(program) || (!bare && !SYSTEM_DIRS.some((d) => program.startsWith(d)))) {
-    throw invalid([
-      {
-        field: `${base.origin}.backend.path`,
-        message: `runs ${clip(program, 120)}, a program on the host that no container image can have (only programs Debian's packages install, a bare name or one in /bin, /usr/bin, /sbin or /usr/sbin, can be built into one); put the program in a container tool folder with its Dockerfile, or rewrite it as a script or http backend`,
-      },
-    ]);
+function binaryTool(
+  def: Json,
+  backend: Json,
+  base: { slug: string; version: string; origin: string },
+  bundleID: string,
+  ctx: SkillContext,
+): ToolDraft & { fetch?: BinaryFetch } {
+  const field = `${base.origin}.backend`;
+  const rawUrl = str(backend['url'])?.trim();
+  let fetch: BinaryFetch | undefined;
+  let program: string;
+  let kind: BinaryProgram['kind'];
+  if (rawUrl) {
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+    } catch {
+      throw invalid([{ field: `${field}.url`, message: `'${clip(rawUrl, 120)}' is not a URL` }]);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      throw invalid([{ field: `${field}.url`, message: `${url.protocol}// is refused: a binary is downloaded over http or https only` }]);
+    }
+    const given = str(backend['sha256']) ?? str(backend['checksum']);
+    const sha256 = given
+      ?.trim()
+      .toLowerCase()
+      .replace(/^sha256:/, '');
+    if (sha256 !== undefined && !SHA256_HEX.test(sha256)) {
+      throw invalid([{ field: `${field}.sha256`, message: 'must be a sha256 checksum: 64 hexadecimal digits (optionally after "sha256:")' }]);
+    }
+    const fileName = fileNameOf(url);
+    fetch = { url, fileName, origin: base.origin, ...(sha256 ? { sha256 } : {}) };
+    program = `/tool/bin/${fileName}`;
+    kind = 'bundled';
+  } else {
+    program = (str(backend['path']) ?? str(backend['program']) ?? str(backend['command']) ?? '').trim();
+    if (!program) throw invalid([{ field: `${field}.path`, message: 'is required: the program to run (or url: where to download it)' }]);
+    const bare = !program.includes('/');
+    const dotted = program.split('/').some((part) => part === '.' || part === '..');
+    if (!PROGRAM_NAME.test(program) || dotted || (!bare && !program.startsWith('/'))) {
+      throw invalid([
+        {
+          field: `${field}.path`,
+          message: `runs ${clip(program, 120)}, ${!bare && !program.startsWith('/') ? 'a program relative to the skill on the host' : dotted ? 'a path with . or .. segments' : 'not a plain program path'}, which no container image can have; give a bare name or an absolute path in the image (/usr/local/bin/my-tool), or url: to download the program at import`,
+        },
+      ]);
+    }
+    kind = bare || SYSTEM_DIRS.some((d) => program.startsWith(d)) ? 'system' : 'image';
   }
   const template = backend['args_template'] ?? backend['argsTemplate'] ?? backend['args'] ?? [];
   const words = Array.isArray(template) ? template.map(String) : String(template).split(/\s+/).filter(Boolean);
@@ -239,11 +295,14 @@ function binaryTool(def: Json, backend: Json, base: { slug: string; version: str
   const quoted = words.map((w) => `"${rewriteEnv(w, secrets).replace(/[`\\"]|\$(?!\{[A-Za-z_][A-Za-z0-9_]*\})/g, (c) => `\\${c}`)}"`);
   const script = `exec ${program} ${quoted.join(' ')}`.trimEnd();
   const draft = scriptTool(def, { script, secrets: [...secrets] }, base, bundleID, ctx);
-  const files = scriptToolFiles('binary', `${script}\n`, ctx.images, [], program);
-  return { ...draft, files };
+  const files = scriptToolFiles('binary', `${script}\n`, ctx.images, [], { path: program, kind });
+  return { ...draft, files, ...(fetch ? { fetch } : {}) };
 }
 
-export function bundleFromSkill(text: string, ctx: SkillContext): { draft: BundleDraft; warnings: string[]; items: NonNullable<ImportReport['items']> } {
+export function bundleFromSkill(
+  text: string,
+  ctx: SkillContext,
+): { draft: BundleDraft; warnings: string[]; items: NonNullable<ImportReport['items']>; fetches: Map<ToolDraft, BinaryFetch> } {
   if (Buffer.byteLength(text, 'utf8') > ctx.limits.maxDocumentBytes) throw new CoreError('PAYLOAD_TOO_LARGE', 'the SKILL.md is too large');
   const { yaml, body } = splitFrontMatter(text);
   const front = obj(parseYamlDocument(yaml, 'SKILL.md front matter'));
@@ -259,6 +318,7 @@ export function bundleFromSkill(text: string, ctx: SkillContext): { draft: Bundl
   const draft: BundleDraft = { file: bundle, tools: [], origin: 'SKILL.md' };
   const warnings: string[] = [];
   const items: NonNullable<ImportReport['items']> = [];
+  const fetches = new Map<ToolDraft, BinaryFetch>();
   const skip = (origin: string, reason: string) => {
     warnings.push(`left out ${origin}: ${reason}`);
     items.push({ origin, status: 'skipped', reason });
@@ -286,13 +346,11 @@ export function bundleFromSkill(text: string, ctx: SkillContext): { draft: Bundl
     }
     const base = { slug: uniqueName(slugify(toolName), taken), version: versionOf(def['version'], defaultVersion), origin };
     try {
-      draft.tools.push(
-        binary
-          ? binaryTool(def, binary, base, bundle.bundleID, ctx)
-          : http
-            ? httpTool(def, http, base, bundle.bundleID, ctx)
-            : scriptTool(def, script!, base, bundle.bundleID, ctx),
-      );
+      if (binary) {
+        const { fetch, ...tool } = binaryTool(def, binary, base, bundle.bundleID, ctx);
+        draft.tools.push(tool);
+        if (fetch) fetches.set(tool, fetch);
+      } else draft.tools.push(http ? httpTool(def, http, base, bundle.bundleID, ctx) : scriptTool(def, script!, base, bundle.bundleID, ctx));
       items.push({ origin, status: 'imported', slug: base.slug, version: base.version });
     } catch (e) {
       if (!(e instanceof CoreError)) throw e;
@@ -301,5 +359,5 @@ export function bundleFromSkill(text: string, ctx: SkillContext): { draft: Bundl
     }
   });
   if (!draft.tools.length) throw invalid([{ field: 'SKILL.md front matter: tools', message: `no tool could be imported: ${warnings.join('; ')}` }]);
-  return { draft, warnings, items };
+  return { draft, warnings, items, fetches };
 }

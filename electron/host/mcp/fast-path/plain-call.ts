@@ -3,12 +3,15 @@
  * converts the request and the answer between Node and web streams, and classifies, validates and
  * routes the message through its transport: several times the cost of the run of a quick function
  * tool. A plain call (plain-request.ts) of a visible, unprivileged tool needs none of what that
- * machinery is for (no progress, log level, task extension, approval round or search-mode tool), so here it
+ * machinery is for (no progress, log level, task extension or approval round), so here it
  * is the same operation the SDK's handler calls — agents.call, here with `plainOnly`, so the core
  * hands anything more back to the SDK — encoded as the SDK encodes a 2026 result: validated by the spec's
  * CallToolResult schema (which also fixes its key order), `resultType: "complete"` and the
  * server's identity in `_meta` stamped. test/electron/host/mcp/plain-call.test.ts holds the
  * answers byte for byte against the SDK's.
+ *
+ * At a search-mode profile, search_tools and describe_tools are answered here too (issue 34: p95 ≤ 10
+ * ms at 12,828 tools; they are lookups in the audience's index); call_tool goes to the SDK.
  *
  * Anything else, an unknown tool among it (the SDK's error says what to do), goes to the SDK.
  */
@@ -56,8 +59,7 @@ export function plainModernCall(req: FastifyRequest, view: AgentSurfaceView): Pl
   if (args !== undefined && !isPlainObject(args)) return undefined;
   // A client that declares the tasks extension gets its call as a task (server/tasks.ts).
   if (hasTaskClientCapabilityV2({ _meta: plain.params['_meta'] as Record<string, unknown> })) return undefined;
-  // A search-mode profile's three tools are the SDK server's to answer.
-  if (view.mode === 'search') return undefined;
+  // At a search-mode profile, search_tools and describe_tools (read-only lookups) pass below; call_tool is listed destructive: the SDK's.
   // A privileged tool may answer input_required: the SDK's round. An unknown one: the SDK's error names the way out.
   if (!plainTool(view, name)) return undefined;
   return { id: plain.id, client: plain.client, name, args: args ?? {} };

@@ -134,9 +134,8 @@ export function plainSessionCall(req: FastifyRequest, session: PlainSession): Pl
   if (!plain) return undefined;
   const { name, arguments: args } = plain.params;
   if (typeof name !== 'string' || (args !== undefined && !isPlainObject(args))) return undefined;
-  // A search-mode profile's three tools are the SDK server's to answer.
+  // At a search-mode profile, search_tools and describe_tools (read-only lookups) pass below; call_tool is listed destructive: the SDK's.
   const view = session.audience.view();
-  if (view.mode === 'search') return undefined;
   // A privileged tool asks for approval through the session; an unknown one gets the SDK's error.
   if (!plainTool(view, name)) return undefined;
   // The SDK would send a log message on the answer's stream.

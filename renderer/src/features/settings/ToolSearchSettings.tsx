@@ -1,7 +1,8 @@
 /**
  * Settings → Agents' tool search (profiles in search mode): learning from use (on by default; a
- * way to forget everything learned). docs/tool-search.md says how each works.
+ * way to forget everything learned) and the relevance floor. docs/tool-search.md says how each works.
  */
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { resetSearchLearning } from '../../api/operations.js';
 import { errorMessage } from '../../api/errors.js';
@@ -10,7 +11,8 @@ import { useConfirm } from '../../components/Dialog.js';
 import { Switch } from '../../components/Switch.js';
 import { useToast } from '../../components/Toasts.js';
 import { plural } from '../../lib/format.js';
-import type { Config } from '../../../../shared/schemas.js';
+import { TextField } from '../../components/Field.js';
+import { DEFAULT_RELEVANCE_FLOOR, type Config } from '../../../../shared/schemas.js';
 
 export function ToolSearchSettings({ config, patch }: { config: Config; patch: (fields: Partial<Config>) => void }) {
   const search = config.toolSearch ?? {};
@@ -47,6 +49,11 @@ export function ToolSearchSettings({ config, patch }: { config: Config; patch: (
             onChange={(learnFromUse) => patch({ toolSearch: { ...search, learnFromUse } })}
           />
         </div>
+        <RelevanceFloor
+          key={String(search.relevanceFloor)}
+          value={search.relevanceFloor}
+          save={(relevanceFloor) => patch({ toolSearch: { ...search, relevanceFloor } })}
+        />
         <div className="row">
           <button
             type="button"
@@ -70,5 +77,44 @@ export function ToolSearchSettings({ config, patch }: { config: Config; patch: (
         </div>
       </div>
     </section>
+  );
+}
+
+/** The relevance floor: a number from 0 (every match) to 1; empty is the default. */
+function RelevanceFloor({ value, save }: { value: number | undefined; save: (floor: number | undefined) => void }) {
+  const [text, setText] = useState(value === undefined ? '' : String(value));
+  const trimmed = text.trim();
+  const floor = trimmed === '' ? undefined : Number(trimmed);
+  const error = floor === undefined || (Number.isFinite(floor) && floor >= 0 && floor <= 1) ? undefined : 'a number from 0 to 1, e.g. 0.15';
+  return (
+    <form
+      className="row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!error) save(floor);
+      }}
+      noValidate
+    >
+      <TextField
+        label="Relevance floor"
+        className="w-mid"
+        hint={`Matches less related than this (0 to 1) are left out, so an agent hears that no tool fits instead of getting weak guesses. 0 keeps every match; empty: the default, ${DEFAULT_RELEVANCE_FLOOR}.`}
+        error={trimmed !== (value === undefined ? '' : String(value)) ? error : undefined}
+        mono
+        inputMode="decimal"
+        value={text}
+        placeholder={String(DEFAULT_RELEVANCE_FLOOR)}
+        onValue={(v) => setText(v)}
+        data-testid="relevance-floor"
+      />
+      <button
+        type="submit"
+        className="btn align-end"
+        disabled={trimmed === (value === undefined ? '' : String(value)) || Boolean(error)}
+        data-testid="relevance-floor-save"
+      >
+        Save
+      </button>
+    </form>
   );
 }

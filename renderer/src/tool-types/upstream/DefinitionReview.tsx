@@ -2,9 +2,10 @@
  * The review of an upstream tool whose definition changed: the accepted description and schemas
  * beside the server's current ones, line by line; Accept pins the reviewed hash (the core refuses
  * with MODIFIED_ELSEWHERE when the server changed it again since), Keep withheld leaves it as is.
- * Also the notice a tool's view shows for a changed, gone or new upstream tool.
+ * Also the notice a tool's view shows for a changed, gone or new upstream tool (its stored review
+ * state): a new one is marked reviewed with one click, which accepts the definition the sync pinned.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useDefinitionReview, keys, toolRefOf } from '../../api/queries.js';
 import { acceptDefinition } from '../../api/operations.js';
@@ -13,7 +14,7 @@ import { Modal } from '../../components/Dialog.js';
 import { useToast } from '../../components/Toasts.js';
 import { Badge, Loading } from '../../components/States.js';
 import { SAFETY_LABEL, relativeTime } from '../../lib/format.js';
-import { sideBySide, upstreamMarkOf, MARK_LABEL } from './upstreamMark.js';
+import { sideBySide, upstreamMarkOf, pinnedUpstreamOf, MARK_LABEL } from './upstreamMark.js';
 import type { ToolView } from '../../../../shared/types.js';
 import type { DefinitionReview } from '../../../../shared/upstream.js';
 import './DefinitionReview.css';
@@ -27,8 +28,7 @@ export function UpstreamNotice({ tool }: { tool: ToolView }) {
   if (!mark) return null;
   return (
     <div className={`notice ${mark === 'new' ? 'notice-info' : 'notice-danger'} upstream-notice`} role="status" data-testid="upstream-notice">
-      <Badge tone={mark === 'new' ? 'info' : mark === 'changed' ? 'warn' : 'danger'}>{MARK_LABEL[mark]}</Badge>{' '}
-      {mark === 'new' && 'A sync brought this tool from its server; it stays off until you switch it on.'}
+      <Badge tone={mark === 'new' ? 'info' : mark === 'changed' ? 'warn' : 'danger'}>{MARK_LABEL[mark]}</Badge> {mark === 'new' && <MarkReviewed tool={tool} />}
       {mark === 'changed' && (
         <>
           The server changed this tool&apos;s description or schema. Agents do not see it until you review the change and accept it.{' '}
@@ -51,9 +51,45 @@ export function UpstreamNotice({ tool }: { tool: ToolView }) {
   );
 }
 
+/** A new tool: what it is, and the one click that records a person looked at it (accepting the definition the sync pinned). */
+function MarkReviewed({ tool }: { tool: ToolView }) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  const ref = toolRefOf(tool);
+  const reviewed = useMutation({
+    mutationFn: () => acceptDefinition({ ...ref, definitionHash: pinnedUpstreamOf(tool)!.definitionHash }),
+    onSuccess: (t) => toast.show('success', `Marked ${t.displayName || t.slug} as reviewed`),
+    onError: (e) =>
+      toast.show(
+        'error',
+        errorCode(e) === 'MODIFIED_ELSEWHERE'
+          ? 'The server changed this tool since the last sync; sync again and review the change'
+          : `Not marked: ${errorMessage(e)}`,
+      ),
+    onSettled: () => void qc.invalidateQueries({ queryKey: keys.tools }),
+  });
+  return (
+    <>
+      A sync brought this tool from its server and nobody has reviewed it yet{tool.isEnabled ? '' : '; it stays off until you switch it on'}. Read its
+      description and schemas below, then{' '}
+      <button type="button" className="btn btn-small" disabled={reviewed.isPending} onClick={() => reviewed.mutate()} data-testid="mark-reviewed">
+        {reviewed.isPending ? 'Marking…' : 'Mark as reviewed'}
+      </button>
+    </>
+  );
+}
+
 function ReviewBody({ tool, onDone }: { tool: ToolView; onDone(): void }) {
   const ref = toolRefOf(tool);
   const review = useDefinitionReview(ref);
+  // The difference shown stays as it was while the dialog is open: a refetch in the background (a
+  // sync, a store event) never swaps it under the person's eyes, so Accept sends the hash they
+  // saw (refused if the server moved on), and "Reload the difference" takes the new one.
+  const [shown, setShown] = useState<DefinitionReview | undefined>(undefined);
+  useEffect(() => {
+    if (!shown && review.data) setShown(review.data);
+  }, [review.data, shown]);
+  const data = shown ?? review.data;
   const qc = useQueryClient();
   const toast = useToast();
   const accept = useMutation({
@@ -75,7 +111,7 @@ function ReviewBody({ tool, onDone }: { tool: ToolView; onDone(): void }) {
           {errorMessage(review.error)}
         </p>
       )}
-      {review.data && <Comparison review={review.data} />}
+      {data && <Comparison review={data} />}
       {accept.isError && (
         <div className="notice notice-danger" role="alert" data-testid="accept-error">
           {stale ? (
@@ -96,12 +132,12 @@ function ReviewBody({ tool, onDone }: { tool: ToolView; onDone(): void }) {
         <button
           type="button"
           className="btn btn-primary"
-          disabled={!review.data?.upstream || !review.data.changed || accept.isPending}
+          disabled={!data?.upstream || !data.changed || accept.isPending}
           onClick={() => {
             if (stale) {
               accept.reset();
-              void review.refetch();
-            } else if (review.data?.upstream) accept.mutate(review.data.upstream.hash);
+              void review.refetch().then((r) => r.data && setShown(r.data));
+            } else if (data?.upstream) accept.mutate(data.upstream.hash);
           }}
           data-testid="accept-change"
         >

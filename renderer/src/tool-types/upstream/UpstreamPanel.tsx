@@ -3,18 +3,21 @@
  * server says it is, protocol, last sync, restarts, the end of its stderr; Sync now (after a dry
  * run that says what would be added, changed and gone) and Stop server; "Sign in to <server>"
  * when a remote server needs OAuth (the link opens in the system browser from the desktop app,
- * in a new tab from the browser build). Live through upstream.changed (api/events.ts).
+ * in a new tab from the browser build); its tools by review state, with the ones that need a
+ * person (new, changed, gone) one click away. Live through upstream.changed (api/events.ts).
  */
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useServerStatus, keys } from '../../api/queries.js';
+import { useServerStatus, useToolPages, toolRefOf, keys } from '../../api/queries.js';
 import { authorizeServer, stopServer, syncServer } from '../../api/operations.js';
 import { errorMessage } from '../../api/errors.js';
 import { useToast } from '../../components/Toasts.js';
 import { Badge } from '../../components/States.js';
 import { absoluteTime, plural, relativeTime } from '../../lib/format.js';
+import { useNav } from '../../lib/nav.js';
 import type { BundleView } from '../../../../shared/types.js';
-import type { UpstreamStatus, UpstreamSyncReport } from '../../../../shared/upstream.js';
+import type { ReviewCounts, UpstreamStatus, UpstreamSyncReport } from '../../../../shared/upstream.js';
+import { MARK_LABEL, upstreamMarkOf } from './upstreamMark.js';
 import './UpstreamPanel.css';
 
 const STATE_TONE: Record<UpstreamStatus['state'], 'neutral' | 'info' | 'ok' | 'danger'> = {
@@ -124,6 +127,8 @@ export function UpstreamPanel({ bundle }: { bundle: BundleView }) {
           <dd title={absoluteTime(s.syncedAt)} data-testid="server-synced">
             {s.syncedAt ? relativeTime(s.syncedAt) : 'never'}
           </dd>
+          <dt>Review</dt>
+          <dd data-testid="server-review">{reviewSummary(s.review)}</dd>
           <dt>Restarts</dt>
           <dd>{s.restarts}</dd>
           {s.pid !== undefined && (
@@ -161,6 +166,7 @@ export function UpstreamPanel({ bundle }: { bundle: BundleView }) {
           Could not reach the server to sync: {errorMessage(dryRun.error)}
         </p>
       )}
+      {s && s.review.new + s.review.changed + s.review.gone > 0 && <NeedsReview bundle={bundle} />}
       {preview && <SyncPreview report={preview} busy={sync.isPending} onApply={() => sync.mutate()} onCancel={() => setPreview(null)} />}
       {s && !s.stderr && <p className="server-log muted">The server has written nothing on stderr.</p>}
       {s?.stderr && (
@@ -172,6 +178,46 @@ export function UpstreamPanel({ bundle }: { bundle: BundleView }) {
         </details>
       )}
     </section>
+  );
+}
+
+const REVIEW_TONE = { new: 'info', changed: 'warn', gone: 'danger' } as const;
+
+function reviewSummary(c: ReviewCounts | undefined): string {
+  if (!c) return '—';
+  const parts = [
+    c.new ? `${c.new} new` : '',
+    c.changed ? `${c.changed} changed` : '',
+    c.gone ? `${c.gone} gone` : '',
+    c.accepted ? `${c.accepted} accepted` : '',
+  ];
+  return parts.filter(Boolean).join(' · ') || 'no tools yet';
+}
+
+/** The tools a person still has to look at (new, changed, gone), each a link to its page. */
+function NeedsReview({ bundle }: { bundle: BundleView }) {
+  const nav = useNav();
+  const pages = useToolPages(bundle.bundleID);
+  const tools = (pages.data?.pages ?? []).flatMap((p) => p.items).filter((t) => t.bundleID === bundle.bundleID && upstreamMarkOf(t));
+  if (!tools.length) return null;
+  return (
+    <details className="server-review" data-testid="server-needs-review">
+      <summary>Needs review ({tools.length})</summary>
+      <ul>
+        {tools.map((t) => {
+          const mark = upstreamMarkOf(t)!;
+          return (
+            <li key={t.toolID}>
+              <Badge tone={REVIEW_TONE[mark]}>{MARK_LABEL[mark]}</Badge>{' '}
+              <button type="button" className="link-btn" onClick={() => nav.go({ name: 'tool', ref: toolRefOf(t) })} data-testid={`needs-review-${t.slug}`}>
+                {t.displayName || t.slug}
+              </button>{' '}
+              <span className="muted mono">{t.slug}</span>
+            </li>
+          );
+        })}
+      </ul>
+    </details>
   );
 }
 

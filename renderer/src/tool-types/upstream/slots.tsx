@@ -26,7 +26,7 @@ export const upstreamSlots: TypeSlots = {
     const mark = upstreamMarkOf(tool);
     if (!mark) return undefined;
     // The reason is long; the mark says it in a word that fits, the whole reason on hover and on the tool's page.
-    const title = mark === 'new' ? 'Added by the last sync; off until you switch it on' : tool.availability.reason;
+    const title = mark === 'new' ? 'Added by a sync; nobody has reviewed it yet' : tool.availability.reason;
     return { label: MARK_LABEL[mark], tone: TONE[mark], ...(title ? { title } : {}) };
   },
   ToolNotice: UpstreamNotice,

@@ -1,26 +1,23 @@
 /**
- * How the app tells an upstream tool's state from what the core says of it: `changed` and `gone`
- * are the reasons shared/upstream.ts withheldReason gives (kept in step by
- * test/renderer/tool-types/upstream.test.ts); `new` is a tool a sync added (switched off) that nobody has
- * touched since (its file never modified after creation).
+ * An upstream tool's mark in the app: its review state as the core stores and shows it (the
+ * tool view's `review`, docs/contracts.md "Upstream MCP servers") — new, changed, gone; an
+ * accepted tool has none. Switching a tool on or off never changes it.
  */
 import { lineDiff } from '../../lib/lineDiff.js';
 import type { ToolView } from '../../../../shared/types.js';
+import type { ReviewState } from '../../../../shared/upstream.js';
 
-export type UpstreamMark = 'new' | 'changed' | 'gone' | null;
+export type UpstreamMark = Exclude<ReviewState, 'accepted'> | null;
 
 /** A tool's pinned upstream definition (its impl) when it is a tool of an upstream MCP server. */
 export function pinnedUpstreamOf(tool: { type: string; impl?: unknown }): { tool: string; definitionHash: string } | undefined {
   return tool.type === 'mcp' ? (tool.impl as { tool: string; definitionHash: string }) : undefined;
 }
 
-export function upstreamMarkOf(tool: Pick<ToolView, 'type' | 'impl' | 'availability' | 'isEnabled' | 'createdAt' | 'modifiedAt'>): UpstreamMark {
+export function upstreamMarkOf(tool: Pick<ToolView, 'type' | 'impl' | 'review'>): UpstreamMark {
   if (!pinnedUpstreamOf(tool)) return null;
-  const reason = tool.availability.ok ? '' : (tool.availability.reason ?? '');
-  if (/changed the definition/.test(reason)) return 'changed';
-  if (/no longer offers/.test(reason)) return 'gone';
-  if (!tool.isEnabled && tool.createdAt === tool.modifiedAt) return 'new';
-  return null;
+  const state = tool.review?.state;
+  return state && state !== 'accepted' ? state : null;
 }
 
 export const MARK_LABEL: Record<Exclude<UpstreamMark, null>, string> = {

@@ -49,8 +49,8 @@ describe('toolwright add-server, servers, sync', () => {
     expect(bundles).toHaveLength(1);
     expect(bundles[0]!.source.env).toEqual({ FILES_TOKEN: '${FILES_FILES_TOKEN}' });
     const table = await tw(['servers']);
-    expect(table.stdout).toMatch(/^BUNDLE\s+STATE\s+ON\/TOOLS\s+SYNCED\s+SERVER/);
-    expect(table.stdout).toMatch(/files\s+stopped\s+0\/2/);
+    expect(table.stdout).toMatch(/^BUNDLE\s+STATE\s+ON\/TOOLS\s+REVIEW\s+SYNCED\s+SERVER/);
+    expect(table.stdout).toMatch(/files\s+stopped\s+0\/2\s+2 new\s/);
     const again = await tw(['add-server', 'files', '--', process.execPath, SERVER, toolsFile]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain("a bundle 'files' exists already");
@@ -67,6 +67,26 @@ describe('toolwright add-server, servers, sync', () => {
     const real = await tw(['sync', 'files']);
     expect(real.stdout).toContain('+ ping  (new, switched off)');
   }, 90_000);
+
+  it('servers BUNDLE lists its tools with their review state; switching one never changes it; --needs-review leaves accepted ones out', async () => {
+    expect((await tw(['enable', 'files/echo'])).code).toBe(0);
+    const listed = await tw(['servers', 'files']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^TOOL\s+UPSTREAM NAME\s+REVIEW\s+ENABLED\s+AVAILABILITY/);
+    expect(listed.stdout).toMatch(/files\/echo@v1\s+echo\s+new\s+on\s+available/);
+    expect(listed.stdout).toMatch(/files\/get-forecast@v1\s+get_forecast\s+new\s+off/);
+    // A person accepts echo: then it is accepted, and stays so switched off.
+    const accepted = await tw(['accept', 'files/echo']);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stdout).toContain('files/echo: marked reviewed');
+    expect((await tw(['disable', 'files/echo'])).code).toBe(0);
+    const json = JSON.parse((await tw(['--json', 'servers', 'files'])).stdout) as { slug: string; review: { state: string } }[];
+    expect(Object.fromEntries(json.map((t) => [t.slug, t.review.state]))).toEqual({ echo: 'accepted', 'get-forecast': 'new', ping: 'new' });
+    const needs = await tw(['servers', 'files', '--needs-review']);
+    expect(needs.stdout).not.toContain('files/echo');
+    expect(needs.stdout).toContain('files/ping@v1');
+    expect((await tw(['servers'])).stdout).toMatch(/files\s+stopped\s+0\/3\s+2 new\s/);
+  }, 120_000);
 
   it('add-server of a command that does not exist fails clearly and creates nothing', async () => {
     const before = await listTree(join(dataDir, 'bundles'));

@@ -18,6 +18,8 @@ import { contextFor, coreErrorOf, functionTool, noSecrets } from '../../../helpe
 const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
 const CORE_BUNDLE_ID = '0190a000-0000-7000-8000-00000000c0e0';
 const coreDir = path.join(repoRoot, 'data', 'builtin', CORE_BUNDLE_ID);
+const SCHEDULES_BUNDLE_ID = '0190a000-0000-7000-8000-00000000c1e0';
+const schedulesDir = path.join(repoRoot, 'data', 'builtin', SCHEDULES_BUNDLE_ID);
 
 afterAll(() => defaultRegexSandbox.close());
 
@@ -38,6 +40,12 @@ describe('function registry', () => {
       'core.now',
       'core.readFile',
       'core.regexTest',
+      'core.scheduleCreate',
+      'core.scheduleDelete',
+      'core.scheduleEdit',
+      'core.scheduleRunOutput',
+      'core.scheduleRuns',
+      'core.scheduleSearch',
       'core.shellExec',
       'core.textStats',
       'core.uuid',
@@ -209,39 +217,52 @@ describe('built-in core bundle on disk', () => {
     expect(bundle).toMatchObject({ bundleID: CORE_BUNDLE_ID, slug: 'core', displayName: 'Core', isBuiltIn: true, isEnabled: true });
   });
 
-  it('has one valid, canonical tool.json per core function, matching the registered schemas', async () => {
-    const toolIDs = (await fsp.readdir(path.join(coreDir, 'tools'))).sort();
-    expect(toolIDs.length).toBe(CORE_FUNCTIONS.length);
+  it('the schedules bundle is valid, canonical, built-in and ships switched off (a person lets agents manage schedules)', async () => {
+    const text = await fsp.readFile(path.join(schedulesDir, 'bundle.json'), 'utf8');
+    const bundle = JSON.parse(text);
+    expect(checkAgainst(BundleFile, bundle)).toEqual([]);
+    expect(text).toBe(canonicalJson(bundle, BUNDLE_KEY_ORDER));
+    expect(bundle).toMatchObject({ bundleID: SCHEDULES_BUNDLE_ID, slug: 'schedules', isBuiltIn: true, isEnabled: false });
+  });
+
+  it('has one valid, canonical tool.json per core function (the core and schedules bundles), matching the registered schemas', async () => {
     const ajv = makeUserAjv();
     const slugs = new Set<string>();
     const functions = new Set<string>();
-    for (const toolID of toolIDs) {
-      expect(toolID).toMatch(/^0190a000-0000-7000-8000-00000000c0[0-9a-f]{2}$/);
-      expect(isUuid(toolID)).toBe(true);
-      const text = await fsp.readFile(path.join(coreDir, 'tools', toolID, 'tool.json'), 'utf8');
-      const tool = JSON.parse(text) as ToolFileT & { impl: { function: string } };
-      expect(checkAgainst(ToolFile, tool), `${toolID} against the ToolFile schema`).toEqual([]);
-      expect(text, `${toolID} is canonical JSON`).toBe(canonicalJson(tool as unknown as Record<string, unknown>, TOOL_KEY_ORDER));
-      expect(tool).toMatchObject({ toolID, bundleID: CORE_BUNDLE_ID, type: 'function', isBuiltIn: true, isEnabled: true, limits: {} });
-      expect(checkSlug(tool.slug)).toMatchObject({ ok: true, value: tool.slug });
-      expect(checkVersion(tool.version).ok).toBe(true);
-      expect(tool.impl.function).toMatch(/^core\./);
-      const def = registry.get(tool.impl.function);
-      expect(def, `${tool.impl.function} is registered`).toBeDefined();
-      expect(tool.argSchema).toEqual(def!.argSchema);
-      expect(tool.outputSchema).toEqual(def!.outputSchema);
-      expect(tool.safety).toBe(def!.safety);
-      expect(tool.description).toBe(def!.description);
-      expect(() => ajv.compile(tool.argSchema as object)).not.toThrow();
-      expect(tool.card.enabled).toBe(true);
-      expect(tool.card.title).toBeTruthy();
-      expect(tool.card.accentColor).toBeTruthy();
-      expect(tool.tags.length).toBeGreaterThan(0);
-      expect(createFunctionRunner(registry).availability(tool, '', noSecrets)).toEqual({ ok: true });
-      slugs.add(tool.slug);
-      functions.add(tool.impl.function);
-    }
-    expect(slugs.size).toBe(toolIDs.length);
+    let count = 0;
+    for (const [dir, bundleID, idPattern] of [
+      [coreDir, CORE_BUNDLE_ID, /^0190a000-0000-7000-8000-00000000c0[0-9a-f]{2}$/],
+      [schedulesDir, SCHEDULES_BUNDLE_ID, /^0190a000-0000-7000-8000-00000000c1[0-9a-f]{2}$/],
+    ] as const)
+      for (const toolID of (await fsp.readdir(path.join(dir, 'tools'))).sort()) {
+        count++;
+        expect(toolID).toMatch(idPattern);
+        expect(isUuid(toolID)).toBe(true);
+        const text = await fsp.readFile(path.join(dir, 'tools', toolID, 'tool.json'), 'utf8');
+        const tool = JSON.parse(text) as ToolFileT & { impl: { function: string } };
+        expect(checkAgainst(ToolFile, tool), `${toolID} against the ToolFile schema`).toEqual([]);
+        expect(text, `${toolID} is canonical JSON`).toBe(canonicalJson(tool as unknown as Record<string, unknown>, TOOL_KEY_ORDER));
+        expect(tool).toMatchObject({ toolID, bundleID, type: 'function', isBuiltIn: true, isEnabled: true, limits: {} });
+        expect(checkSlug(tool.slug)).toMatchObject({ ok: true, value: tool.slug });
+        expect(checkVersion(tool.version).ok).toBe(true);
+        expect(tool.impl.function).toMatch(/^core\./);
+        const def = registry.get(tool.impl.function);
+        expect(def, `${tool.impl.function} is registered`).toBeDefined();
+        expect(tool.argSchema).toEqual(def!.argSchema);
+        expect(tool.outputSchema).toEqual(def!.outputSchema);
+        expect(tool.safety).toBe(def!.safety);
+        expect(tool.description).toBe(def!.description);
+        expect(() => ajv.compile(tool.argSchema as object)).not.toThrow();
+        expect(tool.card.enabled).toBe(true);
+        expect(tool.card.title).toBeTruthy();
+        expect(tool.card.accentColor).toBeTruthy();
+        expect(tool.tags.length).toBeGreaterThan(0);
+        expect(createFunctionRunner(registry).availability(tool, '', noSecrets)).toEqual({ ok: true });
+        slugs.add(tool.slug);
+        functions.add(tool.impl.function);
+      }
+    expect(count).toBe(CORE_FUNCTIONS.length);
+    expect(slugs.size).toBe(count);
     expect([...functions].sort()).toEqual(CORE_FUNCTIONS.map((f) => f.name).sort());
   });
 });

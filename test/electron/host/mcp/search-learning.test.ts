@@ -1,14 +1,20 @@
 /**
- * Learning from use over MCP (issue 34, lever 2): at a search-mode profile, a search_tools that
- * an agent follows by a call of a tool teaches that tool the search's words, in the core's agent
- * surface (the transport only frames it), so the next search finds it by them; the app's REST
- * operations show a tool's "found by these searches" and forget it; the setting off learns
- * nothing. Raw 2026 requests and the SDK's 2025 client (a session) against a real host.
+ * search_tools over MCP at a search-mode profile, against a real host with raw 2026 requests and
+ * the SDK's 2025 client (a session). Learning from use (issue 34, lever 2): a search that an agent
+ * follows by a call of a tool teaches that tool the search's words, in the core's agent surface
+ * (the transport only frames it), so the next search finds it by them; the app's REST operations
+ * show a tool's "found by these searches" and forget it; the setting off learns nothing. The
+ * relevance floor (issue 35 point 10): weak guesses are left out and the agent is told plainly
+ * that no tool fits; the floor is a setting. The fast path (issue 34, lever 5): a plain 2026
+ * search_tools or describe_tools is answered before the SDK, with the SDK's bytes (a request
+ * naming a log level is one the fast path leaves to the SDK: how the test gets its answer).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost, type TestHost } from '../../../helpers/host.js';
+import { plainModernCall } from '../../../../electron/host/mcp/fast-path/plain-call.js';
+import type { AgentSurfaceView } from '../../../../shared/agents/surface.js';
 
 const VERSION = '2026-07-28';
 let h: TestHost;
@@ -112,6 +118,81 @@ describe('learning from use over MCP', () => {
       expect((await h.api('GET', `/tools/search-learning/${toolIDs['send-note']}`)).body).toMatchObject({ learnFromUse: false, words: [] });
     } finally {
       await h.api('PATCH', '/tools/config', { toolSearch: { learnFromUse: true } });
+    }
+  });
+
+  it('tells an agent plainly that no tool fits rather than handing it weak guesses; the floor is a setting', async () => {
+    // Only "note" is a word of these tools: the rest of the task is something none of them does.
+    const query = 'note the weather, the tides, the moon phases and the pollen count';
+    const answer = JSON.parse((await call('search_tools', { query })).text).result;
+    expect(answer.structuredContent).toEqual({
+      matches: [],
+      note: expect.stringMatching(/^No tool fits "note the weather.*relevance under 0\.15.*tell the user/),
+    });
+    expect(answer.content[0].text).toContain('No tool fits');
+    // A task they do is well above it.
+    const found = JSON.parse((await call('search_tools', { query: 'send a note to the team board' })).text).result.structuredContent;
+    expect(found.matches[0]).toMatchObject({ name: 'send-note', relevance: expect.any(Number) });
+    expect(found.matches[0].relevance).toBeGreaterThan(0.5);
+    expect(found.note).toBeUndefined();
+    // Floor 0: every match, the weak ones too.
+    expect((await h.api('PATCH', '/tools/config', { toolSearch: { relevanceFloor: 0 } })).status).toBe(200);
+    try {
+      const all = matches((await call('search_tools', { query })).text);
+      expect(all).toEqual(expect.arrayContaining(['send-note', 'list-notes']));
+    } finally {
+      await h.api('PATCH', '/tools/config', { toolSearch: {} });
+    }
+    expect((await h.api('PATCH', '/tools/config', { toolSearch: { relevanceFloor: 1.5 } })).status).toBe(400);
+  });
+
+  it("answers search_tools and describe_tools on the fast path, with the SDK's bytes; call_tool stays the SDK's", async () => {
+    const view = (await h.core.dispatch('agents.surface', { audience: { profile: 'finder' } }, { caller: { transport: 'mcp', name: 'raw-caller' } })) as {
+      ok: true;
+      data: AgentSurfaceView;
+    };
+    const request = (name: string) =>
+      ({
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': VERSION,
+          'mcp-method': 'tools/call',
+          'mcp-name': name,
+        },
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name,
+            arguments: {},
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': VERSION,
+              'io.modelcontextprotocol/clientInfo': { name: 'raw-caller', version: '1' },
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        },
+      }) as never;
+    expect(plainModernCall(request('search_tools'), view.data)).toMatchObject({ name: 'search_tools' });
+    expect(plainModernCall(request('describe_tools'), view.data)).toMatchObject({ name: 'describe_tools' });
+    expect(plainModernCall(request('call_tool'), view.data)).toBeUndefined();
+    const cases: [string, unknown][] = [
+      ['search_tools', { query: 'post a note', limit: 2 }],
+      ['search_tools', { query: 'note the weather, the tides, the moon phases and the pollen count' }],
+      ['search_tools', { query: 'the and of' }],
+      ['search_tools', { query: 'x', limit: 0 }],
+      ['describe_tools', { names: ['send-note', 'nowhere'] }],
+      ['describe_tools', { names: [] }],
+    ];
+    for (const [name, args] of cases) {
+      const fast = await modernCall(`${h.url}/mcp/p/finder`, h.token, name, args, { id: 7 });
+      const sdk = await modernCall(`${h.url}/mcp/p/finder`, h.token, name, args, { id: 7, sdk: true });
+      expect(fast.status, fast.text).toBe(200);
+      expect(fast.type).toBe(sdk.type);
+      expect(fast.text).toBe(sdk.text);
     }
   });
 });

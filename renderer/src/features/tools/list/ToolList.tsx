@@ -86,6 +86,12 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
+    // Until the list is in the DOM its height is unknown; the window's lets the first render hold
+    // rows (it would hold none, and the rows would take a render and a commit of their own).
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
+    // On by default: every scroll event that changed the rows in view rendered them at once,
+    // inside the event. Off, the scroll events of a frame make one render at input priority.
+    useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
   const rowId = (index: number) => {
@@ -216,7 +222,13 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
                 </div>
               </div>
             </div>
-            <div ref={scrollRef} className="tool-scroll" role="rowgroup" onKeyDown={onKeyDown} data-testid="tool-scroll">
+            <div
+              ref={scrollRef}
+              className={`tool-scroll${virtualizer.isScrolling ? ' is-scrolling' : ''}`}
+              role="rowgroup"
+              onKeyDown={onKeyDown}
+              data-testid="tool-scroll"
+            >
               <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
                 {items.map((vi, i) => {
                   const row = rows[vi.index]!;

@@ -88,9 +88,8 @@ export const ToolRow = memo(function ToolRow({
         {relativeTime(tool.metrics.lastCalledAt)}
       </div>
       <div role="cell" className="cell cell-switch">
-        {/* Keyed by tool: a row element reused for another tool (ToolList recycles them) must not slide its switch. */}
+        {/* Not keyed by tool (a new input per recycled row): the list stops switch transitions while it scrolls instead (ToolList.css). */}
         <Switch
-          key={tool.toolID}
           checked={tool.isEnabled}
           label={`${tool.displayName || tool.slug} enabled`}
           onChange={(on) => onToggle(tool, on)}
