@@ -152,13 +152,6 @@ export type AuditRecords = Static<typeof AuditRecords>;
 /** An agent's finished task is kept this long, unless config.taskResultTtlSeconds says otherwise. */
 export const DEFAULT_TASK_RESULT_TTL_SECONDS = 3600;
 
-/**
- * search_tools leaves out tools whose relevance (0–1: how much of what the task says the tool
- * answers) is under this floor, so an agent is told that no tool fits rather than handed weak
- * guesses. The seed's default, 0.35 on its similarity scale, mapped to ours (docs/tool-search.md).
- */
-export const DEFAULT_RELEVANCE_FLOOR = 0.15;
-
 export const ConfigToolSearch = Type.Object(
   {
     /** Which tools agents called after a search strengthen them for those words (on when absent). */

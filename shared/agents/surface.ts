@@ -10,6 +10,14 @@ export const CARD_RESULT_META_KEY = 'dev.toolwright/card';
 /** A tool's card app (MCP Apps): a ui:// resource the host renders, fed each result of the tool. */
 export const cardAppUri = (toolID: string) => `ui://toolwright/${toolID}/card`;
 
+/**
+ * search_tools leaves out tools whose relevance (0–1: how much of what the task says the tool
+ * answers) is under this floor, so an agent is told that no tool fits rather than handed weak
+ * guesses. The seed's default, 0.35 on its similarity scale, mapped to ours (docs/tool-search.md).
+ * Kept here rather than beside the config schema so the renderer's Settings reads it without TypeBox.
+ */
+export const DEFAULT_RELEVANCE_FLOOR = 0.15;
+
 /** An MCP Tool: name, title, description, inputSchema, annotations, `_meta`, maybe icons and outputSchema. */
 export type AgentToolJson = { name: string } & Record<string, unknown>;
 

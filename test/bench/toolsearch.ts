@@ -21,7 +21,7 @@ import MiniSearch from 'minisearch';
 import { createToolSearcher, type ToolSearchEntry, type ToolSearcher } from '../../electron/core/agents/tool-search.js';
 import type { RankerOptions } from '../../electron/core/agents/tool-search/ranker.js';
 import { duplicatesOf, loadCorpus, loadOffTopic, loadQueries, measureQuality, splitQueries, type LabelledQuery, type Quality } from './toolsearch/evaluate.js';
-import { DEFAULT_RELEVANCE_FLOOR } from '../../shared/schemas.js';
+import { DEFAULT_RELEVANCE_FLOOR } from '../../shared/agents/surface.js';
 import { loadPhrasings } from './toolsearch/phrasings.js';
 import { simulateWeek } from './toolsearch/learning-week.js';
 import { searchOverMcp } from './toolsearch/over-mcp.js';

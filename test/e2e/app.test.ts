@@ -474,7 +474,9 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
 
     await page.getByTestId('export-bundles').click();
     await page.getByTestId('export-bundles-zip').click();
+    // Everything but Travel unpicked: both built-in bundles (core, schedules) and the other one.
     await page.getByTestId('export-pick-core').uncheck();
+    await page.getByTestId('export-pick-schedules').uncheck();
     await page.getByTestId('export-pick-from-elsewhere').uncheck();
     await screenshot(page, '19-export-dialog');
     const got = await downloadFrom(() => page.getByTestId('export-dialog-zip').click());

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { principalKey, type Caller } from '../../../shared/caller.js';
 import type { ProfileFile } from '../../../shared/agents/profiles.js';
 import type { AgentCallAnswer, AgentResources, AgentScheduleLatest, AgentSurfaceView } from '../../../shared/agents/surface.js';
-import { DEFAULT_RELEVANCE_FLOOR } from '../../../shared/schemas.js';
+import { DEFAULT_RELEVANCE_FLOOR } from '../../../shared/agents/surface.js';
 import { CALL_TOOL } from '../agents/search-mode-tools.js';
 import type { AgentTool } from '../agents/agent-tools.js';
 import { CoreError } from '../errors.js';

@@ -12,7 +12,8 @@ import { Switch } from '../../components/Switch.js';
 import { useToast } from '../../components/Toasts.js';
 import { plural } from '../../lib/format.js';
 import { TextField } from '../../components/Field.js';
-import { DEFAULT_RELEVANCE_FLOOR, type Config } from '../../../../shared/schemas.js';
+import { DEFAULT_RELEVANCE_FLOOR } from '../../../../shared/agents/surface.js';
+import type { Config } from '../../../../shared/schemas.js';
 
 export function ToolSearchSettings({ config, patch }: { config: Config; patch: (fields: Partial<Config>) => void }) {
   const search = config.toolSearch ?? {};

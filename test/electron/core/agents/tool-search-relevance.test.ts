@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createToolSearcher, type ToolSearchEntry } from '../../../../electron/core/agents/tool-search.js';
-import { DEFAULT_RELEVANCE_FLOOR } from '../../../../shared/schemas.js';
+import { DEFAULT_RELEVANCE_FLOOR } from '../../../../shared/agents/surface.js';
 import { loadCorpus, loadOffTopic } from '../../../bench/toolsearch/evaluate.js';
 
 const corpus = loadCorpus();

@@ -75,6 +75,17 @@ describe('container folder (manifest.json + Dockerfile + runner)', () => {
       secrets: ['WORD_COUNT_LICENSE_TOKEN', 'WORD_COUNT_STATS_API_KEY'],
       // A setting that is not secret travels to the container in `settings`, with its default.
       settings: { stats_api_key: { secret: 'WORD_COUNT_STATS_API_KEY' }, licenseToken: { secret: 'WORD_COUNT_LICENSE_TOKEN' }, language: 'en' },
+      // config_schema kept for the settings endpoint and its test action: secrets write-only, and
+      // required unless the manifest marks them `required: false`.
+      settingsSchema: {
+        type: 'object',
+        properties: {
+          stats_api_key: { type: 'string', description: 'Key for the optional stats service', writeOnly: true },
+          licenseToken: { type: 'string', format: 'password', writeOnly: true },
+          language: { type: 'string', default: 'en' },
+        },
+        required: ['stats_api_key', 'licenseToken'],
+      },
     });
     expect(secrets).toEqual(['WORD_COUNT_LICENSE_TOKEN', 'WORD_COUNT_STATS_API_KEY']);
     expect(warnings.join(' ')).not.toMatch(/language/);
