@@ -14,6 +14,7 @@ import { plural } from '../../lib/format.js';
 import { TextField } from '../../components/Field.js';
 import { DEFAULT_RELEVANCE_FLOOR } from '../../../../shared/agents/surface.js';
 import type { Config } from '../../../../shared/schemas.js';
+import './SettingsScreen.css';
 
 export function ToolSearchSettings({ config, patch }: { config: Config; patch: (fields: Partial<Config>) => void }) {
   const search = config.toolSearch ?? {};

@@ -69,14 +69,23 @@ describe('transfer over REST', () => {
     expect(api.body).toMatchObject({ dryRun: true, toolCount: 3, hostsToAllow: ['petstore.example.net'] });
     const bad = await b.api('POST', '/tools/bundles/import/openapi', { document: '{"swagger":"2.0"}' });
     expect(bad.status).toBe(400);
-    const defs = await b.api('GET', `/tools/tools/openai-functions?bundleIDs=${skill.body.created[0].bundleID}`);
+    // The export offers what may run now (issue 31 point 3), as tools/list does: the four imported
+    // tools are listed over REST with their availability, and the export holds exactly the runnable ones.
+    const bundleID = skill.body.created[0].bundleID;
+    const listed = await b.api('GET', `/tools/tools?bundleIDs=${bundleID}&includeDisabled=true`);
+    const tools = listed.body.items as { slug: string; isEnabled: boolean; availability: { ok: boolean } }[];
+    expect(tools.map((t) => t.slug).sort()).toEqual(['current-weather', 'greet-python', 'post-report', 'word-count']);
+    const runnable = tools.filter((t) => t.isEnabled && t.availability.ok).map((t) => t.slug);
+    const defs = await b.api('GET', `/tools/tools/openai-functions?bundleIDs=${bundleID}`);
     expect(defs.status).toBe(200);
-    expect(defs.body.items.map((d: { function: { name: string } }) => d.function.name).sort()).toEqual([
-      'current-weather',
-      'greet-python',
-      'post-report',
-      'word-count',
-    ]);
+    expect(defs.body.items.map((d: { function: { name: string } }) => d.function.name).sort()).toEqual(runnable.sort());
+    // Each waits for something (its key, Docker): listed, left out of the export. With the two http
+    // tools' keys set, the export offers exactly those two, under their names.
+    expect(tools.find((t) => t.slug === 'current-weather')!.availability.ok).toBe(false);
+    expect(runnable).not.toContain('current-weather');
+    for (const name of ['WEATHER_API_KEY', 'REPORT_TOKEN']) expect((await b.api('PUT', `/tools/secrets/${name}`, { value: 'k' })).status).toBeLessThan(300);
+    const after = await b.api('GET', `/tools/tools/openai-functions?bundleIDs=${bundleID}`);
+    expect(after.body.items.map((d: { function: { name: string } }) => d.function.name).sort()).toEqual(['current-weather', 'post-report']);
   });
 
   it('POST …/container-import makes a container tool from a folder sent as JSON', async () => {
