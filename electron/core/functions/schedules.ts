@@ -75,6 +75,11 @@ const PAGE_OUT = {
   offset: { type: 'integer', description: 'Where this page starts.' },
   limit: { type: 'integer', description: 'The page size used.' },
 };
+/** A page's card: how many of how many, and how many more. */
+const pageCard = (title: string, page: { items: unknown[]; total: number; remaining: number }) => ({
+  title,
+  text: `${page.items.length} of ${page.total}${page.remaining ? `, ${page.remaining} more` : ''}`,
+});
 
 /** Runs one operation for the call's caller; its refusal becomes the tool's error, with its code and fields. */
 async function operate<T>(ctx: FunctionContext, name: ScheduleOpName, input: Record<string, unknown>): Promise<T> {
@@ -143,7 +148,7 @@ export const scheduleSearchFunction = defineFunction<Record<string, unknown>, Sc
   },
   run: async (args, ctx) => {
     const page = await operate<ScheduleSearchPage>(ctx, 'schedules.search', args);
-    return { value: page, card: { title: 'Schedules', text: `${page.items.length} of ${page.total}${page.remaining ? `, ${page.remaining} more` : ''}` } };
+    return { value: page, card: pageCard('Schedules', page) };
   },
 });
 
@@ -215,7 +220,7 @@ export const scheduleRunsFunction = defineFunction<Record<string, unknown>, Sche
   },
   run: async (args, ctx) => {
     const page = await operate<ScheduleRunsPage>(ctx, 'schedules.runs', args);
-    return { value: page, card: { title: 'Runs', text: `${page.items.length} of ${page.total}${page.remaining ? `, ${page.remaining} more` : ''}` } };
+    return { value: page, card: pageCard('Runs', page) };
   },
 });
 
