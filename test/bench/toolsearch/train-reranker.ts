@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { format } from 'prettier';
+import { format, resolveConfig } from 'prettier';
 import { Bm25fRanker } from '../../../electron/core/agents/tool-search/ranker.js';
 import { FEATURE_COUNT, FEATURE_NAMES } from '../../../electron/core/agents/tool-search/features.js';
 import type { RerankerTree, RerankerWeights } from '../../../electron/core/agents/tool-search/reranker.js';
@@ -228,7 +228,8 @@ async function main(): Promise<void> {
     ...(trees.length ? { trees: trees.map((t) => ({ ...t, value: t.value.map(round) })) } : {}),
   };
   // As Prettier writes JSON, so the repository's format check holds for a freshly trained file.
-  writeFileSync(WEIGHTS_FILE, await format(JSON.stringify(file), { parser: 'json' }));
+  const path = fileURLToPath(WEIGHTS_FILE);
+  writeFileSync(WEIGHTS_FILE, await format(JSON.stringify(file), { ...(await resolveConfig(path)), filepath: path }));
   console.log(`wrote ${fileURLToPath(WEIGHTS_FILE)}`);
 }
 
