@@ -33,7 +33,7 @@ import { HistoryStore } from './invoke/history.js';
 import { RunningInvocations } from './invoke/running.js';
 import type { Runner } from './invoke/types.js';
 import { EngineSteps } from './tool-types/pipeline/engine-steps.js';
-import { toolTypeModule } from './tool-types/registry.js';
+import { secretNamesOf, toolTypeModule } from './tool-types/registry.js';
 import { TypeServices } from './tool-types/type-services.js';
 import type { RunnerServices } from './tool-types/tool-type.js';
 import { prepareTool } from './tool-types/prepare.js';
@@ -245,7 +245,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     secrets,
     metrics,
     history,
-    requiredSecrets: (tool) => toolTypeModule(tool.type).secretNames(tool.impl as never, tool.argSchema),
+    requiredSecrets: secretNamesOf,
     sharedLimits: new SharedRateLimiter(paths.rateLimitsDir),
     audit,
     ...(opts.clock ? { clock: opts.clock } : {}),

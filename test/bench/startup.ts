@@ -169,7 +169,7 @@ export async function run(): Promise<void> {
     };
     page.on('request', countRequest);
     const typingStart = performance.now();
-    const keys = await keystrokes(page);
+    const keys = (await keystrokes(page)).map((k) => k.ms);
     const typingSeconds = (performance.now() - typingStart) / 1000;
     page.off('request', countRequest);
     const base = await searchFetchBaseline(page);

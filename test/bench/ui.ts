@@ -105,9 +105,16 @@ export async function listFetchBaseline(page: Page): Promise<number> {
   });
 }
 
-export async function keystrokes(page: Page): Promise<number[]> {
+export interface KeyTiming {
+  /** What was typed so far, and how many keys into the run. */
+  q: string;
+  nth: number;
+  ms: number;
+}
+
+export async function keystrokes(page: Page): Promise<KeyTiming[]> {
   const box = page.getByTestId('search-box');
-  const out: number[] = [];
+  const out: KeyTiming[] = [];
   for (const q of QUERIES) {
     await box.fill('');
     await page.evaluate(() => performance.clearMeasures('tw:search'));
@@ -124,7 +131,10 @@ export async function keystrokes(page: Page): Promise<number[]> {
       expected++;
       await page.waitForFunction((n) => performance.getEntriesByName('tw:search').length >= n, expected, { timeout: 10_000 }).catch(() => undefined);
     }
-    out.push(...(await page.evaluate(() => performance.getEntriesByName('tw:search').map((e) => e.duration))));
+    const measures = await page.evaluate(() =>
+      performance.getEntriesByName('tw:search').map((e) => ({ q: String((e as PerformanceMeasure).detail?.q), ms: e.duration })),
+    );
+    out.push(...measures.map((m, i) => ({ ...m, nth: out.length + i + 1 })));
   }
   return out;
 }
@@ -290,10 +300,13 @@ export async function run(): Promise<void> {
 
     const page = await browser.context.newPage();
     await firstRender(page, host);
-    const keys = await keystrokes(page);
+    const timings = await keystrokes(page);
+    const keys = timings.map((k) => k.ms);
     const base = await searchFetchBaseline(page);
     line(`keystroke → results painted p50 (${keys.length} keys)`, fmt(quantile(keys, 0.5)), fmt(quantile(base, 0.5)), 'baseline: bare search fetch');
     line('keystroke → results painted p95', fmt(quantile(keys, 0.95)), fmt(quantile(base, 0.95)), 'goal ≤ 50 ms');
+    const slowest = [...timings].sort((a, b) => b.ms - a.ms).slice(0, 5);
+    console.log(`    slowest keys: ${slowest.map((k) => `#${k.nth} "${k.q}" ${fmt(k.ms)}`).join(', ')}`);
 
     await page.getByTestId('search-box').fill('');
     await page.keyboard.press('Escape');

@@ -50,7 +50,7 @@ export interface EngineDeps {
   history: HistoryStore;
   clock?: () => Date;
   /** App-scoped secrets a tool needs (its type says which); one that is not set makes the tool unavailable. */
-  requiredSecrets?: (tool: ToolFile) => string[];
+  requiredSecrets?: (tool: ToolFile) => readonly string[];
   /** Where failures of background work (history writes, metrics) are reported; never thrown. */
   onBackgroundError?: (what: string, error: unknown) => void;
   /** Runs in progress across processes, so another process can cancel one (running.ts). */

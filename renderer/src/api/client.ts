@@ -15,6 +15,7 @@ import { opFunctionName } from '../../../shared/op-names.js';
 import { isApiError, type ApiError, type Envelope } from '../../../shared/errors.js';
 import { ApiCallError, errorMessage } from './errors.js';
 import { token, transportKind } from './session.js';
+import { takeFirstRequest } from './first-requests.js';
 
 type PreloadFn = (input: unknown) => Promise<Envelope<unknown>>;
 type PreloadStreamFn = (input: unknown, onEvent: (e: InvokeStreamEvent) => void) => Promise<Envelope<unknown>>;
@@ -83,7 +84,9 @@ async function callRest<N extends OpName>(name: N, input: OpInput<N>, signal?: A
   }
   let res: Response;
   try {
-    res = await fetch(req.url, { method: req.method, headers, body, signal });
+    // The first screen's GETs may already be on their way (public/first-requests.js).
+    const early = req.method === 'GET' && !signal ? takeFirstRequest(req.url, token()) : undefined;
+    res = await (early ?? fetch(req.url, { method: req.method, headers, body, signal }));
   } catch (e) {
     if (signal?.aborted) throw e; // given up by the caller: not a host that cannot be reached
     throw new ApiCallError({ code: 'INTERNAL', message: `Cannot reach the Toolwright host: ${errorMessage(e)}` });

@@ -15,6 +15,7 @@ import { startLiveUpdates } from '../api/events.js';
 import { startFirstScreenGate } from '../api/first-screen.js';
 import { bundleListQuery, configQuery, problemsQuery, toolPagesQuery } from '../api/queries.js';
 import { token, transportKind } from '../api/session.js';
+import { dropFirstRequests } from '../api/first-requests.js';
 
 /**
  * How long the first render waits for the first screen's data. A host slow to answer (a cold
@@ -41,5 +42,6 @@ export function startFirstScreen(qc: QueryClient): Promise<void> {
     asked.push(page);
   }
   // prefetchQuery never rejects: a failed answer is in the cache as the query's error.
-  return Promise.race([Promise.all(asked).then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, FIRST_DATA_WAIT_MS))]);
+  const answered = Promise.race([Promise.all(asked).then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, FIRST_DATA_WAIT_MS))]);
+  return answered.finally(dropFirstRequests);
 }

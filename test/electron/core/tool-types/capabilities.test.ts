@@ -5,13 +5,26 @@
  * type names.
  */
 import { describe, expect, it } from 'vitest';
-import { toolTypeModule, typesWith } from '../../../../electron/core/tool-types/registry.js';
+import { secretNamesOf, toolTypeModule, typesWith } from '../../../../electron/core/tool-types/registry.js';
 import { EDITOR_TYPES } from '../../../../renderer/src/tool-types/registry.js';
 import type { ToolFile } from '../../../../shared/schemas.js';
 
 const file = (type: ToolFile['type'], impl: Record<string, unknown>) => ({ type, slug: 'probe', version: '1.0.0', impl }) as unknown as ToolFile;
 
 describe('core type capabilities', () => {
+  it("a tool's secret names are worked out once per stored file object, and anew when the file changes", () => {
+    const stored = { ...file('http', { method: 'GET', urlTemplate: 'https://api.example.com/?key=${API_KEY}' }), argSchema: { type: 'object' } } as ToolFile;
+    const first = secretNamesOf(stored);
+    expect(first).toEqual(['API_KEY']);
+    // The same object again: the same frozen answer, no second parse of the templates.
+    expect(secretNamesOf(stored)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // The store replaces a tool's object when its file changes: the new version is asked afresh.
+    const edited = { ...stored, impl: { method: 'GET', urlTemplate: 'https://api.example.com/?token=${OTHER_TOKEN}' } } as ToolFile;
+    expect(secretNamesOf(edited)).toEqual(['OTHER_TOKEN']);
+    expect(secretNamesOf(file('function', { name: 'echo' }))).toEqual([]);
+  });
+
   it('only container tools keep build files, and one built from its folder needs them next', () => {
     expect(typesWith((m) => m.buildFiles)).toEqual(['container']);
     expect(toolTypeModule('container').buildFiles?.buildsFromFolder({ build: '.' } as never)).toBe(true);

@@ -1,0 +1,58 @@
+/**
+ * public/first-requests.js: the first screen's GETs, sent before the app's code has loaded. Run
+ * in a sandbox of its own (node:vm) with a stub fetch; its URLs must be the ones the app's
+ * first-screen queries build (shared/rest.ts), or the client would not take the answers and ask
+ * again (test/e2e/first-screen.test.ts counts the requests in Chromium).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { buildRestRequest } from '../../shared/rest.js';
+import { FIRST_TOOL_PAGE_SIZE } from '../../renderer/src/api/queries.js';
+
+const SCRIPT = readFileSync(join(fileURLToPath(new URL('../..', import.meta.url)), 'renderer/public/first-requests.js'), 'utf8');
+
+function run(opts: { hash: string; stored?: string; bridge?: boolean }) {
+  const sent: { url: string; auth: string | undefined }[] = [];
+  const window: Record<string, unknown> = { location: { hash: opts.hash }, ...(opts.bridge ? { toolwright: {} } : {}) };
+  runInNewContext(SCRIPT, {
+    window,
+    sessionStorage: { getItem: (k: string) => (k === 'toolwright.token' ? (opts.stored ?? null) : null) },
+    fetch: (url: string, init: { headers: Record<string, string> }) => {
+      sent.push({ url, auth: init.headers['Authorization'] });
+      return Promise.resolve({});
+    },
+  });
+  return { sent, kept: window['__twFirstRequests'] as Record<string, { token: string }> | undefined };
+}
+
+const FRAME = [
+  buildRestRequest('bundles.list', { includeDisabled: true, deleted: 'exclude', pageSize: 1000 }).url,
+  buildRestRequest('problems.list', {}).url,
+  buildRestRequest('config.get', {}).url,
+];
+const FIRST_PAGE = buildRestRequest('tools.list', { includeDisabled: true, recommendedPageSize: FIRST_TOOL_PAGE_SIZE }).url;
+
+describe('first-requests.js', () => {
+  it("asks, with the link's token, for what the tool list's first screen shows, by the URLs the app's queries build", () => {
+    const { sent, kept } = run({ hash: '#token=t%2Bk' });
+    expect(sent.map((s) => s.url)).toEqual([...FRAME, FIRST_PAGE]);
+    expect(new Set(sent.map((s) => s.auth))).toEqual(new Set(['Bearer t+k']));
+    expect(Object.keys(kept!)).toEqual([...FRAME, FIRST_PAGE]);
+    expect(kept![FIRST_PAGE]!.token).toBe('t+k');
+  });
+
+  it('on another screen asks only for the frame, with the token the tab kept', () => {
+    const { sent } = run({ hash: '#/bundle/0190a0a0-0000-7000-8000-000000000000', stored: 'kept' });
+    expect(sent.map((s) => s.url)).toEqual(FRAME);
+    expect(sent[0]!.auth).toBe('Bearer kept');
+    expect(run({ hash: '#/', stored: 'kept' }).sent.map((s) => s.url)).toEqual([...FRAME, FIRST_PAGE]);
+  });
+
+  it('sends nothing without a token or over the desktop bridge', () => {
+    expect(run({ hash: '' }).sent).toEqual([]);
+    expect(run({ hash: '#token=x', bridge: true }).sent).toEqual([]);
+  });
+});
