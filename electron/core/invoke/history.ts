@@ -25,6 +25,7 @@ import { CoreError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { acquireLock, withLock } from '../fs/lock.js';
 import { capJsonValue, capText } from './truncate.js';
+import { countLines, parseLine } from './history-lines.js';
 
 export interface HistoryOptions {
   /** Entries kept per tool (default 200). */
@@ -39,7 +40,6 @@ const MAX_ERROR_MESSAGE_BYTES = 2048;
 const READ_CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
 const TOOL_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-const STATUSES = new Set(['ok', 'error', 'cancelled']);
 /** A held lock is let go this long after the last batch of a train. */
 const LINGER_MS = 50;
 /** Held this long, the lock is let go between two batches, for PAUSE_MS, so other processes get their turn. */
@@ -58,29 +58,6 @@ interface Queue {
   lines: string[];
   waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>;
   draining: Promise<void> | undefined;
-}
-
-function isHistoryEntry(v: unknown): v is HistoryEntry {
-  if (typeof v !== 'object' || v === null) return false;
-  const e = v as Partial<HistoryEntry>;
-  return (
-    typeof e.invocationID === 'string' &&
-    typeof e.toolID === 'string' &&
-    typeof e.startedAt === 'string' &&
-    typeof e.durationMs === 'number' &&
-    typeof e.status === 'string' &&
-    STATUSES.has(e.status)
-  );
-}
-
-function parseLine(line: string): HistoryEntry | undefined {
-  if (!line.trim()) return undefined;
-  try {
-    const v: unknown = JSON.parse(line);
-    return isHistoryEntry(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export class HistoryStore {
@@ -408,16 +385,4 @@ export class HistoryStore {
     await writeFileAtomic(file, keep.length ? keep.join('\n') + '\n' : '');
     return keep.length;
   }
-}
-
-async function countLines(fh: FileHandle, size: number): Promise<number> {
-  let count = 0;
-  const chunk = Buffer.alloc(Math.min(READ_CHUNK, size));
-  for (let pos = 0; pos < size;) {
-    const { bytesRead } = await fh.read(chunk, 0, Math.min(chunk.length, size - pos), pos);
-    if (bytesRead === 0) break;
-    for (let i = 0; i < bytesRead; i++) if (chunk[i] === NEWLINE) count++;
-    pos += bytesRead;
-  }
-  return count;
 }
