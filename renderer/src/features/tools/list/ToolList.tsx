@@ -85,7 +85,10 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    // Rows past each edge of the view. Every row in the DOM is laid out, painted and layerized in
+    // each frame whose rows change, and a fast wheel replaces them all: 12 a side was 36 rows for
+    // 12 in view (docs/speed.md, "Scrolling 10,000 rows").
+    overscan: 3,
     // Until the list is in the DOM its height is unknown; the window's lets the first render hold
     // rows (it would hold none, and the rows would take a render and a commit of their own).
     initialRect: { width: window.innerWidth, height: window.innerHeight },
