@@ -156,22 +156,53 @@ export async function searchFetchBaseline(page: Page): Promise<number[]> {
   }, qs);
 }
 
-/** rAF intervals while wheel-scrolling the list versus while idle. */
-async function scrollFrames(page: Page): Promise<{ scrolling: number[]; idle: number[] }> {
+/** What the long frames of a scroll held (the Long Animation Frames API: each frame over 50 ms). */
+export interface LongFrames {
+  count: number;
+  /** Script run in them: event handlers, React's scheduler tasks, animation-frame callbacks. */
+  scriptMs: number;
+  /** Their rendering update: style, layout, paint and the commit to the compositor. */
+  renderMs: number;
+  /** The rest: tasks without script (input dispatch, hit tests, garbage collection) and waiting for the CPU. */
+  otherMs: number;
+}
+
+/** rAF intervals while wheel-scrolling the list versus while idle, and what the long frames held. */
+async function scrollFrames(page: Page): Promise<{ scrolling: number[]; idle: number[]; long: LongFrames }> {
   // A string, not a function: the bundler's helpers (__name) do not exist in the page.
   const collect = (ms: number) =>
     page.evaluate(`new Promise((resolve) => {
       const deltas = [];
+      const long = { count: 0, scriptMs: 0, renderMs: 0, otherMs: 0 };
+      const observer = typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')
+        ? new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) {
+              const script = e.scripts.reduce((n, s) => n + s.duration, 0);
+              const render = e.renderStart ? e.startTime + e.duration - e.renderStart : 0;
+              long.count++;
+              long.scriptMs += script;
+              long.renderMs += render;
+              long.otherMs += Math.max(0, e.duration - script - render);
+            }
+          })
+        : undefined;
+      observer?.observe({ type: 'long-animation-frame' });
       let last = performance.now();
       const end = last + ${ms};
       const tick = (now) => {
         deltas.push(now - last);
         last = now;
         if (now < end) requestAnimationFrame(tick);
-        else resolve(deltas.slice(1));
+        else {
+          // Entries of the last frames are delivered after it ends.
+          setTimeout(() => {
+            observer?.disconnect();
+            resolve({ deltas: deltas.slice(1), long });
+          }, 100);
+        }
       };
       requestAnimationFrame(tick);
-    })`) as Promise<number[]>;
+    })`) as Promise<{ deltas: number[]; long: LongFrames }>;
   const idle = await collect(1000);
   const scroller = page.getByTestId('tool-scroll');
   const box = await scroller.boundingBox();
@@ -181,7 +212,8 @@ async function scrollFrames(page: Page): Promise<{ scrolling: number[]; idle: nu
     await page.mouse.wheel(0, 2400);
     await page.waitForTimeout(40);
   }
-  return { scrolling: await scrolling, idle };
+  const done = await scrolling;
+  return { scrolling: done.deltas, idle: idle.deltas, long: done.long };
 }
 
 /**
@@ -317,6 +349,12 @@ export async function run(): Promise<void> {
       fmt(quantile(frames.scrolling, 0.95)),
       fmt(quantile(frames.idle, 0.95)),
       `rows in DOM: ${await page.locator('.vrow').count()}`,
+    );
+    const over = frames.scrolling.filter((d) => d > 20).length;
+    const lf = frames.long;
+    console.log(
+      `  ${'frames over 20 ms while scrolling'.padEnd(46)} ${String(over).padStart(5)} of ${frames.scrolling.length}   ${load().padEnd(10)} ` +
+        `long frames (> 50 ms): ${lf.count}, holding script ${fmt(lf.scriptMs)}, style/layout/paint ${fmt(lf.renderMs)}, other ${fmt(lf.otherMs)}`,
     );
     await page.close();
   } finally {
