@@ -6,14 +6,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../schema-primitives.js';
 
-/** The most schedules one tool may hold. */
-export const MAX_SCHEDULES = 50;
-
-/** The longest name a schedule may carry. */
-export const MAX_SCHEDULE_NAME = 200;
-
-/** The longest interval: a year. */
-export const MAX_INTERVAL_SECONDS = 366 * 24 * 3600;
+// In their own module so the renderer can read them without pulling TypeBox in.
+import { MAX_INTERVAL_SECONDS, MAX_SCHEDULE_NAME, MAX_SCHEDULES } from './limits.js';
+export { MAX_INTERVAL_SECONDS, MAX_SCHEDULE_NAME, MAX_SCHEDULES };
 
 /** A person's explicit yes to run a privileged tool on a schedule, with nobody watching each run. */
 export const ScheduleApproval = Type.Object(

@@ -74,7 +74,9 @@ const LEVERS: readonly [string, RankerOptions][] = [
   ['+ "in other words" field (verbs, things)', { parameters: false, serviceNames: false, reranker: null }],
   ['+ "parameters mean" field', { serviceNames: false, reranker: null }],
   ['+ other names of services', { reranker: null }],
-  ['+ learned re-ranker (as shipped)', {}],
+  ['+ learned re-ranker (linear, API-level features neutral)', { trees: false, bundleLevel: false }],
+  ['+ API-level features (bundle fit, rank, share)', { trees: false }],
+  ['+ boosted trees on the linear model (as shipped)', {}],
 ];
 
 export async function run(): Promise<void> {
@@ -112,7 +114,7 @@ export async function run(): Promise<void> {
   for (const [label, options] of LEVERS) {
     const searcher = createToolSearcher(corpus, options);
     const r5 = sets.map(([, set]) => measureQuality(set, rank(searcher), duplicates).recallAt5.toFixed(3));
-    console.log(`    ${label.padEnd(44)} ${r5[0]}  ${r5[1]} | ${r5[2]}  ${r5[3]}`);
+    console.log(`    ${label.padEnd(58)} ${r5[0]}  ${r5[1]} | ${r5[2]}  ${r5[3]}`);
   }
 
   // The relevance floor (issue 35 point 10): what search_tools answers is the ranker's top 10 with the matches under the floor left out.

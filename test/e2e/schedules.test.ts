@@ -140,6 +140,7 @@ describe.skipIf(!chromiumAvailable())('Schedules in Chromium', () => {
     await page.reload();
     await page.getByTestId('schedules-section').scrollIntoViewIfNeeded();
     await page.getByTestId('add-schedule').click();
+    await page.getByTestId('schedule-1-name').fill('Tomorrow’s sum');
     await page.getByTestId('schedule-1-kind').selectOption('once');
     // datetime-local takes this computer's wall clock: a day ahead, at 09:00 local.
     const day = new Date(Date.now() + 86_400_000);
@@ -164,13 +165,16 @@ describe.skipIf(!chromiumAvailable())('Schedules in Chromium', () => {
     const tool = await api(host, 'tools.get', { bundleID, slug: 'digest', version: 'v1' });
     const at = new Date(local).toISOString();
     expect(tool.schedules!.slice(1)).toEqual([
-      { scheduleID: expect.any(String), at, args: { expression: '1+1' }, isEnabled: true },
+      { scheduleID: expect.any(String), name: 'Tomorrow’s sum', at, args: { expression: '1+1' }, isEnabled: true },
       { scheduleID: expect.any(String), everySeconds: 900, args: { expression: '2+2' }, isEnabled: true },
     ]);
     const [, once, every] = tool.schedules as { scheduleID: string }[];
     await page.getByTestId('nav-schedules').click();
     await expect.poll(() => page.getByTestId(`schedule-row-${once!.scheduleID}`).textContent()).toMatch(/Once, \w{3} \d+ \w{3}( \d{4})? 09:00/);
     await expect.poll(() => page.getByTestId(`schedule-row-${every!.scheduleID}`).textContent()).toMatch(/Every 15 minutes/);
+    // A named schedule leads its row with its name; an unnamed one has none.
+    await expect.poll(() => page.getByTestId(`schedule-row-${once!.scheduleID}`).getByTestId('schedule-name').textContent()).toBe('Tomorrow’s sum');
+    expect(await page.getByTestId(`schedule-row-${every!.scheduleID}`).getByTestId('schedule-name').count()).toBe(0);
     await expect.poll(() => page.getByTestId(`schedule-row-${once!.scheduleID}`).getByTestId('next-run').textContent()).toMatch(/09:00/);
     await shot('schedules-cadences');
     expect(problems).toEqual([]);

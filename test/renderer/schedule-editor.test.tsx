@@ -31,6 +31,22 @@ describe('schedule drafts', () => {
     });
   });
 
+  it("keep a schedule's name, send a new one, send a cleared one as null, and send nothing for one never named", () => {
+    const base = { cron: '0 9 * * *', args: {}, isEnabled: true };
+    const [named, unnamed] = schedulesFromTool({
+      schedules: [
+        { scheduleID: '0190a000-0000-7000-8000-000000000002', name: 'Morning weather for Lisbon', ...base },
+        { scheduleID: '0190a000-0000-7000-8000-000000000003', ...base },
+      ],
+    });
+    expect(named!.name).toBe('Morning weather for Lisbon');
+    const [kept, cleared, renamed, never] = schedulesToInput([named!, { ...named!, name: '  ' }, { ...unnamed!, name: ' Nightly backup ' }, unnamed!]);
+    expect(kept!.name).toBe('Morning weather for Lisbon');
+    expect(cleared!.name).toBeNull();
+    expect(renamed!.name).toBe('Nightly backup');
+    expect(never).not.toHaveProperty('name');
+  });
+
   it('check the pattern, the zone, the arguments of enabled schedules and the approval of privileged ones before the server does', () => {
     const issues = new Map<string, string>();
     const set = (f: string, m: string | undefined) => m && issues.set(f, m);

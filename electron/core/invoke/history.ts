@@ -9,15 +9,23 @@
  * - Reading tolerates a torn line (a crash mid-append): unreadable lines are skipped, and the
  *   next append first ends the torn line so it cannot swallow the new entry.
  * - Each entry is bounded: args and result over `maxFieldBytes` are kept as a clipped string.
+ * - A tool's lock is held across a train of batches that follow one another (one call after
+ *   another), and let go LINGER_MS after the last one, or after HOLD_MS of holding for a moment,
+ *   so other processes get their turn: proper-lockfile's mkdir, stat and rmdir per batch cost
+ *   more than the append. While held, the file stays open; a batch that finds it exactly as this
+ *   process left it (same inode, same size) is appended in one synchronous write (page cache,
+ *   microseconds), without waiting for the event loop between steps.
  */
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, statSync, writeSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HistoryEntry, PipelineStepRecord } from '../../../shared/types.js';
 import type { ApiError } from '../../../shared/errors.js';
 import { CoreError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { withLock } from '../fs/lock.js';
+import { acquireLock, withLock } from '../fs/lock.js';
 import { capJsonValue, capText } from './truncate.js';
+import { countLines, parseLine } from './history-lines.js';
 
 export interface HistoryOptions {
   /** Entries kept per tool (default 200). */
@@ -32,35 +40,24 @@ const MAX_ERROR_MESSAGE_BYTES = 2048;
 const READ_CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
 const TOOL_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-const STATUSES = new Set(['ok', 'error', 'cancelled']);
+/** A held lock is let go this long after the last batch of a train. */
+const LINGER_MS = 50;
+/** Held this long, the lock is let go between two batches, for PAUSE_MS, so other processes get their turn. */
+const HOLD_MS = 1000;
+const PAUSE_MS = 20;
+
+/** A tool's lock while a train of batches holds it, and its file, kept open for appending. */
+interface Held {
+  release: () => Promise<void>;
+  since: number;
+  linger?: NodeJS.Timeout;
+  file?: { handle: FileHandle; ino: number; dev: number };
+}
 
 interface Queue {
   lines: string[];
   waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>;
   draining: Promise<void> | undefined;
-}
-
-function isHistoryEntry(v: unknown): v is HistoryEntry {
-  if (typeof v !== 'object' || v === null) return false;
-  const e = v as Partial<HistoryEntry>;
-  return (
-    typeof e.invocationID === 'string' &&
-    typeof e.toolID === 'string' &&
-    typeof e.startedAt === 'string' &&
-    typeof e.durationMs === 'number' &&
-    typeof e.status === 'string' &&
-    STATUSES.has(e.status)
-  );
-}
-
-function parseLine(line: string): HistoryEntry | undefined {
-  if (!line.trim()) return undefined;
-  try {
-    const v: unknown = JSON.parse(line);
-    return isHistoryEntry(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export class HistoryStore {
@@ -72,6 +69,9 @@ export class HistoryStore {
   /** Each file's size as this process left it: while it holds, the file ends with a whole line. */
   private readonly sizes = new Map<string, number>();
   private dirReady: Promise<void> | undefined;
+  private readonly held = new Map<string, Held>();
+  /** Lets go under way, per tool: the next train takes the lock once they are done. */
+  private readonly releasing = new Map<string, Promise<void>>();
 
   constructor(
     private readonly dir: string,
@@ -117,7 +117,7 @@ export class HistoryStore {
     const file = this.fileOf(toolID);
     await this.settled(toolID);
     if (limit <= 0) return [];
-    let fh: fsp.FileHandle;
+    let fh: FileHandle;
     try {
       fh = await fsp.open(file, 'r');
     } catch (e) {
@@ -162,6 +162,7 @@ export class HistoryStore {
   async remove(toolID: string): Promise<void> {
     const file = this.fileOf(toolID);
     await this.settled(toolID);
+    await this.letGo(toolID);
     await this.ensureDir();
     await withLock(this.lockOf(toolID), async () => {
       await fsp.rm(file, { force: true });
@@ -170,9 +171,10 @@ export class HistoryStore {
     this.sizes.delete(toolID);
   }
 
-  /** Waits until every queued append is written (e.g. before the app quits). */
+  /** Waits until every queued append is written and lets go of the locks held (e.g. before the app quits). */
   async flush(): Promise<void> {
     await Promise.all([...this.queues.keys()].map((id) => this.settled(id)));
+    await Promise.all([...this.held.keys()].map((id) => this.letGo(id)));
   }
 
   private async settled(toolID: string): Promise<void> {
@@ -229,6 +231,53 @@ export class HistoryStore {
     }
     q.draining = undefined;
     if (this.queues.get(toolID) === q) this.queues.delete(toolID);
+    this.releaseSoon(toolID);
+  }
+
+  /** The tool's lock for the next batch: kept from the last one, or taken (waiting for it). */
+  private async hold(toolID: string): Promise<Held> {
+    let held = this.held.get(toolID);
+    if (held && Date.now() - held.since >= HOLD_MS) {
+      await this.letGo(toolID);
+      await new Promise((r) => setTimeout(r, PAUSE_MS));
+      held = undefined;
+    }
+    if (held) {
+      clearTimeout(held.linger);
+      held.linger = undefined;
+      return held;
+    }
+    await this.releasing.get(toolID);
+    const release = await acquireLock(this.lockOf(toolID));
+    held = { release, since: Date.now() };
+    this.held.set(toolID, held);
+    return held;
+  }
+
+  private releaseSoon(toolID: string): void {
+    const held = this.held.get(toolID);
+    if (!held || held.linger) return;
+    held.linger = setTimeout(() => void this.letGo(toolID), LINGER_MS);
+    held.linger.unref();
+  }
+
+  /** Closes the kept file and lets go of the tool's lock, if held. Never rejects. */
+  private async letGo(toolID: string): Promise<void> {
+    const held = this.held.get(toolID);
+    if (held) {
+      this.held.delete(toolID);
+      clearTimeout(held.linger);
+      const done =
+        held.file?.handle
+          .close()
+          .catch(() => undefined)
+          .then(held.release) ?? held.release();
+      this.releasing.set(toolID, done);
+      void done.then(() => {
+        if (this.releasing.get(toolID) === done) this.releasing.delete(toolID);
+      });
+    }
+    await this.releasing.get(toolID);
   }
 
   private ensureDir(): Promise<void> {
@@ -246,6 +295,8 @@ export class HistoryStore {
     try {
       await this.writeBatchOnce(toolID, lines);
     } catch (e) {
+      // Whatever went wrong, the next batch starts from what the disk holds.
+      await this.letGo(toolID);
       // The folder was removed under us (a data-dir reset): make it again, once.
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       this.dirReady = undefined;
@@ -258,32 +309,68 @@ export class HistoryStore {
   private async writeBatchOnce(toolID: string, lines: string[]): Promise<void> {
     await this.ensureDir();
     const file = this.fileOf(toolID);
-    await withLock(this.lockOf(toolID), async () => {
-      const fh = await fsp.open(file, 'a+');
-      let known = this.lineCounts.get(toolID);
-      let end: number;
-      try {
-        const size = (await fh.stat()).size;
-        let prefix = '';
-        // A file still as this process left it ends with its newline; any other may end torn.
-        if (size > 0 && size !== this.sizes.get(toolID)) {
-          const last = Buffer.alloc(1);
-          await fh.read(last, 0, 1, size - 1);
-          if (last[0] !== NEWLINE) prefix = '\n'; // end a torn line first
-        }
-        if (known === undefined) known = size === 0 ? 0 : await countLines(fh, size);
-        const text = Buffer.from(prefix + lines.join('\n') + '\n', 'utf8');
-        this.sizes.delete(toolID);
-        await fh.write(text);
-        end = size + text.length;
-      } finally {
-        await fh.close();
+    const held = await this.hold(toolID);
+    const text = Buffer.from(lines.join('\n') + '\n', 'utf8');
+    let known = this.appendInPlace(toolID, held, file, text, lines.length);
+    if (known === undefined) {
+      const kept = await this.openKept(held, file);
+      known = this.lineCounts.get(toolID);
+      const size = (await kept.handle.stat()).size;
+      let prefix = '';
+      // A file still as this process left it ends with its newline; any other may end torn.
+      if (size > 0 && size !== this.sizes.get(toolID)) {
+        const last = Buffer.alloc(1);
+        await kept.handle.read(last, 0, 1, size - 1);
+        if (last[0] !== NEWLINE) prefix = '\n'; // end a torn line first
       }
+      if (known === undefined) known = size === 0 ? 0 : await countLines(kept.handle, size);
+      const whole = prefix ? Buffer.concat([Buffer.from(prefix), text]) : text;
+      this.sizes.delete(toolID);
+      for (let done = 0; done < whole.length;) done += (await kept.handle.write(whole, done, whole.length - done)).bytesWritten;
+      this.sizes.set(toolID, size + whole.length);
       known += lines.length;
-      if (known > 2 * this.maxEntries) known = await this.compact(file);
-      else this.sizes.set(toolID, end);
-      this.lineCounts.set(toolID, known);
-    });
+    }
+    if (known > 2 * this.maxEntries) {
+      // The rewrite replaces the file: the kept handle would lead to the old one.
+      this.sizes.delete(toolID);
+      await held.file?.handle.close().catch(() => undefined);
+      held.file = undefined;
+      known = await this.compact(file);
+    }
+    this.lineCounts.set(toolID, known);
+  }
+
+  /**
+   * The usual batch, synchronous under the held lock: the kept file is still the one the name
+   * leads to and has the size this process left it at. Answers the lines now in it, or undefined
+   * when the slow path must run.
+   */
+  private appendInPlace(toolID: string, held: Held, file: string, text: Buffer, count: number): number | undefined {
+    const kept = held.file;
+    const size = this.sizes.get(toolID);
+    const known = this.lineCounts.get(toolID);
+    if (!kept || size === undefined || known === undefined) return undefined;
+    const now = statSync(file, { throwIfNoEntry: false });
+    if (!now || now.ino !== kept.ino || now.dev !== kept.dev || now.size !== size) return undefined;
+    this.sizes.delete(toolID);
+    for (let done = 0; done < text.length;) done += writeSync(kept.handle.fd, text, done, text.length - done);
+    this.sizes.set(toolID, size + text.length);
+    return known + count;
+  }
+
+  /** The tool's file, kept open (for appending and reading) while its lock is held; opened again when the name leads elsewhere. */
+  private async openKept(held: Held, file: string): Promise<NonNullable<Held['file']>> {
+    const kept = held.file;
+    if (kept) {
+      const now = await fsp.stat(file).catch(() => undefined);
+      if (now && now.ino === kept.ino && now.dev === kept.dev) return kept;
+      held.file = undefined;
+      await kept.handle.close().catch(() => undefined);
+    }
+    const handle = await fsp.open(file, 'a+');
+    const { ino, dev } = await handle.stat();
+    held.file = { handle, ino, dev };
+    return held.file;
   }
 
   /** Keeps the newest maxEntries readable entries; returns how many remain. */
@@ -298,16 +385,4 @@ export class HistoryStore {
     await writeFileAtomic(file, keep.length ? keep.join('\n') + '\n' : '');
     return keep.length;
   }
-}
-
-async function countLines(fh: fsp.FileHandle, size: number): Promise<number> {
-  let count = 0;
-  const chunk = Buffer.alloc(Math.min(READ_CHUNK, size));
-  for (let pos = 0; pos < size;) {
-    const { bytesRead } = await fh.read(chunk, 0, Math.min(chunk.length, size - pos), pos);
-    if (bytesRead === 0) break;
-    for (let i = 0; i < bytesRead; i++) if (chunk[i] === NEWLINE) count++;
-    pos += bytesRead;
-  }
-  return count;
 }

@@ -17,10 +17,11 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { format } from 'prettier';
+import { format, resolveConfig } from 'prettier';
 import { Bm25fRanker } from '../../../electron/core/agents/tool-search/ranker.js';
 import { FEATURE_COUNT, FEATURE_NAMES } from '../../../electron/core/agents/tool-search/features.js';
-import type { RerankerWeights } from '../../../electron/core/agents/tool-search/reranker.js';
+import type { RerankerTree, RerankerWeights } from '../../../electron/core/agents/tool-search/reranker.js';
+import { boost, DEFAULT_BOOST, treeScore } from './boost-trees.js';
 import { duplicatesOf, loadCorpus, loadQueries, splitQueries, type LabelledQuery } from './evaluate.js';
 import { loadPhrasings } from './phrasings.js';
 import { replayWeek, weekPlan } from './learning-week.js';
@@ -125,18 +126,22 @@ export function fit(examples: readonly Example[], l2: number): LinearModel {
   return { mean, scale, weights };
 }
 
+/** The linear model's score of one candidate's row. */
+export function linearScore(model: LinearModel): (features: Float32Array, offset: number) => number {
+  return (features, offset) => {
+    let s = 0;
+    for (let f = 0; f < FEATURE_COUNT; f++) if (model.scale[f]! > 0) s += (model.weights[f]! * (features[offset + f]! - model.mean[f]!)) / model.scale[f]!;
+    return s;
+  };
+}
+
 /** Recall@1/@5 of the re-ranked candidates. */
-export function evaluate(model: LinearModel, examples: readonly Example[], total: number): { r1: number; r5: number } {
+export function evaluate(score: (features: Float32Array, offset: number) => number, examples: readonly Example[], total: number): { r1: number; r5: number } {
   let r1 = 0;
   let r5 = 0;
   for (const e of examples) {
     const scores: number[] = [];
-    for (let r = 0; r < e.count; r++) {
-      let s = 0;
-      for (let f = 0; f < FEATURE_COUNT; f++)
-        if (model.scale[f]! > 0) s += (model.weights[f]! * (e.features[r * FEATURE_COUNT + f]! - model.mean[f]!)) / model.scale[f]!;
-      scores.push(s);
-    }
+    for (let r = 0; r < e.count; r++) scores.push(score(e.features, r * FEATURE_COUNT));
     const bestPositive = Math.max(...e.positives.map((p) => scores[p]!));
     const ahead = scores.filter((s, r) => s > bestPositive && !e.positives.includes(r)).length;
     if (ahead === 0) r1++;
@@ -145,10 +150,23 @@ export function evaluate(model: LinearModel, examples: readonly Example[], total
   return { r1: r1 / total, r5: r5 / total };
 }
 
+const withTrees = (base: (features: Float32Array, offset: number) => number, trees: readonly RerankerTree[]) => (features: Float32Array, offset: number) =>
+  trees.reduce((s, tree) => s + treeScore(tree, features, offset), base(features, offset));
+
 const aside = (query: string) => createHash('sha256').update(`aside:${query}`).digest()[0]! % 5 === 0;
 
 async function main(): Promise<void> {
   const dry = process.argv.includes('--dry');
+  const option = (name: string, fallback: number) => {
+    const at = process.argv.indexOf(name);
+    return at > 0 ? Number(process.argv[at + 1]) : fallback;
+  };
+  const boostOptions = {
+    ...DEFAULT_BOOST,
+    rounds: process.argv.includes('--no-trees') ? 0 : option('--rounds', DEFAULT_BOOST.rounds),
+    depth: option('--depth', DEFAULT_BOOST.depth),
+    learningRate: option('--rate', DEFAULT_BOOST.learningRate),
+  };
   const corpus = loadCorpus();
   const duplicates = duplicatesOf(corpus);
   const phrasings = loadPhrasings(corpus);
@@ -166,33 +184,52 @@ async function main(): Promise<void> {
   console.log(
     `training phrasings: ${training.length} (${fitPart.length} to fit, ${asidePart.length} aside to choose L2); expected tool among the first stage's 100: ${fitExamples.length + asideExamples.length}`,
   );
-  let bestL2 = L2_CHOICES[0]!;
+  // --l2 X and --fixed (use --rounds as given) retrain without choosing again, as the figures in docs/tool-search.md were chosen.
+  const fixed = process.argv.includes('--fixed');
+  let bestL2 = option('--l2', L2_CHOICES[0]!);
   let bestR5 = -1;
-  for (const l2 of L2_CHOICES) {
+  for (const l2 of process.argv.includes('--l2') ? [] : L2_CHOICES) {
     const model = fit(fitExamples, l2);
-    const { r1, r5 } = evaluate(model, asideExamples, asidePart.length);
+    const { r1, r5 } = evaluate(linearScore(model), asideExamples, asidePart.length);
     console.log(`  L2 ${l2}: aside recall@1 ${r1.toFixed(3)} recall@5 ${r5.toFixed(3)}`);
     if (r5 > bestR5) {
       bestR5 = r5;
       bestL2 = l2;
     }
   }
+  // Trees on top of the linear model: how many rounds, chosen on the part kept aside.
+  let rounds = fixed ? boostOptions.rounds : 0;
+  if (boostOptions.rounds > 0 && !fixed) {
+    const linear = fit(fitExamples, bestL2);
+    let bestTreeR5 = evaluate(linearScore(linear), asideExamples, asidePart.length).r5;
+    boost(fitExamples, linearScore(linear), boostOptions, (trees, round) => {
+      const { r1, r5 } = evaluate(withTrees(linearScore(linear), trees), asideExamples, asidePart.length);
+      console.log(`  ${round} trees: aside recall@1 ${r1.toFixed(3)} recall@5 ${r5.toFixed(3)}`);
+      if (r5 > bestTreeR5) {
+        bestTreeR5 = r5;
+        rounds = round;
+      }
+    });
+  }
   const all = [...fitExamples, ...asideExamples];
   const model = fit(all, bestL2);
-  const { r1, r5 } = evaluate(model, all, training.length);
-  console.log(`L2 ${bestL2}: fitted on all ${training.length}, recall@1 ${r1.toFixed(3)} recall@5 ${r5.toFixed(3)} on them`);
+  const trees = rounds ? boost(all, linearScore(model), { ...boostOptions, rounds }).trees : [];
+  const { r1, r5 } = evaluate(withTrees(linearScore(model), trees), all, training.length);
+  console.log(`L2 ${bestL2}, ${rounds} trees: fitted on all ${training.length}, recall@1 ${r1.toFixed(3)} recall@5 ${r5.toFixed(3)} on them`);
   FEATURE_NAMES.forEach((name, f) => console.log(`  ${name.padEnd(40)} ${model.weights[f]!.toFixed(3)}`));
   if (dry) return;
   const round = (x: number) => Math.round(x * 1e6) / 1e6;
   const file: RerankerWeights = {
-    about: `Linear re-ranker over the first stage's best 100 (features.ts), trained by test/bench/toolsearch/train-reranker.ts on ${training.length} written phrasings (none held out), L2 ${bestL2}.`,
+    about: `Linear re-ranker over the first stage's best 100 (features.ts)${trees.length ? ` plus ${trees.length} boosted trees of depth ${boostOptions.depth}` : ''}, trained by test/bench/toolsearch/train-reranker.ts on ${training.length} written phrasings (none held out), L2 ${bestL2}.`,
     features: [...FEATURE_NAMES],
     mean: [...model.mean].map(round),
     scale: [...model.scale].map(round),
     weights: [...model.weights].map(round),
+    ...(trees.length ? { trees: trees.map((t) => ({ ...t, value: t.value.map(round) })) } : {}),
   };
   // As Prettier writes JSON, so the repository's format check holds for a freshly trained file.
-  writeFileSync(WEIGHTS_FILE, await format(JSON.stringify(file), { parser: 'json' }));
+  const path = fileURLToPath(WEIGHTS_FILE);
+  writeFileSync(WEIGHTS_FILE, await format(JSON.stringify(file), { ...(await resolveConfig(path)), filepath: path }));
   console.log(`wrote ${fileURLToPath(WEIGHTS_FILE)}`);
 }
 

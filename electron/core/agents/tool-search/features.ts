@@ -23,6 +23,9 @@ export const FEATURE_NAMES: readonly string[] = [
   'learned',
   'usage',
   'head length (reciprocal)',
+  'bundle fit (against the best bundle)',
+  'bundle rank (reciprocal)',
+  'bundle share of the candidates',
 ];
 
 export const FEATURE_COUNT = FEATURE_NAMES.length;
@@ -116,4 +119,7 @@ export const FEATURE = {
   learned: FIELD_BASE + F + 7,
   usage: FIELD_BASE + F + 8,
   headLength: FIELD_BASE + F + 9,
+  bundleFit: FIELD_BASE + F + 10,
+  bundleRank: FIELD_BASE + F + 11,
+  bundleShare: FIELD_BASE + F + 12,
 } as const;

@@ -22,6 +22,8 @@ import { loadLexicon } from './lexicon.js';
 import { FEATURE, FEATURE_COUNT, FeatureScratch, type QueryTerms } from './features.js';
 import { type Reranker, shippedReranker } from './reranker.js';
 import { LearnedField } from './learned.js';
+import { BundleLevel, fillBundleFeatures } from './bundle-level.js';
+import { indexOf, topK } from './top-k.js';
 
 /** At most this much of a query is read; a pasted megabyte costs no more than a paragraph. */
 export const MAX_QUERY_CHARS = 2_000;
@@ -74,6 +76,10 @@ export interface RankerOptions extends IndexOptions {
   moreSynonyms?: { table: ReadonlyMap<string, readonly string[]>; weight: number };
   /** The re-ranker: the shipped one by default; null for the first stage alone. */
   reranker?: Reranker | null;
+  /** The API-level features (bundle-level.ts); false leaves them at the model's mean, so they count for nothing (the bench's lever table). */
+  bundleLevel?: boolean;
+  /** false: the re-ranker's linear part alone, without its boosted trees (the bench's lever table). */
+  trees?: boolean;
 }
 
 export class Bm25fRanker {
@@ -94,6 +100,7 @@ export class Bm25fRanker {
   private readonly features = new Float32Array(CANDIDATES * FEATURE_COUNT);
   readonly learned: LearnedField;
   private readonly rarestIdf: number;
+  private readonly bundleLevel: BundleLevel | undefined;
 
   constructor(
     private readonly entries: readonly ToolSearchEntry[],
@@ -119,10 +126,12 @@ export class Bm25fRanker {
       const tools = [...bundles].reduce((sum, b) => sum + this.index.bundleSizes[b]!, 0);
       if (tools >= MIN_SERVICE_SHARE * df) this.services.set(term, [...bundles]);
     }
-    this.reranker = options.reranker === null ? undefined : (options.reranker ?? shippedReranker());
+    const reranker = options.reranker === null ? undefined : (options.reranker ?? shippedReranker());
+    this.reranker = options.trees === false ? reranker?.linearOnly() : reranker;
     this.scratch = new FeatureScratch(this.index);
     this.learned = new LearnedField(entries, this.analyzer, (term) => this.index.postings.get(term)?.docs.length ?? 0);
     this.rarestIdf = Math.log(1 + (count - 1 + 0.5) / 1.5);
+    this.bundleLevel = options.bundleLevel === false ? undefined : new BundleLevel(this.index);
   }
 
   /** The query's words with their expansions, what it asks to do, and the bundles it names. */
@@ -313,6 +322,9 @@ export class Bm25fRanker {
       row[FEATURE.learned] = this.learned.score(d, words);
       row[FEATURE.usage] = this.usage[d]!;
     });
+    const slots = { firstStage: FEATURE.firstStage, fit: FEATURE.bundleFit, rank: FEATURE.bundleRank, share: FEATURE.bundleShare, stride: FEATURE_COUNT };
+    if (this.bundleLevel) fillBundleFeatures(this.bundleLevel, words, candidates, index.bundleOf, out, slots);
+    else this.reranker?.neutralise(out, candidates.length, [slots.fit, slots.rank, slots.share]);
     return out;
   }
 
@@ -356,44 +368,4 @@ export class Bm25fRanker {
     }
     return out;
   }
-}
-
-function indexOf(sorted: Int32Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = sorted[mid]!;
-    if (v === value) return mid;
-    if (v < value) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
-/** The k best by score, ties by name so equal tools come in a stable order. */
-function topK(candidates: readonly number[], k: number, score: (d: number) => number, name: (d: number) => string): number[] {
-  const better = (a: number, b: number) => score(a) > score(b) || (score(a) === score(b) && name(a) < name(b));
-  if (k > 64) {
-    // A common word touches thousands of tools: find the k-th best score with the engine's numeric
-    // sort of a typed array, then order only the tools at or above it (ties included) by the rule.
-    let chosen = candidates;
-    if (candidates.length > 2 * k) {
-      const values = Float64Array.from(candidates, score).sort();
-      const threshold = values[values.length - k]!;
-      chosen = candidates.filter((d) => score(d) >= threshold);
-    }
-    return [...chosen].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).slice(0, k);
-  }
-  const best: number[] = [];
-  for (const d of candidates) {
-    if (best.length === k && !better(d, best[k - 1]!)) continue;
-    let i = best.length === k ? k - 1 : best.length;
-    while (i > 0 && better(d, best[i - 1]!)) {
-      best[i] = best[i - 1]!;
-      i--;
-    }
-    best[i] = d;
-  }
-  return best;
 }

@@ -16,7 +16,7 @@ import type { StoreReader } from '../../store/reader.js';
 import type { DataPaths } from '../../data-paths.js';
 import { UpstreamConnection } from './connection.js';
 import { resolveSource } from './source.js';
-import { StoredOAuthProvider, type OAuthSecrets } from './oauth/provider.js';
+import { oauthSecretNames, StoredOAuthProvider, type OAuthSecrets } from './oauth/provider.js';
 import { AuthorizationFlow } from './oauth/flow.js';
 import { DEFAULT_UPSTREAM_IDLE_MINUTES } from '../../../../shared/limits.js';
 
@@ -42,6 +42,8 @@ export class UpstreamManager {
   private readonly connections = new Map<string, UpstreamConnection>();
   private readonly snapshots = new Map<string, UpstreamSnapshot | null>();
   private readonly flows = new Map<string, AuthorizationFlow>();
+  /** The stored tokens (or '' for none) when a server's connection last met a refusal that asks for a sign-in. */
+  private readonly refusedWith = new Map<string, string>();
 
   constructor(private readonly opts: UpstreamManagerOptions) {}
 
@@ -92,7 +94,10 @@ export class UpstreamManager {
         idleMs: this.opts.idleMs ?? (() => DEFAULT_UPSTREAM_IDLE_MINUTES * 60_000),
         appVersion: this.opts.appVersion ?? '0.1.0',
         onToolsChanged: () => this.opts.onToolsChanged?.(bundleID),
-        onStatus: () => this.opts.emit({ type: 'upstream.changed', bundleID }),
+        onStatus: () => {
+          if (this.connections.get(bundleID)?.status().state === 'needs-authorization') this.refusedWith.set(bundleID, this.storedTokens(bundleID));
+          this.opts.emit({ type: 'upstream.changed', bundleID });
+        },
         log: this.opts.log,
         oauthProvider: (settings) => new StoredOAuthProvider({ bundleID, secrets: this.opts.secrets, ...settings }),
         signInHint: () => {
@@ -111,9 +116,34 @@ export class UpstreamManager {
   }
 
   status(bundleID: string): UpstreamStatus {
+    this.noticeSignInElsewhere(bundleID);
     const status = this.connections.get(bundleID)?.status() ?? { state: 'stopped', restarts: 0, stderr: '' };
     const url = this.flows.get(bundleID)?.authorizationUrl;
     return url ? { ...status, state: 'needs-authorization', authorizationUrl: url } : status;
+  }
+
+  private storedTokens(bundleID: string): string {
+    return this.opts.secrets.get(oauthSecretNames(bundleID).tokens) ?? '';
+  }
+
+  /**
+   * A sign-in finished in another process (the app, the CLI, another host on this data folder):
+   * its tokens reached this process through the secrets store's watcher, but this process's
+   * connection still holds the refusal it met. Once the stored tokens differ from those it was
+   * refused with, the connection is dropped, so the server's tools are offered again (agents get
+   * list_changed) and the next call connects with the new tokens. Asked on every status read: the
+   * comparison runs only while a server waits for a sign-in.
+   */
+  private noticeSignInElsewhere(bundleID: string): void {
+    const c = this.connections.get(bundleID);
+    if (!c || this.flows.has(bundleID) || c.status().state !== 'needs-authorization') return;
+    const tokens = this.storedTokens(bundleID);
+    if (!tokens || tokens === this.refusedWith.get(bundleID)) return;
+    this.connections.delete(bundleID);
+    this.refusedWith.delete(bundleID);
+    void c.stop();
+    // Told after the read that noticed it, never from inside a reader's own computation.
+    queueMicrotask(() => this.opts.emit({ type: 'upstream.changed', bundleID }));
   }
 
   /** Whether a URL is the link of a sign-in this process started (the desktop shell opens only those in the browser). */

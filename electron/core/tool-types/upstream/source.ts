@@ -23,8 +23,20 @@ export interface OAuthSettings {
   scopes?: string[];
 }
 
+/** Per source object (a bundle file's, replaced whole when it changes): availability asks on every call. */
+const namesOf = new WeakMap<BundleSource, readonly string[]>();
+
 /** Secret names a source names, for availability ("secret X is not set"). */
-export function sourceSecretNames(source: BundleSource): string[] {
+export function sourceSecretNames(source: BundleSource): readonly string[] {
+  let names = namesOf.get(source);
+  if (!names) {
+    names = scanSecretNames(source);
+    namesOf.set(source, names);
+  }
+  return names;
+}
+
+function scanSecretNames(source: BundleSource): string[] {
   const texts =
     source.transport === 'stdio'
       ? [source.command, ...(source.args ?? []), ...Object.values(source.env ?? {})]

@@ -19,6 +19,7 @@ import { Field } from '../../components/Field.js';
 import { TimeZonePicker } from './TimeZonePicker.js';
 import { newScheduleDraft, type ScheduleDraft } from './scheduleDraft.js';
 import { describeInterval } from '../../../../shared/schedules/cadence.js';
+import { MAX_SCHEDULE_NAME } from '../../../../shared/schedules/limits.js';
 import './ScheduleSettings.css';
 import '../../components/rjsf.css';
 
@@ -137,6 +138,28 @@ function ScheduleCard(props: {
             Remove
           </button>
         )}
+      </div>
+      <div className="row wrap">
+        <Field
+          label="Name"
+          className="grow"
+          hint="optional: what it is for, shown on the Schedules screen and to agents"
+          error={issues.get(`${field}.name`) ?? undefined}
+        >
+          {(id, d) => (
+            <input
+              id={id}
+              aria-describedby={d}
+              className="input"
+              value={draft.name}
+              maxLength={MAX_SCHEDULE_NAME}
+              placeholder="e.g. morning weather for Lisbon"
+              disabled={readOnly}
+              onChange={(e) => onChange({ name: e.target.value })}
+              data-testid={`schedule-${index}-name`}
+            />
+          )}
+        </Field>
       </div>
       <div className="row wrap">
         <Field label="Runs">

@@ -188,13 +188,20 @@ export function SchedulesScreen() {
             <tbody>
               {rows.map((s) => {
                 const t = toolByID.get(s.toolID);
-                const name = t?.displayName || t?.slug || 'schedule';
+                const name = s.name || t?.displayName || t?.slug || 'schedule';
                 const expanded = open === s.scheduleID;
                 const running = run.isPending && run.variables?.s.scheduleID === s.scheduleID;
                 return (
                   <Fragment key={s.scheduleID}>
                     <tr className={s.isEnabled ? '' : 'is-off'} data-testid={`schedule-row-${s.scheduleID}`}>
-                      <td>{toolCell(s, t)}</td>
+                      <td>
+                        {s.name && (
+                          <div className="schedule-name" data-testid="schedule-name">
+                            {s.name}
+                          </div>
+                        )}
+                        {toolCell(s, t)}
+                      </td>
                       <td>
                         <div>{cadenceText(s)}</div>
                         <div className="muted small">

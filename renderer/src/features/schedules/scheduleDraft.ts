@@ -13,6 +13,10 @@ export interface ScheduleDraft {
   /** React's key; the scheduleID is not there for a new schedule. */
   key: string;
   scheduleID?: string;
+  /** What it is for, in a person's or an agent's words; '' for none. */
+  name: string;
+  /** The name as stored, so clearing it is sent as a removal and an unnamed one sends nothing. */
+  storedName?: string;
   /** How it fires: a cron pattern, once at `at`, or every `everySeconds`. */
   kind: CadenceKind;
   cron: string;
@@ -34,13 +38,15 @@ let counter = 0;
 const newKey = () => `s${++counter}-${Date.now().toString(36)}`;
 
 export function newScheduleDraft(): ScheduleDraft {
-  return { key: newKey(), kind: 'cron', cron: '0 9 * * 1-5', at: '', everySeconds: 3600, timezone: '', args: {}, isEnabled: true, approved: false };
+  return { key: newKey(), name: '', kind: 'cron', cron: '0 9 * * 1-5', at: '', everySeconds: 3600, timezone: '', args: {}, isEnabled: true, approved: false };
 }
 
 export function schedulesFromTool(tool: Pick<ToolView, 'schedules'>): ScheduleDraft[] {
   return (tool.schedules ?? []).map((s) => ({
     key: newKey(),
     scheduleID: s.scheduleID,
+    name: s.name ?? '',
+    ...(s.name ? { storedName: s.name } : {}),
     kind: cadenceKind(s),
     cron: s.cron ?? '0 9 * * 1-5',
     at: s.at ?? '',
@@ -56,6 +62,7 @@ export function schedulesFromTool(tool: Pick<ToolView, 'schedules'>): ScheduleDr
 export function schedulesToInput(drafts: ScheduleDraft[]): ScheduleInput[] {
   return drafts.map((d) => ({
     ...(d.scheduleID ? { scheduleID: d.scheduleID } : {}),
+    ...(d.name.trim() ? { name: d.name.trim() } : d.storedName ? { name: null } : {}),
     ...(d.kind === 'once'
       ? { at: d.at.trim() }
       : d.kind === 'interval'

@@ -1,7 +1,7 @@
 import { appendFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import type { HistoryEntry } from '../../../../shared/types.js';
 import { HistoryStore } from '../../../../electron/core/invoke/history.js';
@@ -97,8 +97,25 @@ describe('HistoryStore', () => {
     expect(most).toBeLessThanOrEqual(10);
     expect((await store.list(tool, 100)).map((e) => e.durationMs)).toEqual(Array.from({ length: (await lines(file)).length }, (_, i) => 36 - i));
     expect((await store.list(tool, 5)).map((e) => e.durationMs)).toEqual([36, 35, 34, 33, 32]);
-    // No temp or lock files are left behind.
+    // No temp files are left behind, nor the lock once flushed (a train of appends holds it).
+    expect((await readdir(dir)).filter((n) => !n.endsWith('.lock')).sort()).toEqual([`${tool}.jsonl`]);
+    await store.flush();
     expect((await readdir(dir)).sort()).toEqual([`${tool}.jsonl`]);
+  });
+
+  it("lets go of a tool's lock once a train of appends ends, so another process can append", async () => {
+    const tool = uuidv7();
+    const first = new HistoryStore(dir);
+    for (let i = 0; i < 5; i++) await first.append(tool, entry(tool, i));
+    // Held across the train, then let go without a flush.
+    await vi.waitFor(async () => expect(await readdir(dir)).not.toContain(`.${tool}.lock`), { timeout: 5000, interval: 10 });
+    const second = new HistoryStore(dir);
+    await second.append(tool, entry(tool, 5));
+    // The first store's kept file was closed with the lock: it appends after the other's entry.
+    await first.append(tool, entry(tool, 6));
+    await Promise.all([first.flush(), second.flush()]);
+    expect((await first.list(tool, 100)).map((e) => e.durationMs)).toEqual([6, 5, 4, 3, 2, 1, 0]);
+    expect(await readdir(dir)).toEqual([`${tool}.jsonl`]);
   });
 
   it('counts the lines already on disk when a new process starts appending', async () => {

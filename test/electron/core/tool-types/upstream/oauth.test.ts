@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startHost, type TestHost } from '../../../../helpers/host.js';
 import { startOAuthServer, startProtectedMcpServer, TEST_ACCOUNT, type OAuthServer, type ProtectedMcpServer } from '../../../../helpers/oauth-server.js';
 
@@ -146,4 +147,39 @@ describe('a remote MCP server behind OAuth', () => {
     expect(s.lastError).toMatch(/sign in/i);
     expect(mcp.calls.map((c) => c.message)).not.toContain('after revoke');
   }, 30_000);
+
+  it('a sign-in done in another process frees the tools in this one: offered again with list_changed, and the call works', async () => {
+    // Another process on the same data folder (watching it, as every long-lived one does) meets the refusal too.
+    const other = await startHost({ dataDir: h.dataDir, watch: true });
+    const agent = new Client({ name: 'other-agent', version: '1' });
+    try {
+      const invoke = () => other.api('POST', `${base()}/tools/${toolSlug}/version/v1/invoke`, { args: { message: 'from the other process' } });
+      const refused = await invoke();
+      expect(refused.body.ok, JSON.stringify(refused.body)).toBe(false);
+      const otherState = async () => (await other.api('GET', `${base()}/server`)).body.state as string;
+      expect(await otherState()).toBe('needs-authorization');
+      await agent.connect(
+        new StreamableHTTPClientTransport(new URL(`${other.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${other.token}` } } }),
+      );
+      const offered = async () => (await agent.listTools()).tools.map((t) => t.name);
+      const before = await offered();
+      expect(before.some((n) => n.includes(toolSlug))).toBe(false);
+      let changed = 0;
+      agent.setNotificationHandler('notifications/tools/list_changed', () => void changed++);
+
+      // The person signs in through the first process (the app's host).
+      const started = await h.api('POST', `${base()}/server/authorize`);
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      expect((await as.signIn(started.body.authorizationUrl)).status).toBe(200);
+
+      await until('the other process to hear of the sign-in', async () => ((await otherState()) === 'needs-authorization' ? undefined : true));
+      await until('list_changed in the other process', async () => (changed > 0 ? true : undefined));
+      expect((await offered()).some((n) => n.includes(toolSlug))).toBe(true);
+      const ran = await invoke();
+      expect(ran.body, JSON.stringify(ran.body)).toMatchObject({ ok: true, value: { message: 'from the other process', subject: TEST_ACCOUNT } });
+    } finally {
+      await agent.close();
+      await other.close();
+    }
+  }, 60_000);
 });
