@@ -110,6 +110,8 @@ export interface KeyTiming {
   q: string;
   nth: number;
   ms: number;
+  /** Keystroke → the search request left; the request's time on the wire; its answer → painted. */
+  phases?: { before: number; wire: number; after: number };
 }
 
 export async function keystrokes(page: Page): Promise<KeyTiming[]> {
@@ -117,7 +119,11 @@ export async function keystrokes(page: Page): Promise<KeyTiming[]> {
   const out: KeyTiming[] = [];
   for (const q of QUERIES) {
     await box.fill('');
-    await page.evaluate(() => performance.clearMeasures('tw:search'));
+    await page.evaluate(() => {
+      performance.clearMeasures('tw:search');
+      performance.clearResourceTimings();
+      performance.setResourceTimingBufferSize(1000);
+    });
     await box.focus();
     let expected = 0;
     let previous = '';
@@ -131,9 +137,19 @@ export async function keystrokes(page: Page): Promise<KeyTiming[]> {
       expected++;
       await page.waitForFunction((n) => performance.getEntriesByName('tw:search').length >= n, expected, { timeout: 10_000 }).catch(() => undefined);
     }
-    const measures = await page.evaluate(() =>
-      performance.getEntriesByName('tw:search').map((e) => ({ q: String((e as PerformanceMeasure).detail?.q), ms: e.duration })),
-    );
+    const measures = await page.evaluate(() => {
+      const searches = performance.getEntriesByType('resource').filter((r) => r.name.includes('/tools/tools/search?'));
+      return performance.getEntriesByName('tw:search').map((e) => {
+        const q = String((e as PerformanceMeasure).detail?.q);
+        // This key's request: the last one for its query that left after the key.
+        const url = `q=${encodeURIComponent(q)}&`;
+        const req = searches.filter((r) => r.name.includes(url) && r.startTime >= e.startTime - 1).at(0) as PerformanceResourceTiming | undefined;
+        const phases = req
+          ? { before: req.startTime - e.startTime, wire: req.responseEnd - req.startTime, after: e.startTime + e.duration - req.responseEnd }
+          : undefined;
+        return { q, ms: e.duration, ...(phases ? { phases } : {}) };
+      });
+    });
     out.push(...measures.map((m, i) => ({ ...m, nth: out.length + i + 1 })));
   }
   return out;
@@ -339,6 +355,12 @@ export async function run(): Promise<void> {
     line('keystroke → results painted p95', fmt(quantile(keys, 0.95)), fmt(quantile(base, 0.95)), 'goal ≤ 50 ms');
     const slowest = [...timings].sort((a, b) => b.ms - a.ms).slice(0, 5);
     console.log(`    slowest keys: ${slowest.map((k) => `#${k.nth} "${k.q}" ${fmt(k.ms)}`).join(', ')}`);
+    const phase = (name: 'before' | 'wire' | 'after') => timings.flatMap((k) => (k.phases ? [k.phases[name]] : []));
+    console.log(
+      `    where a key's time goes, p50 / p95: key → request left ${fmt(quantile(phase('before'), 0.5))} / ${fmt(quantile(phase('before'), 0.95))}; ` +
+        `request ${fmt(quantile(phase('wire'), 0.5))} / ${fmt(quantile(phase('wire'), 0.95))}; ` +
+        `answer → painted ${fmt(quantile(phase('after'), 0.5))} / ${fmt(quantile(phase('after'), 0.95))} (${phase('wire').length} of ${timings.length} keys matched to their request)`,
+    );
 
     await page.getByTestId('search-box').fill('');
     await page.keyboard.press('Escape');
