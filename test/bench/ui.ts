@@ -110,6 +110,8 @@ export interface KeyTiming {
   q: string;
   nth: number;
   ms: number;
+  /** Keystroke → the search request left; the request's time on the wire; its answer → painted. */
+  phases?: { before: number; wire: number; after: number };
 }
 
 export async function keystrokes(page: Page): Promise<KeyTiming[]> {
@@ -117,7 +119,11 @@ export async function keystrokes(page: Page): Promise<KeyTiming[]> {
   const out: KeyTiming[] = [];
   for (const q of QUERIES) {
     await box.fill('');
-    await page.evaluate(() => performance.clearMeasures('tw:search'));
+    await page.evaluate(() => {
+      performance.clearMeasures('tw:search');
+      performance.clearResourceTimings();
+      performance.setResourceTimingBufferSize(1000);
+    });
     await box.focus();
     let expected = 0;
     let previous = '';
@@ -131,9 +137,19 @@ export async function keystrokes(page: Page): Promise<KeyTiming[]> {
       expected++;
       await page.waitForFunction((n) => performance.getEntriesByName('tw:search').length >= n, expected, { timeout: 10_000 }).catch(() => undefined);
     }
-    const measures = await page.evaluate(() =>
-      performance.getEntriesByName('tw:search').map((e) => ({ q: String((e as PerformanceMeasure).detail?.q), ms: e.duration })),
-    );
+    const measures = await page.evaluate(() => {
+      const searches = performance.getEntriesByType('resource').filter((r) => r.name.includes('/tools/tools/search?'));
+      return performance.getEntriesByName('tw:search').map((e) => {
+        const q = String((e as PerformanceMeasure).detail?.q);
+        // This key's request: the last one for its query that left after the key.
+        const url = `q=${encodeURIComponent(q)}&`;
+        const req = searches.filter((r) => r.name.includes(url) && r.startTime >= e.startTime - 1).at(0) as PerformanceResourceTiming | undefined;
+        const phases = req
+          ? { before: req.startTime - e.startTime, wire: req.responseEnd - req.startTime, after: e.startTime + e.duration - req.responseEnd }
+          : undefined;
+        return { q, ms: e.duration, ...(phases ? { phases } : {}) };
+      });
+    });
     out.push(...measures.map((m, i) => ({ ...m, nth: out.length + i + 1 })));
   }
   return out;
@@ -156,22 +172,53 @@ export async function searchFetchBaseline(page: Page): Promise<number[]> {
   }, qs);
 }
 
-/** rAF intervals while wheel-scrolling the list versus while idle. */
-async function scrollFrames(page: Page): Promise<{ scrolling: number[]; idle: number[] }> {
+/** What the long frames of a scroll held (the Long Animation Frames API: each frame over 50 ms). */
+export interface LongFrames {
+  count: number;
+  /** Script run in them: event handlers, React's scheduler tasks, animation-frame callbacks. */
+  scriptMs: number;
+  /** Their rendering update: style, layout, paint and the commit to the compositor. */
+  renderMs: number;
+  /** The rest: tasks without script (input dispatch, hit tests, garbage collection) and waiting for the CPU. */
+  otherMs: number;
+}
+
+/** rAF intervals while wheel-scrolling the list versus while idle, and what the long frames held. */
+async function scrollFrames(page: Page): Promise<{ scrolling: number[]; idle: number[]; long: LongFrames }> {
   // A string, not a function: the bundler's helpers (__name) do not exist in the page.
   const collect = (ms: number) =>
     page.evaluate(`new Promise((resolve) => {
       const deltas = [];
+      const long = { count: 0, scriptMs: 0, renderMs: 0, otherMs: 0 };
+      const observer = typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')
+        ? new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) {
+              const script = e.scripts.reduce((n, s) => n + s.duration, 0);
+              const render = e.renderStart ? e.startTime + e.duration - e.renderStart : 0;
+              long.count++;
+              long.scriptMs += script;
+              long.renderMs += render;
+              long.otherMs += Math.max(0, e.duration - script - render);
+            }
+          })
+        : undefined;
+      observer?.observe({ type: 'long-animation-frame' });
       let last = performance.now();
       const end = last + ${ms};
       const tick = (now) => {
         deltas.push(now - last);
         last = now;
         if (now < end) requestAnimationFrame(tick);
-        else resolve(deltas.slice(1));
+        else {
+          // Entries of the last frames are delivered after it ends.
+          setTimeout(() => {
+            observer?.disconnect();
+            resolve({ deltas: deltas.slice(1), long });
+          }, 100);
+        }
       };
       requestAnimationFrame(tick);
-    })`) as Promise<number[]>;
+    })`) as Promise<{ deltas: number[]; long: LongFrames }>;
   const idle = await collect(1000);
   const scroller = page.getByTestId('tool-scroll');
   const box = await scroller.boundingBox();
@@ -181,7 +228,8 @@ async function scrollFrames(page: Page): Promise<{ scrolling: number[]; idle: nu
     await page.mouse.wheel(0, 2400);
     await page.waitForTimeout(40);
   }
-  return { scrolling: await scrolling, idle };
+  const done = await scrolling;
+  return { scrolling: done.deltas, idle: idle.deltas, long: done.long };
 }
 
 /**
@@ -307,6 +355,12 @@ export async function run(): Promise<void> {
     line('keystroke → results painted p95', fmt(quantile(keys, 0.95)), fmt(quantile(base, 0.95)), 'goal ≤ 50 ms');
     const slowest = [...timings].sort((a, b) => b.ms - a.ms).slice(0, 5);
     console.log(`    slowest keys: ${slowest.map((k) => `#${k.nth} "${k.q}" ${fmt(k.ms)}`).join(', ')}`);
+    const phase = (name: 'before' | 'wire' | 'after') => timings.flatMap((k) => (k.phases ? [k.phases[name]] : []));
+    console.log(
+      `    where a key's time goes, p50 / p95: key → request left ${fmt(quantile(phase('before'), 0.5))} / ${fmt(quantile(phase('before'), 0.95))}; ` +
+        `request ${fmt(quantile(phase('wire'), 0.5))} / ${fmt(quantile(phase('wire'), 0.95))}; ` +
+        `answer → painted ${fmt(quantile(phase('after'), 0.5))} / ${fmt(quantile(phase('after'), 0.95))} (${phase('wire').length} of ${timings.length} keys matched to their request)`,
+    );
 
     await page.getByTestId('search-box').fill('');
     await page.keyboard.press('Escape');
@@ -317,6 +371,12 @@ export async function run(): Promise<void> {
       fmt(quantile(frames.scrolling, 0.95)),
       fmt(quantile(frames.idle, 0.95)),
       `rows in DOM: ${await page.locator('.vrow').count()}`,
+    );
+    const over = frames.scrolling.filter((d) => d > 20).length;
+    const lf = frames.long;
+    console.log(
+      `  ${'frames over 20 ms while scrolling'.padEnd(46)} ${String(over).padStart(5)} of ${frames.scrolling.length}   ${load().padEnd(10)} ` +
+        `long frames (> 50 ms): ${lf.count}, holding script ${fmt(lf.scriptMs)}, style/layout/paint ${fmt(lf.renderMs)}, other ${fmt(lf.otherMs)}`,
     );
     await page.close();
   } finally {

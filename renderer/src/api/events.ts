@@ -178,7 +178,11 @@ export function startLiveUpdates(qc: QueryClient): void {
   );
 }
 
-/** Whether the event stream is connected (starting it if main.tsx has not). */
+/**
+ * Whether the event stream is connected (starting it if main.tsx has not). Not before the first
+ * screen has painted: the first screen's answers now arrive before the stream connects
+ * (public/first-requests.js), and its connecting must not add a commit in front of the rows' paint.
+ */
 export function useLiveUpdates(): boolean {
   const qc = useQueryClient();
   startLiveUpdates(qc);
@@ -186,9 +190,14 @@ export function useLiveUpdates(): boolean {
   return useSyncExternalStore(
     (changed) => {
       state.notify.add(changed);
-      return () => void state.notify.delete(changed);
+      const gate = firstScreenGate();
+      const cancel = gate.settled ? () => {} : gate.whenSettled(changed);
+      return () => {
+        state.notify.delete(changed);
+        cancel();
+      };
     },
-    () => state.live,
+    () => state.live && firstScreenGate().settled,
     () => false,
   );
 }

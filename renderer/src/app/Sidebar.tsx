@@ -22,11 +22,14 @@ function isBundleActive(route: Route, bundleID: string): boolean {
 }
 
 /**
- * Bundle rows rendered before the first screen has painted: more than a sidebar shows. With 200
- * bundles, their rows were three quarters of the first render's components; the others follow
- * at transition priority once the tool list is on screen.
+ * Bundle rows rendered before the first screen has painted: as many as the window's height could
+ * show (a row is 34 px, Sidebar.css), never fewer than 20. With 200 bundles, their rows were three
+ * quarters of the first render's components; 40 of them were still a fifth of it at 820 px,
+ * where 24 fit. The others follow at transition priority once the tool list is on screen.
  */
-export const FIRST_BUNDLE_ROWS = 40;
+export function firstBundleRows(windowHeight = typeof window === 'undefined' ? 0 : window.innerHeight): number {
+  return Math.max(20, Math.ceil(windowHeight / 34));
+}
 
 function isProfileRoute(route: Route): boolean {
   return route.name === 'profiles' || route.name === 'profileNew' || route.name === 'profile';
@@ -43,7 +46,7 @@ export function Sidebar() {
   const transfer = useTransfer();
   const total = bundles.data?.reduce((n, b) => n + b.toolCount, 0);
   const allRows = useDeferredValue(useFirstScreenSettled());
-  const shown = allRows ? bundles.data : bundles.data?.slice(0, FIRST_BUNDLE_ROWS);
+  const shown = allRows ? bundles.data : bundles.data?.slice(0, firstBundleRows());
   const openBundle = useCallback((bundleID: string) => go({ name: 'tools', bundleID }), [go]);
   const { mutate: toggleMutate } = toggle;
   const toggleBundle = useCallback((bundle: BundleView, isEnabled: boolean) => toggleMutate({ bundle, isEnabled }), [toggleMutate]);

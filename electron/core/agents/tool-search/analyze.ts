@@ -88,19 +88,3 @@ export function createAnalyzer(): Analyzer {
     surface: (term) => surfaces.get(term) ?? term,
   };
 }
-
-/**
- * Compound words an API writes as two ("ConfigMap", "StatefulSet", "config-map") and people as
- * one ("configmap"): each pair of neighbouring parts of a camelCase token of the text, and of
- * the parts of a name (its words are one identifier), joined. The ranker indexes their terms in
- * the "in other words" field.
- */
-export function compounds(text: string, wholeIsOneIdentifier = false): string[] {
-  const out: string[] = [];
-  const pairs = (parts: readonly string[]) => {
-    for (let i = 1; i < parts.length; i++) if (/^\p{L}+$/u.test(parts[i - 1]!) && /^\p{L}+$/u.test(parts[i]!)) out.push(parts[i - 1]! + parts[i]!);
-  };
-  if (wholeIsOneIdentifier) pairs(splitWords(text));
-  else for (const token of text.split(/[^\p{L}\p{N}]+/u)) if (/\p{Ll}\p{Lu}/u.test(token)) pairs(splitWords(token));
-  return out;
-}

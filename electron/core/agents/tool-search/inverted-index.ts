@@ -6,7 +6,7 @@
  * the slow part.
  */
 import type { ToolSearchEntry } from './entry.js';
-import { type Analyzer, compounds } from './analyze.js';
+import type { Analyzer } from './analyze.js';
 import { FIELDS, fieldIndex, K1 } from './fields.js';
 import type { Lexicon } from './lexicon.js';
 import { type Action, toolAction } from './actions.js';
@@ -28,8 +28,6 @@ export interface IndexOptions {
   parameters?: boolean;
   /** A bundle's other names in its bundle field (lexicon services). */
   serviceNames?: boolean;
-  /** Compound words of the name, title and description ("configmap") in the "in other words" field. */
-  compounds?: boolean;
   /** Field weights other than FIELDS' (trials). */
   weights?: Readonly<Record<string, number>>;
 }
@@ -90,15 +88,9 @@ export class InvertedIndex {
     FIELDS.forEach((field, f) => {
       if (!('expands' in field)) return;
       if (field.expands === 'doing' && options.expansion !== false) out[f] = lexicon.doing.expand([...out[NAME]!, ...out[TITLE]!, ...out[TAG]!]);
-      if (field.expands === 'doing' && options.compounds === true) out[f] = [...out[f]!, ...this.compoundTerms(entry)];
       if (field.expands === 'parameters' && options.parameters !== false) out[f] = lexicon.parameters.expand(out[ARGUMENT]!);
     });
     return out;
-  }
-
-  private compoundTerms(entry: ToolSearchEntry): string[] {
-    const words = [...compounds(entry.name, true), ...compounds(entry.title), ...compounds(entry.description)];
-    return [...new Set(this.analyzer.terms(words.join(' ')))];
   }
 
   /**

@@ -4,8 +4,22 @@
  * Ranking is the search operation's; matched words are highlighted from SearchHit.search.matches.
  * Performance marks (tw:search) measure keystroke → results painted, for the UI benchmark.
  */
-import { Fragment, memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  Fragment,
+  memo,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
+import { flushSync } from 'react-dom';
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/errors.js';
 import { noteForegroundInput } from '../../api/foreground.js';
 import { searchTools } from '../../api/operations.js';
@@ -178,6 +192,9 @@ interface ComboProps {
 
 export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboProps) {
   const [q, setQ] = useState('');
+  const qc = useQueryClient();
+  const typed = useRef('');
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
   const [active, setActive] = useState(0);
   const [open, setOpen] = useState(false);
   const search = useSearch(q);
@@ -299,6 +316,17 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
           setQ(next);
           setActive(0);
           setOpen(true);
+          typed.current = next;
+          // The request leaves now, not after this key's render and effects, and its answer renders
+          // as soon as it is in the cache: not one timer later (the query cache notifies its
+          // observers in a setTimeout), then a render of its own.
+          if (next.trim()) {
+            const options = searchQueryOptions(next);
+            const cachedAt = qc.getQueryState(options.queryKey)?.dataUpdatedAt;
+            void qc.prefetchQuery(options).then(() => {
+              if (typed.current === next && qc.getQueryState(options.queryKey)?.dataUpdatedAt !== cachedAt) flushSync(rerender);
+            });
+          }
         }}
         onKeyDown={onKeyDown}
       />
