@@ -57,7 +57,10 @@ function replay(learning: ToolSearchLearning, clock: { now: number }): void {
 
 describe('learning from use', () => {
   it('replays a session log: the words that led to a call find the tool next time, and the state is kept on disk', async () => {
-    expect(top('what song am I listening to', 5)).not.toContain('get-the-users-currently-playing-track');
+    // The ranker alone places it below another Spotify tool (third since issue 34's re-ranker trees; it was beyond the top 5 before them).
+    const rankOf = (q: string) => top(q, 10).indexOf('get-the-users-currently-playing-track');
+    const rankBefore = rankOf('what song am I listening to') === -1 ? 10 : rankOf('what song am I listening to');
+    expect(rankBefore).toBeGreaterThan(0);
     const clock = { now: 0 };
     const learning = new ToolSearchLearning(
       dir,
@@ -69,8 +72,10 @@ describe('learning from use', () => {
     const view = learning.view('droplet-actions-post')!;
     expect(view.searches.map((s) => s.query)).toEqual(['resize droplet', 'power off the droplet', 'droplet action', 'resize my droplet to 4gb']);
     expect(view.words.find((w) => w.word === 'resize')!.strength).toBe(1.5); // an attempt (0.5), then a search that showed it (1)
-    // One session's attempt (strength 0.5) lifts it from beyond the top 5 into the top 3.
-    expect(top('what song am I listening to', 3)).toContain('get-the-users-currently-playing-track');
+    // One session's attempt (strength 0.5) lifts it above where the ranker alone put it.
+    const rankAfter = rankOf('what song am I listening to');
+    expect(rankAfter).toBeGreaterThanOrEqual(0);
+    expect(rankAfter).toBeLessThan(rankBefore);
     expect(searcher!.search('what song am I listening to', 3).find((m) => m.name === 'get-the-users-currently-playing-track')!.why).toMatch(
       /found before by: .*'song'/,
     );
