@@ -1,0 +1,116 @@
+/**
+ * Where the gateway's hop spends the host's CPU (issue 32, point 5): `echo` calls to an
+ * upstream stdio server through one path (REST invoke by default; BENCH_HOP=mcp2025 or mcp2026
+ * for Toolwright's MCP server), host and client in this process, a CPU profile
+ * (`node:inspector`) around the measured loop only. Prints the main thread's busy samples by
+ * the module that owns them (the nearest frame in electron/, shared/, test/ or a package;
+ * Node's own HTTP and streams code has none), the main thread's CPU per call
+ * (`process.threadCpuUsage`) and where the .cpuprofile was written (open it in Chrome's
+ * DevTools). Shares, not times, are what to compare: the machine's load inflates every time.
+ *
+ * BENCH_HOP_CALLS sets the measured calls (default 1000, after 200 uncounted).
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { v7 as uuidv7 } from 'uuid';
+import { startHost } from '../helpers/host.js';
+
+const FIXTURE = join(import.meta.dirname, '../fixtures/mcp/file-tools-server.mjs');
+const ECHO = {
+  name: 'echo',
+  description: 'Repeats',
+  inputSchema: { type: 'object', properties: { message: { type: 'string' } } },
+  annotations: { readOnlyHint: true },
+};
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+
+/** Busy samples by owning module, largest first, as shares of all busy samples. */
+function owners(profile: { nodes: ProfileNode[]; samples: number[] }): [string, number][] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const ownerOf = (url: string): string | undefined => {
+    const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url);
+    if (pkg) return `npm:${pkg[1]}`;
+    return /\/((electron|shared|test)\/.*)$/.exec(url)?.[1];
+  };
+  const out = new Map<string, number>();
+  let busy = 0;
+  for (const id of profile.samples) {
+    const leaf = byId.get(id)!;
+    if (leaf.callFrame.functionName === '(idle)') continue;
+    busy++;
+    let cur: number | undefined = id;
+    let owner: string | undefined;
+    while (cur !== undefined && !(owner = ownerOf(byId.get(cur)!.callFrame.url))) cur = parent.get(cur);
+    owner ??= leaf.callFrame.functionName.startsWith('(') ? leaf.callFrame.functionName : "Node's own (HTTP, streams, undici)";
+    out.set(owner, (out.get(owner) ?? 0) + 1);
+  }
+  return [...out].map(([k, v]): [string, number] => [k, v / busy]).sort((a, b) => b[1] - a[1]);
+}
+
+export async function run(): Promise<void> {
+  const calls = Number(process.env['BENCH_HOP_CALLS'] ?? 1000);
+  const path = process.env['BENCH_HOP'] ?? 'rest';
+  const dir = await mkdtemp(join(tmpdir(), 'tw-bench-hop-'));
+  const toolsFile = join(dir, 'tools.json');
+  await writeFile(toolsFile, JSON.stringify({ tools: [ECHO] }));
+  const h = await startHost();
+  let close = async (): Promise<void> => undefined;
+  try {
+    await h.api('PATCH', '/tools/config', { limits: { maxCallsPerMinute: 100000, maxOutputBytes: 16384 } });
+    const bundleID = uuidv7();
+    await h.api('PUT', `/tools/bundles/${bundleID}`, {
+      slug: 'files',
+      source: { kind: 'mcp', transport: 'stdio', command: process.execPath, args: [FIXTURE, toolsFile] },
+    });
+    await h.api('POST', `/tools/bundles/${bundleID}/sync`);
+    await h.api('PATCH', `/tools/bundles/${bundleID}/tools/echo/version/v1`, { isEnabled: true });
+    const args = { message: 'hello' };
+    let call: () => Promise<unknown>;
+    if (path === 'rest') {
+      call = () => h.api('POST', `/tools/bundles/${bundleID}/tools/echo/version/v1/invoke`, { args });
+    } else {
+      const client = new Client({ name: 'bench-hop', version: '1' }, path === 'mcp2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${h.url}/mcp?bundles=files`), { requestInit: { headers: { authorization: `Bearer ${h.token}` } } }),
+      );
+      close = () => client.close();
+      call = () => client.callTool({ name: 'echo', arguments: args });
+    }
+    for (let i = 0; i < 200; i++) await call();
+    const session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.start');
+    const load0 = loadavg()[0]!.toFixed(2);
+    const cpu0 = process.threadCpuUsage();
+    const t0 = performance.now();
+    for (let i = 0; i < calls; i++) await call();
+    const wall = performance.now() - t0;
+    const cpu = process.threadCpuUsage(cpu0);
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    const file = join(dir, `hop-${path}.cpuprofile`);
+    await writeFile(file, JSON.stringify(profile));
+    console.log(
+      `  ${calls} echo calls via ${path}: ${(wall / calls).toFixed(2)} ms a call (profiled), main thread's CPU ${((cpu.user + cpu.system) / 1000 / calls).toFixed(2)} ms a call; load ${load0} → ${loadavg()[0]!.toFixed(2)}`,
+    );
+    console.log(`  main thread's busy samples by owner (${file}):`);
+    for (const [owner, share] of owners(profile as unknown as { nodes: ProfileNode[]; samples: number[] }).slice(0, 25)) {
+      console.log(`  ${(share * 100).toFixed(1).padStart(5)} %  ${owner}`);
+    }
+  } finally {
+    await close().catch(() => undefined);
+    await h.close();
+  }
+}
