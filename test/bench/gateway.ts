@@ -19,15 +19,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost } from '../helpers/host.js';
+import { ECHO, ECHO_SERVER as FIXTURE } from './gateway/echo-server.js';
 import { fmt, quantile, row } from './util.js';
-
-const FIXTURE = join(import.meta.dirname, '../fixtures/mcp/file-tools-server.mjs');
-const ECHO = {
-  name: 'echo',
-  description: 'Repeats',
-  inputSchema: { type: 'object', properties: { message: { type: 'string' } } },
-  annotations: { readOnlyHint: true },
-};
 
 async function rssKiB(pid: number): Promise<number | undefined> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');

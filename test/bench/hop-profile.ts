@@ -17,14 +17,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost } from '../helpers/host.js';
-
-const FIXTURE = join(import.meta.dirname, '../fixtures/mcp/file-tools-server.mjs');
-const ECHO = {
-  name: 'echo',
-  description: 'Repeats',
-  inputSchema: { type: 'object', properties: { message: { type: 'string' } } },
-  annotations: { readOnlyHint: true },
-};
+import { ECHO, ECHO_SERVER as FIXTURE } from './gateway/echo-server.js';
 
 interface ProfileNode {
   id: number;
