@@ -8,6 +8,7 @@
 import { TOOL_TYPES, type ToolType } from '../../../shared/tool-types/catalog.js';
 import type { ToolTypeModule } from './tool-type.js';
 import type { ToolFile } from '../../../shared/schemas.js';
+import { memoizeByObject } from '../util/memo.js';
 import { functionType } from './function/module.js';
 import { httpType } from './http/module.js';
 import { containerType } from './container/module.js';
@@ -32,19 +33,12 @@ export function typesWith(has: (module: ToolTypeModule) => unknown): ToolType[] 
   return TOOL_TYPES.filter((t) => has(toolTypeModule(t)));
 }
 
-const secretNamesByFile = new WeakMap<ToolFile, readonly string[]>();
-
 /**
  * The secrets a tool needs to run, memoised per stored file object: the store replaces a tool's
  * object when its file changes, so an entry lives exactly as long as the version it describes.
  * Every availability check asks (each tools/list rebuild, each call), and an HTTP tool's answer
  * means parsing its templates: ~70 ms per rebuild at 10,000 tools before the memo.
  */
-export function secretNamesOf(file: ToolFile): readonly string[] {
-  let names = secretNamesByFile.get(file);
-  if (!names) {
-    names = Object.freeze(toolTypeModule(file.type).secretNames(file.impl as never, file.argSchema));
-    secretNamesByFile.set(file, names);
-  }
-  return names;
-}
+export const secretNamesOf: (file: ToolFile) => readonly string[] = memoizeByObject((file: ToolFile) =>
+  Object.freeze(toolTypeModule(file.type).secretNames(file.impl as never, file.argSchema)),
+);

@@ -7,6 +7,7 @@
 import type { BundleSource } from '../../../../shared/upstream.js';
 import type { SecretsReader } from '../../secrets/types.js';
 import { CoreError } from '../../errors.js';
+import { memoizeByObject } from '../../util/memo.js';
 
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
@@ -23,18 +24,11 @@ export interface OAuthSettings {
   scopes?: string[];
 }
 
-/** Per source object (a bundle file's, replaced whole when it changes): availability asks on every call. */
-const namesOf = new WeakMap<BundleSource, readonly string[]>();
-
-/** Secret names a source names, for availability ("secret X is not set"). */
-export function sourceSecretNames(source: BundleSource): readonly string[] {
-  let names = namesOf.get(source);
-  if (!names) {
-    names = scanSecretNames(source);
-    namesOf.set(source, names);
-  }
-  return names;
-}
+/**
+ * Secret names a source names, for availability ("secret X is not set"). Availability asks on
+ * every call: kept per source object (a bundle file's, replaced whole when it changes).
+ */
+export const sourceSecretNames: (source: BundleSource) => readonly string[] = memoizeByObject(scanSecretNames);
 
 function scanSecretNames(source: BundleSource): string[] {
   const texts =
