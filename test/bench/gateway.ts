@@ -19,7 +19,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost } from '../helpers/host.js';
-import { ECHO, ECHO_SERVER as FIXTURE } from './gateway/echo-server.js';
+import { addEchoServer, ECHO, echoServerCommand } from './gateway/echo-server.js';
 import { fmt, quantile, row } from './util.js';
 
 async function rssKiB(pid: number): Promise<number | undefined> {
@@ -82,7 +82,7 @@ async function manyServers(dir: string): Promise<void> {
       bundleIDs.push(bundleID);
       await h.api('PUT', `/tools/bundles/${bundleID}`, {
         slug: `server-${s}`,
-        source: { kind: 'mcp', transport: 'stdio', command: process.execPath, args: [FIXTURE, toolsFile] },
+        source: { kind: 'mcp', transport: 'stdio', ...echoServerCommand(toolsFile) },
       });
     }
     const t0 = performance.now();
@@ -100,7 +100,7 @@ async function manyServers(dir: string): Promise<void> {
     const states = await Promise.all(bundleIDs.map(async (id) => (await h.api('GET', `/tools/bundles/${id}/server`)).body.state as string));
     const ready = states.filter((s) => s === 'ready').length;
     await agent.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${h.token}` } } }));
-    await direct.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE, toolsFile], stderr: 'pipe' }));
+    await direct.connect(new StdioClientTransport({ ...echoServerCommand(toolsFile), stderr: 'pipe' }));
     const bypass = { cacheMode: 'bypass' } as never;
     const listed = (await agent.listTools(undefined, bypass)).tools.length;
     const [viaToolwright, base] = await interleaved(300, [() => agent.listTools(undefined, bypass), () => direct.listTools(undefined, bypass)], 50);
@@ -128,17 +128,10 @@ async function manyServers(dir: string): Promise<void> {
 
 export async function run(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'tw-bench-gateway-'));
-  const toolsFile = join(dir, 'tools.json');
-  await writeFile(toolsFile, JSON.stringify({ tools: [ECHO] }));
   const h = await startHost();
   const direct = new Client({ name: 'bench-direct', version: '1' });
   try {
-    await h.api('PATCH', '/tools/config', { limits: { maxCallsPerMinute: 100000, maxOutputBytes: 16384 } });
-    const bundleID = uuidv7();
-    await h.api('PUT', `/tools/bundles/${bundleID}`, {
-      slug: 'files',
-      source: { kind: 'mcp', transport: 'stdio', command: process.execPath, args: [FIXTURE, toolsFile] },
-    });
+    const { bundleID, toolsFile } = await addEchoServer(h, dir);
 
     // Cold start: the sync starts the server, lists and records; the first call starts nothing more.
     const t0 = performance.now();
@@ -153,7 +146,7 @@ export async function run(): Promise<void> {
     if (!first.body.ok) throw new Error(`first call failed: ${JSON.stringify(first.body)}`);
     console.log(`  cold start of the stdio server: sync ${fmt(coldSync)} (start, list, record), first call after a stop ${fmt(coldCall)}`);
 
-    await direct.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE, toolsFile], stderr: 'pipe' }));
+    await direct.connect(new StdioClientTransport({ ...echoServerCommand(toolsFile), stderr: 'pipe' }));
     const connectAgent = async (name: string, options: ConstructorParameters<typeof Client>[1]) => {
       const client = new Client({ name, version: '1' }, options);
       await client.connect(

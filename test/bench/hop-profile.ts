@@ -15,9 +15,8 @@ import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { v7 as uuidv7 } from 'uuid';
 import { startHost } from '../helpers/host.js';
-import { ECHO, ECHO_SERVER as FIXTURE } from './gateway/echo-server.js';
+import { addEchoServer } from './gateway/echo-server.js';
 
 interface ProfileNode {
   id: number;
@@ -54,17 +53,10 @@ export async function run(): Promise<void> {
   const calls = Number(process.env['BENCH_HOP_CALLS'] ?? 1000);
   const path = process.env['BENCH_HOP'] ?? 'rest';
   const dir = await mkdtemp(join(tmpdir(), 'tw-bench-hop-'));
-  const toolsFile = join(dir, 'tools.json');
-  await writeFile(toolsFile, JSON.stringify({ tools: [ECHO] }));
   const h = await startHost();
   let close = async (): Promise<void> => undefined;
   try {
-    await h.api('PATCH', '/tools/config', { limits: { maxCallsPerMinute: 100000, maxOutputBytes: 16384 } });
-    const bundleID = uuidv7();
-    await h.api('PUT', `/tools/bundles/${bundleID}`, {
-      slug: 'files',
-      source: { kind: 'mcp', transport: 'stdio', command: process.execPath, args: [FIXTURE, toolsFile] },
-    });
+    const { bundleID } = await addEchoServer(h, dir);
     await h.api('POST', `/tools/bundles/${bundleID}/sync`);
     await h.api('PATCH', `/tools/bundles/${bundleID}/tools/echo/version/v1`, { isEnabled: true });
     const args = { message: 'hello' };
