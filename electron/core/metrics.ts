@@ -37,10 +37,17 @@ export class MetricsStore extends EventEmitter<{ changed: [string] }> {
   private readonly inflight = new Map<string, Pending>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** The folder was made by this process; a failed flush makes it again (it may have been removed). */
+  private dirMade = false;
 
+  /**
+   * `flushDelayMs`: how long counts wait in memory. A flush is a lock and an fsynced rename per
+   * tool, and its sync lengthens the audit's `fdatasync` on the same disk (issue 32, point 5):
+   * once a second, not per call; close() writes what is pending, so a clean stop loses nothing.
+   */
   constructor(
     private readonly dir: string,
-    private readonly flushDelayMs = 250,
+    private readonly flushDelayMs = 1000,
   ) {
     super();
   }
@@ -120,7 +127,8 @@ export class MetricsStore extends EventEmitter<{ changed: [string] }> {
         try {
           // Inside the try: a failure here must keep the counts, and a flush run by the timer
           // must never reject (an unhandled rejection ends the process).
-          await fsp.mkdir(this.dir, { recursive: true });
+          if (!this.dirMade) await fsp.mkdir(this.dir, { recursive: true });
+          this.dirMade = true;
           await withLock(join(this.dir, `${toolID}.lock`), async () => {
             const disk = parse(await fsp.readFile(this.file(toolID), 'utf8').catch(() => '')) ?? EMPTY;
             const next: ToolMetrics = {
@@ -133,6 +141,7 @@ export class MetricsStore extends EventEmitter<{ changed: [string] }> {
             this.adjustInflight(toolID, p, -1);
           });
         } catch {
+          this.dirMade = false;
           this.adjustInflight(toolID, p, -1);
           // Keep the counts for the next flush rather than losing them.
           const again = this.pending.get(toolID) ?? { calls: 0, errors: 0, lastCalledAt: p.lastCalledAt };

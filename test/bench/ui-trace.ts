@@ -141,7 +141,7 @@ async function open(page: Page, url: string): Promise<CDPSession> {
 }
 
 export async function run(): Promise<void> {
-  const wanted = new Set(process.argv.slice(2).filter((a) => ['first', 'keys', 'scroll'].includes(a)));
+  const wanted = new Set(process.argv.slice(2).filter((a) => ['first', 'early', 'keys', 'scroll'].includes(a)));
   const all = wanted.size === 0;
   let rendererDir = process.env['TW_BENCH_TRACE_RENDERER'];
   const temp: string[] = [];
@@ -197,6 +197,36 @@ export async function run(): Promise<void> {
         printCommits(result.commits);
         console.log(`    page work: ${JSON.stringify(metrics)}`);
         for (const l of top.slice(0, 18)) console.log(`      ${l}`);
+        await page.close();
+      }
+    }
+    if (all || wanted.has('early')) {
+      // Keys typed into a fresh window the moment its rows paint: what else the page does meanwhile.
+      for (let i = 0; i < 2; i++) {
+        const page = await browser.context.newPage();
+        await open(page, url);
+        await waitForMark(page, 'tw:toollist-painted');
+        const box = page.getByTestId('search-box');
+        await box.focus();
+        for (const ch of 'weather') {
+          const n = ((await page.evaluate(`performance.getEntriesByName('tw:search').length`)) as number) + 1;
+          await page.keyboard.type(ch);
+          await page.waitForFunction((k) => performance.getEntriesByName('tw:search').length >= k, n, { timeout: 10_000 }).catch(() => undefined);
+        }
+        await page.waitForTimeout(1500);
+        const result = (await page.evaluate(`({ painted: performance.getEntriesByName('tw:toollist-painted')[0].startTime, commits: window.__twCommits,
+          search: performance.getEntriesByName('tw:search').map((e) => e.detail.q + ' ' + Math.round(e.startTime) + '+' + Math.round(e.duration)),
+          requests: performance.getEntriesByType('resource').filter((e) => e.name.includes('/tools/') && !e.name.includes('/search?')).map((e) => e.name.split('/tools/').pop().split('?')[0] + (e.name.includes('pageToken') ? '+next' : '') + ' ' + Math.round(e.encodedBodySize / 1024) + 'KB ' + Math.round(e.startTime) + '→' + Math.round(e.responseEnd)) })`)) as {
+          painted: number;
+          commits: Commit[];
+          search: string[];
+          requests: string[];
+        };
+        console.log(
+          `  typing "weather" at the paint (${Math.round(result.painted)} ms), load ${loadavg()[0]!.toFixed(2)}; keys (query start+ms): ${result.search.join('  ')}`,
+        );
+        console.log(`    requests: ${result.requests.join('  |  ')}`);
+        printCommits(result.commits.filter((c) => c.t >= result.painted - 50));
         await page.close();
       }
     }

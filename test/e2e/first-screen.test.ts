@@ -7,6 +7,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Page, Route } from 'playwright-core';
 import { api, chromiumAvailable, startHost, watchPageProblems, type Browser, type Host } from './harness.js';
 import { openBrowser } from './fixture.js';
+import { AFTER_PAINT_QUIET_MS } from '../../renderer/src/api/first-screen.js';
 
 let host: Host;
 let browser: Browser;
@@ -68,6 +69,13 @@ describe.skipIf(!chromiumAvailable())('first screen', () => {
       )
       .toEqual(['/tools/approvals', '/tools/schedules']);
     await expect.poll(async () => (await requests(page)).some((r) => r.url.includes('deleted=only')), { timeout: 10_000 }).toBe(true);
+    // And not at the paint itself: a key typed into the fresh window comes first (first-screen.ts, AFTER_PAINT_QUIET_MS).
+    const deferredAfterPaint = (await page.evaluate(`(() => {
+      const paint = performance.getEntriesByName('tw:toollist-painted')[0].startTime;
+      return performance.getEntriesByType('resource').filter((e) => /approvals|schedules|deleted=only/.test(e.name)).map((e) => e.startTime - paint);
+    })()`)) as number[];
+    expect(deferredAfterPaint).toHaveLength(3);
+    for (const ms of deferredAfterPaint) expect(ms).toBeGreaterThanOrEqual(AFTER_PAINT_QUIET_MS - 20);
     expect(problems).toEqual([]);
     await page.close();
   });

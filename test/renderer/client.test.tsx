@@ -14,7 +14,7 @@ import { createInvalidator, createResync, keysForEvent } from '../../renderer/sr
 import { FOREGROUND_QUIET_MS, noteForegroundInput } from '../../renderer/src/api/foreground.js';
 import { keys } from '../../renderer/src/api/queries.js';
 import { searchQueryOptions } from '../../renderer/src/features/search/Search.js';
-import { createFirstScreenGate } from '../../renderer/src/api/first-screen.js';
+import { AFTER_PAINT_MAX_HOLD_MS, AFTER_PAINT_QUIET_MS, afterPaintWhenQuiet, createFirstScreenGate } from '../../renderer/src/api/first-screen.js';
 import { OP_NAMES, opFunctionName, type StoreEvent } from '../../shared/operations.js';
 import type { Envelope } from '../../shared/errors.js';
 
@@ -340,5 +340,37 @@ describe('live updates', () => {
     await new Promise((r) => setTimeout(r, 2));
     await qc.fetchQuery({ queryKey: ['tools', 'list', '*'], queryFn: () => 1 });
     expect(qc.getQueryState(['tools', 'list', '*'])?.isInvalidated).toBe(false);
+  });
+
+  it('starts the deferred work after the paint only once input has paused, and no later than the hold allows', () => {
+    vi.useFakeTimers();
+    try {
+      let busy = 0;
+      let ran = 0;
+      afterPaintWhenQuiet(
+        () => ran++,
+        () => busy,
+      );
+      vi.advanceTimersByTime(AFTER_PAINT_QUIET_MS - 10);
+      expect(ran).toBe(0); // the first keys typed at a fresh window come first
+      busy = 300; // a key was just typed
+      vi.advanceTimersByTime(200);
+      expect(ran).toBe(0);
+      busy = 0;
+      vi.advanceTimersByTime(400); // paused: it runs (at the latest when the idle callback's timeout passes)
+      expect(ran).toBe(1);
+
+      let typing = 0;
+      afterPaintWhenQuiet(
+        () => typing++,
+        () => 400,
+      ); // someone who never stops typing
+      vi.advanceTimersByTime(AFTER_PAINT_MAX_HOLD_MS - 100);
+      expect(typing).toBe(0);
+      vi.advanceTimersByTime(400);
+      expect(typing).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

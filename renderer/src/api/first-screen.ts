@@ -1,9 +1,12 @@
 /**
  * The first screen's moment: until the tool list has painted its first rows, work it does not
- * show (the Trash count, schedules, approvals, the event stream's catch-up refetch) waits, so the
- * requests and renders the first paint needs have the host and the main thread to themselves.
+ * show (the Trash count, schedules, approvals, the event stream's catch-up refetch, the sidebar's
+ * other bundles, the list's next page) waits, so the requests and renders the first paint needs
+ * have the host and the main thread to themselves. It also waits for the page to be quiet after
+ * the paint: someone who starts typing at once meets their results, not that deferred work.
  */
 import { useSyncExternalStore } from 'react';
+import { foregroundBusyFor } from './foreground.js';
 
 /** Marked by the tool list once its first rows are on screen (features/tools/list/ToolList.tsx). */
 export const FIRST_PAINT_MARK = 'tw:toollist-painted';
@@ -12,6 +15,31 @@ export const FIRST_PAINT_MARK = 'tw:toollist-painted';
  * so does any navigation (App.tsx) and a first screen that is not the tool list.
  */
 export const FIRST_SCREEN_FALLBACK_MS = 5000;
+/**
+ * After the paint, the deferred work waits this long and for typing to pause (foreground.ts): the
+ * first keys typed at a fresh window used to be the slowest of all (p95 158–164 ms against a p50
+ * of 41, docs/speed.md), each colliding with the catch-up refetch, the next page's 740 KB and the
+ * sidebar's other rows.
+ */
+export const AFTER_PAINT_QUIET_MS = 500;
+/** Deferred work starts after this however long the typing goes on. */
+export const AFTER_PAINT_MAX_HOLD_MS = 5000;
+
+/** Runs `run` once `AFTER_PAINT_QUIET_MS` have passed and input has paused, in an idle moment (at most `AFTER_PAINT_MAX_HOLD_MS`). */
+export function afterPaintWhenQuiet(run: () => void, busyFor: () => number = foregroundBusyFor): void {
+  const paintedAt = Date.now();
+  const check = () => {
+    const since = Date.now() - paintedAt;
+    const wait = Math.max(AFTER_PAINT_QUIET_MS - since, busyFor());
+    if (wait > 0 && since < AFTER_PAINT_MAX_HOLD_MS) {
+      setTimeout(check, Math.min(wait, AFTER_PAINT_MAX_HOLD_MS - since));
+      return;
+    }
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 200 });
+    else run();
+  };
+  check();
+}
 
 export interface FirstScreenGate {
   readonly settled: boolean;
@@ -45,8 +73,8 @@ export function createFirstScreenGate(opts: { settled: boolean }): FirstScreenGa
 }
 
 /**
- * The app's gate: settled by the tool list's paint mark (or at once when the app opens on
- * another screen), and after FIRST_SCREEN_FALLBACK_MS whatever happens.
+ * The app's gate: settled once the page is quiet after the tool list's paint mark (or at once
+ * when the app opens on another screen), and after FIRST_SCREEN_FALLBACK_MS whatever happens.
  */
 export function watchFirstScreen(opensOnToolList: boolean): FirstScreenGate {
   const gate = createFirstScreenGate({ settled: !opensOnToolList || typeof window === 'undefined' });
@@ -60,7 +88,10 @@ export function watchFirstScreen(opensOnToolList: boolean): FirstScreenGate {
   let observer: PerformanceObserver | undefined;
   if (typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('mark')) {
     observer = new PerformanceObserver((list) => {
-      if (list.getEntriesByName(FIRST_PAINT_MARK).length) settle();
+      if (!list.getEntriesByName(FIRST_PAINT_MARK).length) return;
+      clearTimeout(timer);
+      observer?.disconnect();
+      afterPaintWhenQuiet(settle);
     });
     observer.observe({ type: 'mark' });
   }

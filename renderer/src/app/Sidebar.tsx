@@ -1,5 +1,5 @@
 /** Bundles with their switches and tool counts, plus the app's other places. */
-import { memo, useCallback, useDeferredValue } from 'react';
+import { memo, startTransition, useCallback, useEffect, useState } from 'react';
 import { useBundles, useProblems, useSchedules } from '../api/queries.js';
 import { useFirstScreenSettled } from '../api/first-screen.js';
 import { useToggleBundle } from '../api/mutations.js';
@@ -31,6 +31,30 @@ export function firstBundleRows(windowHeight = typeof window === 'undefined' ? 0
   return Math.max(20, Math.ceil(windowHeight / 34));
 }
 
+/** Bundle rows added per idle moment once the first screen has settled. */
+const BUNDLE_ROWS_STEP = 40;
+
+/**
+ * How many bundle rows to render: `first` until the first screen has settled, then
+ * BUNDLE_ROWS_STEP more in each idle moment. The other 175 of 200 bundles mounted in one commit
+ * (356 components, 1,400 elements, and their style and layout) had a key typed then wait for it.
+ */
+function useBundleRowsShown(total: number, first: number, settled: boolean): number {
+  const [shown, setShown] = useState(first);
+  const more = settled && shown < total;
+  useEffect(() => {
+    if (!more) return;
+    const step = () => startTransition(() => setShown((n) => n + BUNDLE_ROWS_STEP));
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(step, 0);
+      return () => clearTimeout(timer);
+    }
+    const id = requestIdleCallback(step, { timeout: 500 });
+    return () => cancelIdleCallback(id);
+  }, [more, shown]);
+  return settled ? shown : first;
+}
+
 function isProfileRoute(route: Route): boolean {
   return route.name === 'profiles' || route.name === 'profileNew' || route.name === 'profile';
 }
@@ -45,8 +69,8 @@ export function Sidebar() {
   const toggle = useToggleBundle();
   const transfer = useTransfer();
   const total = bundles.data?.reduce((n, b) => n + b.toolCount, 0);
-  const allRows = useDeferredValue(useFirstScreenSettled());
-  const shown = allRows ? bundles.data : bundles.data?.slice(0, firstBundleRows());
+  const rowsShown = useBundleRowsShown(bundles.data?.length ?? 0, firstBundleRows(), useFirstScreenSettled());
+  const shown = bundles.data && rowsShown < bundles.data.length ? bundles.data.slice(0, rowsShown) : bundles.data;
   const openBundle = useCallback((bundleID: string) => go({ name: 'tools', bundleID }), [go]);
   const { mutate: toggleMutate } = toggle;
   const toggleBundle = useCallback((bundle: BundleView, isEnabled: boolean) => toggleMutate({ bundle, isEnabled }), [toggleMutate]);

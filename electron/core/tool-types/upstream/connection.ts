@@ -16,6 +16,7 @@ import type { ProgressUpdate } from '../../../../shared/types.js';
 import type { StoredOAuthProvider } from './oauth/provider.js';
 import type { UpstreamQuestions } from './questions.js';
 import type { GroupStdioTransport } from './stdio-transport.js';
+import { callToolDirect, canCallDirect } from './direct-call.js';
 
 const STDERR_KEEP_CHARS = 16 * 1024;
 const BACKOFF_MS = [0, 1000, 2000, 5000, 10_000, 30_000];
@@ -65,6 +66,8 @@ function tail(text: string, lines = 5): string {
 
 export class UpstreamConnection {
   private client: Client | undefined;
+  /** The transport of a running stdio server: tools/call goes over it directly (direct-call.ts). */
+  private stdio: GroupStdioTransport | undefined;
   private starting: Promise<Client> | undefined;
   private stopping = false;
   private failures = 0;
@@ -179,6 +182,7 @@ export class UpstreamConnection {
       if (this.client === client) this.opts.log.warn(`upstream ${this.opts.bundleID}: ${e.message}`);
     };
     this.client = client;
+    this.stdio = stdio;
     const server = client.getServerVersion();
     this.set({
       state: 'ready',
@@ -234,7 +238,7 @@ export class UpstreamConnection {
     return this.using(async (client) => {
       if (opts.questions) this.asking.add(opts.questions);
       try {
-        const call = () =>
+        const viaClient = () =>
           client.callTool(
             { name, arguments: args },
             {
@@ -244,6 +248,10 @@ export class UpstreamConnection {
               resetTimeoutOnProgress: true,
             },
           );
+        const stdio = this.stdio;
+        const call = canCallDirect(client, stdio)
+          ? async () => (await callToolDirect(clientSdk!, client, stdio, name, args, opts)) ?? (await viaClient())
+          : viaClient;
         const result = opts.questions ? await askingCall.run(opts.questions, call) : await call();
         this.failures = 0;
         return result as CallToolResult;

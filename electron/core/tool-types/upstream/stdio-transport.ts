@@ -9,6 +9,11 @@
  * after a grace period. On Windows, where there are no process groups, the tree is ended with
  * `taskkill /T /F`. Commands are resolved as the SDK resolves them (cross-spawn: `.cmd` shims,
  * PATHEXT), so what started before still starts.
+ *
+ * It also carries the hot path of tools/call past the SDK's Client (`request`, issue 32 point 5):
+ * the answer and progress of such a request come back to its caller as plain JSON, not through
+ * the SDK's zod parse of every message; everything else (the handshake, lists, the server's own
+ * requests and notifications) reaches the Client as before, validated by the SDK.
  */
 import type { ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
@@ -16,6 +21,17 @@ import spawn from 'cross-spawn';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 
 type Sdk = typeof import('@modelcontextprotocol/client');
+
+/** The answer to a request sent with `request`: a JSON-RPC response as the server wrote it, unchecked. */
+export type DirectAnswer = Record<string, unknown>;
+
+interface DirectCall {
+  resolve(answer: DirectAnswer): void;
+  reject(error: Error): void;
+  onProgress?: (params: Record<string, unknown>) => void;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface GroupStdioParams {
   command: string;
@@ -47,15 +63,19 @@ export class GroupStdioTransport implements Transport {
   /** The server's stderr, readable before start (the SDK's transport offers the same). */
   readonly stderr = new PassThrough();
   private child: ChildProcess | undefined;
-  private readonly buffer: InstanceType<Sdk['ReadBuffer']>;
+  /** The start of a line not ended yet. */
+  private partial: Buffer | undefined;
   private closing: Promise<void> | undefined;
+  /** Requests sent with `request`, by id: their answers and progress skip the SDK's Client. */
+  private readonly direct = new Map<string, DirectCall>();
+  private directCount = 0;
+  /** Ids given up on (cancelled, timed out), so that a late answer is dropped quietly; the newest few hundred. */
+  private readonly forgotten = new Set<string>();
 
   constructor(
-    private readonly sdk: Pick<Sdk, 'ReadBuffer' | 'serializeMessage'>,
+    private readonly sdk: Pick<Sdk, 'parseJSONRPCMessage' | 'serializeMessage'>,
     private readonly params: GroupStdioParams,
-  ) {
-    this.buffer = new sdk.ReadBuffer({ maxBufferSize: params.maxBufferSize });
-  }
+  ) {}
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -82,31 +102,99 @@ export class GroupStdioTransport implements Transport {
       child.on('close', () => {
         if (this.child === child) this.child = undefined;
         this.onclose?.();
+        this.dropDirect(new Error('Connection closed'));
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('error', (error) => this.onerror?.(error));
-      child.stdout?.on('data', (chunk: Buffer) => {
-        try {
-          this.buffer.append(chunk);
-          for (;;) {
-            let message: JSONRPCMessage | null;
-            try {
-              message = this.buffer.readMessage();
-            } catch (error) {
-              this.onerror?.(error as Error);
-              continue;
-            }
-            if (message === null) break;
-            this.onmessage?.(message);
-          }
-        } catch (error) {
-          // A line past maxBufferSize: the stream cannot be trusted any more.
-          this.onerror?.(error as Error);
-          void this.close();
-        }
-      });
+      child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
       child.stderr?.pipe(this.stderr);
     });
+  }
+
+  /** Newline-delimited JSON-RPC, as the SDK's ReadBuffer reads it: a line that is not JSON is skipped. */
+  private read(chunk: Buffer): void {
+    if ((this.partial?.length ?? 0) + chunk.length > this.params.maxBufferSize) {
+      // A line past maxBufferSize: the stream cannot be trusted any more.
+      this.partial = undefined;
+      this.onerror?.(new Error(`ReadBuffer exceeded maximum size of ${this.params.maxBufferSize} bytes`));
+      void this.close();
+      return;
+    }
+    const buffer = this.partial ? Buffer.concat([this.partial, chunk]) : chunk;
+    let start = 0;
+    for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
+      const line = buffer.toString('utf8', start, end > start && buffer[end - 1] === 13 ? end - 1 : end);
+      start = end + 1;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (this.direct.size && this.routeDirect(value)) continue;
+      let message: JSONRPCMessage;
+      try {
+        message = this.sdk.parseJSONRPCMessage(value);
+      } catch (error) {
+        this.onerror?.(error as Error);
+        continue;
+      }
+      this.onmessage?.(message);
+    }
+    this.partial = start < buffer.length ? buffer.subarray(start) : undefined;
+  }
+
+  /** The answer or a progress notification of a request sent with `request`: handed to its caller. */
+  private routeDirect(value: unknown): boolean {
+    if (!isObject(value) || value['jsonrpc'] !== '2.0') return false;
+    const id = value['id'];
+    if (typeof id === 'string' && !('method' in value)) {
+      const call = this.direct.get(id);
+      if (!call) return this.forgotten.delete(id);
+      this.direct.delete(id);
+      call.resolve(value);
+      return true;
+    }
+    const params = value['params'];
+    if (value['method'] === 'notifications/progress' && isObject(params) && typeof params['progressToken'] === 'string') {
+      const call = this.direct.get(params['progressToken']);
+      if (!call) return this.forgotten.has(params['progressToken']);
+      call.onProgress?.(params);
+      return true;
+    }
+    return false;
+  }
+
+  private dropDirect(error: Error): void {
+    const calls = [...this.direct.values()];
+    this.direct.clear();
+    for (const call of calls) call.reject(error);
+  }
+
+  /**
+   * Sends a request whose answer (and progress, when `message(id)` names `id` as its progress
+   * token) comes back to the caller as the server wrote it. The id is a string of this
+   * transport's own, so it never meets the SDK Client's numeric ids. `forget` stops waiting
+   * (a cancel, a timeout): a late answer is then dropped.
+   */
+  request(
+    message: (id: string) => JSONRPCMessage,
+    onProgress?: (params: Record<string, unknown>) => void,
+  ): { id: string; answer: Promise<DirectAnswer>; forget(): void } {
+    const id = `tw-${++this.directCount}`;
+    const answer = new Promise<DirectAnswer>((resolve, reject) => {
+      this.direct.set(id, { resolve, reject, ...(onProgress ? { onProgress } : {}) });
+      this.send(message(id)).catch((error: unknown) => {
+        this.direct.delete(id);
+        reject(error as Error);
+      });
+    });
+    const forget = () => {
+      if (!this.direct.delete(id)) return;
+      this.forgotten.add(id);
+      if (this.forgotten.size > 256) this.forgotten.delete(this.forgotten.values().next().value!);
+    };
+    return { id, answer, forget };
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -132,7 +220,7 @@ export class GroupStdioTransport implements Transport {
 
   private async stop(gently: boolean): Promise<void> {
     const child = this.child;
-    this.buffer.clear();
+    this.partial = undefined;
     if (!child?.pid) return;
     const pid = child.pid;
     const exited = new Promise<void>((resolve) => {

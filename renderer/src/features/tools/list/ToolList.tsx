@@ -149,7 +149,9 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
               bundleID={bundleID}
               bundleMap={bundleMap}
               hasNextPage={pages.hasNextPage}
-              isFetchingNextPage={pages.isFetchingNextPage}
+              // Until the deferred render has caught up, the rows are those of fewer pages than are
+              // loaded: asking for more on their count fetched page after page while keys were typed.
+              isFetching={pages.isFetching || data !== pages.data}
               fetchNextPage={pages.fetchNextPage}
               onToggle={toggleRow}
             />

@@ -10,6 +10,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { toolRefOf } from '../../../api/queries.js';
 import { useNav } from '../../../lib/nav.js';
 import { useRecycledSlots } from '../../../lib/useRecycledSlots.js';
+import { useFirstScreenSettled } from '../../../api/first-screen.js';
 import { ROW_HEIGHT, ToolRow } from './ToolRow.js';
 import { BrokenRow, type ListEntry } from './BrokenRow.js';
 import type { BundleView, ToolView } from '../../../../../shared/types.js';
@@ -18,13 +19,19 @@ import type { BundleView, ToolView } from '../../../../../shared/types.js';
 const OVERSCAN = 3;
 /** Rows before the end of what is loaded at which the next page is asked for: a fast wheel turn is ~46 rows. */
 const PREFETCH_ROWS = 300;
+/**
+ * Until the first screen's deferred work may start (first-screen.ts: after the paint, once typing
+ * pauses), the next page is asked for only this near the end: asked for at once, its 1,000 tools
+ * (740 KB) landed on the first paint and on the first keys typed.
+ */
+const NEAR_END_ROWS = 50;
 
 export const ToolRows = memo(function ToolRows({
   rows,
   bundleID,
   bundleMap,
   hasNextPage,
-  isFetchingNextPage,
+  isFetching,
   fetchNextPage,
   onToggle,
 }: {
@@ -32,7 +39,8 @@ export const ToolRows = memo(function ToolRows({
   bundleID: string | null;
   bundleMap: ReadonlyMap<string, BundleView>;
   hasNextPage: boolean;
-  isFetchingNextPage: boolean;
+  /** Any fetch of the pages (a refetch too): asking for the next page meanwhile would cancel it. */
+  isFetching: boolean;
   fetchNextPage(): unknown;
   onToggle(tool: ToolView, on: boolean): void;
 }) {
@@ -67,9 +75,10 @@ export const ToolRows = memo(function ToolRows({
   );
 
   const lastIndex = items[items.length - 1]?.index ?? 0;
+  const lookahead = useFirstScreenSettled() ? PREFETCH_ROWS : NEAR_END_ROWS;
   useEffect(() => {
-    if (lastIndex >= rows.length - PREFETCH_ROWS && hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+    if (lastIndex >= rows.length - lookahead && hasNextPage && !isFetching) void fetchNextPage();
+  }, [lastIndex, rows.length, lookahead, hasNextPage, isFetching, fetchNextPage]);
 
   useEffect(() => setActive(0), [bundleID]);
 
