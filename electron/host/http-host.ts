@@ -36,10 +36,18 @@ export interface HttpHostOptions {
   trustedProxy?: string | undefined;
   /** The team's authorization server: `/mcp` and `/tools` take its access tokens too (RFC 9728 metadata served). */
   oauth?: OAuthIssuer | undefined;
+  /** Whether the start-up work is done (what `/readyz` answers); ready from the start when not given. */
+  isReady?: () => boolean;
 }
 
 /** Unauthenticated liveness for container health checks and load balancers: it says nothing else. */
 export const HEALTH_PATH = '/healthz';
+/**
+ * Unauthenticated readiness: 503 until the host's start-up work is done (Docker's first probe, so
+ * container tools are offered as they are, not "unchecked"), then 200. A load balancer or an
+ * orchestrator sends traffic once it says ready; `/healthz` only says the process answers.
+ */
+export const READY_PATH = '/readyz';
 
 export async function createHttpHost(opts: HttpHostOptions): Promise<FastifyInstance> {
   const maxImportBytes = opts.maxImportBytes ?? 512 * 1024 * 1024;
@@ -74,6 +82,10 @@ export async function createHttpHost(opts: HttpHostOptions): Promise<FastifyInst
     ...(opts.mcp ? { profiles: profileTokenCheck(opts.core) } : {}),
   });
   app.get(HEALTH_PATH, async () => ({ ok: true }));
+  app.get(READY_PATH, async (_req, reply) => {
+    const ready = opts.isReady?.() ?? true;
+    return reply.code(ready ? 200 : 503).send({ ready });
+  });
   if (opts.oauth) await app.register(protectedResourceRoutes, { issuer: opts.oauth, publicUrl: opts.publicUrl });
   await app.register(parsersPlugin, { maxImportBytes });
   await app.register(restRoutes, { core: opts.core, maxImportBytes });

@@ -78,7 +78,18 @@ export async function startServe(options: ServeOptions): Promise<void> {
     createCore({ dataDir, watch: true, transport: 'rest', agentAccess, scheduler: options.scheduler ?? true, deferBackground: true }),
   ]);
   const stopAgentAccess = followAgentAccess(core, agentAccess);
-  const app = await createHttpHost({ core, token, rendererDir, mcp: true, tls: plan.tls, publicUrl: plan.publicUrl, trustedProxy: plan.trustedProxy, oauth });
+  let ready = false;
+  const app = await createHttpHost({
+    core,
+    token,
+    rendererDir,
+    mcp: true,
+    tls: plan.tls,
+    publicUrl: plan.publicUrl,
+    trustedProxy: plan.trustedProxy,
+    oauth,
+    isReady: () => ready,
+  });
   try {
     await app.listen({ host: plan.host, port: plan.port });
   } catch (e) {
@@ -97,7 +108,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
   else process.stdout.write(`Token: ${token}\nOpen ${url}/#token=${token}\nData: ${dataDir}\n`);
   if (oauth) process.stdout.write(`OAuth: access tokens from ${oauth.issuer} for ${oauth.audience ?? `${url}/mcp`}\n`);
   process.stdout.write(`MCP: ${url}/mcp (Streamable HTTP, Authorization: Bearer <token>)\n`);
-  setImmediate(() => void core.startBackground());
+  setImmediate(() => void core.startBackground().finally(() => (ready = true)));
 
   let closing = false;
   const shutdown = async () => {

@@ -21,6 +21,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { v7 as uuidv7 } from 'uuid';
 import { startHost } from '../helpers/host.js';
 import { addEchoServer, ECHO, echoServerCommand } from './gateway/echo-server.js';
+import { plainHttpClient } from './gateway/plain-http.js';
 import { fmt, quantile, row } from './util.js';
 
 async function rssKiB(pid: number): Promise<number | undefined> {
@@ -158,28 +159,36 @@ export async function run(): Promise<void> {
     const legacy = await connectAgent('bench-agent-2025', {});
     const modern = await connectAgent('bench-agent-2026', { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     const args = { message: 'hello' };
+    const invokePath = `/tools/bundles/${bundleID}/tools/echo/version/v1/invoke`;
+    const plain = plainHttpClient(h.url, h.token);
+    const check = await plain.post(invokePath, { args });
+    if (!(check.body as { ok?: boolean }).ok) throw new Error(`REST call failed: ${JSON.stringify(check.body)}`);
     console.log(`  ${CALLS} echo calls per path, interleaved, after 30 uncounted; load before ${load()}`);
-    const cpu = [[], [], [], []] as number[][];
-    const [rest, mcp2025, mcp2026, base] = await interleaved(
+    const cpu = [[], [], [], [], []] as number[][];
+    const [rest, mcp2025, mcp2026, base, restPlain] = await interleaved(
       CALLS,
       [
-        () => h.api('POST', `/tools/bundles/${bundleID}/tools/echo/version/v1/invoke`, { args }),
+        () => h.api('POST', invokePath, { args }),
         () => legacy.callTool({ name: 'echo', arguments: args }),
         () => modern.callTool({ name: 'echo', arguments: args }),
         () => direct.callTool({ name: 'echo', arguments: args }),
+        () => plain.post(invokePath, { args }),
       ],
       30,
       cpu,
     );
+    plain.close();
     console.log(hopRow('echo via Toolwright REST vs the SDK client direct, p50', rest!, base!));
+    console.log(hopRow('echo via Toolwright REST, node:http keep-alive client (not fetch), p50', restPlain!, base!));
     console.log(hopRow('echo via Toolwright MCP 2025-11-25 vs direct, p50', mcp2025!, base!));
     console.log(hopRow('echo via Toolwright MCP 2026-07-28 vs direct, p50', mcp2026!, base!));
     console.log(row('echo via Toolwright REST vs direct, p95', quantile(rest!, 0.95), quantile(base!, 0.95)));
     // The servers run in child processes for every path; this process holds the clients and, for
     // the hops, the whole host: the CPU the hop adds, which the machine's load does not inflate much
     // (a mean: the history, audit and counters flush in the background, in whichever call's window).
-    const [restCpu, mcp2025Cpu, mcp2026Cpu, baseCpu] = cpu.map((c) => c.reduce((a, b) => a + b, 0) / c.length);
+    const [restCpu, mcp2025Cpu, mcp2026Cpu, baseCpu, restPlainCpu] = cpu.map((c) => c.reduce((a, b) => a + b, 0) / c.length);
     console.log(row('CPU of this process per call, REST vs direct, mean', restCpu!, baseCpu!));
+    console.log(row('CPU of this process per call, REST (node:http client) vs direct, mean', restPlainCpu!, baseCpu!));
     console.log(row('CPU of this process per call, MCP 2025 vs direct, mean', mcp2025Cpu!, baseCpu!));
     console.log(row('CPU of this process per call, MCP 2026 vs direct, mean', mcp2026Cpu!, baseCpu!));
     console.log(`  load after ${load()} (1 / 5 / 15 min, ${availableParallelism()} cores)`);

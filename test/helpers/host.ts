@@ -17,7 +17,7 @@ export interface TestHost {
   close(): Promise<void>;
 }
 
-type HostOptions = Partial<CoreOptions> & Pick<HttpHostOptions, 'oauth' | 'trustedProxy' | 'publicUrl'> & { rendererDir?: string };
+type HostOptions = Partial<CoreOptions> & Pick<HttpHostOptions, 'oauth' | 'trustedProxy' | 'publicUrl' | 'isReady'> & { rendererDir?: string };
 
 export async function startHost(opts: HostOptions = {}): Promise<TestHost> {
   const dataDir = opts.dataDir ?? (await tempDir('tw-host-'));
@@ -31,6 +31,7 @@ export async function startHost(opts: HostOptions = {}): Promise<TestHost> {
     ...(opts.oauth ? { oauth: opts.oauth } : {}),
     ...(opts.trustedProxy ? { trustedProxy: opts.trustedProxy } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+    ...(opts.isReady ? { isReady: opts.isReady } : {}),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

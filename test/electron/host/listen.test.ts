@@ -140,6 +140,8 @@ describe('a host on every interface, over TLS', () => {
       const base = `https://127.0.0.1:${port}`;
       const auth = { authorization: 'Bearer team-token' };
       expect(await get(`${base}/healthz`)).toBe(200);
+      // Ready once its start-up work (Docker's first probe) is done; no token either.
+      await expect.poll(() => get(`${base}/readyz`), { timeout: 20_000 }).toBe(200);
       expect(await get(`${base}/tools/bundles`, auth)).toBe(200);
       expect(await get(`${base}/tools/bundles`, { ...auth, host: `toolwright.test:${port}` })).toBe(200);
       expect(await get(`${base}/tools/bundles`, { ...auth, host: `elsewhere.test:${port}` })).toBe(403);

@@ -128,9 +128,9 @@ describe('two hosts on one data folder behind one proxy', () => {
     });
     for (const [i] of hosts.entries()) {
       await until(
-        `host ${i} listening`,
+        `host ${i} ready (its start-up work, Docker's first probe among it, done)`,
         () =>
-          fetch(`${direct(i)}/healthz`).then(
+          fetch(`${direct(i)}/readyz`).then(
             (r) => r.ok,
             () => false,
           ),
@@ -293,7 +293,12 @@ describe('two hosts on one data folder behind one proxy', () => {
     }
 
     const ran = fires();
-    expect(ran.filter((l) => l.status !== 'ok')).toEqual([]);
+    // A slot that comes while this schedule's previous run is still going is claimed and recorded as
+    // skipped (a schedule never runs twice at once): on a loaded machine, with minutes of 5 s, the
+    // new holder's catch-up run can still be going at the next slot. Anything else is a failure.
+    expect(ran.filter((l) => l.status !== 'ok' && l.status !== 'skipped')).toEqual([]);
+    for (const pid of new Set(ran.map((l) => l.pid)))
+      expect(ran.filter((l) => l.pid === pid && l.status === 'ok').length, `ok runs of ${pid}`).toBeGreaterThan(0);
     const times = ran.map((l) => Date.parse(l.fire!)).sort((a, b) => a - b);
     expect(new Set(times).size, 'no slot twice').toBe(times.length);
     const every = Array.from({ length: (times.at(-1)! - times[0]!) / 60_000 + 1 }, (_, i) => times[0]! + i * 60_000);
@@ -303,8 +308,13 @@ describe('two hosts on one data folder behind one proxy', () => {
     expect(await claimedFires(dataDir, scheduleID)).toEqual(every.map((ms) => new Date(ms).toISOString()));
     const survivor = hosts.findIndex((h) => h.child.exitCode === null && h.child.signalCode === null);
     const history = (await api(direct(survivor), 'GET', `/tools/bundles/${bundleID}/tools/tick/version/v1/history?pageSize=1000`)).body;
-    const scheduled = ((history.items ?? history) as { trigger?: string; invocationID: string; toolID: string }[]).filter((e) => e.trigger === 'schedule');
+    const scheduled = ((history.items ?? history) as { trigger?: string; invocationID: string; toolID: string; error?: { message: string } }[]).filter(
+      (e) => e.trigger === 'schedule',
+    );
     expect(scheduled.every((e) => e.toolID === toolID)).toBe(true);
+    const skipped = new Set(ran.filter((l) => l.status === 'skipped').map((l) => l.invocationID));
+    for (const e of scheduled.filter((x) => skipped.has(x.invocationID)))
+      expect(e.error?.message).toMatch(/^skipped: the previous run of this schedule .* was still going/);
     expect(scheduled.map((e) => e.invocationID).sort()).toEqual(ran.map((l) => l.invocationID).sort());
   }, 150_000);
 });

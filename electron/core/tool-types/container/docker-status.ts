@@ -16,6 +16,39 @@ export interface DockerStatusSnapshot extends Availability {
 }
 
 const PROBE_TIMEOUT_MS = 3000;
+/** How often the probe's clock looks at the time; a longer gap between two looks is this process's own stall. */
+const SILENCE_TICK_MS = 50;
+
+/**
+ * Rejects once the engine has been silent for `ms` of the time this process could have heard it.
+ * A plain timer also counts the time the event loop was blocked (modules loading at start, the
+ * search index building, a loaded machine), and then fires in the same turn as the answer that
+ * came meanwhile: a host starting under load declared a healthy engine unreachable for 15 s. Gaps
+ * between ticks count at most two ticks, and the verdict waits for the I/O of its turn.
+ */
+export function engineSilence(ms: number): { expired: Promise<never>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    let heard = 0;
+    let last = Date.now();
+    timer = setInterval(() => {
+      const now = Date.now();
+      heard += Math.min(now - last, 2 * SILENCE_TICK_MS);
+      last = now;
+      if (heard < ms) return;
+      clearInterval(timer);
+      immediate = setImmediate(() => reject(new Error(`no answer within ${ms / 1000} s`)));
+    }, SILENCE_TICK_MS);
+  });
+  return {
+    expired,
+    cancel: () => {
+      clearInterval(timer);
+      if (immediate) clearImmediate(immediate);
+    },
+  };
+}
 
 export function describeEndpoint(docker: Dockerode | null): string {
   const modem = (docker as unknown as { modem?: DockerModemLike } | null)?.modem;
@@ -76,6 +109,7 @@ export class DockerStatus {
     given: Dockerode | null = null,
     /** The engine came or went (ok flipped): container tools' availability changed with it. */
     private readonly onChange?: (ok: boolean) => void,
+    private readonly probeTimeoutMs = PROBE_TIMEOUT_MS,
   ) {
     const endpoint = describeEndpoint(given);
     this.endpoint = endpoint;
@@ -131,15 +165,10 @@ export class DockerStatus {
   }
 
   private async probe(docker: Dockerode): Promise<DockerStatusSnapshot> {
-    let timeout: NodeJS.Timeout | undefined;
     this.endpoint = await resolveEndpoint(docker);
+    const silence = engineSilence(this.probeTimeoutMs);
     try {
-      const info = (await Promise.race([
-        docker.info(),
-        new Promise((_, reject) => {
-          timeout = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS / 1000} s`)), PROBE_TIMEOUT_MS);
-        }),
-      ])) as { NCPU?: number; ServerVersion?: string };
+      const info = (await Promise.race([docker.info(), silence.expired])) as { NCPU?: number; ServerVersion?: string };
       this.adopt({
         ok: true,
         endpoint: this.endpoint,
@@ -150,7 +179,7 @@ export class DockerStatus {
     } catch (error) {
       this.markUnreachable(error);
     } finally {
-      clearTimeout(timeout);
+      silence.cancel();
     }
     return this.snapshot;
   }
