@@ -24,6 +24,7 @@ import { type Reranker, shippedReranker } from './reranker.js';
 import { LearnedField } from './learned.js';
 import { BundleLevel, fillBundleFeatures } from './bundle-level.js';
 import { indexOf, topK } from './top-k.js';
+import { queryShape, type QueryShape, ToolShapes } from './shape.js';
 
 /** At most this much of a query is read; a pasted megabyte costs no more than a paragraph. */
 export const MAX_QUERY_CHARS = 2_000;
@@ -58,6 +59,7 @@ interface FirstStage {
   totalWeight: number;
   /** What the query's words no tool holds weigh, for relevance: each as much as the rarest word of the index. */
   unknownWeight: number;
+  shape: QueryShape;
 }
 
 interface QueryWord {
@@ -101,6 +103,7 @@ export class Bm25fRanker {
   readonly learned: LearnedField;
   private readonly rarestIdf: number;
   private readonly bundleLevel: BundleLevel | undefined;
+  private readonly shapes: ToolShapes;
 
   constructor(
     private readonly entries: readonly ToolSearchEntry[],
@@ -132,6 +135,7 @@ export class Bm25fRanker {
     this.learned = new LearnedField(entries, this.analyzer, (term) => this.index.postings.get(term)?.docs.length ?? 0);
     this.rarestIdf = Math.log(1 + (count - 1 + 0.5) / 1.5);
     this.bundleLevel = options.bundleLevel === false ? undefined : new BundleLevel(this.index);
+    this.shapes = new ToolShapes(entries);
   }
 
   /** The query's words with their expansions, what it asks to do, and the bundles it names. */
@@ -226,7 +230,7 @@ export class Bm25fRanker {
         (bundles.size && bundles.has(bundleOf[d]!) ? 1 + RANKING.service : 1);
       covered[d] = 0;
     }
-    return { words, action, bundles, touched, totalWeight, unknownWeight: unknown * this.rarestIdf };
+    return { words, action, bundles, touched, totalWeight, unknownWeight: unknown * this.rarestIdf, shape: queryShape(query.slice(0, MAX_QUERY_CHARS)) };
   }
 
   /**
@@ -288,7 +292,7 @@ export class Bm25fRanker {
   /** The features of each candidate (best first), for the re-ranker and for training it. */
   private featuresOf(candidates: readonly number[], stage: FirstStage): Float32Array {
     const { index, scores, queryWeight } = this;
-    const { words, action, bundles, totalWeight } = stage;
+    const { words, action, bundles, totalWeight, shape } = stage;
     const terms: QueryTerms = { wordWeights: Float32Array.from(words, (w) => w.weight), byTerm: new Map(), totalWeight };
     words.forEach((word, w) => {
       for (const { postings, weight } of word.expansions) {
@@ -321,6 +325,7 @@ export class Bm25fRanker {
       row[FEATURE.serviceElsewhere] = bundles.size && !here ? 1 : 0;
       row[FEATURE.learned] = this.learned.score(d, words);
       row[FEATURE.usage] = this.usage[d]!;
+      this.shapes.fill(row, d, index.actions[d] as Action, action, shape);
     });
     const slots = { firstStage: FEATURE.firstStage, fit: FEATURE.bundleFit, rank: FEATURE.bundleRank, share: FEATURE.bundleShare, stride: FEATURE_COUNT };
     if (this.bundleLevel) fillBundleFeatures(this.bundleLevel, words, candidates, index.bundleOf, out, slots);
