@@ -7,6 +7,8 @@
  * within its first-screen wait is dropped. The URLs are those of the queries in api/queries.ts
  * (bundleListQuery, problemsQuery, configQuery, toolPagesQuery), built by shared/rest.ts:
  * test/renderer/first-requests.test.ts holds them equal. Over the desktop bridge this does nothing.
+ * Loaded `async` (index.html): it does not wait for the stylesheet, and the entry's request
+ * leaves before these four, so the host sends the code the start waits for first.
  */
 (function () {
   if (window.toolwright) return;
@@ -19,6 +21,18 @@
     token = undefined;
   }
   if (!token) return;
+  // The token leaves the address bar here, as session.ts's adoptTokenFromUrl would do once the
+  // entry has run: the first sessionStorage write waits on the browser process (26–90 ms of the
+  // main thread in traces at load 8–9), here while the entry is still downloading instead.
+  if (m) {
+    try {
+      sessionStorage.setItem('toolwright.token', token);
+      // The address the app would then give the tool list (lib/nav.tsx: hashOf, depth 0), so it need not replace it again.
+      window.history.replaceState({ depth: 0 }, '', window.location.pathname + window.location.search + '#/tools');
+    } catch (e) {
+      // No sessionStorage (an opaque origin): the app keeps the token in memory from the hash.
+    }
+  }
   var urls = ['/tools/bundles?includeDisabled=true&deleted=exclude&pageSize=1000', '/tools/problems', '/tools/config'];
   // The tool list (all bundles) is the screen of an address with no route, or only the token.
   var route = hash.replace(/^#\/?/, '').replace(/(^|&)token=[^&]*/, '');

@@ -16,16 +16,20 @@ const SCRIPT = readFileSync(join(fileURLToPath(new URL('../..', import.meta.url)
 
 function run(opts: { hash: string; stored?: string; bridge?: boolean }) {
   const sent: { url: string; auth: string | undefined }[] = [];
-  const window: Record<string, unknown> = { location: { hash: opts.hash }, ...(opts.bridge ? { toolwright: {} } : {}) };
+  const stored = new Map<string, string>(opts.stored ? [['toolwright.token', opts.stored]] : []);
+  const replaced: string[] = [];
+  const location = { hash: opts.hash, pathname: '/', search: '' };
+  const history = { replaceState: (_s: unknown, _t: string, url: string) => replaced.push(url) };
+  const window: Record<string, unknown> = { location, history, ...(opts.bridge ? { toolwright: {} } : {}) };
   runInNewContext(SCRIPT, {
     window,
-    sessionStorage: { getItem: (k: string) => (k === 'toolwright.token' ? (opts.stored ?? null) : null) },
+    sessionStorage: { getItem: (k: string) => stored.get(k) ?? null, setItem: (k: string, v: string) => stored.set(k, v) },
     fetch: (url: string, init: { headers: Record<string, string> }) => {
       sent.push({ url, auth: init.headers['Authorization'] });
       return Promise.resolve({});
     },
   });
-  return { sent, kept: window['__twFirstRequests'] as Record<string, { token: string }> | undefined };
+  return { sent, stored, replaced, kept: window['__twFirstRequests'] as Record<string, { token: string }> | undefined };
 }
 
 const FRAME = [
@@ -42,6 +46,14 @@ describe('first-requests.js', () => {
     expect(new Set(sent.map((s) => s.auth))).toEqual(new Set(['Bearer t+k']));
     expect(Object.keys(kept!)).toEqual([...FRAME, FIRST_PAGE]);
     expect(kept![FIRST_PAGE]!.token).toBe('t+k');
+  });
+
+  it("keeps the link's token for the tab and takes it out of the address, as the app would once its code has run", () => {
+    const { stored, replaced } = run({ hash: '#token=t%2Bk' });
+    expect(stored.get('toolwright.token')).toBe('t+k');
+    expect(replaced).toEqual(['/#/tools']);
+    // A token the tab already kept leaves the address (which has none) alone.
+    expect(run({ hash: '#/', stored: 'kept' }).replaced).toEqual([]);
   });
 
   it('on another screen asks only for the frame, with the token the tab kept', () => {

@@ -80,4 +80,22 @@ describe('usage metrics', () => {
     expect(JSON.parse(await readFile(join(dir, 'metrics', `${id}.json`), 'utf8')).callCount).toBe(1);
     await store.close();
   });
+
+  it('makes its folder again when it was removed after a flush, and close() writes what is pending', async () => {
+    const dir = await tempDir('tw-metrics-');
+    dirs.push(dir);
+    const store = new MetricsStore(join(dir, 'metrics'), 60_000);
+    const id = uuidv7();
+    store.record(id, true);
+    await store.flush();
+    await rm(join(dir, 'metrics'), { recursive: true });
+    store.record(id, true);
+    // The folder is made once per process: this flush finds it gone, keeps the count, and the next makes it again.
+    await store.flush();
+    await store.flush();
+    expect(JSON.parse(await readFile(join(dir, 'metrics', `${id}.json`), 'utf8')).callCount).toBe(1);
+    store.record(id, false);
+    await store.close();
+    expect(JSON.parse(await readFile(join(dir, 'metrics', `${id}.json`), 'utf8'))).toMatchObject({ callCount: 2, errorCount: 1 });
+  });
 });

@@ -14,6 +14,7 @@
 import type { CallToolResult, Client, JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { ProgressUpdate } from '../../../../shared/types.js';
 import type { DirectAnswer, GroupStdioTransport } from './stdio-transport.js';
+import { isPlainObject } from '../../../../shared/plain-object.js';
 
 type Sdk = Pick<typeof import('@modelcontextprotocol/client'), 'ProtocolError' | 'SdkError' | 'SdkErrorCode'>;
 
@@ -22,8 +23,6 @@ export interface DirectCallOptions {
   onProgress?: (update: ProgressUpdate) => void;
   timeoutMs: number;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The per-request `_meta` envelope the Client adds in the 2026 era (none in 2025); undefined when this SDK has no such seam. */
 function envelopeOf(client: Client): ((m: JSONRPCMessage) => JSONRPCMessage) | undefined {
@@ -40,11 +39,11 @@ export function canCallDirect(client: Client, stdio: GroupStdioTransport | undef
 function resultProblem(result: Record<string, unknown>): string | undefined {
   const { content, structuredContent, isError } = result;
   if (isError !== undefined && typeof isError !== 'boolean') return 'isError is not a boolean';
-  if (structuredContent !== undefined && !isObject(structuredContent)) return 'structuredContent is not an object';
+  if (structuredContent !== undefined && !isPlainObject(structuredContent)) return 'structuredContent is not an object';
   if (content === undefined) return undefined;
   if (!Array.isArray(content)) return 'content is not an array';
   for (const block of content) {
-    if (!isObject(block) || typeof block['type'] !== 'string') return 'a content block has no type';
+    if (!isPlainObject(block) || typeof block['type'] !== 'string') return 'a content block has no type';
     if (block['type'] === 'text' && typeof block['text'] !== 'string') return 'a text block has no text';
   }
   return undefined;
@@ -54,13 +53,13 @@ function resultProblem(result: Record<string, unknown>): string | undefined {
 function resultOf(sdk: Sdk, answer: DirectAnswer, modern: boolean): CallToolResult | undefined {
   const error = answer['error'];
   if (error !== undefined) {
-    if (isObject(error) && typeof error['code'] === 'number' && typeof error['message'] === 'string') {
+    if (isPlainObject(error) && typeof error['code'] === 'number' && typeof error['message'] === 'string') {
       throw sdk.ProtocolError.fromError(error['code'], error['message'], error['data']);
     }
     throw new sdk.SdkError(sdk.SdkErrorCode.InvalidResult, 'Invalid result for tools/call: the error response has no code or message');
   }
   const raw = answer['result'];
-  if (!isObject(raw)) throw new sdk.SdkError(sdk.SdkErrorCode.InvalidResult, 'Invalid result for tools/call: not an object');
+  if (!isPlainObject(raw)) throw new sdk.SdkError(sdk.SdkErrorCode.InvalidResult, 'Invalid result for tools/call: not an object');
   const { resultType, ...result } = raw;
   if (modern) {
     if (resultType === 'input_required') return undefined;

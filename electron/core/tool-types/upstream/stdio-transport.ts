@@ -19,6 +19,7 @@ import type { ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import spawn from 'cross-spawn';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { isPlainObject } from '../../../../shared/plain-object.js';
 
 type Sdk = typeof import('@modelcontextprotocol/client');
 
@@ -30,8 +31,6 @@ interface DirectCall {
   reject(error: Error): void;
   onProgress?: (params: Record<string, unknown>) => void;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface GroupStdioParams {
   command: string;
@@ -146,7 +145,7 @@ export class GroupStdioTransport implements Transport {
 
   /** The answer or a progress notification of a request sent with `request`: handed to its caller. */
   private routeDirect(value: unknown): boolean {
-    if (!isObject(value) || value['jsonrpc'] !== '2.0') return false;
+    if (!isPlainObject(value) || value['jsonrpc'] !== '2.0') return false;
     const id = value['id'];
     if (typeof id === 'string' && !('method' in value)) {
       const call = this.direct.get(id);
@@ -156,7 +155,7 @@ export class GroupStdioTransport implements Transport {
       return true;
     }
     const params = value['params'];
-    if (value['method'] === 'notifications/progress' && isObject(params) && typeof params['progressToken'] === 'string') {
+    if (value['method'] === 'notifications/progress' && isPlainObject(params) && typeof params['progressToken'] === 'string') {
       const call = this.direct.get(params['progressToken']);
       if (!call) return this.forgotten.has(params['progressToken']);
       call.onProgress?.(params);

@@ -307,7 +307,12 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
         value={q}
         autoFocus={autoFocus}
         data-testid={variant === 'bar' ? 'search-box' : 'palette-input'}
-        onFocus={() => setOpen(true)}
+        onFocus={() => {
+          // Focus in the search box means keys are coming: background work (the first screen's
+          // deferred start, refetches) waits for them as it does for a key (foreground.ts).
+          noteForegroundInput();
+          setOpen(true);
+        }}
         onChange={(e) => {
           const next = e.target.value;
           performance.mark(`tw:search-input:${next.trim()}`);

@@ -6,7 +6,7 @@
  * a row's own switch turns a tool on or off (Space on a row must not switch a tool off by accident).
  */
 import { memo, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { elementScroll, observeElementRect, useVirtualizer, type Virtualizer, type VirtualizerOptions } from '@tanstack/react-virtual';
 import { toolRefOf } from '../../../api/queries.js';
 import { useNav } from '../../../lib/nav.js';
 import { useRecycledSlots } from '../../../lib/useRecycledSlots.js';
@@ -25,6 +25,38 @@ const PREFETCH_ROWS = 300;
  * (740 KB) landed on the first paint and on the first keys typed.
  */
 const NEAR_END_ROWS = 50;
+
+/**
+ * The scroller's size from its ResizeObserver alone. The library's own observer also measures it
+ * at once when the list mounts (getBoundingClientRect in a layout effect): that forced the first
+ * layout of the whole page inside React's commit (61–83 ms in traces), before the frame would have
+ * laid it out anyway. The observer's first report comes after that frame's layout; until then the
+ * window's size stands in (initialRect).
+ */
+function observeScrollerSize(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: { width: number; height: number }) => void) {
+  const element = instance.scrollElement;
+  if (!element || typeof ResizeObserver === 'undefined') return observeElementRect(instance, cb);
+  const observer = new ResizeObserver(() => {
+    const rect = element.getBoundingClientRect();
+    cb({ width: Math.round(rect.width), height: Math.round(rect.height) });
+  });
+  observer.observe(element, { box: 'content-box' });
+  return () => observer.disconnect();
+}
+
+const scrolledOnce = new WeakSet<object>();
+
+/**
+ * The library writes the scroll offset (0) to the scroller as it mounts: a new scroller is there
+ * already, and writing it forced the same first layout inside the commit (89–134 ms in traces at
+ * load 7). That first write of 0 is skipped; every later one is made.
+ */
+const scrollScroller: VirtualizerOptions<HTMLDivElement, Element>['scrollToFn'] = (offset, options, instance) => {
+  const first = !scrolledOnce.has(instance);
+  scrolledOnce.add(instance);
+  if (first && offset + (options.adjustments ?? 0) === 0) return;
+  elementScroll(offset, options, instance);
+};
 
 export const ToolRows = memo(function ToolRows({
   rows,
@@ -59,6 +91,8 @@ export const ToolRows = memo(function ToolRows({
     // Until the list is in the DOM its height is unknown; the window's lets the first render hold
     // rows (it would hold none, and the rows would take a render and a commit of their own).
     initialRect: { width: window.innerWidth, height: window.innerHeight },
+    observeElementRect: observeScrollerSize,
+    scrollToFn: scrollScroller,
     // On by default: every scroll event that changed the rows in view rendered them at once,
     // inside the event. Off, the scroll events of a frame make one render at input priority.
     useFlushSync: false,
