@@ -5,7 +5,7 @@
  * once by a model that did not see it. Features can be switched off (held constant) by name
  * prefix, so one run compares variants on the same examples.
  *
- *   npx tsx test/bench/toolsearch/cross-validate.ts --without 'tool ,query ,question,many asked,one named' [--rounds 150]
+ *   npx tsx test/bench/toolsearch/cross-validate.ts --without 'tool ,query ,question,many asked,one named' [--rounds 150] [--lambda 1] [--min-hessian 0.5] [--rate 0.1]
  */
 import { createHash } from 'node:crypto';
 import { Bm25fRanker } from '../../../electron/core/agents/tool-search/ranker.js';
@@ -22,6 +22,13 @@ const option = (name: string) => {
   return at > 0 ? process.argv[at + 1] : undefined;
 };
 const rounds = Number(option('--rounds') ?? 150);
+const boostOptions = {
+  ...DEFAULT_BOOST,
+  rounds,
+  lambda: Number(option('--lambda') ?? DEFAULT_BOOST.lambda),
+  minHessian: Number(option('--min-hessian') ?? DEFAULT_BOOST.minHessian),
+  learningRate: Number(option('--rate') ?? DEFAULT_BOOST.learningRate),
+};
 const variants: [string, string[]][] = [['all features', []]];
 for (const [i, arg] of process.argv.entries()) if (arg === '--without') variants.push([`without ${process.argv[i + 1]}`, process.argv[i + 1]!.split(',')]);
 
@@ -56,7 +63,7 @@ for (const [label, prefixes] of variants) {
     const testPart = masked(examples[k]!, off);
     const linear = fit(fitPart, 0.0001);
     linearHits5 += evaluate(linearScore(linear), testPart, 1).r5;
-    const { trees } = boost(fitPart, linearScore(linear), { ...DEFAULT_BOOST, rounds });
+    const { trees } = boost(fitPart, linearScore(linear), boostOptions);
     const score = (x: Float32Array, o: number) => trees.reduce((s, t) => s + treeScore(t, x, o), linearScore(linear)(x, o));
     const { r1, r5 } = evaluate(score, testPart, 1);
     hits1 += r1;

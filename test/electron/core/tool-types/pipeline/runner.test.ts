@@ -172,11 +172,19 @@ describe('a pipeline run', () => {
       ],
     });
     const invocationID = 'stop-me-1';
+    // a and b do not depend on each other, so they may run at once: the stop comes once a has
+    // finished and b is running (on a loaded machine a's record can take longer than b's start).
+    const seen = new Set<string>();
     const result = await w.core.invocations.invoke(ref('slow'), {
       args: {},
       invocationID,
       onEvent: (e) => {
-        if (e.type === 'step' && e.step.id === 'b' && e.step.status === 'running') setTimeout(() => w.core.invocations.cancel(invocationID), 20);
+        if (e.type !== 'step') return;
+        seen.add(`${e.step.id}:${e.step.status}`);
+        if (seen.has('a:ok') && seen.has('b:running') && !seen.has('stop')) {
+          seen.add('stop');
+          setTimeout(() => w.core.invocations.cancel(invocationID), 20);
+        }
       },
     });
     expect(result.error?.code).toBe('CANCELLED');
