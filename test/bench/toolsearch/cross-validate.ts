@@ -8,13 +8,9 @@
  *   npx tsx test/bench/toolsearch/cross-validate.ts --without 'tool ,query ,question,many asked,one named' [--rounds 150] [--lambda 1] [--min-hessian 0.5] [--rate 0.1]
  */
 import { createHash } from 'node:crypto';
-import { Bm25fRanker } from '../../../electron/core/agents/tool-search/ranker.js';
 import { FEATURE_COUNT, FEATURE_NAMES } from '../../../electron/core/agents/tool-search/features.js';
 import { boost, DEFAULT_BOOST, treeScore } from './boost-trees.js';
-import { duplicatesOf, loadCorpus, loadQueries, splitQueries } from './evaluate.js';
-import { loadPhrasings } from './phrasings.js';
-import { replayWeek, weekPlan } from './learning-week.js';
-import { evaluate, examplesOf, fit, linearScore, type Example } from './train-reranker.js';
+import { evaluate, examplesOf, fit, linearScore, trainingSetup, type Example } from './train-reranker.js';
 
 const FOLDS = 5;
 const option = (name: string) => {
@@ -32,14 +28,7 @@ const boostOptions = {
 const variants: [string, string[]][] = [['all features', []]];
 for (const [i, arg] of process.argv.entries()) if (arg === '--without') variants.push([`without ${process.argv[i + 1]}`, process.argv[i + 1]!.split(',')]);
 
-const corpus = loadCorpus();
-const duplicates = duplicatesOf(corpus);
-const phrasings = loadPhrasings(corpus);
-const ranker = new Bm25fRanker(corpus, { reranker: null });
-const week = weekPlan(phrasings);
-replayWeek({ search: (q, k) => ranker.search(q, k), learn: (id, words) => ranker.learned.set(id, words) }, corpus, week.replayed);
-const replayed = new Set(week.replayed);
-const training = [...phrasings.filter((p) => !p.heldOut && !replayed.has(p)), ...splitQueries(loadQueries()).tuning];
+const { ranker, duplicates, training } = trainingSetup();
 const foldOf = (query: string) => createHash('sha256').update(`fold:${query}`).digest()[0]! % FOLDS;
 const byFold = Array.from({ length: FOLDS }, (_, k) => training.filter((q) => foldOf(q.query) === k));
 const examples = byFold.map((queries) => examplesOf(ranker, queries, duplicates));

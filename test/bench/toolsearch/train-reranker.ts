@@ -153,6 +153,24 @@ export function evaluate(score: (features: Float32Array, offset: number) => numb
 const withTrees = (base: (features: Float32Array, offset: number) => number, trees: readonly RerankerTree[]) => (features: Float32Array, offset: number) =>
   trees.reduce((s, tree) => s + treeScore(tree, features, offset), base(features, offset));
 
+/**
+ * What every training script starts from: the first-stage ranker without a model, its learned
+ * field as a week of use leaves it (so the model weighs it: one tuning phrasing of half the tools
+ * replayed as agents' searches and calls, and left out of the training data), and the training
+ * phrasings (never the held-out ones).
+ */
+export function trainingSetup(): { ranker: Bm25fRanker; duplicates: ReturnType<typeof duplicatesOf>; training: LabelledQuery[] } {
+  const corpus = loadCorpus();
+  const duplicates = duplicatesOf(corpus);
+  const phrasings = loadPhrasings(corpus);
+  const ranker = new Bm25fRanker(corpus, { reranker: null });
+  const week = weekPlan(phrasings);
+  replayWeek({ search: (q, k) => ranker.search(q, k), learn: (id, words) => ranker.learned.set(id, words) }, corpus, week.replayed);
+  const replayed = new Set(week.replayed);
+  const training = [...phrasings.filter((p) => !p.heldOut && !replayed.has(p)), ...splitQueries(loadQueries()).tuning];
+  return { ranker, duplicates, training };
+}
+
 const aside = (query: string) => createHash('sha256').update(`aside:${query}`).digest()[0]! % 5 === 0;
 
 async function main(): Promise<void> {
@@ -167,16 +185,7 @@ async function main(): Promise<void> {
     depth: option('--depth', DEFAULT_BOOST.depth),
     learningRate: option('--rate', DEFAULT_BOOST.learningRate),
   };
-  const corpus = loadCorpus();
-  const duplicates = duplicatesOf(corpus);
-  const phrasings = loadPhrasings(corpus);
-  const ranker = new Bm25fRanker(corpus, { reranker: null });
-  // The learned field as a week of use leaves it, so the model weighs it: one tuning phrasing of
-  // half the tools replayed as agents' searches and calls, and left out of the training data.
-  const week = weekPlan(phrasings);
-  replayWeek({ search: (q, k) => ranker.search(q, k), learn: (id, words) => ranker.learned.set(id, words) }, corpus, week.replayed);
-  const replayed = new Set(week.replayed);
-  const training = [...phrasings.filter((p) => !p.heldOut && !replayed.has(p)), ...splitQueries(loadQueries()).tuning];
+  const { ranker, duplicates, training } = trainingSetup();
   const fitPart = training.filter((q) => !aside(q.query));
   const asidePart = training.filter((q) => aside(q.query));
   const fitExamples = examplesOf(ranker, fitPart, duplicates);
