@@ -69,7 +69,7 @@ export function BrokenRow({ entry, active, bundleName }: { entry: BrokenEntry; a
       <div role="cell" className="cell cell-avail cell-broken-reason" title={entry.problem.reason}>
         <span className="avail avail-bad">
           <span className="avail-dot" aria-hidden="true" />
-          {entry.problem.reason}
+          <span className="avail-text">{entry.problem.reason}</span>
         </span>
       </div>
       <div role="cell" className="cell cell-switch">

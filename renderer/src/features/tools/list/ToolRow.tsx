@@ -77,7 +77,7 @@ export const ToolRow = memo(function ToolRow({
         ) : (
           <span className="avail avail-bad" title={avail.reason}>
             <span className="avail-dot" aria-hidden="true" />
-            {avail.reason ?? 'unavailable'}
+            <span className="avail-text">{avail.reason ?? 'unavailable'}</span>
           </span>
         )}
       </div>
