@@ -68,7 +68,7 @@ export async function run(): Promise<void> {
         await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
         await page.addInitScript(TAG_FIRST_ROW);
         const events: TraceEvent[] = [];
-        cdp.on('Tracing.dataCollected', (d: { value: TraceEvent[] }) => events.push(...d.value));
+        cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as TraceEvent[])));
         const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
         await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink.user_timing,v8.execute,v8', transferMode: 'ReportEvents' });
         await page.goto(`${rig.urls.get(name)!}/#token=${TOKEN}`);
