@@ -81,7 +81,7 @@ describe.skipIf(!chromiumAvailable())('first screen', () => {
   });
 
   it('renders the frame with its data and rows in its first commit; the bundles past the first screen follow', async () => {
-    // More bundles than the sidebar renders before the list has painted (Sidebar.tsx, firstBundleRows: 25 at this window height).
+    // More bundles than the sidebar renders before the list has painted (Sidebar.tsx, firstBundleRows: 21 at this window height).
     const slugs = Array.from({ length: 45 }, (_, i) => `many-${String(i).padStart(2, '0')}`);
     await Promise.all(slugs.map((slug) => api(host, 'bundles.put', { bundleID: uuidv7(), bundle: { slug, displayName: slug, isEnabled: true } })));
     const page = await browser.context.newPage();

@@ -9,10 +9,10 @@ import { Sidebar } from './Sidebar.js';
 import { ToolList } from '../features/tools/list/ToolList.js';
 import { Loading } from '../components/States.js';
 import { SearchCombo, SearchPalette } from '../features/search/Search.js';
-import { SearchScreen } from '../features/search/SearchScreen.js';
 import { DropOverlay, TransferStatus } from '../features/transfer/DropZone.js';
 import { ApprovalsPanel } from '../features/approvals/ApprovalsPanel.js';
 import { slotsOf } from '../tool-types/slot-registry.js';
+import { preloadable, preloadSecondaryScreens } from '../lib/preloadable.js';
 
 // The tester (rjsf) and the editors (CodeMirror) are most of the code; the tool list, which
 // people see first, does not wait for them, nor for screens opened now and then.
@@ -26,6 +26,8 @@ const SettingsScreen = lazy(() => import('../features/settings/SettingsScreen.js
 const AuditScreen = lazy(() => import('../features/audit/AuditScreen.js').then((m) => ({ default: m.AuditScreen })));
 const ProfileList = lazy(() => import('../features/profiles/ProfileList.js').then((m) => ({ default: m.ProfileList })));
 const ProfileEditor = lazy(() => import('../features/profiles/ProfileEditor.js').then((m) => ({ default: m.ProfileEditor })));
+// Opened from the search box's last option: loaded ahead once the first screen has settled.
+const SearchScreen = preloadable(() => import('../features/search/SearchScreen.js').then((m) => m.SearchScreen));
 const AgentsScreen = lazy(() => import('../features/agents/AgentsScreen.js').then((m) => ({ default: m.AgentsScreen })));
 
 function Screen({ route }: { route: Route }) {
@@ -101,6 +103,15 @@ export function App() {
   useEffect(() => {
     if (seq > 0) firstScreenGate().settle();
   }, [seq]);
+  // What a click may open next (the search page, an upstream server's panel, the add-server form) loads once the first screen is done.
+  useEffect(() => {
+    let cancel: (() => void) | undefined;
+    const unwait = firstScreenGate().whenSettled(() => (cancel = preloadSecondaryScreens()));
+    return () => {
+      unwait();
+      cancel?.();
+    };
+  }, []);
 
   return (
     <TypeProviders>

@@ -21,14 +21,18 @@ function isBundleActive(route: Route, bundleID: string): boolean {
   return false;
 }
 
+/** What sits above the bundle rows in the sidebar (136 px at the default font size), a little under. */
+const SIDEBAR_HEAD_PX = 120;
+
 /**
  * Bundle rows rendered before the first screen has painted: as many as the window's height could
- * show (a row is 34 px, Sidebar.css), never fewer than 20. With 200 bundles, their rows were three
- * quarters of the first render's components; 40 of them were still a fifth of it at 820 px,
- * where 24 fit. The others follow at transition priority once the tool list is on screen.
+ * show below the brand, All tools and the bundles' heading (135 px; a row is 34 px, Sidebar.css),
+ * never fewer than 20. With 200 bundles, their rows were three quarters of the first render's
+ * components; 40 of them were still a fifth of it at 820 px, where 21 fit. The others follow at
+ * transition priority once the tool list is on screen.
  */
 export function firstBundleRows(windowHeight = typeof window === 'undefined' ? 0 : window.innerHeight): number {
-  return Math.max(20, Math.ceil(windowHeight / 34));
+  return Math.max(20, Math.ceil((windowHeight - SIDEBAR_HEAD_PX) / 34));
 }
 
 /** Bundle rows added per idle moment once the first screen has settled. */

@@ -1,5 +1,8 @@
 /** The upstream type's way to add a bundle: an MCP server, from the sidebar's heading or the new-bundle page. */
-import { useAddUpstream } from './AddUpstream.js';
+import { preloadAddUpstream, useAddUpstream } from './AddUpstream.js';
+
+/** A pointer on it or focus in it: the dialog's code loads now, so the click opens it at once. */
+const intent = { onPointerEnter: () => void preloadAddUpstream().catch(() => undefined), onFocus: () => void preloadAddUpstream().catch(() => undefined) };
 
 export function AddUpstreamBundle({ place }: { place: 'sidebar' | 'new-bundle' }) {
   const open = useAddUpstream();
@@ -7,7 +10,7 @@ export function AddUpstreamBundle({ place }: { place: 'sidebar' | 'new-bundle' }
     return (
       <p className="page-sub">
         Tools from an MCP server you already run?{' '}
-        <button type="button" className="link-btn" onClick={open} data-testid="bundle-add-server">
+        <button type="button" className="link-btn" onClick={open} {...intent} data-testid="bundle-add-server">
           Add an MCP server instead
         </button>
       </p>
@@ -20,6 +23,7 @@ export function AddUpstreamBundle({ place }: { place: 'sidebar' | 'new-bundle' }
       aria-label="Add an MCP server…"
       title="Add an MCP server… (a command line or a URL; its tools become Toolwright tools)"
       onClick={open}
+      {...intent}
       data-testid="sidebar-add-server"
     >
       <ServerIcon />

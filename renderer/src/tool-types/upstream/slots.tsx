@@ -8,12 +8,15 @@ import { lazy } from 'react';
 import type { TypeSlots } from '../slots.js';
 import { AddUpstreamProvider } from './AddUpstream.js';
 import { AddUpstreamBundle } from './AddBundle.js';
-import { UpstreamPanel } from './UpstreamPanel.js';
+import { preloadable } from '../../lib/preloadable.js';
 import { MARK_LABEL, upstreamMarkOf } from './upstreamMark.js';
 
 const UpstreamNotice = lazy(() => import('./DefinitionReview.js').then((m) => ({ default: m.UpstreamNotice })));
 const UpstreamIdleSetting = lazy(() => import('./IdleSetting.js').then((m) => ({ default: m.UpstreamIdleSetting })));
 const UpstreamImportSection = lazy(() => import('./ImportReport.js').then((m) => ({ default: m.UpstreamImportSection })));
+
+// Shown on an upstream bundle's page only: loaded once the first screen has settled (preloadable).
+const UpstreamPanel = preloadable(() => import('./UpstreamPanel.js').then((m) => m.UpstreamPanel));
 
 const TONE = { new: 'info', changed: 'warn', gone: 'danger' } as const;
 

@@ -2,7 +2,7 @@
  * The tools of one bundle or of all bundles: the header, the notices, the table's column heads and
  * its footer; the rows themselves (virtualised, with their keyboard) are ToolRows.
  */
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from 'react';
+import { Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { useBundles, useProblems, useToolPages } from '../../../api/queries.js';
 import { useToggleTool } from '../../../api/mutations.js';
 import { useNav } from '../../../lib/nav.js';
@@ -100,7 +100,12 @@ export function ToolList({ bundleID }: { bundleID: string | null }) {
       )}
 
       {/* A bundle a tool type owns (an upstream server's) shows that type's panel; its tools come from there. */}
-      {bundle && owner?.BundlePanel && <owner.BundlePanel key={bundle.bundleID} bundle={bundle} />}
+      {bundle && owner?.BundlePanel && (
+        // A lazy panel's code is usually in by now (lib/preloadable.ts); when not, a quiet placeholder, not the screen's spinner.
+        <Suspense fallback={<div className="panel slot-placeholder" aria-busy="true" />}>
+          <owner.BundlePanel key={bundle.bundleID} bundle={bundle} />
+        </Suspense>
+      )}
       <BrokenFiles bundleID={bundleID} />
       {pages.isPending ? (
         <Loading label="Loading tools…" />

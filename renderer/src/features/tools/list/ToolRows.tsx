@@ -17,6 +17,20 @@ import type { BundleView, ToolView } from '../../../../../shared/types.js';
 
 /** Rows past each edge of the view (see `overscan` below). */
 const OVERSCAN = 3;
+/**
+ * What always sits above and below the scroller in the tool list: the top bar, the page's header
+ * and the column heads above, the footer and the margin below (259 px at 1280×820, more on a
+ * bundle's page and with notices), a little under so that the first render never leaves a gap.
+ */
+const CHROME_AROUND_ROWS = 200;
+
+/**
+ * The scroller's height before it is laid out (initialRect). The window's height stood in: 19
+ * rows rendered for the 11 of a 820 px window, and a second commit trimmed them after the paint.
+ */
+function scrollerHeightGuess(): number {
+  return Math.max(window.innerHeight - CHROME_AROUND_ROWS, 300);
+}
 /** Rows before the end of what is loaded at which the next page is asked for: a fast wheel turn is ~46 rows. */
 const PREFETCH_ROWS = 300;
 /**
@@ -80,17 +94,19 @@ export const ToolRows = memo(function ToolRows({
   const scrollRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
 
+  const settled = useFirstScreenSettled();
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     // Every row in the DOM is laid out, painted and layerized in each frame whose rows change, and
     // a fast wheel replaces them all: 12 a side was 36 rows for 12 in view (docs/speed.md,
-    // "Scrolling 10,000 rows").
-    overscan: OVERSCAN,
-    // Until the list is in the DOM its height is unknown; the window's lets the first render hold
-    // rows (it would hold none, and the rows would take a render and a commit of their own).
-    initialRect: { width: window.innerWidth, height: window.innerHeight },
+    // "Scrolling 10,000 rows"). The first screen renders the rows in view alone: the others are
+    // for scrolling, and come in an idle moment after the paint (first-screen.ts).
+    overscan: settled ? OVERSCAN : 0,
+    // Until the list is in the DOM its height is unknown; a guess lets the first render hold rows
+    // (it would hold none, and the rows would take a render and a commit of their own).
+    initialRect: { width: window.innerWidth, height: scrollerHeightGuess() },
     observeElementRect: observeScrollerSize,
     scrollToFn: scrollScroller,
     // On by default: every scroll event that changed the rows in view rendered them at once,
@@ -109,7 +125,7 @@ export const ToolRows = memo(function ToolRows({
   );
 
   const lastIndex = items[items.length - 1]?.index ?? 0;
-  const lookahead = useFirstScreenSettled() ? PREFETCH_ROWS : NEAR_END_ROWS;
+  const lookahead = settled ? PREFETCH_ROWS : NEAR_END_ROWS;
   useEffect(() => {
     if (lastIndex >= rows.length - lookahead && hasNextPage && !isFetching) void fetchNextPage();
   }, [lastIndex, rows.length, lookahead, hasNextPage, isFetching, fetchNextPage]);

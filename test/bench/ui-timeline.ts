@@ -1,0 +1,118 @@
+/**
+ * Where a first render's time goes, this renderer against another build, interleaved on one host
+ * and data set (renderer-rig.ts): for each first render of 10,000 tools (no HTTP cache), a
+ * Chromium trace of the page's main thread up to the paint mark, read as
+ * - the paint mark (tw:toollist-painted), the first row's paint by Element Timing (the browser's
+ *   own paint time, a check on the mark), the app's start (tw:app-start, after the entry has run)
+ *   and mark − start (the app's own share, which the machine's load and the download move less);
+ * - the entry's evaluation (v8.evaluateModule), the page's script tasks, and style, layout and paint.
+ * Medians per build, with the load. On a shared machine the differences that repeat across runs
+ * mean more than any one figure.
+ *
+ * Run alone: TW_BENCH_OTHER_RENDERER=<folder of another renderer build> npx tsx test/bench/ui-timeline.ts
+ * (TW_BENCH_RUNS, 8 by default, renders per build).
+ */
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { waitForMark } from './ui.js';
+import { openRendererRig } from './renderer-rig.js';
+import { fmt, median } from './util.js';
+
+const TOKEN = 'bench-timeline';
+
+/** Tags the first tool row's name for Element Timing as it enters the DOM (before the frame that paints it). */
+const TAG_FIRST_ROW = `(() => { const tag = () => { const n = document.querySelector('[data-testid="tool-scroll"] .tool-name'); if (!n) return false;
+  n.setAttribute('elementtiming', 'tw-first-row'); return true; };
+  const o = new MutationObserver(() => tag() && o.disconnect()); o.observe(document, { childList: true, subtree: true }); })()`;
+
+const ELEMENT_PAINT = `new Promise((resolve) => { if (!PerformanceObserver.supportedEntryTypes.includes('element')) return resolve(NaN);
+  const o = new PerformanceObserver((l) => { const e = l.getEntries().find((x) => x.identifier === 'tw-first-row'); if (e) { o.disconnect(); resolve(e.renderTime); } });
+  o.observe({ type: 'element', buffered: true }); setTimeout(() => resolve(NaN), 2000); })`;
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+const FIGURES = ['painted', 'element', 'appStart', 'afterStart', 'entryEval', 'script', 'style', 'layout', 'paint'] as const;
+type Figures = Record<(typeof FIGURES)[number], number>;
+
+export async function run(): Promise<void> {
+  const other = process.env['TW_BENCH_OTHER_RENDERER'];
+  if (!other || !existsSync(join(other, 'index.html'))) throw new Error('set TW_BENCH_OTHER_RENDERER to the folder of another renderer build');
+  const runs = Number(process.env['TW_BENCH_RUNS'] ?? 8);
+  const rig = await openRendererRig({ token: TOKEN, others: [['other', other]], watch: false, dataPrefix: 'tw-bench-timeline-' });
+  const results = new Map<string, Figures[]>([
+    ['ours', []],
+    ['other', []],
+  ]);
+  const loads: number[] = [];
+  try {
+    for (const url of rig.urls.values()) {
+      const warm = await rig.browser.context.newPage();
+      await warm.goto(`${url}/#token=${TOKEN}`);
+      await waitForMark(warm, 'tw:toollist-painted');
+      await warm.close();
+    }
+    for (let i = 0; i < runs; i++) {
+      for (const name of i % 2 ? ['other', 'ours'] : ['ours', 'other']) {
+        const page = await rig.browser.context.newPage();
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+        await page.addInitScript(TAG_FIRST_ROW);
+        const events: TraceEvent[] = [];
+        cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as TraceEvent[])));
+        const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+        await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink.user_timing,v8.execute,v8', transferMode: 'ReportEvents' });
+        await page.goto(`${rig.urls.get(name)!}/#token=${TOKEN}`);
+        await waitForMark(page, 'tw:toollist-painted');
+        const marks = (await page.evaluate(
+          `({ painted: performance.getEntriesByName('tw:toollist-painted')[0].startTime, appStart: performance.getEntriesByName('tw:app-start')[0].startTime })`,
+        )) as { painted: number; appStart: number };
+        const element = (await page.evaluate(ELEMENT_PAINT)) as number;
+        await cdp.send('Tracing.end');
+        await complete;
+        await page.close();
+        loads.push(loadavg()[0]!);
+        // The page's main thread: the renderer thread that ran the paint mark.
+        const mark = events.find((e) => e.name === 'tw:toollist-painted');
+        const main = mark ? events.filter((e) => e.pid === mark.pid && e.tid === mark.tid && e.ph === 'X' && e.ts <= mark.ts) : [];
+        const sum = (...names: string[]) => main.filter((e) => names.includes(e.name)).reduce((n, e) => n + (e.dur ?? 0) / 1000, 0);
+        results.get(name)!.push({
+          ...marks,
+          element,
+          afterStart: marks.painted - marks.appStart,
+          entryEval: sum('v8.evaluateModule'),
+          script: sum('FunctionCall'),
+          style: sum('UpdateLayoutTree'),
+          layout: sum('Layout'),
+          paint: sum('Paint'),
+        });
+      }
+    }
+    console.log(`  ${runs} first renders per build, interleaved, one host and data set (10,000 tools); other build: ${other}`);
+    console.log(`  load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}; medians, ms:`);
+    console.log(`  ${'build'.padEnd(8)}${FIGURES.map((f) => f.padStart(11)).join('')}`);
+    for (const [name, rows] of results) {
+      const cells = FIGURES.map((f) => {
+        const values = rows.map((r) => r[f]).filter((v) => Number.isFinite(v));
+        return (values.length ? fmt(median(values)) : '—').padStart(11);
+      });
+      console.log(`  ${name.padEnd(8)}${cells.join('')}`);
+    }
+  } finally {
+    await rig.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await run();
+  process.exit(0);
+}
