@@ -68,5 +68,5 @@ export class WordApis {
 }
 
 export function shippedWordApis(): WordApiTable {
-  return shipped as WordApiTable;
+  return shipped as unknown as WordApiTable;
 }
