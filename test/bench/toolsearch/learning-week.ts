@@ -29,7 +29,8 @@ const hashOf = (text: string) => createHash('sha256').update(text).digest()[0]!;
 /** Which tuning phrasings a simulated week replays (one per tool of the tuning half) and which it keeps to measure. */
 export function weekPlan(phrasings: readonly Phrasing[]): { replayed: Phrasing[]; kept: Phrasing[]; usedNames: Set<string> } {
   const byTool = new Map<string, Phrasing[]>();
-  for (const p of phrasings) if (!p.heldOut) byTool.set(p.expected[0]!, [...(byTool.get(p.expected[0]!) ?? []), p]);
+  // The train-*.txt phrasings (phrasings.ts) stay out of it: the week is the one earlier figures were on.
+  for (const p of phrasings) if (!p.heldOut && !p.file.startsWith('train-')) byTool.set(p.expected[0]!, [...(byTool.get(p.expected[0]!) ?? []), p]);
   // The tuning half of the tools: those with two or more tuning phrasings, every other one by name hash.
   const used = [...byTool].filter(([name, list]) => list.length >= 2 && hashOf(name) % 2 === 0);
   return { replayed: used.map(([, list]) => list[0]!), kept: used.flatMap(([, list]) => list.slice(1)), usedNames: new Set(used.map(([name]) => name)) };

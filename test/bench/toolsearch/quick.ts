@@ -25,7 +25,8 @@ const built = performance.now() - started;
 const phrasings = loadPhrasings(corpus);
 const sets: [string, LabelledQuery[]][] = [
   ['tuning, earlier set', splitQueries(loadQueries()).tuning],
-  ['tuning, written', phrasings.filter((p) => !p.heldOut)],
+  // The train-*.txt phrasings (training only, written to the tuning misses) are not in it, so it stays the set earlier figures were on.
+  ['tuning, written', phrasings.filter((p) => !p.heldOut && !p.file.startsWith('train-'))],
 ];
 const rank = (q: string, k: number) => searcher.search(q, k).map((m) => m.name);
 console.log(`index built in ${built.toFixed(0)} ms`);
@@ -38,6 +39,13 @@ const resourceWords = (name: string) =>
   );
 for (const [label, set] of sets) {
   const q = measureQuality(set, rank, duplicates);
+  if (process.argv.includes('--first-stage')) {
+    const within100 = set.filter(({ query, expected }) => {
+      const acceptable = new Set(expected.flatMap((n) => duplicates.get(n) ?? [n]));
+      return rank(query, 100).some((n) => acceptable.has(n));
+    }).length;
+    console.log(`${label.padEnd(22)} first stage's 100 hold the expected tool for ${(within100 / set.length).toFixed(3)}`);
+  }
   console.log(
     `${label.padEnd(22)} (${set.length}) r@1 ${q.recallAt1.toFixed(3)}  r@5 ${q.recallAt5.toFixed(3)}  r@10 ${q.recallAt10.toFixed(3)}  MRR ${q.mrr.toFixed(3)}`,
   );

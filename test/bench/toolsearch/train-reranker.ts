@@ -25,8 +25,11 @@ import { boost, DEFAULT_BOOST, treeScore } from './boost-trees.js';
 import { duplicatesOf, loadCorpus, loadQueries, splitQueries, type LabelledQuery } from './evaluate.js';
 import { loadPhrasings } from './phrasings.js';
 import { replayWeek, weekPlan } from './learning-week.js';
+import { countWordApis, countWordPairs, crossFitting } from './word-tables.js';
 
 const WEIGHTS_FILE = new URL('../../../electron/core/agents/tool-search/reranker-weights.json', import.meta.url);
+const WORD_APIS_FILE = new URL('../../../electron/core/agents/tool-search/word-apis.json', import.meta.url);
+const WORD_PAIRS_FILE = new URL('../../../electron/core/agents/tool-search/word-pairs.json', import.meta.url);
 const EPOCHS = 400;
 const LEARNING_RATE = 0.05;
 const L2_CHOICES = [0.0001, 0.001, 0.01, 0.1];
@@ -39,9 +42,15 @@ export interface Example {
   count: number;
 }
 
-export function examplesOf(ranker: Bm25fRanker, queries: readonly LabelledQuery[], duplicates: ReadonlyMap<string, readonly string[]>): Example[] {
+export function examplesOf(
+  ranker: Bm25fRanker,
+  queries: readonly LabelledQuery[],
+  duplicates: ReadonlyMap<string, readonly string[]>,
+  before?: (query: string) => void,
+): Example[] {
   const out: Example[] = [];
   for (const { query, expected } of queries) {
+    before?.(query);
     const acceptable = new Set(expected.flatMap((name) => duplicates.get(name) ?? [name]));
     const { names, features } = ranker.candidatesWithFeatures(query);
     const positives = names.flatMap((n, i) => (acceptable.has(n) ? [i] : []));
@@ -159,7 +168,16 @@ const withTrees = (base: (features: Float32Array, offset: number) => number, tre
  * replayed as agents' searches and calls, and left out of the training data), and the training
  * phrasings (never the held-out ones).
  */
-export function trainingSetup(): { ranker: Bm25fRanker; duplicates: ReturnType<typeof duplicatesOf>; training: LabelledQuery[] } {
+export function trainingSetup(): {
+  ranker: Bm25fRanker;
+  duplicates: ReturnType<typeof duplicatesOf>;
+  training: LabelledQuery[];
+  /** What word-apis.json is counted from: every phrasing not held out (those the week replayed too). */
+  counted: LabelledQuery[];
+  /** Call before computing a training phrasing's features (word-tables.ts). */
+  crossFitted: (query: string) => void;
+  corpus: ReturnType<typeof loadCorpus>;
+} {
   const corpus = loadCorpus();
   const duplicates = duplicatesOf(corpus);
   const phrasings = loadPhrasings(corpus);
@@ -167,8 +185,10 @@ export function trainingSetup(): { ranker: Bm25fRanker; duplicates: ReturnType<t
   const week = weekPlan(phrasings);
   replayWeek({ search: (q, k) => ranker.search(q, k), learn: (id, words) => ranker.learned.set(id, words) }, corpus, week.replayed);
   const replayed = new Set(week.replayed);
-  const training = [...phrasings.filter((p) => !p.heldOut && !replayed.has(p)), ...splitQueries(loadQueries()).tuning];
-  return { ranker, duplicates, training };
+  const earlierTuning = splitQueries(loadQueries()).tuning;
+  const training = [...phrasings.filter((p) => !p.heldOut && !replayed.has(p)), ...earlierTuning];
+  const counted = [...phrasings.filter((p) => !p.heldOut), ...earlierTuning];
+  return { ranker, duplicates, training, counted, crossFitted: crossFitting(ranker, counted, corpus), corpus };
 }
 
 const aside = (query: string) => createHash('sha256').update(`aside:${query}`).digest()[0]! % 5 === 0;
@@ -185,11 +205,11 @@ async function main(): Promise<void> {
     depth: option('--depth', DEFAULT_BOOST.depth),
     learningRate: option('--rate', DEFAULT_BOOST.learningRate),
   };
-  const { ranker, duplicates, training } = trainingSetup();
+  const { ranker, duplicates, training, counted, crossFitted, corpus } = trainingSetup();
   const fitPart = training.filter((q) => !aside(q.query));
   const asidePart = training.filter((q) => aside(q.query));
-  const fitExamples = examplesOf(ranker, fitPart, duplicates);
-  const asideExamples = examplesOf(ranker, asidePart, duplicates);
+  const fitExamples = examplesOf(ranker, fitPart, duplicates, crossFitted);
+  const asideExamples = examplesOf(ranker, asidePart, duplicates, crossFitted);
   console.log(
     `training phrasings: ${training.length} (${fitPart.length} to fit, ${asidePart.length} aside to choose L2); expected tool among the first stage's 100: ${fitExamples.length + asideExamples.length}`,
   );
@@ -240,6 +260,20 @@ async function main(): Promise<void> {
   const path = fileURLToPath(WEIGHTS_FILE);
   writeFileSync(WEIGHTS_FILE, await format(JSON.stringify(file), { ...(await resolveConfig(path)), filepath: path }));
   console.log(`wrote ${fileURLToPath(WEIGHTS_FILE)}`);
+  const table = {
+    about: `Per query term: [written phrasings holding it, { API → how many of them meant a tool of it }], counted by test/bench/toolsearch/train-reranker.ts from ${counted.length} phrasings (none held out).`,
+    ...countWordApis(counted, corpus),
+  };
+  const tablePath = fileURLToPath(WORD_APIS_FILE);
+  writeFileSync(WORD_APIS_FILE, await format(JSON.stringify(table), { ...(await resolveConfig(tablePath)), filepath: tablePath }));
+  console.log(`wrote ${tablePath}`);
+  const pairs = {
+    about: `Per query term: [written phrasings holding it, { word of the meant tool's name or title, not said by the phrasing → how many of them (at least 2) }], counted by test/bench/toolsearch/train-reranker.ts from ${counted.length} phrasings (none held out).`,
+    ...countWordPairs(counted, corpus),
+  };
+  const pairsPath = fileURLToPath(WORD_PAIRS_FILE);
+  writeFileSync(WORD_PAIRS_FILE, await format(JSON.stringify(pairs), { ...(await resolveConfig(pairsPath)), filepath: pairsPath }));
+  console.log(`wrote ${pairsPath}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

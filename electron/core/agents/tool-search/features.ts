@@ -39,6 +39,9 @@ export const FEATURE_NAMES: readonly string[] = [
   'question, tool changes things',
   'many asked, tool lists',
   'one named, tool lists',
+  'words say this API (learned)',
+  'words say this API, against the best API',
+  'words go with this tool name (learned)',
 ];
 
 export const FEATURE_COUNT = FEATURE_NAMES.length;
@@ -148,4 +151,7 @@ export const FEATURE = {
   questionToolChanges: FIELD_BASE + F + 23,
   manyToolLists: FIELD_BASE + F + 24,
   oneToolLists: FIELD_BASE + F + 25,
+  wordApiSum: FIELD_BASE + F + 26,
+  wordApiRelative: FIELD_BASE + F + 27,
+  wordPairs: FIELD_BASE + F + 28,
 } as const;

@@ -25,6 +25,8 @@ import { LearnedField } from './learned.js';
 import { BundleLevel, fillBundleFeatures } from './bundle-level.js';
 import { indexOf, topK } from './top-k.js';
 import { queryShape, type QueryShape, ToolShapes } from './shape.js';
+import { shippedWordApis, type WordApiTable, WordApis } from './word-apis.js';
+import { shippedWordPairs, type WordPairTable, WordPairs } from './word-pairs.js';
 
 /** At most this much of a query is read; a pasted megabyte costs no more than a paragraph. */
 export const MAX_QUERY_CHARS = 2_000;
@@ -60,6 +62,8 @@ interface FirstStage {
   /** What the query's words no tool holds weigh, for relevance: each as much as the rarest word of the index. */
   unknownWeight: number;
   shape: QueryShape;
+  /** Every distinct term of the query, those no tool holds too (word-apis.ts knows words tools do not say). */
+  terms: string[];
 }
 
 interface QueryWord {
@@ -82,6 +86,10 @@ export interface RankerOptions extends IndexOptions {
   bundleLevel?: boolean;
   /** false: the re-ranker's linear part alone, without its boosted trees (the bench's lever table). */
   trees?: boolean;
+  /** Which API the task's words point to (word-apis.ts): the shipped table by default; null for none. */
+  wordApis?: WordApiTable | null;
+  /** Which tool-name words the task's words go with (word-pairs.ts): the shipped table by default; null for none. */
+  wordPairs?: WordPairTable | null;
 }
 
 export class Bm25fRanker {
@@ -104,6 +112,10 @@ export class Bm25fRanker {
   private readonly rarestIdf: number;
   private readonly bundleLevel: BundleLevel | undefined;
   private readonly shapes: ToolShapes;
+  /** Replaced per phrasing while training (cross-fitting: train-reranker.ts). */
+  wordApis: WordApis | undefined;
+  wordPairs: WordPairs | undefined;
+  readonly bundleIds = new Map<string, number>();
 
   constructor(
     private readonly entries: readonly ToolSearchEntry[],
@@ -136,10 +148,18 @@ export class Bm25fRanker {
     this.rarestIdf = Math.log(1 + (count - 1 + 0.5) / 1.5);
     this.bundleLevel = options.bundleLevel === false ? undefined : new BundleLevel(this.index);
     this.shapes = new ToolShapes(entries);
+    entries.forEach((e, d) => this.bundleIds.set(e.bundle, this.index.bundleOf[d]!));
+    this.wordApis = options.wordApis === null ? undefined : new WordApis(options.wordApis ?? shippedWordApis(), this.bundleIds);
+    this.wordPairs = options.wordPairs === null ? undefined : new WordPairs(options.wordPairs ?? shippedWordPairs(), (term) => this.termId(term));
+  }
+
+  /** A term's id in the index; undefined when no tool holds it. */
+  termId(term: string): number | undefined {
+    return this.index.postings.get(term)?.id;
   }
 
   /** The query's words with their expansions, what it asks to do, and the bundles it names. */
-  private parse(query: string): { words: QueryWord[]; action: Action; bundles: Set<number>; unknown: number } {
+  private parse(query: string): { words: QueryWord[]; action: Action; bundles: Set<number>; unknown: number; terms: string[] } {
     const text = query.slice(0, MAX_QUERY_CHARS);
     const plain = this.analyzer.words(text);
     const analyzed = [...plain, ...taskPhraseWords(text).map((word) => ({ word, term: this.analyzer.terms(word)[0] ?? word }))];
@@ -172,7 +192,7 @@ export class Bm25fRanker {
       } else if (i < plain.length && !ARGUMENT_VALUE.test(word)) unknown++;
       if (seen.size >= MAX_QUERY_WORDS) break;
     }
-    return { words, action, bundles, unknown };
+    return { words, action, bundles, unknown, terms: [...seen] };
   }
 
   /**
@@ -180,7 +200,7 @@ export class Bm25fRanker {
    * of its terms) and says which; clear() empties both after.
    */
   private firstStage(query: string): FirstStage | undefined {
-    const { words, action, bundles, unknown } = this.parse(query);
+    const { words, action, bundles, unknown, terms } = this.parse(query);
     if (!words.length) return undefined;
     const { scores, wordScores, covered, index } = this;
     let totalWeight = 0;
@@ -230,7 +250,7 @@ export class Bm25fRanker {
         (bundles.size && bundles.has(bundleOf[d]!) ? 1 + RANKING.service : 1);
       covered[d] = 0;
     }
-    return { words, action, bundles, touched, totalWeight, unknownWeight: unknown * this.rarestIdf, shape: queryShape(query.slice(0, MAX_QUERY_CHARS)) };
+    return { words, action, bundles, touched, totalWeight, unknownWeight: unknown * this.rarestIdf, shape: queryShape(query.slice(0, MAX_QUERY_CHARS)), terms };
   }
 
   /**
@@ -330,6 +350,8 @@ export class Bm25fRanker {
     const slots = { firstStage: FEATURE.firstStage, fit: FEATURE.bundleFit, rank: FEATURE.bundleRank, share: FEATURE.bundleShare, stride: FEATURE_COUNT };
     if (this.bundleLevel) fillBundleFeatures(this.bundleLevel, words, candidates, index.bundleOf, out, slots);
     else this.reranker?.neutralise(out, candidates.length, [slots.fit, slots.rank, slots.share]);
+    this.wordApis?.fill(stage.terms, candidates, index.bundleOf, out, { sum: FEATURE.wordApiSum, relative: FEATURE.wordApiRelative, stride: FEATURE_COUNT });
+    this.wordPairs?.fill(stage.terms, candidates, index.headTerms, index.headStarts, out, FEATURE.wordPairs, FEATURE_COUNT);
     return out;
   }
 
