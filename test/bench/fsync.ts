@@ -9,9 +9,10 @@
  * each with one record per batch and with 10 writers' worth (10 records) per batch.
  * (a) is the baseline; the ratio (b)/(a) is what a journal written in place could save. Beside
  * each, the CPU this process spent per batch (user + system: the kernel's part of the sync).
+ * Then the writer under a modelled host (writerRounds) and by thread (byThread).
  */
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditLog } from '../../electron/core/audit/writer.js';
@@ -160,6 +161,60 @@ async function writerRounds(): Promise<void> {
   }
 }
 
+/** Each thread's run time so far (ms), as the scheduler counts it exactly: main, libuv workers, the rest. */
+async function threadRunMs(): Promise<Map<string, number>> {
+  const run = new Map<string, number>();
+  for (const task of await readdir('/proc/self/task')) {
+    const stat = await readFile(`/proc/self/task/${task}/stat`, 'utf8');
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const ns = Number((await readFile(`/proc/self/task/${task}/schedstat`, 'utf8')).split(' ')[0]);
+    const kind = name === 'MainThread' || name === 'libuv-worker' ? name : 'other';
+    run.set(kind, (run.get(kind) ?? 0) + ns / 1e6);
+  }
+  return run;
+}
+
+/**
+ * Where a durable record's CPU goes, by thread (Linux): N awaited appends, one record a batch,
+ * durable beside an ablation whose fdatasync answers at once (FileHandle.prototype.datasync
+ * replaced for the loop only): the main thread's extra is its idle wake, the workers' is the sync.
+ */
+async function byThread(): Promise<void> {
+  if (process.platform !== 'linux') return;
+  const probe = await open(join(dir, 'probe'), 'w');
+  const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+  await probe.close();
+  const real = proto.datasync;
+  const n = 1000;
+  console.log(`  by thread (run time from /proc/self/task/*/schedstat), ${n} awaited appends, one record a batch, per record:`);
+  for (const ablation of [false, true, false, true]) {
+    if (ablation) proto.datasync = () => Promise.resolve();
+    try {
+      const log = new AuditLog({ dir: join(dir, `threads-${ablation}-${Math.random()}`) });
+      await log.append({ kind: 'change', path: 'warm-up', op: 'update', actor: 'app', after: 'a'.repeat(64) });
+      const before = await threadRunMs();
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) await log.append({ kind: 'change', path: `bundles/${i}.json`, op: 'update', actor: 'app', after: 'a'.repeat(64) });
+      const wall = performance.now() - t0;
+      const after = await threadRunMs();
+      await log.close();
+      const per = (kind: string) => fmt(((after.get(kind) ?? 0) - (before.get(kind) ?? 0)) / n);
+      console.log(
+        `  ${(ablation ? 'ablation: datasync answers at once' : 'durable (as shipped)').padEnd(36)} main ${per('MainThread').padStart(7)}   libuv workers ${per('libuv-worker').padStart(7)}   other ${per('other').padStart(7)}   wall ${fmt(wall / n).padStart(8)}`,
+      );
+    } finally {
+      proto.datasync = real;
+    }
+  }
+  // What the main thread pays to go idle and be woken, with nothing else to do.
+  const before = await threadRunMs();
+  for (let i = 0; i < 300; i++) await new Promise((r) => setTimeout(r, 1));
+  const after = await threadRunMs();
+  console.log(
+    `  ${'an idle wake alone (setTimeout 1 ms)'.padEnd(36)} main ${fmt(((after.get('MainThread') ?? 0) - (before.get('MainThread') ?? 0)) / 300).padStart(7)}`,
+  );
+}
+
 export async function run(): Promise<void> {
   dir = await mkdtemp(join(process.env['TW_BENCH_FSYNC_DIR'] ?? tmpdir(), 'tw-bench-fsync-'));
   console.log(`  folder ${dir}, ${N} batches per side in turns of ${BLOCK}, record ${RECORD.length} B; load ${load()}`);
@@ -185,6 +240,7 @@ export async function run(): Promise<void> {
       console.log(`  ${`(b)/(a), ${records} rec/batch`.padEnd(60)} p50 ${r50.toFixed(2)}x     p95 ${r95.toFixed(2)}x`);
     }
     await writerRounds();
+    await byThread();
     console.log(`  load at end ${load()}`);
   } finally {
     await rm(dir, { recursive: true, force: true });
