@@ -33,79 +33,70 @@ const sorted = <T>(entries: Iterable<[string, T]>) => [...entries].sort(([a], [b
 /** A (query word, name word) pair seen fewer times than this is chance, not an association. */
 const MIN_PAIR = 2;
 
-export function countWordPairs(queries: readonly LabelledQuery[], corpus: readonly CorpusEntry[]): WordPairTable {
+type Counts = Map<string, [number, Map<string, number>]>;
+
+/**
+ * Per query term of the phrasings: how many held it, and how many of them gave each target
+ * (`targetsOf`: what the phrasing's meant tool says, given the phrasing's own terms; undefined
+ * skips the phrasing). At least `least` of a target to keep it.
+ */
+function countTargets(
+  queries: readonly LabelledQuery[],
+  targetsOf: (expected: readonly string[], terms: ReadonlySet<string>, analyzer: ReturnType<typeof createAnalyzer>) => Iterable<string> | undefined,
+  least: number,
+): Record<string, [number, Record<string, number>]> {
   const analyzer = createAnalyzer();
-  const byName = new Map(corpus.map((e) => [e.name, e]));
-  const counts = new Map<string, [number, Map<string, number>]>();
+  const counts: Counts = new Map();
   for (const { query, expected } of queries) {
-    const tool = byName.get(expected[0]!);
-    if (!tool) continue;
     const terms = queryTerms(analyzer, query);
-    const head = new Set([...analyzer.terms(tool.name), ...analyzer.terms(tool.title)].filter((t) => !terms.has(t)));
+    const targets = targetsOf(expected, terms, analyzer);
+    if (!targets) continue;
+    const unique = new Set(targets);
     for (const term of terms) {
       let entry = counts.get(term);
       if (!entry) counts.set(term, (entry = [0, new Map()]));
       entry[0]++;
-      for (const h of head) entry[1].set(h, (entry[1].get(h) ?? 0) + 1);
+      for (const target of unique) entry[1].set(target, (entry[1].get(target) ?? 0) + 1);
     }
   }
-  const terms: WordPairTable['terms'] = {};
-  for (const [term, [total, pairs]] of sorted(counts)) {
-    const kept = sorted([...pairs].filter(([, n]) => n >= MIN_PAIR));
-    if (kept.length) terms[term] = [total, Object.fromEntries(kept)];
+  const out: Record<string, [number, Record<string, number>]> = {};
+  for (const [term, [total, targets]] of sorted(counts)) {
+    const kept = sorted([...targets].filter(([, n]) => n >= least));
+    if (kept.length) out[term] = [total, Object.fromEntries(kept)];
   }
-  return { terms };
+  return out;
+}
+
+export function countWordPairs(queries: readonly LabelledQuery[], corpus: readonly CorpusEntry[]): WordPairTable {
+  const byName = new Map(corpus.map((e) => [e.name, e]));
+  const headOf = (expected: readonly string[], terms: ReadonlySet<string>, analyzer: ReturnType<typeof createAnalyzer>) => {
+    const tool = byName.get(expected[0]!);
+    return tool && [...analyzer.terms(tool.name), ...analyzer.terms(tool.title)].filter((t) => !terms.has(t));
+  };
+  return { terms: countTargets(queries, headOf, MIN_PAIR) };
 }
 
 export function countWordApis(queries: readonly LabelledQuery[], corpus: readonly CorpusEntry[]): WordApiTable {
-  const analyzer = createAnalyzer();
   const apiOf = new Map(corpus.map((e) => [e.name, e.bundle]));
-  const counts = new Map<string, [number, Map<string, number>]>();
-  for (const { query, expected } of queries) {
-    const apis = new Set(expected.flatMap((name) => apiOf.get(name) ?? []));
-    const terms = queryTerms(analyzer, query);
-    for (const term of terms) {
-      let entry = counts.get(term);
-      if (!entry) counts.set(term, (entry = [0, new Map()]));
-      entry[0]++;
-      for (const api of apis) entry[1].set(api, (entry[1].get(api) ?? 0) + 1);
-    }
-  }
-  const terms: WordApiTable['terms'] = {};
-  for (const [term, [total, apis]] of sorted(counts)) terms[term] = [total, Object.fromEntries(sorted(apis))];
-  return { terms };
+  return { terms: countTargets(queries, (expected) => expected.flatMap((name) => apiOf.get(name) ?? []), 1) };
 }
 
 /**
- * Sets the ranker's table, before each training phrasing's features are computed, to the one
+ * Sets the ranker's tables, before each training phrasing's features are computed, to the one
  * counted without the phrasing's fold: the features a model is fitted on never hold the
  * phrasing's own label, as the features of a task it has not seen never do.
  */
 export function crossFitting(ranker: Bm25fRanker, counted: readonly LabelledQuery[], corpus: readonly CorpusEntry[]): (query: string) => void {
-  const tables = Array.from(
-    { length: FOLDS },
-    (_, k) =>
-      new WordApis(
-        countWordApis(
-          counted.filter((q) => foldOf(q.query) !== k),
-          corpus,
-        ),
-        ranker.bundleIds,
-      ),
-  );
-  const pairs = Array.from(
-    { length: FOLDS },
-    (_, k) =>
-      new WordPairs(
-        countWordPairs(
-          counted.filter((q) => foldOf(q.query) !== k),
-          corpus,
-        ),
-        (term) => ranker.termId(term),
-      ),
-  );
+  const tables = Array.from({ length: FOLDS }, (_, k) => {
+    const others = counted.filter((q) => foldOf(q.query) !== k);
+    return {
+      apis: new WordApis(countWordApis(others, corpus), ranker.bundleIds),
+      pairs: new WordPairs(countWordPairs(others, corpus), (term) => ranker.termId(term)),
+    };
+  });
   return (query) => {
-    ranker.wordApis = tables[foldOf(query)];
-    ranker.wordPairs = pairs[foldOf(query)];
+    const fold = tables[foldOf(query)]!;
+    ranker.wordApis = fold.apis;
+    ranker.wordPairs = fold.pairs;
   };
 }
