@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Page, Route } from 'playwright-core';
 import { api, PROJECT_ROOT, chromiumAvailable, RestError, screenshot, type Browser, type Host } from './harness.js';
 import { openAppSession, type AppSession } from './fixture.js';
 
@@ -232,6 +232,41 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     await screenshot(page, '08-search-box');
     await box.press('Enter');
     await expect.poll(() => page.locator('#tool-title').textContent()).toBe('Calculator');
+  });
+
+  it("never shows a cleared query's results for a new one, and keeps the last results on screen while a query is refined", async () => {
+    const box = page.getByTestId('search-box');
+    await box.fill('calculator');
+    await page.getByTestId('hit-calc').waitFor();
+    await box.fill('');
+    // Each query's answer is held until the test lets it go.
+    const held = new Map<string, () => void>();
+    const routes = ['uuid', 'uui'].map((q) => ({
+      match: (url: URL) => url.pathname.endsWith('/tools/tools/search') && url.searchParams.get('q') === q,
+      handler: async (route: Route) => {
+        await new Promise<void>((release) => held.set(q, release));
+        await route.continue();
+      },
+    }));
+    for (const r of routes) await page.route(r.match, r.handler);
+    try {
+      await box.fill('uuid');
+      await expect.poll(() => held.has('uuid')).toBe(true);
+      // The new query's answer is out: no row of the cleared "calculator" meanwhile.
+      expect(await page.getByTestId('hit-calc').count()).toBe(0);
+      held.get('uuid')!();
+      await page.getByTestId('hit-uuid').waitFor();
+      await box.press('Backspace');
+      await expect.poll(() => held.has('uui')).toBe(true);
+      // A refinement: the results of "uuid" stay on screen while those of "uui" are out.
+      expect(await page.getByTestId('hit-uuid').count()).toBe(1);
+      held.get('uui')!();
+      await expect.poll(() => page.getByRole('listbox', { name: 'Search results' }).getAttribute('aria-busy')).toBe('false');
+    } finally {
+      held.forEach((release) => release());
+      for (const r of routes) await page.unroute(r.match, r.handler);
+      await box.fill('');
+    }
   });
 
   it('runs a tool in the tester and shows the result, the card in a sandboxed frame and the history', async () => {

@@ -198,12 +198,17 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
   const [active, setActive] = useState(0);
   const [open, setOpen] = useState(false);
   const search = useSearch(q);
+  // Typed since the box was last empty, and no results of this typing on screen yet: the
+  // placeholder (the last query that had results) is then an earlier, cleared query's, and
+  // showing it for a moment ("Calendar…" rows for "i") cost a render of 20 stale rows per
+  // first key. Set in onChange, in the keystroke's own render.
+  const [fresh, setFresh] = useState(true);
   const bundles = useBundles('exclude');
   const { go } = useNav();
   const listId = useId();
   const localRef = useRef<HTMLInputElement>(null);
   const ref = inputRef ?? localRef;
-  const hits: SearchHit[] = q.trim() ? (search.data?.items ?? []) : [];
+  const hits: SearchHit[] = q.trim() && !(fresh && search.isPlaceholderData) ? (search.data?.items ?? []) : [];
   const bundleNames = useMemo(() => new Map((bundles.data ?? []).map((b) => [b.bundleID, b.displayName || b.slug])), [bundles.data]);
   const showList = variant === 'palette' || (open && q.trim().length > 0);
   const resultsFor = search.data && !search.isPlaceholderData ? q.trim() : null;
@@ -318,6 +323,8 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
           performance.mark(`tw:search-input:${next.trim()}`);
           noteForegroundInput();
           // One render per keystroke: the active result goes back to the first with the query, not in an effect after it.
+          if (!q.trim()) setFresh(true);
+          else if (resultsFor) setFresh(false);
           setQ(next);
           setActive(0);
           setOpen(true);
