@@ -138,12 +138,15 @@ export function instantOfWallClock(wall: number, zone: string): number {
   // In a gap the clock jumps over `wall`: find the instant of the jump.
   let lo = wall - Math.max(before, after);
   let hi = wall - Math.min(before, after);
-  while (hi - lo > 1000) {
+  // To the millisecond: the jump is the first instant past `wall`, a whole second in every zone's
+  // rules. Stopping at a second's width and rounding up gave one second late whenever the jump was
+  // not a midpoint of the search (00:01 on a night Santiago skips from 00:00 to 01:00).
+  while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
     if (wallClockOf(mid, zone) > wall) hi = mid;
     else lo = mid;
   }
-  return Math.ceil(hi / 1000) * 1000;
+  return hi;
 }
 
 /** The first fire strictly after `after` (ms), or null when the pattern never fires again. */

@@ -115,6 +115,15 @@ describe('fire times', () => {
     });
   });
 
+  it('a missing time runs at the end of its gap to the second, wherever the gap falls in the hour', () => {
+    // Found by the property below (seed 604100070): Santiago skips from Sunday 00:00 to 01:00 on 6 September 2026.
+    expect(iso(nextFireAfter('1 0 * * 0,6', 'America/Santiago', at('2026-09-05T04:01:00Z')))).toBe('2026-09-06T04:00:00.000Z');
+    // 02:01 and 02:59 on the night Paris skips 02:00–03:00 run at 03:00 CEST, as 02:30 does.
+    for (const minute of [1, 17, 30, 59]) {
+      expect(iso(nextFireAfter(`${minute} 2 * * *`, 'Europe/Paris', at('2026-03-28T12:00:00Z')))).toBe('2026-03-29T01:00:00.000Z');
+    }
+  });
+
   it('agrees with croner for fixed-time patterns in any zone (croner applies the same DST rule to them)', () => {
     const zones = ['Europe/Paris', 'America/New_York', 'Australia/Lord_Howe', 'America/Santiago', 'Asia/Kolkata', 'Pacific/Chatham', 'America/St_Johns', 'UTC'];
     fc.assert(
