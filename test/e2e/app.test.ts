@@ -234,7 +234,7 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
     await expect.poll(() => page.locator('#tool-title').textContent()).toBe('Calculator');
   });
 
-  it("never shows a cleared query's results for a new one, and keeps the last results on screen while a query is refined", async () => {
+  it("never shows a cleared query's results for a new one, says it is searching when the answer is slow, and keeps the last results while a query is refined", async () => {
     const box = page.getByTestId('search-box');
     await box.fill('calculator');
     await page.getByTestId('hit-calc').waitFor();
@@ -254,6 +254,8 @@ describe.skipIf(!chromiumAvailable())('Toolwright in Chromium', () => {
       await expect.poll(() => held.has('uuid')).toBe(true);
       // The new query's answer is out: no row of the cleared "calculator" meanwhile.
       expect(await page.getByTestId('hit-calc').count()).toBe(0);
+      // An answer that keeps the person waiting is said to be coming.
+      await page.getByTestId('search-results').getByRole('status').filter({ hasText: 'Searching…' }).waitFor();
       held.get('uuid')!();
       await page.getByTestId('hit-uuid').waitFor();
       await box.press('Backspace');

@@ -210,7 +210,11 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
   const ref = inputRef ?? localRef;
   const hits: SearchHit[] = q.trim() && !(fresh && search.isPlaceholderData) ? (search.data?.items ?? []) : [];
   const bundleNames = useMemo(() => new Map((bundles.data ?? []).map((b) => [b.bundleID, b.displayName || b.slug])), [bundles.data]);
-  const showList = variant === 'palette' || (open && q.trim().length > 0);
+  // Nothing to show yet for this query: the bar's list stays closed (not an empty box under the
+  // field) unless the answer keeps us waiting, and then says so.
+  const answerOut = q.trim().length > 0 && hits.length === 0 && (search.isPlaceholderData || search.isPending);
+  const slowAnswer = useStaleAfter(answerOut, STALE_AFTER_MS);
+  const showList = variant === 'palette' || (open && q.trim().length > 0 && (!answerOut || slowAnswer));
   const resultsFor = search.data && !search.isPlaceholderData ? q.trim() : null;
   const stale = useStaleAfter(search.isPlaceholderData, STALE_AFTER_MS);
 
@@ -345,6 +349,11 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
       {showList && (
         <div className="search-results" data-testid={variant === 'bar' ? 'search-results' : 'palette-results'}>
           {search.isError && <p className="field-error pad">{errorMessage(search.error)}</p>}
+          {answerOut && slowAnswer && (
+            <p className="muted pad" role="status">
+              Searching…
+            </p>
+          )}
           {q.trim() && search.isSuccess && hits.length === 0 && !search.isPlaceholderData && <p className="muted pad">No tools match “{q.trim()}”.</p>}
           {!q.trim() && variant === 'palette' && <p className="muted pad">Type to search. ↑ ↓ to move, Enter to open, Esc to close.</p>}
           <ul id={listId} role="listbox" aria-label="Search results" aria-busy={search.isPlaceholderData} className={stale ? 'is-stale' : ''}>
