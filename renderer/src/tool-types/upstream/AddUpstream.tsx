@@ -12,6 +12,7 @@ import { Loading } from '../../components/States.js';
 import { useToast } from '../../components/Toasts.js';
 import { errorMessage } from '../../api/errors.js';
 import { preloadable } from '../../lib/preloadable.js';
+import './AddUpstreamDialog.css';
 
 const AddUpstreamForm = preloadable(() => import('./AddUpstreamForm.js').then((m) => m.AddUpstreamForm));
 

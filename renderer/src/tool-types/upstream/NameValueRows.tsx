@@ -9,6 +9,7 @@ import { setSecret } from '../../api/operations.js';
 import { errorMessage } from '../../api/errors.js';
 import { keys } from '../../api/queries.js';
 import { looksSecret, placeholderOf, secretNameFor, type NameValueRow } from './commandLine.js';
+import './AddUpstream.css';
 
 const AUTH_SCHEME = /^(Bearer|Basic|Token)\s+(.+)$/i;
 

@@ -8,6 +8,7 @@
 import type { HttpSource } from '../../../../shared/upstream.js';
 import { TextField } from '../../components/Field.js';
 import { secretNameFor } from './commandLine.js';
+import './AddUpstream.css';
 
 export interface OAuthClientDraft {
   clientId: string;

@@ -2,6 +2,7 @@
 import { Badge } from '../../components/States.js';
 import { SAFETY_LABEL, SAFETY_TONE, plural } from '../../lib/format.js';
 import type { ServerProbe } from '../../../../shared/upstream.js';
+import './AddUpstream.css';
 
 export function ProbeResult({ probe }: { probe: ServerProbe }) {
   if (probe.needsAuthorization) {
