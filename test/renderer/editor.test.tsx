@@ -16,7 +16,7 @@ import { issuesByField, fieldFor, FormErrors } from '../../renderer/src/componen
 import { checkArgSchema, checkJsonSchema } from '../../renderer/src/features/tools/editor/schema/schemaChecks.js';
 import { rangeOfPath, jsonProblems } from '../../renderer/src/components/code/JsonEditor.js';
 import { exampleArgs } from '../../renderer/src/features/tools/editor/CardSettings.js';
-import { highlight } from '../../renderer/src/features/search/Search.js';
+import { highlight } from '../../renderer/src/features/search/highlight.js';
 import { ApiCallError } from '../../renderer/src/api/errors.js';
 import type { ToolView } from '../../shared/types.js';
 

@@ -6,7 +6,8 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useBundles, useToolPages } from '../../api/queries.js';
 import { errorMessage } from '../../api/errors.js';
-import { useSearch, highlight } from '../../features/search/Search.js';
+import { useSearch } from '../../features/search/Search.js';
+import { highlight } from '../../features/search/highlight.js';
 import { Badge } from '../../components/States.js';
 import { SAFETY_LABEL, SAFETY_TONE } from '../../lib/format.js';
 import type { ToolView } from '../../../../shared/types.js';
