@@ -10,6 +10,7 @@ import { errorMessage } from '../api/errors.js';
 import { useTransfer } from '../features/transfer/TransferProvider.js';
 import { ImportIcon } from '../features/transfer/DropZone.js';
 import { plural } from '../lib/format.js';
+import { whenIdle } from '../lib/idle.js';
 import { slotsOf } from '../tool-types/slot-registry.js';
 import type { BundleView } from '../../../shared/types.js';
 import './Sidebar.css';
@@ -48,13 +49,7 @@ function useBundleRowsShown(total: number, first: number, settled: boolean): num
   const more = settled && shown < total;
   useEffect(() => {
     if (!more) return;
-    const step = () => startTransition(() => setShown((n) => n + BUNDLE_ROWS_STEP));
-    if (typeof requestIdleCallback !== 'function') {
-      const timer = setTimeout(step, 0);
-      return () => clearTimeout(timer);
-    }
-    const id = requestIdleCallback(step, { timeout: 500 });
-    return () => cancelIdleCallback(id);
+    return whenIdle(() => startTransition(() => setShown((n) => n + BUNDLE_ROWS_STEP)), 500);
   }, [more, shown]);
   return settled ? shown : first;
 }

@@ -6,6 +6,10 @@
  * arrived, and the Suspense fallback would show for a frame.
  */
 import { createElement, lazy, useState, type ComponentType } from 'react';
+import { whenIdle } from './idle.js';
+
+/** A preload waits for an idle moment at most this long. */
+const PRELOAD_IDLE_TIMEOUT_MS = 2000;
 
 export interface Preloadable<P extends object> {
   (props: P): ReturnType<typeof createElement>;
@@ -47,28 +51,18 @@ export function preloadable<P extends object>(load: () => Promise<ComponentType<
 export function preloadSecondaryScreens(): () => void {
   const queue = [...afterFirstScreen];
   let cancelled = false;
-  let handle: number | undefined;
   const next = () => {
     const load = queue.shift();
     if (cancelled || !load) return;
     void load()
       .catch(() => undefined)
       .finally(() => {
-        if (!cancelled) handle = idle(next);
+        if (!cancelled) cancelStep = whenIdle(next, PRELOAD_IDLE_TIMEOUT_MS);
       });
   };
-  handle = idle(next);
+  let cancelStep = whenIdle(next, PRELOAD_IDLE_TIMEOUT_MS);
   return () => {
     cancelled = true;
-    if (handle !== undefined) cancelIdle(handle);
+    cancelStep();
   };
-}
-
-function idle(run: () => void): number {
-  return typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 2000 }) : (setTimeout(run, 0) as unknown as number);
-}
-
-function cancelIdle(handle: number): void {
-  if (typeof cancelIdleCallback === 'function') cancelIdleCallback(handle);
-  else clearTimeout(handle);
 }
