@@ -2,7 +2,8 @@
 import { preloadAddUpstream, useAddUpstream } from './AddUpstream.js';
 
 /** A pointer on it or focus in it: the dialog's code loads now, so the click opens it at once. */
-const intent = { onPointerEnter: () => void preloadAddUpstream().catch(() => undefined), onFocus: () => void preloadAddUpstream().catch(() => undefined) };
+const loadAhead = () => void preloadAddUpstream().catch(() => undefined);
+const intent = { onPointerEnter: loadAhead, onFocus: loadAhead };
 
 export function AddUpstreamBundle({ place }: { place: 'sidebar' | 'new-bundle' }) {
   const open = useAddUpstream();
