@@ -13,15 +13,10 @@
  * (cross-fitted), so the trees learn how far the association generalises, not its own labels.
  */
 import shipped from './word-apis.json' with { type: 'json' };
+import { conditionalProbabilities, type WordTable } from './word-table.js';
 
-export interface WordApiTable {
-  about?: string;
-  /** term → [phrasings holding it, { api (bundle) → how many of them meant a tool of it }]. */
-  terms: Record<string, [number, Record<string, number>]>;
-}
-
-/** Added to a term's count: a word seen once says its API with 1/(1 + 1), not certainty. */
-const SMOOTHING = 1;
+/** term → [phrasings holding it, { api (bundle) → how many of them meant a tool of it }]. */
+export type WordApiTable = WordTable;
 
 export interface WordApiSlots {
   sum: number;
@@ -30,20 +25,13 @@ export interface WordApiSlots {
 }
 
 export class WordApis {
-  /** term → [bundle id, P(bundle | term)] pairs. */
-  private readonly byTerm = new Map<string, { bundle: number; p: number }[]>();
+  /** term → (bundle id → P(bundle | term)). */
+  private readonly byTerm: Map<string, Map<number, number>>;
   private readonly sums: Float32Array;
 
   /** `bundleIds`: an API's name → the ranker's bundle id; APIs the table names that are not here are skipped. */
   constructor(table: WordApiTable, bundleIds: ReadonlyMap<string, number>) {
-    for (const [term, [total, apis]] of Object.entries(table.terms)) {
-      const pairs: { bundle: number; p: number }[] = [];
-      for (const [api, n] of Object.entries(apis)) {
-        const bundle = bundleIds.get(api);
-        if (bundle !== undefined) pairs.push({ bundle, p: n / (total + SMOOTHING) });
-      }
-      if (pairs.length) this.byTerm.set(term, pairs);
-    }
+    this.byTerm = conditionalProbabilities(table, (api) => bundleIds.get(api));
     this.sums = new Float32Array(Math.max(0, ...bundleIds.values()) + 1);
   }
 
@@ -53,7 +41,7 @@ export class WordApis {
     const touched: number[] = [];
     let best = 0;
     for (const term of terms)
-      for (const { bundle, p } of this.byTerm.get(term) ?? []) {
+      for (const [bundle, p] of this.byTerm.get(term) ?? []) {
         if (sums[bundle] === 0) touched.push(bundle);
         sums[bundle]! += p;
         if (sums[bundle]! > best) best = sums[bundle]!;

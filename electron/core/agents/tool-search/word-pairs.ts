@@ -11,29 +11,18 @@
  * word-apis.ts is (train-reranker.ts).
  */
 import shipped from './word-pairs.json' with { type: 'json' };
+import { conditionalProbabilities, type WordTable } from './word-table.js';
 
-export interface WordPairTable {
-  about?: string;
-  /** query term → [phrasings holding it, { name term → how many of them meant a tool whose name holds it }]. */
-  terms: Record<string, [number, Record<string, number>]>;
-}
-
-const SMOOTHING = 1;
+/** query term → [phrasings holding it, { name term → how many of them meant a tool whose name holds it }]. */
+export type WordPairTable = WordTable;
 
 export class WordPairs {
   /** query term → (name term id → P). */
-  private readonly byTerm = new Map<string, Map<number, number>>();
+  private readonly byTerm: Map<string, Map<number, number>>;
 
   /** `idOf`: a term's id in the index, undefined when no tool holds it. */
   constructor(table: WordPairTable, idOf: (term: string) => number | undefined) {
-    for (const [term, [total, pairs]] of Object.entries(table.terms)) {
-      const byId = new Map<number, number>();
-      for (const [nameTerm, n] of Object.entries(pairs)) {
-        const id = idOf(nameTerm);
-        if (id !== undefined) byId.set(id, n / (total + SMOOTHING));
-      }
-      if (byId.size) this.byTerm.set(term, byId);
-    }
+    this.byTerm = conditionalProbabilities(table, idOf);
   }
 
   /** Writes each candidate's feature (`slot` of its row, rows `stride` apart). */
