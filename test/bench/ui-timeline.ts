@@ -16,20 +16,11 @@ import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { waitForMark } from './ui.js';
+import { firstRowPainted, TAG_FIRST_ROW, waitForMark } from './ui.js';
 import { openRendererRig } from './renderer-rig.js';
 import { fmt, median } from './util.js';
 
 const TOKEN = 'bench-timeline';
-
-/** Tags the first tool row's name for Element Timing as it enters the DOM (before the frame that paints it). */
-const TAG_FIRST_ROW = `(() => { const tag = () => { const n = document.querySelector('[data-testid="tool-scroll"] .tool-name'); if (!n) return false;
-  n.setAttribute('elementtiming', 'tw-first-row'); return true; };
-  const o = new MutationObserver(() => tag() && o.disconnect()); o.observe(document, { childList: true, subtree: true }); })()`;
-
-const ELEMENT_PAINT = `new Promise((resolve) => { if (!PerformanceObserver.supportedEntryTypes.includes('element')) return resolve(NaN);
-  const o = new PerformanceObserver((l) => { const e = l.getEntries().find((x) => x.identifier === 'tw-first-row'); if (e) { o.disconnect(); resolve(e.renderTime); } });
-  o.observe({ type: 'element', buffered: true }); setTimeout(() => resolve(NaN), 2000); })`;
 
 interface TraceEvent {
   name: string;
@@ -76,7 +67,7 @@ export async function run(): Promise<void> {
         const marks = (await page.evaluate(
           `({ painted: performance.getEntriesByName('tw:toollist-painted')[0].startTime, appStart: performance.getEntriesByName('tw:app-start')[0].startTime })`,
         )) as { painted: number; appStart: number };
-        const element = (await page.evaluate(ELEMENT_PAINT)) as number;
+        const element = (await firstRowPainted(page)) ?? NaN;
         await cdp.send('Tracing.end');
         await complete;
         await page.close();

@@ -88,7 +88,7 @@ export interface RenderTiming {
  * Tags the first tool row's name for Element Timing as it enters the DOM: a MutationObserver's
  * callback runs in the task that inserted it, before the frame that paints it.
  */
-const TAG_FIRST_ROW = `(() => {
+export const TAG_FIRST_ROW = `(() => {
   const tag = () => {
     const name = document.querySelector('[data-testid="tool-scroll"] .tool-name');
     if (!name) return false;
@@ -113,7 +113,12 @@ export async function firstRender(page: Page, host: Host): Promise<RenderTiming>
       .filter((e) => e.name.includes('/tools/') && e.startTime < painted && !e.name.includes('/tools/events'));
     return { painted, slowestApi: Math.max(0, ...api.map((e) => e.duration)) };
   });
-  const elementPainted = (await page.evaluate(`new Promise((resolve) => {
+  return { ...timing, elementPainted: await firstRowPainted(page) };
+}
+
+/** The browser's own paint time of the row TAG_FIRST_ROW tagged (Element Timing), or undefined without it. */
+export async function firstRowPainted(page: Page): Promise<number | undefined> {
+  return (await page.evaluate(`new Promise((resolve) => {
     if (!PerformanceObserver.supportedEntryTypes.includes('element')) return resolve(undefined);
     const observer = new PerformanceObserver((list) => {
       const e = list.getEntries().find((x) => x.identifier === 'tw-first-row');
@@ -122,7 +127,6 @@ export async function firstRender(page: Page, host: Host): Promise<RenderTiming>
     observer.observe({ type: 'element', buffered: true });
     setTimeout(() => resolve(undefined), 2000);
   })`)) as number | undefined;
-  return { ...timing, elementPainted };
 }
 
 export async function listFetchBaseline(page: Page): Promise<number> {
