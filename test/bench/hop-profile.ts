@@ -61,9 +61,33 @@ function owners(profile: { nodes: ProfileNode[]; samples: number[]; startTime: n
 
 type Profile = { nodes: ProfileNode[]; samples: number[]; startTime: number; timeDeltas: number[] };
 
+/** Busy samples by the function they were taken in (self time), largest first; BENCH_HOP_FUNCTIONS=N prints N. */
+function selfTimes(profile: Profile, window?: [number, number]): [string, number][] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const out = new Map<string, number>();
+  let busy = 0;
+  let at = profile.startTime;
+  for (const [i, id] of profile.samples.entries()) {
+    at += profile.timeDeltas[i] ?? 0;
+    if (window && (at < window[0] || at > window[1])) continue;
+    const { functionName, url } = byId.get(id)!.callFrame as { functionName: string; url: string; lineNumber?: number };
+    if (functionName === '(idle)') continue;
+    busy++;
+    const line = (byId.get(id)!.callFrame as { lineNumber?: number }).lineNumber;
+    const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|electron|shared|test)\//, '$1/')}:${(line ?? -1) + 1}`;
+    out.set(key, (out.get(key) ?? 0) + 1);
+  }
+  return [...out].map(([k, v]): [string, number] => [k, v / busy]).sort((a, b) => b[1] - a[1]);
+}
+
 function printOwners(profile: Profile, where: string, window?: [number, number]): void {
   console.log(`  main thread's busy samples by owner (${where}):`);
   for (const [owner, share] of owners(profile, window).slice(0, 25)) console.log(`  ${(share * 100).toFixed(1).padStart(5)} %  ${owner}`);
+  const functions = Number(process.env['BENCH_HOP_FUNCTIONS'] ?? 0);
+  if (functions > 0) {
+    console.log(`  by function (self time):`);
+    for (const [fn, share] of selfTimes(profile, window).slice(0, functions)) console.log(`  ${(share * 100).toFixed(1).padStart(5)} %  ${fn}`);
+  }
 }
 
 /** The client in this process, the host in its own (serve.ts with --cpu-prof). */
@@ -112,6 +136,7 @@ async function runAgainstProcess(calls: number, path: string): Promise<void> {
   const file = (await readdir(dir)).find((f) => f.endsWith('.cpuprofile'));
   if (!file || !window) throw new Error('the host wrote no CPU profile');
   const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as Profile;
+  await writeFile(join(dir, `${file}.window.json`), JSON.stringify(window)); // for a closer look (the loop's [start, end] in the profile's µs)
   printOwners(profile, `the host's process, the measured loop only; ${join(dir, file)}`, window);
 }
 

@@ -114,7 +114,8 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, options: WatchO
   const top: FSWatcher = watch(paths.dataDir, {
     ignoreInitial: true,
     ignored: (p: string, stats?: { isDirectory(): boolean }) => {
-      if (skipHidden(p)) return true;
+      // A lock (proper-lockfile's folder, e.g. metrics/<toolID>.lock around each counters' flush) is no change to read.
+      if (skipHidden(p) || p.endsWith('.lock')) return true;
       const rel = relative(paths.dataDir, p);
       if (rel === '' || rel.startsWith('..')) return false;
       const slash = rel.indexOf(sep);

@@ -119,6 +119,10 @@ describe('the watcher itself', () => {
     await rm(join(app.dataDir, 'approvals'), { recursive: true, force: true });
     for (const d of read) await mkdir(d, { recursive: true });
     await until(() => read.every((d) => watcher.watchedFolders().includes(d)), 'the folders the readers need, watched');
+    // A counters' flush takes a lock (a folder) in metrics/ once a second: no change to read either.
+    const lock = join(app.dataDir, 'metrics', 'some-tool.lock');
+    perCall.push(lock);
+    await mkdir(lock);
     await appendFile(join(app.dataDir, 'audit', 'written-per-call.jsonl'), '{}\n');
     await new Promise((r) => setTimeout(r, 200));
     expect(watcher.watchedFolders().filter((d) => perCall.some((p) => d === p || d.startsWith(p + sep)))).toEqual([]);
