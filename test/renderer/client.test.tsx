@@ -343,6 +343,24 @@ describe('live updates', () => {
     expect(qc.getQueryState(['tools', 'list', '*'])?.isInvalidated).toBe(false);
   });
 
+  it('runs what waited for the first screen one step at a time once it settles, skipping what was cancelled', () => {
+    const steps: (() => void)[] = [];
+    const gate = createFirstScreenGate({ settled: false, step: (run) => steps.push(run) });
+    const ran: string[] = [];
+    gate.whenSettled(() => ran.push('a'));
+    const cancelB = gate.whenSettled(() => ran.push('b'));
+    gate.whenSettled(() => ran.push('c'));
+    gate.settle();
+    expect(ran).toEqual(['a']); // the first at once, the others in steps of their own
+    expect(gate.settled).toBe(true);
+    cancelB();
+    steps.shift()!();
+    expect(ran).toEqual(['a', 'c']);
+    expect(steps).toHaveLength(0);
+    gate.whenSettled(() => ran.push('d')); // settled: at once
+    expect(ran).toEqual(['a', 'c', 'd']);
+  });
+
   it('runs idle-time work only once typing has paused', () => {
     vi.useFakeTimers();
     try {

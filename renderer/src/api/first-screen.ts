@@ -50,12 +50,32 @@ export function afterPaintWhenQuiet(run: () => void, busyFor: () => number = for
 export interface FirstScreenGate {
   readonly settled: boolean;
   settle(): void;
-  /** Runs `run` once the first screen has painted (at once if it has); returns a cancel function. */
+  /**
+   * Runs `run` once the first screen has painted (at once if it has; once it settles, the waiting
+   * ones run one per idle moment, in the order they came); returns a cancel function.
+   */
   whenSettled(run: () => void): () => void;
 }
 
-export function createFirstScreenGate(opts: { settled: boolean }): FirstScreenGate {
+/**
+ * What the gate waits for between two of its waiting callbacks once settled: an idle moment with
+ * no key typed in the last FOREGROUND_QUIET_MS. All at once, they were one task and one commit of
+ * 50 ms of script at load 6 (the sidebar, three queries, the list's overscan and next page, the
+ * live dot, the stream's catch-up), and a key typed as the typing resumed waited for all of it.
+ */
+function nextDeferredStep(run: () => void): void {
+  const attempt = () => {
+    const wait = foregroundBusyFor();
+    if (wait > 0) setTimeout(() => nextDeferredStep(run), wait);
+    else run();
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(attempt, { timeout: 200 });
+  else setTimeout(attempt, 0);
+}
+
+export function createFirstScreenGate(opts: { settled: boolean; step?: (run: () => void) => void }): FirstScreenGate {
   let settled = opts.settled;
+  const step = opts.step ?? nextDeferredStep;
   const waiting = new Set<() => void>();
   return {
     get settled() {
@@ -64,8 +84,15 @@ export function createFirstScreenGate(opts: { settled: boolean }): FirstScreenGa
     settle() {
       if (settled) return;
       settled = true;
-      for (const run of [...waiting]) run();
-      waiting.clear();
+      // The first at once, each of the others in a step of its own (a cancelled one is skipped).
+      const next = () => {
+        const run = waiting.values().next().value;
+        if (!run) return;
+        waiting.delete(run);
+        run();
+        if (waiting.size) step(next);
+      };
+      next();
     },
     whenSettled(run) {
       if (settled) {
