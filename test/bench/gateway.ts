@@ -9,6 +9,16 @@
  * server directly. The servers are the tests' file-tools fixture, real child processes. The
  * machine's load is printed before and after: the figures mean little on a busy machine.
  *
+ * The host is measured as shipped: `electron/host/serve.ts` in a process of its own (as `npm run
+ * serve` starts it and as an agent meets it), the agents' clients (fetch, node:http, the SDK's
+ * client in both eras) and the direct SDK client in this process, with no host inside it. Until
+ * 2026-11-29 the whole host ran in this process beside the clients: then the host's work after an
+ * answer (history, hooks, flushes, its GC) ran on the clients' thread before they could read the
+ * answer, and the host's heap and timers slowed the direct call too. That former shape is kept as
+ * a second, labelled set (BENCH_GATEWAY_IN_PROCESS=0 leaves it out), so the change of method
+ * stays visible. Besides wall times the bench prints the CPU per call of this process (the
+ * clients) and of the host's main thread (`/proc/<pid>/schedstat`), which load distorts less.
+ *
  * BENCH_GATEWAY_CALLS sets the measured calls per path (default 50, as issue 32 counts them,
  * after 30 uncounted); BENCH_GATEWAY_LIST=0 leaves out the 20-server tools/list (to repeat the
  * hop's figures quickly).
@@ -19,7 +29,8 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { v7 as uuidv7 } from 'uuid';
-import { startHost } from '../helpers/host.js';
+import { startHost, type TestHost } from '../helpers/host.js';
+import { startHostProcess } from './gateway/host-process.js';
 import { addEchoServer, ECHO, echoServerCommand } from './gateway/echo-server.js';
 import { plainHttpClient } from './gateway/plain-http.js';
 import { fmt, quantile, row } from './util.js';
@@ -30,12 +41,39 @@ async function rssKiB(pid: number): Promise<number | undefined> {
   return m ? Number(m[1]) : undefined;
 }
 
-/** Each call's wall time, and the CPU this process spent on it (`cpu`, ms), which a busy machine distorts far less. */
-async function interleaved(n: number, fns: (() => Promise<unknown>)[], warmup = 30, cpu?: number[][]): Promise<number[][]> {
+/** What the bench needs of a host, in its own process or in this one. */
+interface BenchHost {
+  url: string;
+  token: string;
+  api: TestHost['api'];
+  /** The host's main thread's CPU so far (ms), when the host is a process of its own. */
+  mainThreadMs?: () => number;
+  pid?: number;
+  close(): Promise<void>;
+}
+
+async function openHost(inProcess: boolean): Promise<BenchHost> {
+  if (inProcess) return startHost();
+  const h = await startHostProcess();
+  return { url: h.url, token: h.token, api: h.api, mainThreadMs: h.mainThreadMs, pid: h.child.pid!, close: h.close };
+}
+
+/**
+ * Each call's wall time, and the CPU spent on it (ms) by this process (`cpu`) and by the host's
+ * main thread (`hostCpu`, read from outside), which a busy machine distorts far less.
+ */
+async function interleaved(
+  n: number,
+  fns: (() => Promise<unknown>)[],
+  warmup = 30,
+  cpu?: number[][],
+  hostCpu?: { read: () => number; out: number[][] },
+): Promise<number[][]> {
   const out = fns.map(() => [] as number[]);
   for (let i = 0; i < n + warmup; i++) {
     const order = i % 2 ? fns.map((_, k) => k) : fns.map((_, k) => k).reverse();
     for (const k of order) {
+      const h0 = i >= warmup ? hostCpu?.read() : undefined;
       const c0 = process.cpuUsage();
       const t0 = performance.now();
       await fns[k]!();
@@ -43,6 +81,7 @@ async function interleaved(n: number, fns: (() => Promise<unknown>)[], warmup = 
       out[k]!.push(performance.now() - t0);
       const used = process.cpuUsage(c0);
       cpu?.[k]?.push((used.user + used.system) / 1000);
+      if (hostCpu && h0 !== undefined) hostCpu.out[k]!.push(hostCpu.read() - h0);
     }
   }
   return out;
@@ -53,6 +92,7 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' / ');
+const mean = (s: number[]) => s.reduce((a, b) => a + b, 0) / s.length;
 
 /** A p50 beside the direct call's and the goal ≤ 1.2× + 1 ms, met or missed. */
 function hopRow(label: string, ours: number[], base: number[]): string {
@@ -67,7 +107,7 @@ const TOOLS_PER_SERVER = 50;
 
 /** tools/list of Toolwright's /mcp with SERVERS upstream servers of TOOLS_PER_SERVER tools each, all running. */
 async function manyServers(dir: string): Promise<void> {
-  const h = await startHost();
+  const h = await openHost(false);
   const direct = new Client({ name: 'bench-direct', version: '1' });
   const agent = new Client({ name: 'bench-agent', version: '1' });
   try {
@@ -105,6 +145,7 @@ async function manyServers(dir: string): Promise<void> {
     await direct.connect(new StdioClientTransport({ ...echoServerCommand(toolsFile), stderr: 'pipe' }));
     const bypass = { cacheMode: 'bypass' } as never;
     const listed = (await agent.listTools(undefined, bypass)).tools.length;
+    console.log(`  tools/list, host in its own process; load before ${load()}`);
     const [viaToolwright, base] = await interleaved(300, [() => agent.listTools(undefined, bypass), () => direct.listTools(undefined, bypass)], 50);
     console.log(
       `  ${SERVERS} upstream servers × ${TOOLS_PER_SERVER} tools: synced in ${fmt(syncAll)} (in parallel), ${ready}/${SERVERS} running; Toolwright's tools/list holds ${listed} tools`,
@@ -128,10 +169,11 @@ async function manyServers(dir: string): Promise<void> {
   }
 }
 
-export async function run(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'tw-bench-gateway-'));
-  const h = await startHost();
+/** The hop's figures against one host: its own process (the goal's shape) or this one (the former shape). */
+async function hop(dir: string, inProcess: boolean): Promise<void> {
+  const h = await openHost(inProcess);
   const direct = new Client({ name: 'bench-direct', version: '1' });
+  const agents: Client[] = [];
   try {
     const { bundleID, toolsFile } = await addEchoServer(h, dir);
 
@@ -151,6 +193,7 @@ export async function run(): Promise<void> {
     await direct.connect(new StdioClientTransport({ ...echoServerCommand(toolsFile), stderr: 'pipe' }));
     const connectAgent = async (name: string, options: ConstructorParameters<typeof Client>[1]) => {
       const client = new Client({ name, version: '1' }, options);
+      agents.push(client);
       await client.connect(
         new StreamableHTTPClientTransport(new URL(`${h.url}/mcp?bundles=files`), { requestInit: { headers: { authorization: `Bearer ${h.token}` } } }),
       );
@@ -165,6 +208,7 @@ export async function run(): Promise<void> {
     if (!(check.body as { ok?: boolean }).ok) throw new Error(`REST call failed: ${JSON.stringify(check.body)}`);
     console.log(`  ${CALLS} echo calls per path, interleaved, after 30 uncounted; load before ${load()}`);
     const cpu = [[], [], [], [], []] as number[][];
+    const hostCpu = h.mainThreadMs ? { read: h.mainThreadMs, out: [[], [], [], [], []] as number[][] } : undefined;
     const [rest, mcp2025, mcp2026, base, restPlain] = await interleaved(
       CALLS,
       [
@@ -176,6 +220,7 @@ export async function run(): Promise<void> {
       ],
       30,
       cpu,
+      hostCpu,
     );
     plain.close();
     console.log(hopRow('echo via Toolwright REST vs the SDK client direct, p50', rest!, base!));
@@ -183,27 +228,45 @@ export async function run(): Promise<void> {
     console.log(hopRow('echo via Toolwright MCP 2025-11-25 vs direct, p50', mcp2025!, base!));
     console.log(hopRow('echo via Toolwright MCP 2026-07-28 vs direct, p50', mcp2026!, base!));
     console.log(row('echo via Toolwright REST vs direct, p95', quantile(rest!, 0.95), quantile(base!, 0.95)));
-    // The servers run in child processes for every path; this process holds the clients and, for
-    // the hops, the whole host: the CPU the hop adds, which the machine's load does not inflate much
-    // (a mean: the history, audit and counters flush in the background, in whichever call's window).
-    const [restCpu, mcp2025Cpu, mcp2026Cpu, baseCpu, restPlainCpu] = cpu.map((c) => c.reduce((a, b) => a + b, 0) / c.length);
-    console.log(row('CPU of this process per call, REST vs direct, mean', restCpu!, baseCpu!));
-    console.log(row('CPU of this process per call, REST (node:http client) vs direct, mean', restPlainCpu!, baseCpu!));
-    console.log(row('CPU of this process per call, MCP 2025 vs direct, mean', mcp2025Cpu!, baseCpu!));
-    console.log(row('CPU of this process per call, MCP 2026 vs direct, mean', mcp2026Cpu!, baseCpu!));
+    // The servers run in child processes for every path. A mean: the history, audit and counters
+    // flush in the background, in whichever call's window.
+    const [restCpu, mcp2025Cpu, mcp2026Cpu, baseCpu, restPlainCpu] = cpu.map(mean);
+    const whose = inProcess ? 'this process (clients and host)' : 'this process (the clients)';
+    console.log(row(`CPU of ${whose} per call, REST (fetch) vs direct, mean`, restCpu!, baseCpu!));
+    console.log(row(`CPU of ${whose} per call, REST (node:http) vs direct, mean`, restPlainCpu!, baseCpu!));
+    console.log(row(`CPU of ${whose} per call, MCP 2025 vs direct, mean`, mcp2025Cpu!, baseCpu!));
+    console.log(row(`CPU of ${whose} per call, MCP 2026 vs direct, mean`, mcp2026Cpu!, baseCpu!));
+    if (hostCpu) {
+      const [hRest, h2025, h2026, hBase, hPlain] = hostCpu.out.map(mean);
+      const line = (label: string, v: number) => `  CPU of the host's main thread per call, ${label}, mean`.padEnd(80) + fmt(v);
+      console.log(line('REST (fetch)', hRest!));
+      console.log(line('REST (node:http)', hPlain!));
+      console.log(line('MCP 2025', h2025!));
+      console.log(line('MCP 2026', h2026!));
+      console.log(line('direct (the host idle: its timers)', hBase!));
+    }
     console.log(`  load after ${load()} (1 / 5 / 15 min, ${availableParallelism()} cores)`);
-    await legacy.close();
-    await modern.close();
 
     const pid = (await h.api('GET', `/tools/bundles/${bundleID}/server`)).body.pid as number | undefined;
     const rss = pid ? await rssKiB(pid) : undefined;
-    const hostRss = Math.round(process.memoryUsage().rss / 1024);
+    const hostRss = h.pid ? await rssKiB(h.pid) : Math.round(process.memoryUsage().rss / 1024);
     console.log(
-      `  resident memory of the idle server process: ${rss ? `${(rss / 1024).toFixed(1)} MiB` : 'n/a'} (this process, host included: ${(hostRss / 1024).toFixed(0)} MiB)`,
+      `  resident memory of the idle server process: ${rss ? `${(rss / 1024).toFixed(1)} MiB` : 'n/a'} (the host${inProcess ? ', with this process' : "'s process"}: ${((hostRss ?? NaN) / 1024).toFixed(0)} MiB)`,
     );
   } finally {
+    for (const a of agents) await a.close().catch(() => undefined);
     await direct.close().catch(() => undefined);
     await h.close();
+  }
+}
+
+export async function run(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'tw-bench-gateway-'));
+  console.log("  -- the host in its own process (serve.ts), as shipped: the goal's figures --");
+  await hop(dir, false);
+  if (process.env['BENCH_GATEWAY_IN_PROCESS'] !== '0') {
+    console.log('  -- the host in this process, beside the clients (the method before 2026-11-29, for comparison) --');
+    await hop(dir, true);
   }
   if (process.env['BENCH_GATEWAY_LIST'] !== '0') await manyServers(dir);
 }

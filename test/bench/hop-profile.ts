@@ -8,15 +8,22 @@
  * (`process.threadCpuUsage`) and where the .cpuprofile was written (open it in Chrome's
  * DevTools). Shares, not times, are what to compare: the machine's load inflates every time.
  *
+ * BENCH_HOP_HOST=process profiles the host as shipped instead: serve.ts in a process of its
+ * own started with `--cpu-prof`, the client alone in this process; the samples are cut to the
+ * measured loop (the profile's clock is the monotonic one `process.hrtime` reads) and the host
+ * main thread's CPU per call is read from `/proc/<pid>/schedstat`.
+ *
  * BENCH_HOP_CALLS sets the measured calls (default 1000, after 200 uncounted).
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startHost } from '../helpers/host.js';
 import { addEchoServer } from './gateway/echo-server.js';
+import { startHostProcess } from './gateway/host-process.js';
+import { plainHttpClient } from './gateway/plain-http.js';
 
 interface ProfileNode {
   id: number;
@@ -25,7 +32,7 @@ interface ProfileNode {
 }
 
 /** Busy samples by owning module, largest first, as shares of all busy samples. */
-function owners(profile: { nodes: ProfileNode[]; samples: number[] }): [string, number][] {
+function owners(profile: { nodes: ProfileNode[]; samples: number[]; startTime: number; timeDeltas: number[] }, window?: [number, number]): [string, number][] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -36,7 +43,10 @@ function owners(profile: { nodes: ProfileNode[]; samples: number[] }): [string, 
   };
   const out = new Map<string, number>();
   let busy = 0;
-  for (const id of profile.samples) {
+  let at = profile.startTime;
+  for (const [i, id] of profile.samples.entries()) {
+    at += profile.timeDeltas[i] ?? 0;
+    if (window && (at < window[0] || at > window[1])) continue;
     const leaf = byId.get(id)!;
     if (leaf.callFrame.functionName === '(idle)') continue;
     busy++;
@@ -49,9 +59,91 @@ function owners(profile: { nodes: ProfileNode[]; samples: number[] }): [string, 
   return [...out].map(([k, v]): [string, number] => [k, v / busy]).sort((a, b) => b[1] - a[1]);
 }
 
+type Profile = { nodes: ProfileNode[]; samples: number[]; startTime: number; timeDeltas: number[] };
+
+/** Busy samples by the function they were taken in (self time), largest first; BENCH_HOP_FUNCTIONS=N prints N. */
+function selfTimes(profile: Profile, window?: [number, number]): [string, number][] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const out = new Map<string, number>();
+  let busy = 0;
+  let at = profile.startTime;
+  for (const [i, id] of profile.samples.entries()) {
+    at += profile.timeDeltas[i] ?? 0;
+    if (window && (at < window[0] || at > window[1])) continue;
+    const { functionName, url } = byId.get(id)!.callFrame as { functionName: string; url: string; lineNumber?: number };
+    if (functionName === '(idle)') continue;
+    busy++;
+    const line = (byId.get(id)!.callFrame as { lineNumber?: number }).lineNumber;
+    const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|electron|shared|test)\//, '$1/')}:${(line ?? -1) + 1}`;
+    out.set(key, (out.get(key) ?? 0) + 1);
+  }
+  return [...out].map(([k, v]): [string, number] => [k, v / busy]).sort((a, b) => b[1] - a[1]);
+}
+
+function printOwners(profile: Profile, where: string, window?: [number, number]): void {
+  console.log(`  main thread's busy samples by owner (${where}):`);
+  for (const [owner, share] of owners(profile, window).slice(0, 25)) console.log(`  ${(share * 100).toFixed(1).padStart(5)} %  ${owner}`);
+  const functions = Number(process.env['BENCH_HOP_FUNCTIONS'] ?? 0);
+  if (functions > 0) {
+    console.log(`  by function (self time):`);
+    for (const [fn, share] of selfTimes(profile, window).slice(0, functions)) console.log(`  ${(share * 100).toFixed(1).padStart(5)} %  ${fn}`);
+  }
+}
+
+/** The client in this process, the host in its own (serve.ts with --cpu-prof). */
+async function runAgainstProcess(calls: number, path: string): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'tw-bench-hop-'));
+  const h = await startHostProcess({ nodeOptions: ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '100'] });
+  let close = async (): Promise<void> => undefined;
+  let window: [number, number] | undefined;
+  try {
+    const { bundleID } = await addEchoServer(h, dir);
+    await h.api('POST', `/tools/bundles/${bundleID}/sync`);
+    await h.api('PATCH', `/tools/bundles/${bundleID}/tools/echo/version/v1`, { isEnabled: true });
+    const args = { message: 'hello' };
+    let call: () => Promise<unknown>;
+    if (path === 'rest') {
+      const plain = plainHttpClient(h.url, h.token);
+      close = async () => plain.close();
+      call = () => plain.post(`/tools/bundles/${bundleID}/tools/echo/version/v1/invoke`, { args });
+    } else {
+      const client = new Client({ name: 'bench-hop', version: '1' }, path === 'mcp2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${h.url}/mcp?bundles=files`), { requestInit: { headers: { authorization: `Bearer ${h.token}` } } }),
+      );
+      close = () => client.close();
+      call = () => client.callTool({ name: 'echo', arguments: args });
+    }
+    for (let i = 0; i < 200; i++) await call();
+    const load0 = loadavg()[0]!.toFixed(2);
+    const host0 = h.mainThreadMs();
+    const cpu0 = process.threadCpuUsage();
+    const start = Number(process.hrtime.bigint() / 1000n);
+    const t0 = performance.now();
+    for (let i = 0; i < calls; i++) await call();
+    const wall = performance.now() - t0;
+    window = [start, Number(process.hrtime.bigint() / 1000n)];
+    const cpu = process.threadCpuUsage(cpu0);
+    const host = h.mainThreadMs() - host0;
+    console.log(
+      `  ${calls} echo calls via ${path} (${path === 'rest' ? 'node:http' : 'the SDK client'}), host in its own process: ${(wall / calls).toFixed(2)} ms a call (profiled); ` +
+        `host's main thread CPU ${(host / calls).toFixed(2)} ms a call, the client's ${((cpu.user + cpu.system) / 1000 / calls).toFixed(2)} ms; load ${load0} → ${loadavg()[0]!.toFixed(2)}`,
+    );
+  } finally {
+    await close().catch(() => undefined);
+    await h.close();
+  }
+  const file = (await readdir(dir)).find((f) => f.endsWith('.cpuprofile'));
+  if (!file || !window) throw new Error('the host wrote no CPU profile');
+  const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as Profile;
+  await writeFile(join(dir, `${file}.window.json`), JSON.stringify(window)); // for a closer look (the loop's [start, end] in the profile's µs)
+  printOwners(profile, `the host's process, the measured loop only; ${join(dir, file)}`, window);
+}
+
 export async function run(): Promise<void> {
   const calls = Number(process.env['BENCH_HOP_CALLS'] ?? 1000);
   const path = process.env['BENCH_HOP'] ?? 'rest';
+  if (process.env['BENCH_HOP_HOST'] === 'process') return runAgainstProcess(calls, path);
   const dir = await mkdtemp(join(tmpdir(), 'tw-bench-hop-'));
   const h = await startHost();
   let close = async (): Promise<void> => undefined;
@@ -90,10 +182,7 @@ export async function run(): Promise<void> {
     console.log(
       `  ${calls} echo calls via ${path}: ${(wall / calls).toFixed(2)} ms a call (profiled), main thread's CPU ${((cpu.user + cpu.system) / 1000 / calls).toFixed(2)} ms a call; load ${load0} → ${loadavg()[0]!.toFixed(2)}`,
     );
-    console.log(`  main thread's busy samples by owner (${file}):`);
-    for (const [owner, share] of owners(profile as unknown as { nodes: ProfileNode[]; samples: number[] }).slice(0, 25)) {
-      console.log(`  ${(share * 100).toFixed(1).padStart(5)} %  ${owner}`);
-    }
+    printOwners(profile as unknown as Profile, file);
   } finally {
     await close().catch(() => undefined);
     await h.close();

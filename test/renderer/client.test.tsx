@@ -15,6 +15,7 @@ import { FOREGROUND_QUIET_MS, noteForegroundInput } from '../../renderer/src/api
 import { keys } from '../../renderer/src/api/queries.js';
 import { searchQueryOptions } from '../../renderer/src/features/search/Search.js';
 import { AFTER_PAINT_MAX_HOLD_MS, AFTER_PAINT_QUIET_MS, afterPaintWhenQuiet, createFirstScreenGate } from '../../renderer/src/api/first-screen.js';
+import { whenIdle } from '../../renderer/src/lib/idle.js';
 import { OP_NAMES, opFunctionName, type StoreEvent } from '../../shared/operations.js';
 import type { Envelope } from '../../shared/errors.js';
 
@@ -340,6 +341,54 @@ describe('live updates', () => {
     await new Promise((r) => setTimeout(r, 2));
     await qc.fetchQuery({ queryKey: ['tools', 'list', '*'], queryFn: () => 1 });
     expect(qc.getQueryState(['tools', 'list', '*'])?.isInvalidated).toBe(false);
+  });
+
+  it('runs what waited for the first screen one step at a time once it settles, skipping what was cancelled', () => {
+    const steps: (() => void)[] = [];
+    const gate = createFirstScreenGate({ settled: false, step: (run) => steps.push(run) });
+    const ran: string[] = [];
+    gate.whenSettled(() => ran.push('a'));
+    const cancelB = gate.whenSettled(() => ran.push('b'));
+    gate.whenSettled(() => ran.push('c'));
+    gate.settle();
+    expect(ran).toEqual(['a']); // the first at once, the others in steps of their own
+    expect(gate.settled).toBe(true);
+    cancelB();
+    steps.shift()!();
+    expect(ran).toEqual(['a', 'c']);
+    expect(steps).toHaveLength(0);
+    gate.whenSettled(() => ran.push('d')); // settled: at once
+    expect(ran).toEqual(['a', 'c', 'd']);
+  });
+
+  it('runs idle-time work only once typing has paused', () => {
+    vi.useFakeTimers();
+    try {
+      let busy = 300; // a key was just typed
+      let ran = 0;
+      whenIdle(
+        () => ran++,
+        500,
+        () => busy,
+      );
+      vi.advanceTimersByTime(10);
+      expect(ran).toBe(0); // an idle moment while keys come does not count
+      busy = 0;
+      vi.advanceTimersByTime(300);
+      expect(ran).toBe(1);
+
+      const cancel = whenIdle(
+        () => ran++,
+        500,
+        () => 200,
+      );
+      vi.advanceTimersByTime(100);
+      cancel(); // cancelled while it waits for the typing to pause
+      vi.advanceTimersByTime(1000);
+      expect(ran).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('starts the deferred work after the paint only once input has paused, and no later than the hold allows', () => {

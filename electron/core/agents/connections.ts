@@ -9,8 +9,7 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { AgentConnection } from '../../../shared/types.js';
-import { writeFileAtomic } from '../fs/atomic.js';
-import { pidAlive } from '../fs/atomic.js';
+import { pidAlive, writeFileWhole } from '../fs/atomic.js';
 import { parseJsonText } from '../fs/json-text.js';
 
 const CONNECTION_FILE = /^[0-9a-f-]{36}\.json$/;
@@ -41,9 +40,17 @@ export class AgentConnections extends EventEmitter<{ changed: [] }> {
       lastCallAt: null,
     };
     const file = join(this.dir, `${info.connectionID}.json`);
+    // Not fsynced: the file describes a live process, and list() sweeps it once that process is
+    // gone, so a crash has nothing to keep. An fsync and a folder sync a second per busy agent
+    // also lengthened the durable audit's fdatasync on the same disk (issue 32, point 5).
     const write = async () => {
-      await fsp.mkdir(this.dir, { recursive: true });
-      await writeFileAtomic(file, JSON.stringify(info, null, 2) + '\n');
+      const text = JSON.stringify(info, null, 2) + '\n';
+      await writeFileWhole(file, text).catch(async (e: unknown) => {
+        // The folder's first file, or the folder was removed: made (again) here, not before every write.
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        await fsp.mkdir(this.dir, { recursive: true });
+        await writeFileWhole(file, text);
+      });
       this.emit('changed');
     };
     await write().catch(() => undefined);

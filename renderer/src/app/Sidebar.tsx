@@ -2,6 +2,7 @@
 import { memo, startTransition, useCallback, useEffect, useState } from 'react';
 import { useBundles, useProblems, useSchedules } from '../api/queries.js';
 import { useFirstScreenSettled } from '../api/first-screen.js';
+import { foregroundBusyFor } from '../api/foreground.js';
 import { useToggleBundle } from '../api/mutations.js';
 import { useNav, type Route } from '../lib/nav.js';
 import { Switch } from '../components/Switch.js';
@@ -49,7 +50,7 @@ function useBundleRowsShown(total: number, first: number, settled: boolean): num
   const more = settled && shown < total;
   useEffect(() => {
     if (!more) return;
-    return whenIdle(() => startTransition(() => setShown((n) => n + BUNDLE_ROWS_STEP)), 500);
+    return whenIdle(() => startTransition(() => setShown((n) => n + BUNDLE_ROWS_STEP)), 500, foregroundBusyFor);
   }, [more, shown]);
   return settled ? shown : first;
 }

@@ -7,6 +7,7 @@
  */
 import { createElement, lazy, useState, type ComponentType } from 'react';
 import { whenIdle } from './idle.js';
+import { foregroundBusyFor } from '../api/foreground.js';
 
 /** A preload waits for an idle moment at most this long. */
 const PRELOAD_IDLE_TIMEOUT_MS = 2000;
@@ -57,10 +58,10 @@ export function preloadSecondaryScreens(): () => void {
     void load()
       .catch(() => undefined)
       .finally(() => {
-        if (!cancelled) cancelStep = whenIdle(next, PRELOAD_IDLE_TIMEOUT_MS);
+        if (!cancelled) cancelStep = whenIdle(next, PRELOAD_IDLE_TIMEOUT_MS, foregroundBusyFor);
       });
   };
-  let cancelStep = whenIdle(next, PRELOAD_IDLE_TIMEOUT_MS);
+  let cancelStep = whenIdle(next, PRELOAD_IDLE_TIMEOUT_MS, foregroundBusyFor);
   return () => {
     cancelled = true;
     cancelStep();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type { StoreEvent } from '../../../../shared/operations.js';
 import { watchStore, type StoreWatcher } from '../../../../electron/core/store/watcher.js';
@@ -105,5 +105,26 @@ describe('the watcher itself', () => {
     expect(app.store.state.tools.get(tool.toolID)?.file.bundleID).toBe(b);
     expect(app.store.state.toolCount(a)).toBe(0);
     expect(app.store.state.toolCount(b)).toBe(1);
+  });
+
+  it('watches the folders its readers need (metrics, agents, approvals) and not those every call writes (audit, history, rate limits)', async () => {
+    // Each change of a watched folder costs chokidar a stat and a re-read of the folder: on a
+    // serving host the audit log's append alone made that a quarter of the main thread's work.
+    const perCall = ['audit', 'history', 'invocations', 'rate-limits', 'tasks'].map((d) => join(app.dataDir, d));
+    for (const d of perCall) {
+      await mkdir(d, { recursive: true });
+      await writeFile(join(d, 'written-per-call.jsonl'), '{}\n');
+    }
+    const read = ['metrics', 'agents', 'approvals'].map((d) => join(app.dataDir, d));
+    await rm(join(app.dataDir, 'approvals'), { recursive: true, force: true });
+    for (const d of read) await mkdir(d, { recursive: true });
+    await until(() => read.every((d) => watcher.watchedFolders().includes(d)), 'the folders the readers need, watched');
+    // A counters' flush takes a lock (a folder) in metrics/ once a second: no change to read either.
+    const lock = join(app.dataDir, 'metrics', 'some-tool.lock');
+    perCall.push(lock);
+    await mkdir(lock);
+    await appendFile(join(app.dataDir, 'audit', 'written-per-call.jsonl'), '{}\n');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(watcher.watchedFolders().filter((d) => perCall.some((p) => d === p || d.startsWith(p + sep)))).toEqual([]);
   });
 });
