@@ -89,9 +89,9 @@ export interface QueryOperation {
 }
 
 export function queryOperation(text: string, words: readonly { word: string; term: string }[]): QueryOperation {
-  const plural = new Map<string, boolean>();
-  for (const { word, term } of words) if (!plural.has(term)) plural.set(term, isPlural(word));
-  return { plural, details: DETAILS.test(text) };
+  const writtenAsMany = new Map<string, boolean>();
+  for (const { word, term } of words) if (!writtenAsMany.has(term)) writtenAsMany.set(term, isPlural(word));
+  return { plural: writtenAsMany, details: DETAILS.test(text) };
 }
 
 /** Every tool's operation, read once at build, and the operation features of a (query, tool) pair. */
