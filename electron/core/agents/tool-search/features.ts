@@ -42,6 +42,14 @@ export const FEATURE_NAMES: readonly string[] = [
   'words say this API (learned)',
   'words say this API, against the best API',
   'words go with this tool name (learned)',
+  'object number agrees',
+  'tool object plural',
+  'tool path parameters',
+  'tool path depth',
+  'tool older version',
+  'tool unstable version',
+  'query asks details',
+  'one asked, tool acts on one',
 ];
 
 export const FEATURE_COUNT = FEATURE_NAMES.length;
@@ -154,4 +162,12 @@ export const FEATURE = {
   wordApiSum: FIELD_BASE + F + 26,
   wordApiRelative: FIELD_BASE + F + 27,
   wordPairs: FIELD_BASE + F + 28,
+  objectNumberAgrees: FIELD_BASE + F + 29,
+  toolObjectPlural: FIELD_BASE + F + 30,
+  toolPathParameters: FIELD_BASE + F + 31,
+  toolDepth: FIELD_BASE + F + 32,
+  toolOlderVersion: FIELD_BASE + F + 33,
+  toolUnstableVersion: FIELD_BASE + F + 34,
+  queryDetails: FIELD_BASE + F + 35,
+  oneAskedToolActsOnOne: FIELD_BASE + F + 36,
 } as const;

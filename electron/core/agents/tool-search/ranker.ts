@@ -13,18 +13,19 @@
  */
 import type { ToolSearchEntry, ToolSearchMatch } from './entry.js';
 import { createAnalyzer } from './analyze.js';
-import { FIELDS } from './fields.js';
 import { SYNONYM_WEIGHT, synonymTable } from './synonyms.js';
-import { explain, type MatchedWord } from './why.js';
+import { explain } from './why.js';
+import { ARGUMENT_VALUE, matchedWordsOf, type QueryWord, relevanceOf } from './query-word.js';
 import { type Action, ACTION_COUNT, actionAgreement, ACTION_WEIGHT, queryAction, taskPhraseWords, widenedVerbs } from './actions.js';
-import { InvertedIndex, type IndexOptions, type Postings } from './inverted-index.js';
+import { InvertedIndex, type IndexOptions } from './inverted-index.js';
 import { loadLexicon } from './lexicon.js';
 import { FEATURE, FEATURE_COUNT, FeatureScratch, type QueryTerms } from './features.js';
 import { type Reranker, shippedReranker } from './reranker.js';
 import { LearnedField } from './learned.js';
 import { BundleLevel, fillBundleFeatures } from './bundle-level.js';
-import { indexOf, topK } from './top-k.js';
+import { topK } from './top-k.js';
 import { queryShape, type QueryShape, ToolShapes } from './shape.js';
+import { queryOperation, type QueryOperation, ToolOperations } from './operation.js';
 import { shippedWordApis, type WordApiTable, WordApis } from './word-apis.js';
 import { shippedWordPairs, type WordPairTable, WordPairs } from './word-pairs.js';
 
@@ -46,8 +47,6 @@ export const CANDIDATES = 100;
  * tool of the bundle the query names ("on GitHub").
  */
 export const RANKING = { coverage: 1, head: 1, action: 0.6, service: 1 };
-/** A word with a digit (a number, a date, an id) is an argument's value, not what the task is: relevance leaves it out. */
-const ARGUMENT_VALUE = /\d/;
 /** A bundle word names a service when at most this many bundles hold it … */
 const MAX_SERVICE_BUNDLES = 3;
 /** … and at least this share of the tools holding it anywhere are of those bundles. */
@@ -62,16 +61,9 @@ interface FirstStage {
   /** What the query's words no tool holds weigh, for relevance: each as much as the rarest word of the index. */
   unknownWeight: number;
   shape: QueryShape;
+  operation: QueryOperation;
   /** Every distinct term of the query, those no tool holds too (word-apis.ts knows words tools do not say). */
   terms: string[];
-}
-
-interface QueryWord {
-  word: string;
-  term: string;
-  /** What matching this word counts for coverage: its best expansion's idf. */
-  weight: number;
-  expansions: { term: string; weight: number; postings: Postings }[];
 }
 
 export interface RankerOptions extends IndexOptions {
@@ -112,6 +104,7 @@ export class Bm25fRanker {
   private readonly rarestIdf: number;
   private readonly bundleLevel: BundleLevel | undefined;
   private readonly shapes: ToolShapes;
+  private readonly operations: ToolOperations;
   /** Replaced per phrasing while training (cross-fitting: train-reranker.ts). */
   wordApis: WordApis | undefined;
   wordPairs: WordPairs | undefined;
@@ -148,6 +141,7 @@ export class Bm25fRanker {
     this.rarestIdf = Math.log(1 + (count - 1 + 0.5) / 1.5);
     this.bundleLevel = options.bundleLevel === false ? undefined : new BundleLevel(this.index);
     this.shapes = new ToolShapes(entries);
+    this.operations = new ToolOperations(entries, this.analyzer);
     entries.forEach((e, d) => this.bundleIds.set(e.bundle, this.index.bundleOf[d]!));
     this.wordApis = options.wordApis === null ? undefined : new WordApis(options.wordApis ?? shippedWordApis(), this.bundleIds);
     this.wordPairs = options.wordPairs === null ? undefined : new WordPairs(options.wordPairs ?? shippedWordPairs(), (term) => this.termId(term));
@@ -250,30 +244,9 @@ export class Bm25fRanker {
         (bundles.size && bundles.has(bundleOf[d]!) ? 1 + RANKING.service : 1);
       covered[d] = 0;
     }
-    return { words, action, bundles, touched, totalWeight, unknownWeight: unknown * this.rarestIdf, shape: queryShape(query.slice(0, MAX_QUERY_CHARS)), terms };
-  }
-
-  /**
-   * How much of what the query says a tool answers, 0 to 1: the idf-weighted share of the query's
-   * words it holds in any field (a synonym or widened verb at its weight, a learned word at its
-   * idf), the query's words that no tool holds counting against every tool as the rarest word of
-   * the index. What search_tools's relevance floor is compared with (docs/tool-search.md).
-   */
-  private relevance(doc: number, stage: FirstStage): number {
-    let matched = 0;
-    let whole = stage.unknownWeight;
-    for (const word of stage.words) {
-      if (ARGUMENT_VALUE.test(word.word)) continue;
-      whole += word.weight;
-      let best = this.learned.score(doc, [word]);
-      for (const { weight, postings } of word.expansions) {
-        if (weight * postings.idf <= best) continue;
-        const i = indexOf(postings.docs, doc);
-        if (i >= 0) best = Math.max(best, weight * postings.idf * postings.saturated[i]!);
-      }
-      matched += Math.min(best, word.weight);
-    }
-    return whole > 0 ? matched / whole : 0;
+    const text = query.slice(0, MAX_QUERY_CHARS);
+    const operation = queryOperation(text, this.analyzer.words(text));
+    return { words, action, bundles, touched, totalWeight, unknownWeight: unknown * this.rarestIdf, shape: queryShape(text), operation, terms };
   }
 
   private clear(stage: FirstStage): void {
@@ -301,8 +274,8 @@ export class Bm25fRanker {
       return best.map((d) => ({
         name: this.entries[d]!.name,
         score: Math.round(score(d) * 1000) / 1000,
-        relevance: Math.round(this.relevance(d, stage) * 1000) / 1000,
-        why: explain(this.entries[d]!, this.matchedWords(d, stage.words), this.analyzer),
+        relevance: Math.round(relevanceOf(d, stage.words, stage.unknownWeight, this.learned) * 1000) / 1000,
+        why: explain(this.entries[d]!, matchedWordsOf(d, stage.words, this.learned, this.analyzer), this.analyzer),
       }));
     } finally {
       this.clear(stage);
@@ -346,6 +319,7 @@ export class Bm25fRanker {
       row[FEATURE.learned] = this.learned.score(d, words);
       row[FEATURE.usage] = this.usage[d]!;
       this.shapes.fill(row, d, index.actions[d] as Action, action, shape);
+      this.operations.fill(row, d, stage.operation, shape.one, row[FEATURE.toolEndsWithParameter] === 1);
     });
     const slots = { firstStage: FEATURE.firstStage, fit: FEATURE.bundleFit, rank: FEATURE.bundleRank, share: FEATURE.bundleShare, stride: FEATURE_COUNT };
     if (this.bundleLevel) fillBundleFeatures(this.bundleLevel, words, candidates, index.bundleOf, out, slots);
@@ -374,25 +348,5 @@ export class Bm25fRanker {
     } finally {
       this.clear(stage);
     }
-  }
-
-  private matchedWords(doc: number, words: readonly QueryWord[]): MatchedWord[] {
-    const out: MatchedWord[] = [];
-    for (const { word, expansions } of words) {
-      let best: MatchedWord | undefined;
-      let bestScore = 0;
-      for (const { term, weight, postings } of expansions) {
-        const i = indexOf(postings.docs, doc);
-        if (i < 0) continue;
-        const s = weight * postings.idf * postings.saturated[i]!;
-        if (s > bestScore) {
-          bestScore = s;
-          best = { word, term, viaSynonym: weight < 1 ? this.analyzer.surface(term) : undefined, fields: postings.fields[i]! };
-        }
-      }
-      if (best) out.push(best);
-      if (this.learned.holds(doc, word)) out.push({ word, term: word, viaSynonym: undefined, fields: 1 << FIELDS.length });
-    }
-    return out;
   }
 }
