@@ -15,7 +15,7 @@ import { FOREGROUND_QUIET_MS, noteForegroundInput } from '../../renderer/src/api
 import { keys } from '../../renderer/src/api/queries.js';
 import { searchQueryOptions } from '../../renderer/src/features/search/Search.js';
 import { AFTER_PAINT_MAX_HOLD_MS, AFTER_PAINT_QUIET_MS, afterPaintWhenQuiet, createFirstScreenGate } from '../../renderer/src/api/first-screen.js';
-import { whenIdle } from '../../renderer/src/lib/idle.js';
+import { whenIdle } from '../../renderer/src/api/idle.js';
 import { OP_NAMES, opFunctionName, type StoreEvent } from '../../shared/operations.js';
 import type { Envelope } from '../../shared/errors.js';
 

@@ -94,33 +94,24 @@ export function watchStore(store: Store, hooks: WatchHooks = {}, options: WatchO
   // data folder has no config.json) are seen as they appear in their folder, which watching
   // their own paths does not do reliably under load.
   const skipHidden = (p: string) => basename(p).startsWith('.');
-  const knownSubdirs = new Set([
-    paths.bundlesDir,
-    paths.historyDir,
-    paths.invocationsDir,
-    paths.auditDir,
-    paths.rateLimitsDir,
-    paths.tasksDir,
-    paths.schedulerDir,
-    paths.profilesDir,
-  ]);
   const bundles: FSWatcher = watch(paths.bundlesDir, { ignoreInitial: true, ignored: skipHidden, depth: 3 });
-  // Of the data folder's subfolders only these three concern a reader here. The others change on
-  // every call (audit/, history/, invocations/, rate-limits/), and each change of a watched folder
-  // costs chokidar a stat and a re-read of it (readdirp): some 28 % of a serving host's main thread
-  // per gateway call before they were left out. bundles/, scheduler/ and profiles/ have watchers of
-  // their own.
+  // Only what onPath reads, by name: the three files and the three folders below. The other
+  // entries change on every call (audit/, history/, invocations/, rate-limits/, search/'s learned
+  // words), and each change of a watched folder costs chokidar a stat and a re-read of it
+  // (readdirp): some 28 % of a serving host's main thread per gateway call before they were left
+  // out. bundles/, scheduler/ and profiles/ have watchers of their own.
   const readSubdirs = new Set([paths.metricsDir, paths.agentsDir, paths.approvalsDir]);
+  const readFiles = new Set([paths.configFile, paths.secretsFile, paths.builtinStateFile]);
   const top: FSWatcher = watch(paths.dataDir, {
     ignoreInitial: true,
-    ignored: (p: string, stats?: { isDirectory(): boolean }) => {
+    ignored: (p: string) => {
       // A lock (proper-lockfile's folder, e.g. metrics/<toolID>.lock around each counters' flush) is no change to read.
       if (skipHidden(p) || p.endsWith('.lock')) return true;
       const rel = relative(paths.dataDir, p);
       if (rel === '' || rel.startsWith('..')) return false;
       const slash = rel.indexOf(sep);
       if (slash >= 0) return !readSubdirs.has(join(paths.dataDir, rel.slice(0, slash)));
-      return !readSubdirs.has(p) && (stats?.isDirectory() === true || knownSubdirs.has(p));
+      return !readSubdirs.has(p) && !readFiles.has(p);
     },
     depth: 1,
   });

@@ -7,6 +7,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { foregroundBusyFor } from './foreground.js';
+import { whenIdle } from './idle.js';
 
 /** Marked by the tool list once its first rows are on screen (features/tools/list/ToolList.tsx). */
 export const FIRST_PAINT_MARK = 'tw:toollist-painted';
@@ -63,15 +64,7 @@ export interface FirstScreenGate {
  * 50 ms of script at load 6 (the sidebar, three queries, the list's overscan and next page, the
  * live dot, the stream's catch-up), and a key typed as the typing resumed waited for all of it.
  */
-function nextDeferredStep(run: () => void): void {
-  const attempt = () => {
-    const wait = foregroundBusyFor();
-    if (wait > 0) setTimeout(() => nextDeferredStep(run), wait);
-    else run();
-  };
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(attempt, { timeout: 200 });
-  else setTimeout(attempt, 0);
-}
+const nextDeferredStep = (run: () => void): void => void whenIdle(run, 200, foregroundBusyFor);
 
 export function createFirstScreenGate(opts: { settled: boolean; step?: (run: () => void) => void }): FirstScreenGate {
   let settled = opts.settled;

@@ -11,7 +11,7 @@ import { errorMessage } from '../api/errors.js';
 import { useTransfer } from '../features/transfer/TransferProvider.js';
 import { ImportIcon } from '../features/transfer/DropZone.js';
 import { plural } from '../lib/format.js';
-import { whenIdle } from '../lib/idle.js';
+import { whenIdle } from '../api/idle.js';
 import { slotsOf } from '../tool-types/slot-registry.js';
 import type { BundleView } from '../../../shared/types.js';
 import './Sidebar.css';

@@ -6,7 +6,7 @@
  * arrived, and the Suspense fallback would show for a frame.
  */
 import { createElement, lazy, useState, type ComponentType } from 'react';
-import { whenIdle } from './idle.js';
+import { whenIdle } from '../api/idle.js';
 import { foregroundBusyFor } from '../api/foreground.js';
 
 /** A preload waits for an idle moment at most this long. */

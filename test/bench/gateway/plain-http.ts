@@ -8,9 +8,9 @@ import { Agent, request } from 'node:http';
 export function plainHttpClient(
   baseUrl: string,
   token: string,
-): { post(path: string, body: unknown): Promise<{ status: number; body: unknown }>; close(): void } {
+): { post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown }>; close(): void } {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const post = (path: string, body: unknown) =>
+  const post = (path: string, body: unknown, extra: Record<string, string> = {}) =>
     new Promise<{ status: number; body: unknown }>((resolve, reject) => {
       const data = JSON.stringify(body);
       const req = request(
@@ -18,7 +18,13 @@ export function plainHttpClient(
         {
           method: 'POST',
           agent,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'content-length': Buffer.byteLength(data),
+            ...extra,
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];

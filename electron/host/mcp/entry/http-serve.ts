@@ -200,6 +200,19 @@ export function createMcpHttp(opts: { core: TransportCore; version?: string }): 
       const call = plainModernCall(req, audience.watch.view());
       if (call && (await answerPlainCall(core, audience.watch, identity, call, req, reply))) return reply;
     }
+    const sessionID = req.headers['mcp-session-id'];
+    const id = Array.isArray(sessionID) ? sessionID[0] : sessionID;
+    let session = id ? sessions.get(id) : undefined;
+    // A session belongs to the address it began at and to the principal that began it: its ID opens nothing else.
+    if (session && (session.key !== key || session.principal !== principalOf(req))) session = undefined;
+    // Plain requests of a session are answered before its transport (fast-path/plain-session.ts),
+    // and before the era's classification: a plain one names a 2025 version and carries no
+    // envelope, which the SDK's classifier calls legacy every time (its zod checks were ~3 % of a call).
+    if (req.method === 'POST' && session?.plain) {
+      if (await session.audience.sessionLists.answer(req, reply, session.plain)) return reply;
+      const call = plainSessionCall(req, session.plain);
+      if (call && (await answerSessionCall(core, session.plain, call, req, reply))) return reply;
+    }
     if (req.method === 'POST' && !isLegacyPost(req)) {
       // The server built for this request reads the audience's instructions and mode as they are now.
       await audience.watch.refresh();
@@ -208,11 +221,6 @@ export function createMcpHttp(opts: { core: TransportCore; version?: string }): 
       return reply;
     }
 
-    const sessionID = req.headers['mcp-session-id'];
-    const id = Array.isArray(sessionID) ? sessionID[0] : sessionID;
-    let session = id ? sessions.get(id) : undefined;
-    // A session belongs to the address it began at and to the principal that began it: its ID opens nothing else.
-    if (session && (session.key !== key || session.principal !== principalOf(req))) session = undefined;
     if (id && !session) return jsonRpcError(reply, 404, -32001, `unknown or ended MCP session ${id}; initialize a new one`);
     if (!session) {
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
@@ -241,10 +249,6 @@ export function createMcpHttp(opts: { core: TransportCore; version?: string }): 
       await connection.server.connect(transport);
       session = created;
     } else if (req.method === 'POST' && session.plain) {
-      // Plain requests of the session are answered before its transport (fast-path/plain-session.ts).
-      if (await session.audience.sessionLists.answer(req, reply, session.plain)) return reply;
-      const call = plainSessionCall(req, session.plain);
-      if (call && (await answerSessionCall(core, session.plain, call, req, reply))) return reply;
       cancelSessionCall(req, session.plain);
     }
     reply.hijack();

@@ -110,7 +110,7 @@ describe('the watcher itself', () => {
   it('watches the folders its readers need (metrics, agents, approvals) and not those every call writes (audit, history, rate limits)', async () => {
     // Each change of a watched folder costs chokidar a stat and a re-read of the folder: on a
     // serving host the audit log's append alone made that a quarter of the main thread's work.
-    const perCall = ['audit', 'history', 'invocations', 'rate-limits', 'tasks'].map((d) => join(app.dataDir, d));
+    const perCall = ['audit', 'history', 'invocations', 'rate-limits', 'tasks', 'search'].map((d) => join(app.dataDir, d));
     for (const d of perCall) {
       await mkdir(d, { recursive: true });
       await writeFile(join(d, 'written-per-call.jsonl'), '{}\n');
