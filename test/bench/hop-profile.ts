@@ -20,7 +20,7 @@ import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { startHost } from '../helpers/host.js';
+import { startHost, type TestHost } from '../helpers/host.js';
 import { addEchoServer } from './gateway/echo-server.js';
 import { startHostProcess } from './gateway/host-process.js';
 import { plainHttpClient } from './gateway/plain-http.js';
@@ -90,6 +90,33 @@ function printOwners(profile: Profile, where: string, window?: [number, number])
   }
 }
 
+/**
+ * The echo server added, synced and switched on, and one call of its `echo` by `path`: REST invoke
+ * (the host helper's fetch, or one keep-alive node:http socket) or the SDK's client in either era.
+ */
+async function echoCaller(
+  h: Pick<TestHost, 'api' | 'url' | 'token'>,
+  dir: string,
+  path: string,
+  restClient: 'fetch' | 'node:http',
+): Promise<{ call: () => Promise<unknown>; close: () => Promise<void> }> {
+  const { bundleID } = await addEchoServer(h, dir);
+  await h.api('POST', `/tools/bundles/${bundleID}/sync`);
+  await h.api('PATCH', `/tools/bundles/${bundleID}/tools/echo/version/v1`, { isEnabled: true });
+  const args = { message: 'hello' };
+  const invokePath = `/tools/bundles/${bundleID}/tools/echo/version/v1/invoke`;
+  if (path === 'rest' && restClient === 'fetch') return { call: () => h.api('POST', invokePath, { args }), close: async () => undefined };
+  if (path === 'rest') {
+    const plain = plainHttpClient(h.url, h.token);
+    return { call: () => plain.post(invokePath, { args }), close: async () => plain.close() };
+  }
+  const client = new Client({ name: 'bench-hop', version: '1' }, path === 'mcp2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${h.url}/mcp?bundles=files`), { requestInit: { headers: { authorization: `Bearer ${h.token}` } } }),
+  );
+  return { call: () => client.callTool({ name: 'echo', arguments: args }), close: () => client.close() };
+}
+
 /** The client in this process, the host in its own (serve.ts with --cpu-prof). */
 async function runAgainstProcess(calls: number, path: string): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'tw-bench-hop-'));
@@ -97,23 +124,9 @@ async function runAgainstProcess(calls: number, path: string): Promise<void> {
   let close = async (): Promise<void> => undefined;
   let window: [number, number] | undefined;
   try {
-    const { bundleID } = await addEchoServer(h, dir);
-    await h.api('POST', `/tools/bundles/${bundleID}/sync`);
-    await h.api('PATCH', `/tools/bundles/${bundleID}/tools/echo/version/v1`, { isEnabled: true });
-    const args = { message: 'hello' };
-    let call: () => Promise<unknown>;
-    if (path === 'rest') {
-      const plain = plainHttpClient(h.url, h.token);
-      close = async () => plain.close();
-      call = () => plain.post(`/tools/bundles/${bundleID}/tools/echo/version/v1/invoke`, { args });
-    } else {
-      const client = new Client({ name: 'bench-hop', version: '1' }, path === 'mcp2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${h.url}/mcp?bundles=files`), { requestInit: { headers: { authorization: `Bearer ${h.token}` } } }),
-      );
-      close = () => client.close();
-      call = () => client.callTool({ name: 'echo', arguments: args });
-    }
+    const caller = await echoCaller(h, dir, path, 'node:http');
+    close = caller.close;
+    const { call } = caller;
     for (let i = 0; i < 200; i++) await call();
     const load0 = loadavg()[0]!.toFixed(2);
     const host0 = h.mainThreadMs();
@@ -148,21 +161,9 @@ export async function run(): Promise<void> {
   const h = await startHost();
   let close = async (): Promise<void> => undefined;
   try {
-    const { bundleID } = await addEchoServer(h, dir);
-    await h.api('POST', `/tools/bundles/${bundleID}/sync`);
-    await h.api('PATCH', `/tools/bundles/${bundleID}/tools/echo/version/v1`, { isEnabled: true });
-    const args = { message: 'hello' };
-    let call: () => Promise<unknown>;
-    if (path === 'rest') {
-      call = () => h.api('POST', `/tools/bundles/${bundleID}/tools/echo/version/v1/invoke`, { args });
-    } else {
-      const client = new Client({ name: 'bench-hop', version: '1' }, path === 'mcp2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${h.url}/mcp?bundles=files`), { requestInit: { headers: { authorization: `Bearer ${h.token}` } } }),
-      );
-      close = () => client.close();
-      call = () => client.callTool({ name: 'echo', arguments: args });
-    }
+    const caller = await echoCaller(h, dir, path, 'fetch');
+    close = caller.close;
+    const { call } = caller;
     for (let i = 0; i < 200; i++) await call();
     const session = new Session();
     session.connect();

@@ -18,12 +18,11 @@
  *   alternating rounds, so both see the same machine; the median round is printed.
  * The load average at start and end says how busy the machine was (2 cores, shared).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest, type ClientRequest } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { nodeArgsFor, ROOT } from '../helpers/procs.js';
+import { startHostProcess, type HostProcess } from './gateway/host-process.js';
 import { quantile, rawPost } from './util.js';
 
 const CORE = '0190a000-0000-7000-8000-00000000c0e0';
@@ -37,34 +36,9 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(', ');
 
-interface Host {
-  url: string;
-  token: string;
-  dataDir: string;
-  child: ChildProcess;
-}
+type Host = HostProcess;
 
-async function startServe(env: Record<string, string> = {}): Promise<Host> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'tw-bench-host-'));
-  const token = 'bench-host-' + Math.random().toString(36).slice(2);
-  const child = spawn(process.execPath, [...nodeArgsFor('electron/host/serve.ts'), '--data-dir', dataDir, '--port', '0'], {
-    cwd: ROOT,
-    env: { ...process.env, TOOLWRIGHT_TOKEN: token, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (b: Buffer) => {
-      output += b.toString();
-      const m = /Toolwright listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (m) resolve(m[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the host exited with ${code} before listening:\n${output}`)));
-  });
-  return { url, token, dataDir, child };
-}
+const startServe = (env: Record<string, string> = {}): Promise<Host> => startHostProcess({ env, dataPrefix: 'tw-bench-host-' });
 
 async function rssKiB(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -345,11 +319,7 @@ export async function run(): Promise<void> {
 
     await durableBesideBatched(h, batched);
   } finally {
-    for (const host of [h, batched]) {
-      host.child.kill('SIGTERM');
-      await new Promise((r) => host.child.once('exit', r));
-      await rm(host.dataDir, { recursive: true, force: true }).catch(() => undefined);
-    }
+    await Promise.all([h.close(), batched.close()]);
   }
   console.log(`  load average at end: ${load()}`);
 }

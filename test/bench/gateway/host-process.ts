@@ -23,8 +23,8 @@ export interface HostProcess extends Pick<TestHost, 'api' | 'url' | 'token' | 'd
 }
 
 /** `nodeOptions` go before the script (e.g. `--cpu-prof`); `env` is added to this process's. */
-export async function startHostProcess(opts: { nodeOptions?: string[]; env?: Record<string, string> } = {}): Promise<HostProcess> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'tw-bench-gateway-host-'));
+export async function startHostProcess(opts: { nodeOptions?: string[]; env?: Record<string, string>; dataPrefix?: string } = {}): Promise<HostProcess> {
+  const dataDir = await mkdtemp(join(tmpdir(), opts.dataPrefix ?? 'tw-bench-gateway-host-'));
   const token = 'bench-gateway-' + Math.random().toString(36).slice(2);
   const child = spawn(process.execPath, [...(opts.nodeOptions ?? []), ...nodeArgsFor('electron/host/serve.ts'), '--data-dir', dataDir, '--port', '0'], {
     cwd: ROOT,
