@@ -9,38 +9,15 @@
  */
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { openRendererRig } from './renderer-rig.js';
 import { waitForMark } from './ui.js';
 import { fmt } from './util.js';
+import { traced, type TraceEvent } from './trace.js';
 
 const TOKEN = 'bench-keytrace';
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: Record<string, unknown> };
-}
-
-async function traced(cdp: CDPSession, act: () => Promise<void>): Promise<TraceEvent[]> {
-  const events: TraceEvent[] = [];
-  const onData = (d: { value: unknown }) => events.push(...(d.value as TraceEvent[]));
-  cdp.on('Tracing.dataCollected', onData);
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', {
-    categories: 'devtools.timeline,blink.user_timing,v8.execute,disabled-by-default-devtools.timeline,cc,gpu',
-    transferMode: 'ReportEvents',
-  });
-  await act();
-  await cdp.send('Tracing.end');
-  await complete;
-  cdp.off('Tracing.dataCollected', onData);
-  return events;
-}
+const CATEGORIES = 'devtools.timeline,blink.user_timing,v8.execute,disabled-by-default-devtools.timeline,cc,gpu';
 
 /** Types `key` and waits for its tw:search measure (the `nth` of the page). */
 async function typeKey(page: Page, key: string, nth: number): Promise<void> {
@@ -110,14 +87,14 @@ export async function run(): Promise<void> {
       await waitForMark(page, 'tw:toollist-painted');
       const box = page.getByTestId('search-box');
       await box.focus();
-      report('first key at the paint ("w")', await traced(cdp, () => typeKey(page, 'w', 1)), 'w');
+      report('first key at the paint ("w")', await traced(cdp, CATEGORIES, () => typeKey(page, 'w', 1)), 'w');
       await box.fill('');
       await page.keyboard.press('Escape');
       await page.waitForTimeout(8000);
       await box.focus();
-      report('settled window, first key of a new query ("i")', await traced(cdp, () => typeKey(page, 'i', 2)), 'i');
-      report('the key after it ("in")', await traced(cdp, () => typeKey(page, 'n', 3)), 'in');
-      report('and the next ("inv")', await traced(cdp, () => typeKey(page, 'v', 4)), 'inv');
+      report('settled window, first key of a new query ("i")', await traced(cdp, CATEGORIES, () => typeKey(page, 'i', 2)), 'i');
+      report('the key after it ("in")', await traced(cdp, CATEGORIES, () => typeKey(page, 'n', 3)), 'in');
+      report('and the next ("inv")', await traced(cdp, CATEGORIES, () => typeKey(page, 'v', 4)), 'inv');
       await page.close();
     }
   } finally {

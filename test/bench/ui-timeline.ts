@@ -19,18 +19,9 @@ import { pathToFileURL } from 'node:url';
 import { firstRowPainted, TAG_FIRST_ROW, waitForMark } from './ui.js';
 import { openRendererRig } from './renderer-rig.js';
 import { fmt, median } from './util.js';
+import { traced } from './trace.js';
 
 const TOKEN = 'bench-timeline';
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string };
-}
 
 const FIGURES = ['painted', 'element', 'appStart', 'afterStart', 'entryEval', 'script', 'style', 'layout', 'paint'] as const;
 type Figures = Record<(typeof FIGURES)[number], number>;
@@ -58,18 +49,16 @@ export async function run(): Promise<void> {
         const cdp = await page.context().newCDPSession(page);
         await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
         await page.addInitScript(TAG_FIRST_ROW);
-        const events: TraceEvent[] = [];
-        cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as TraceEvent[])));
-        const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-        await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink.user_timing,v8.execute,v8', transferMode: 'ReportEvents' });
-        await page.goto(`${rig.urls.get(name)!}/#token=${TOKEN}`);
-        await waitForMark(page, 'tw:toollist-painted');
-        const marks = (await page.evaluate(
-          `({ painted: performance.getEntriesByName('tw:toollist-painted')[0].startTime, appStart: performance.getEntriesByName('tw:app-start')[0].startTime })`,
-        )) as { painted: number; appStart: number };
-        const element = (await firstRowPainted(page)) ?? NaN;
-        await cdp.send('Tracing.end');
-        await complete;
+        let marks = { painted: NaN, appStart: NaN };
+        let element = NaN;
+        const events = await traced(cdp, 'devtools.timeline,blink.user_timing,v8.execute,v8', async () => {
+          await page.goto(`${rig.urls.get(name)!}/#token=${TOKEN}`);
+          await waitForMark(page, 'tw:toollist-painted');
+          marks = (await page.evaluate(
+            `({ painted: performance.getEntriesByName('tw:toollist-painted')[0].startTime, appStart: performance.getEntriesByName('tw:app-start')[0].startTime })`,
+          )) as { painted: number; appStart: number };
+          element = (await firstRowPainted(page)) ?? NaN;
+        });
         await page.close();
         loads.push(loadavg()[0]!);
         // The page's main thread: the renderer thread that ran the paint mark.
