@@ -70,8 +70,13 @@ export function killLeftWorkers(): void {
   for (const child of running) child.kill('SIGKILL');
 }
 
-export function spawnTs(script: string, args: string[], env: Record<string, string> = {}, opts: { stdin?: 'pipe' } = {}): ChildProcess {
-  const child = spawn(process.execPath, [...nodeArgsFor(script), ...args], {
+export function spawnTs(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+  opts: { stdin?: 'pipe'; /** Node's own options, before the script (e.g. `--cpu-prof`). */ nodeOptions?: string[] } = {},
+): ChildProcess {
+  const child = spawn(process.execPath, [...(opts.nodeOptions ?? []), ...nodeArgsFor(script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: [opts.stdin ?? 'ignore', 'pipe', 'pipe'],

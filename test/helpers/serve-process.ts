@@ -20,9 +20,9 @@ export interface ServeProcess {
   output(): string;
 }
 
-export async function startServeProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+export async function startServeProcess(dataDir: string, env: Record<string, string> = {}, nodeOptions: string[] = []): Promise<ServeProcess> {
   const token = 'serve-' + Math.random().toString(36).slice(2);
-  const child = spawnTs('electron/host/serve.ts', ['--data-dir', dataDir, '--port', '0'], { TOOLWRIGHT_TOKEN: token, ...env });
+  const child = spawnTs('electron/host/serve.ts', ['--data-dir', dataDir, '--port', '0'], { TOOLWRIGHT_TOKEN: token, ...env }, { nodeOptions });
   let output = '';
   child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
@@ -62,11 +62,17 @@ export function auditRecordsNow(dataDir: string): AuditRecord[] {
     });
 }
 
-/** A REST call with the host's token: status and parsed body. */
-export async function restCall(h: { url: string; token: string }, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+/** A REST call with the host's token: status, parsed body and headers. */
+export async function restCall(
+  h: { url: string; token: string },
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(h.url + path, {
     method,
-    headers: { authorization: `Bearer ${h.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: { authorization: `Bearer ${h.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -76,7 +82,7 @@ export async function restCall(h: { url: string; token: string }, method: string
   } catch {
     // not JSON
   }
-  return { status: res.status, body: parsed };
+  return { status: res.status, body: parsed, headers: res.headers };
 }
 
 /** REST invoke of the built-in calc tool. */

@@ -6,13 +6,13 @@
  * `/proc/<pid>/schedstat` (nanoseconds, unlike `/proc/<pid>/stat`'s 10 ms ticks), so a bench can
  * tell the host's CPU per call from its own.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nodeArgsFor, ROOT } from '../../helpers/procs.js';
 import type { TestHost } from '../../helpers/host.js';
+import { restCall, startServeProcess } from '../../helpers/serve-process.js';
 
 export interface HostProcess extends Pick<TestHost, 'api' | 'url' | 'token' | 'dataDir'> {
   child: ChildProcess;
@@ -25,45 +25,14 @@ export interface HostProcess extends Pick<TestHost, 'api' | 'url' | 'token' | 'd
 /** `nodeOptions` go before the script (e.g. `--cpu-prof`); `env` is added to this process's. */
 export async function startHostProcess(opts: { nodeOptions?: string[]; env?: Record<string, string>; dataPrefix?: string } = {}): Promise<HostProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), opts.dataPrefix ?? 'tw-bench-gateway-host-'));
-  const token = 'bench-gateway-' + Math.random().toString(36).slice(2);
-  const child = spawn(process.execPath, [...(opts.nodeOptions ?? []), ...nodeArgsFor('electron/host/serve.ts'), '--data-dir', dataDir, '--port', '0'], {
-    cwd: ROOT,
-    env: { ...process.env, TOOLWRIGHT_TOKEN: token, ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (b: Buffer) => {
-      output += b.toString();
-      const m = /Toolwright listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (m) resolve(m[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the host exited with ${code} before listening:\n${output}`)));
-  });
+  const { url, token, child, exited } = await startServeProcess(dataDir, opts.env, opts.nodeOptions);
   const schedstat = `/proc/${child.pid}/schedstat`;
   return {
     url,
     token,
     dataDir,
     child,
-    async api(method, path, body, headers = {}) {
-      const res = await fetch(url + path, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // not JSON
-      }
-      return { status: res.status, body: parsed as any, headers: res.headers };
-    },
+    api: (method, path, body, headers) => restCall({ url, token }, method, path, body, headers),
     mainThreadMs() {
       try {
         return Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6;
