@@ -31,16 +31,11 @@ interface ProfileNode {
   children?: number[];
 }
 
-/** Busy samples by owning module, largest first, as shares of all busy samples. */
-function owners(profile: { nodes: ProfileNode[]; samples: number[]; startTime: number; timeDeltas: number[] }, window?: [number, number]): [string, number][] {
+type Profile = { nodes: ProfileNode[]; samples: number[]; startTime: number; timeDeltas: number[] };
+
+/** The busy samples (not idle, inside `window` if given) counted by `keyOf` their leaf node, as shares of all busy samples, largest first. */
+function shares(profile: Profile, window: [number, number] | undefined, keyOf: (leaf: ProfileNode) => string): [string, number][] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const ownerOf = (url: string): string | undefined => {
-    const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url);
-    if (pkg) return `npm:${pkg[1]}`;
-    return /\/((electron|shared|test)\/.*)$/.exec(url)?.[1];
-  };
   const out = new Map<string, number>();
   let busy = 0;
   let at = profile.startTime;
@@ -50,34 +45,36 @@ function owners(profile: { nodes: ProfileNode[]; samples: number[]; startTime: n
     const leaf = byId.get(id)!;
     if (leaf.callFrame.functionName === '(idle)') continue;
     busy++;
-    let cur: number | undefined = id;
-    let owner: string | undefined;
-    while (cur !== undefined && !(owner = ownerOf(byId.get(cur)!.callFrame.url))) cur = parent.get(cur);
-    owner ??= leaf.callFrame.functionName.startsWith('(') ? leaf.callFrame.functionName : "Node's own (HTTP, streams, undici)";
-    out.set(owner, (out.get(owner) ?? 0) + 1);
+    const key = keyOf(leaf);
+    out.set(key, (out.get(key) ?? 0) + 1);
   }
   return [...out].map(([k, v]): [string, number] => [k, v / busy]).sort((a, b) => b[1] - a[1]);
 }
 
-type Profile = { nodes: ProfileNode[]; samples: number[]; startTime: number; timeDeltas: number[] };
+/** Busy samples by owning module, largest first, as shares of all busy samples. */
+function owners(profile: Profile, window?: [number, number]): [string, number][] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const ownerOf = (url: string): string | undefined => {
+    const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url);
+    if (pkg) return `npm:${pkg[1]}`;
+    return /\/((electron|shared|test)\/.*)$/.exec(url)?.[1];
+  };
+  return shares(profile, window, (leaf) => {
+    let cur: number | undefined = leaf.id;
+    let owner: string | undefined;
+    while (cur !== undefined && !(owner = ownerOf(byId.get(cur)!.callFrame.url))) cur = parent.get(cur);
+    return owner ?? (leaf.callFrame.functionName.startsWith('(') ? leaf.callFrame.functionName : "Node's own (HTTP, streams, undici)");
+  });
+}
 
 /** Busy samples by the function they were taken in (self time), largest first; BENCH_HOP_FUNCTIONS=N prints N. */
 function selfTimes(profile: Profile, window?: [number, number]): [string, number][] {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const out = new Map<string, number>();
-  let busy = 0;
-  let at = profile.startTime;
-  for (const [i, id] of profile.samples.entries()) {
-    at += profile.timeDeltas[i] ?? 0;
-    if (window && (at < window[0] || at > window[1])) continue;
-    const { functionName, url } = byId.get(id)!.callFrame as { functionName: string; url: string; lineNumber?: number };
-    if (functionName === '(idle)') continue;
-    busy++;
-    const line = (byId.get(id)!.callFrame as { lineNumber?: number }).lineNumber;
-    const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|electron|shared|test)\//, '$1/')}:${(line ?? -1) + 1}`;
-    out.set(key, (out.get(key) ?? 0) + 1);
-  }
-  return [...out].map(([k, v]): [string, number] => [k, v / busy]).sort((a, b) => b[1] - a[1]);
+  return shares(profile, window, (leaf) => {
+    const { functionName, url, lineNumber } = leaf.callFrame as { functionName: string; url: string; lineNumber?: number };
+    return `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|electron|shared|test)\//, '$1/')}:${(lineNumber ?? -1) + 1}`;
+  });
 }
 
 function printOwners(profile: Profile, where: string, window?: [number, number]): void {
