@@ -80,6 +80,40 @@ describe.skipIf(!chromiumAvailable())('first screen', () => {
     await page.close();
   });
 
+  it("keeps the link's token for the tab only once the first screen has settled, or as the page goes: a reload at the paint stays signed in", async () => {
+    const page = await browser.context.newPage();
+    const problems = watchPageProblems(page);
+    // When the page first reaches for sessionStorage.
+    await page.addInitScript(`(() => {
+      const own = Object.getOwnPropertyDescriptor(window, 'sessionStorage') ? window : Window.prototype;
+      const d = Object.getOwnPropertyDescriptor(own, 'sessionStorage');
+      Object.defineProperty(window, 'sessionStorage', { configurable: true, get() { window.__storageAt ??= performance.now(); return d.get.call(window); } });
+    })()`);
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await painted(page);
+    // The address has lost the token, and the tab's first sessionStorage access (a synchronous round trip) waits for the first screen to settle.
+    expect(await page.evaluate(() => location.hash)).toBe('#/tools');
+    await page.waitForFunction(() => performance.getEntriesByName('tw:first-screen-settled').length > 0, null, { timeout: 30_000 });
+    const [storageAt, settledAt] = (await page.evaluate(`[window.__storageAt, performance.getEntriesByName('tw:first-screen-settled')[0].startTime]`)) as [
+      number | undefined,
+      number,
+    ];
+    expect(storageAt).toBeGreaterThanOrEqual(settledAt);
+    expect(await page.evaluate(() => sessionStorage.getItem('toolwright.token'))).toBe(host.token);
+    await page.close();
+    // A reload at the paint, before the first screen settles (a new tab: a session storage of its own): the token is kept as the page goes.
+    const again = await browser.context.newPage();
+    const againProblems = watchPageProblems(again);
+    await again.goto(`${host.url}/#token=${host.token}`);
+    await painted(again);
+    await again.reload();
+    await painted(again);
+    await again.getByTestId('bundle-list').waitFor();
+    expect(await again.getByTestId('signin-token').count()).toBe(0);
+    expect([...problems, ...againProblems]).toEqual([]);
+    await again.close();
+  });
+
   it('renders the frame with its data and rows in its first commit; the bundles past the first screen follow', async () => {
     // More bundles than the sidebar renders before the list has painted (Sidebar.tsx, firstBundleRows: 21 at this window height).
     const slugs = Array.from({ length: 45 }, (_, i) => `many-${String(i).padStart(2, '0')}`);

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { call, invokeStream, readEventStream } from '../../renderer/src/api/client.js';
 import { ApiCallError } from '../../renderer/src/api/errors.js';
-import { adoptTokenFromUrl, transportKind } from '../../renderer/src/api/session.js';
+import { adoptTokenFromUrl, keepTokenForTab, token, transportKind } from '../../renderer/src/api/session.js';
 import { applyEvent } from '../../renderer/src/features/tools/tester/useLiveRun.js';
 import type { InvokeStreamEvent } from '../../shared/types.js';
 import { createInvalidator, createResync, keysForEvent } from '../../renderer/src/api/events.js';
@@ -78,12 +78,28 @@ describe('client', () => {
     expect((err as ApiCallError).message).toContain('config.get');
   });
 
-  it('takes the token from #token=… into sessionStorage and strips it from the address bar', () => {
+  it('takes the token from #token=… and strips it from the address bar; sessionStorage gets it later, for a reload', () => {
     window.history.replaceState(null, '', '/index.html?x=1#token=s3cr%2Bt');
     adoptTokenFromUrl();
-    expect(sessionStorage.getItem('toolwright.token')).toBe('s3cr+t');
+    expect(token()).toBe('s3cr+t');
     expect(window.location.hash).toBe('');
     expect(window.location.pathname + window.location.search).toBe('/index.html?x=1');
+    // Not before the first screen has settled (boot.ts): the first access is a synchronous round trip.
+    expect(sessionStorage.getItem('toolwright.token')).toBeNull();
+    keepTokenForTab();
+    expect(sessionStorage.getItem('toolwright.token')).toBe('s3cr+t');
+  });
+
+  it("takes the link's token that first-requests.js already took out of the address, and keeps it at pagehide at the latest", () => {
+    sessionStorage.clear();
+    window.history.replaceState(null, '', '/#/tools');
+    window.__twLinkToken = 'early+t';
+    adoptTokenFromUrl();
+    expect(window.__twLinkToken).toBeUndefined();
+    expect(token()).toBe('early+t');
+    expect(window.location.hash).toBe('#/tools');
+    window.dispatchEvent(new Event('pagehide'));
+    expect(sessionStorage.getItem('toolwright.token')).toBe('early+t');
   });
 
   it('parses server-sent events split across chunks, with CRLF, comments and multi-line data', async () => {

@@ -21,15 +21,18 @@ function run(opts: { hash: string; stored?: string; bridge?: boolean }) {
   const location = { hash: opts.hash, pathname: '/', search: '' };
   const history = { replaceState: (_s: unknown, _t: string, url: string) => replaced.push(url) };
   const window: Record<string, unknown> = { location, history, ...(opts.bridge ? { toolwright: {} } : {}) };
+  const timers: (() => void)[] = [];
   runInNewContext(SCRIPT, {
     window,
+    setTimeout: (fn: () => void) => timers.push(fn),
     sessionStorage: { getItem: (k: string) => stored.get(k) ?? null, setItem: (k: string, v: string) => stored.set(k, v) },
     fetch: (url: string, init: { headers: Record<string, string> }) => {
       sent.push({ url, auth: init.headers['Authorization'] });
       return Promise.resolve({});
     },
   });
-  return { sent, stored, replaced, kept: window['__twFirstRequests'] as Record<string, { token: string }> | undefined };
+  for (const fn of timers) fn();
+  return { sent, stored, replaced, kept: window['__twFirstRequests'] as Record<string, { token: string }> | undefined, linkToken: window['__twLinkToken'] };
 }
 
 const FRAME = [
@@ -48,9 +51,11 @@ describe('first-requests.js', () => {
     expect(kept![FIRST_PAGE]!.token).toBe('t+k');
   });
 
-  it("keeps the link's token for the tab and takes it out of the address, as the app would once its code has run", () => {
-    const { stored, replaced } = run({ hash: '#token=t%2Bk' });
-    expect(stored.get('toolwright.token')).toBe('t+k');
+  it("hands the link's token to the app and takes it out of the address, without touching sessionStorage", () => {
+    const { stored, replaced, linkToken } = run({ hash: '#token=t%2Bk' });
+    expect(linkToken).toBe('t+k');
+    // The tab's first sessionStorage access is a synchronous round trip: the app writes it once the first screen has settled.
+    expect(stored.size).toBe(0);
     expect(replaced).toEqual(['/#/tools']);
     // A token the tab already kept leaves the address (which has none) alone.
     expect(run({ hash: '#/', stored: 'kept' }).replaced).toEqual([]);

@@ -14,7 +14,7 @@ import { routeOf } from '../lib/nav.js';
 import { startLiveUpdates } from '../api/events.js';
 import { startFirstScreenGate } from '../api/first-screen.js';
 import { bundleListQuery, configQuery, problemsQuery, toolPagesQuery } from '../api/queries.js';
-import { token, transportKind } from '../api/session.js';
+import { keepTokenForTab, token, transportKind } from '../api/session.js';
 import { dropFirstRequests } from '../api/first-requests.js';
 
 /**
@@ -28,6 +28,8 @@ export const FIRST_DATA_WAIT_MS = 1500;
 export function startFirstScreen(qc: QueryClient): Promise<void> {
   const route = routeOf(window.location.hash);
   const gate = startFirstScreenGate(route.name === 'tools');
+  // The link's token reaches sessionStorage (a synchronous round trip) once the first screen is up.
+  gate.whenSettled(keepTokenForTab);
   // Without a token the sign-in page comes first; the app starts the stream when it mounts.
   if (transportKind() === 'rest' && !token()) return Promise.resolve();
   startLiveUpdates(qc);

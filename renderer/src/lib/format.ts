@@ -2,7 +2,18 @@
 import type { Safety } from '../../../shared/schemas.js';
 import { plural as sharedPlural } from '../../../shared/format.js';
 
-const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+/**
+ * Each formatter is built on its first use, not when the entry chunk is evaluated: a tab's first
+ * Intl object loads ICU's locale data (40–220 ms on this machine at load 6–7, measured in a blank
+ * page), and the first screen may need none of them (a tool never called shows "never").
+ * public/first-requests.js builds one while the entry chunk downloads, so the data is in by then.
+ */
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+const rtf = once(() => new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }));
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
   ['month', 30 * 24 * 3600],
@@ -21,7 +32,7 @@ export function relativeTime(iso: string | null | undefined, now = Date.now()): 
   for (const [unit, secs] of UNITS) {
     if (Math.abs(diff) >= secs || unit === 'second') {
       if (unit === 'second' && Math.abs(diff) < 10) return 'just now';
-      return rtf.format(Math.round(diff / secs), unit);
+      return rtf().format(Math.round(diff / secs), unit);
     }
   }
   return iso;
@@ -29,19 +40,22 @@ export function relativeTime(iso: string | null | undefined, now = Date.now()): 
 
 // Date#toLocaleString builds a formatter per call (as Number#toLocaleString does, see formatCount):
 // one, with its defaults (date and time, to the second), for every row's "last called" title.
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: 'numeric',
-  second: 'numeric',
-});
+const dateTimeFormat = once(
+  () =>
+    new Intl.DateTimeFormat(undefined, {
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    }),
+);
 
 export function absoluteTime(iso: string | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : dateTimeFormat.format(d);
+  return Number.isNaN(d.getTime()) ? iso : dateTimeFormat().format(d);
 }
 
 export function duration(ms: number): string {
@@ -66,11 +80,11 @@ export const SAFETY_TONE: Record<Safety, 'ok' | 'warn' | 'danger'> = {
 // One formatter for every count: Number#toLocaleString builds a new one per call, which cost
 // more than half a second of a 10,000-tool first render on a loaded machine (the sidebar and the
 // visible rows format hundreds of counts on each render).
-const numberFormat = new Intl.NumberFormat();
+const numberFormat = once(() => new Intl.NumberFormat());
 
 /** "12,345" in the reader's locale. */
 export function formatCount(n: number): string {
-  return numberFormat.format(n);
+  return numberFormat().format(n);
 }
 
 /** "12,345 tools": shared/format.ts's plural, its count in the reader's locale. */

@@ -1,5 +1,6 @@
 /**
- * Trains the tool-search re-ranker (electron/core/agents/tool-search/reranker-weights.json): a
+ * Trains the tool-search re-ranker (electron/core/agents/tool-search/reranker-weights.json, with
+ * the word tables word-apis.json, word-pairs.json and word-description-pairs.json): a
  * linear model over the first stage's features (features.ts) for its best 100 candidates,
  * fitted by a listwise softmax loss (the expected tool's probability among the candidates) with
  * L2, by Adam over the whole set. Data: the team's written phrasings (phrasings/, the four in
@@ -25,11 +26,12 @@ import { boost, DEFAULT_BOOST, treeScore } from './boost-trees.js';
 import { duplicatesOf, loadCorpus, loadQueries, splitQueries, type LabelledQuery } from './evaluate.js';
 import { loadPhrasings } from './phrasings.js';
 import { replayWeek, weekPlan } from './learning-week.js';
-import { countWordApis, countWordPairs, crossFitting } from './word-tables.js';
+import { countDescriptionPairs, countWordApis, countWordPairs, crossFitting } from './word-tables.js';
 
 const WEIGHTS_FILE = new URL('../../../electron/core/agents/tool-search/reranker-weights.json', import.meta.url);
 const WORD_APIS_FILE = new URL('../../../electron/core/agents/tool-search/word-apis.json', import.meta.url);
 const WORD_PAIRS_FILE = new URL('../../../electron/core/agents/tool-search/word-pairs.json', import.meta.url);
+const DESCRIPTION_PAIRS_FILE = new URL('../../../electron/core/agents/tool-search/word-description-pairs.json', import.meta.url);
 const EPOCHS = 400;
 const LEARNING_RATE = 0.05;
 const L2_CHOICES = [0.0001, 0.001, 0.01, 0.1];
@@ -274,6 +276,16 @@ async function main(): Promise<void> {
   const pairsPath = fileURLToPath(WORD_PAIRS_FILE);
   writeFileSync(WORD_PAIRS_FILE, await format(JSON.stringify(pairs), { ...(await resolveConfig(pairsPath)), filepath: pairsPath }));
   console.log(`wrote ${pairsPath}`);
+  const descriptionPairs = {
+    about: `Per query term: [written phrasings holding it, { word of the meant tool's description, said neither by the phrasing nor by the tool's name or title → how many of them (at least 2, and at least 3 times the word's share among all the meant tools) }], counted by test/bench/toolsearch/train-reranker.ts from ${counted.length} phrasings (none held out).`,
+    ...countDescriptionPairs(counted, corpus),
+  };
+  const descriptionPath = fileURLToPath(DESCRIPTION_PAIRS_FILE);
+  writeFileSync(
+    DESCRIPTION_PAIRS_FILE,
+    await format(JSON.stringify(descriptionPairs), { ...(await resolveConfig(descriptionPath)), filepath: descriptionPath }),
+  );
+  console.log(`wrote ${descriptionPath}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,5 +1,5 @@
 /**
- * Counts the tables of electron/core/agents/tool-search/word-apis.ts and word-pairs.ts from
+ * Counts the tables of electron/core/agents/tool-search/word-apis.ts and word-pairs.ts (both) from
  * written phrasings: per query term, how many phrasings held it and how many of them meant a tool
  * of each API, or a tool whose name holds each word. And the cross-fitting the trainer and the
  * cross-validation share: five folds by a hash of the phrasing, each phrasing's features computed
@@ -76,6 +76,42 @@ export function countWordPairs(queries: readonly LabelledQuery[], corpus: readon
   return { terms: countTargets(queries, headOf, MIN_PAIR) };
 }
 
+/**
+ * A description pair must be this many times likelier than the description word is among all
+ * the phrasings' meant tools: descriptions are long, and most of their words ("returns", "the
+ * specified") go with every task alike.
+ */
+const DESCRIPTION_LIFT = 3;
+/** Descriptions give many chance pairs: a description pair must be seen this often. */
+const MIN_DESCRIPTION_PAIR = 3;
+
+export function countDescriptionPairs(queries: readonly LabelledQuery[], corpus: readonly CorpusEntry[]): WordPairTable {
+  const byName = new Map(corpus.map((e) => [e.name, e]));
+  const described = (expected: readonly string[], terms: ReadonlySet<string>, analyzer: ReturnType<typeof createAnalyzer>) => {
+    const tool = byName.get(expected[0]!);
+    if (!tool) return undefined;
+    const head = new Set([...analyzer.terms(tool.name), ...analyzer.terms(tool.title)]);
+    return analyzer.terms(tool.description).filter((t) => !terms.has(t) && !head.has(t) && !VALUE.test(t));
+  };
+  const table = countTargets(queries, described, MIN_DESCRIPTION_PAIR);
+  // How often each description word is a target at all: the chance level of a pair.
+  const analyzer = createAnalyzer();
+  const base = new Map<string, number>();
+  let phrasings = 0;
+  for (const { query, expected } of queries) {
+    const targets = described(expected, queryTerms(analyzer, query), analyzer);
+    if (!targets) continue;
+    phrasings++;
+    for (const t of new Set(targets)) base.set(t, (base.get(t) ?? 0) + 1);
+  }
+  const terms: WordPairTable['terms'] = {};
+  for (const [term, [total, targets]] of Object.entries(table)) {
+    const kept = Object.entries(targets).filter(([t, n]) => n / total >= (DESCRIPTION_LIFT * (base.get(t) ?? 0)) / Math.max(1, phrasings));
+    if (kept.length) terms[term] = [total, Object.fromEntries(kept)];
+  }
+  return { terms };
+}
+
 export function countWordApis(queries: readonly LabelledQuery[], corpus: readonly CorpusEntry[]): WordApiTable {
   const apiOf = new Map(corpus.map((e) => [e.name, e.bundle]));
   return { terms: countTargets(queries, (expected) => expected.flatMap((name) => apiOf.get(name) ?? []), 1) };
@@ -92,11 +128,13 @@ export function crossFitting(ranker: Bm25fRanker, counted: readonly LabelledQuer
     return {
       apis: new WordApis(countWordApis(others, corpus), ranker.bundleIds),
       pairs: new WordPairs(countWordPairs(others, corpus), (term) => ranker.termId(term)),
+      descriptionPairs: new WordPairs(countDescriptionPairs(others, corpus), (term) => ranker.termId(term)),
     };
   });
   return (query) => {
     const fold = tables[foldOf(query)]!;
     ranker.wordApis = fold.apis;
     ranker.wordPairs = fold.pairs;
+    ranker.descriptionPairs = fold.descriptionPairs;
   };
 }

@@ -19,7 +19,7 @@ const VERBS: Readonly<Record<Verb, string>> = {
   [Action.Read]: 'get read fetch retrieve show view display describe obtain download export',
   [Action.List]: 'list enumerate browse',
   [Action.Create]: 'create add new make insert register put upload post import generate',
-  [Action.Update]: 'update edit change modify patch set rename replace alter',
+  [Action.Update]: 'update edit change modify patch set rename replace alter seek skip pause resume',
   [Action.Delete]: 'delete remove destroy erase drop purge trash',
   [Action.Send]: 'send publish deliver dispatch notify',
   [Action.Search]: 'search find lookup query filter',

@@ -50,6 +50,7 @@ export const FEATURE_NAMES: readonly string[] = [
   'tool unstable version',
   'query asks details',
   'one asked, tool acts on one',
+  'description words go with the task (learned)',
 ];
 
 export const FEATURE_COUNT = FEATURE_NAMES.length;
@@ -170,4 +171,5 @@ export const FEATURE = {
   toolUnstableVersion: FIELD_BASE + F + 34,
   queryDetails: FIELD_BASE + F + 35,
   oneAskedToolActsOnOne: FIELD_BASE + F + 36,
+  descriptionPairs: FIELD_BASE + F + 37,
 } as const;

@@ -13,6 +13,7 @@
  */
 import type { ToolSearchEntry, ToolSearchMatch } from './entry.js';
 import { createAnalyzer } from './analyze.js';
+import { FIELDS, fieldIndex } from './fields.js';
 import { SYNONYM_WEIGHT, synonymTable } from './synonyms.js';
 import { explain } from './why.js';
 import { ARGUMENT_VALUE, matchedWordsOf, type QueryWord, relevanceOf } from './query-word.js';
@@ -27,7 +28,7 @@ import { topK } from './top-k.js';
 import { queryShape, type QueryShape, ToolShapes } from './shape.js';
 import { queryOperation, type QueryOperation, ToolOperations } from './operation.js';
 import { shippedWordApis, type WordApiTable, WordApis } from './word-apis.js';
-import { shippedWordPairs, type WordPairTable, WordPairs } from './word-pairs.js';
+import { shippedDescriptionPairs, shippedWordPairs, type WordPairTable, WordPairs } from './word-pairs.js';
 
 /** At most this much of a query is read; a pasted megabyte costs no more than a paragraph. */
 export const MAX_QUERY_CHARS = 2_000;
@@ -49,6 +50,8 @@ export const CANDIDATES = 100;
 export const RANKING = { coverage: 1, head: 1, action: 0.6, service: 1 };
 /** A bundle word names a service when at most this many bundles hold it … */
 const MAX_SERVICE_BUNDLES = 3;
+/** Where a tool's description terms lie in the index's docTerms (its field's end and the one before). */
+const DESCRIPTION_SPANS = { step: FIELDS.length, first: fieldIndex('description') - 1 };
 /** … and at least this share of the tools holding it anywhere are of those bundles. */
 const MIN_SERVICE_SHARE = 0.5;
 
@@ -82,6 +85,8 @@ export interface RankerOptions extends IndexOptions {
   wordApis?: WordApiTable | null;
   /** Which tool-name words the task's words go with (word-pairs.ts): the shipped table by default; null for none. */
   wordPairs?: WordPairTable | null;
+  /** Which description words the task's words go with (word-pairs.ts): the shipped table by default; null for none. */
+  descriptionPairs?: WordPairTable | null;
 }
 
 export class Bm25fRanker {
@@ -108,6 +113,7 @@ export class Bm25fRanker {
   /** Replaced per phrasing while training (cross-fitting: train-reranker.ts). */
   wordApis: WordApis | undefined;
   wordPairs: WordPairs | undefined;
+  descriptionPairs: WordPairs | undefined;
   readonly bundleIds = new Map<string, number>();
 
   constructor(
@@ -145,6 +151,8 @@ export class Bm25fRanker {
     entries.forEach((e, d) => this.bundleIds.set(e.bundle, this.index.bundleOf[d]!));
     this.wordApis = options.wordApis === null ? undefined : new WordApis(options.wordApis ?? shippedWordApis(), this.bundleIds);
     this.wordPairs = options.wordPairs === null ? undefined : new WordPairs(options.wordPairs ?? shippedWordPairs(), (term) => this.termId(term));
+    this.descriptionPairs =
+      options.descriptionPairs === null ? undefined : new WordPairs(options.descriptionPairs ?? shippedDescriptionPairs(), (term) => this.termId(term));
   }
 
   /** A term's id in the index; undefined when no tool holds it. */
@@ -326,6 +334,8 @@ export class Bm25fRanker {
     else this.reranker?.neutralise(out, candidates.length, [slots.fit, slots.rank, slots.share]);
     this.wordApis?.fill(stage.terms, candidates, index.bundleOf, out, { sum: FEATURE.wordApiSum, relative: FEATURE.wordApiRelative, stride: FEATURE_COUNT });
     this.wordPairs?.fill(stage.terms, candidates, index.headTerms, index.headStarts, out, FEATURE.wordPairs, FEATURE_COUNT);
+    // A tool's description terms are docTerms from fieldEnds[d · F + DESCRIPTION − 1] to fieldEnds[d · F + DESCRIPTION].
+    this.descriptionPairs?.fill(stage.terms, candidates, index.docTerms, index.fieldEnds, out, FEATURE.descriptionPairs, FEATURE_COUNT, DESCRIPTION_SPANS);
     return out;
   }
 

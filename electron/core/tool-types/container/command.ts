@@ -11,9 +11,8 @@ import { CoreError, isCoreError } from '../../errors.js';
 import { abortError, delay, raceAbort, throwIfAborted } from '../../util/abort.js';
 import type { DockerStatusSnapshot } from './docker-status.js';
 import type { ImageProvider } from './images.js';
-import { LABEL_DEADLINE, LABEL_INVOCATION, LABEL_MANAGED, LABEL_OWNER, LABEL_TOOL } from './labels.js';
+import { managedContainerOptions } from './create.js';
 import { oomKilled } from './oom.js';
-import { ownerLabel } from './orphans.js';
 import { CappedSink, LineSplitter } from './output.js';
 import type { ContainerRemoval } from './removal.js';
 import { FALLBACK_USER, hostConfig } from './sandbox.js';
@@ -48,20 +47,7 @@ export async function runCommand(
     ...(spec.workdir ? { WorkingDir: spec.workdir } : {}),
     ...(spec.user ? { User: spec.user } : image.user ? {} : { User: FALLBACK_USER }),
     Env: ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'HOME=/tmp', 'LANG=C.UTF-8'],
-    Labels: {
-      [LABEL_MANAGED]: 'true',
-      [LABEL_TOOL]: spec.toolID,
-      [LABEL_INVOCATION]: spec.invocationID,
-      [LABEL_OWNER]: ownerLabel(),
-      [LABEL_DEADLINE]: String(Date.now() + spec.timeoutMs + 60_000),
-    },
-    AttachStdin: false,
-    AttachStdout: true,
-    AttachStderr: true,
-    OpenStdin: false,
-    Tty: false,
-    NetworkDisabled: config.NetworkMode === 'none',
-    HostConfig: config,
+    ...managedContainerOptions({ toolID: spec.toolID, invocationID: spec.invocationID, limitMs: spec.timeoutMs, config }),
   });
   let container: Dockerode.Container;
   try {

@@ -36,19 +36,35 @@ export function createContainer(docker: Dockerode, { image, ctx, payload, config
     Image: image.ref,
     Cmd: [payload],
     ...(image.user ? {} : { User: FALLBACK_USER }),
+    ...managedContainerOptions({ toolID: ctx.tool.toolID, invocationID: ctx.invocationID, limitMs, config }),
+  });
+}
+
+/**
+ * What every container the runner starts shares, a tool's run or a one-off command: the labels
+ * sweepOrphans reads (a deadline past the run's own limit), output attached without a TTY or
+ * stdin, the sandbox's host config and no network interface unless it grants one.
+ */
+export function managedContainerOptions(run: {
+  toolID: string;
+  invocationID: string;
+  limitMs: number;
+  config: Dockerode.HostConfig;
+}): Dockerode.ContainerCreateOptions {
+  return {
     Labels: {
       [LABEL_MANAGED]: 'true',
-      [LABEL_TOOL]: ctx.tool.toolID,
-      [LABEL_INVOCATION]: ctx.invocationID,
+      [LABEL_TOOL]: run.toolID,
+      [LABEL_INVOCATION]: run.invocationID,
       [LABEL_OWNER]: ownerLabel(),
-      [LABEL_DEADLINE]: String(Date.now() + limitMs + DEADLINE_GRACE_MS),
+      [LABEL_DEADLINE]: String(Date.now() + run.limitMs + DEADLINE_GRACE_MS),
     },
     AttachStdin: false,
     AttachStdout: true,
     AttachStderr: true,
     OpenStdin: false,
     Tty: false,
-    NetworkDisabled: config.NetworkMode === 'none',
-    HostConfig: config,
-  });
+    NetworkDisabled: run.config.NetworkMode === 'none',
+    HostConfig: run.config,
+  };
 }

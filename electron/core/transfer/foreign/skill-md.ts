@@ -98,6 +98,23 @@ function rewriteEnv(text: string, secrets: Set<string>): string {
   });
 }
 
+/** The tool.json of one A3S tool definition: its name and words as written, the runner chosen. */
+function skillToolFile(
+  def: Json,
+  base: { slug: string; version: string },
+  runner: { type: 'http'; impl: HttpImpl } | { type: 'container'; impl: ContainerImpl },
+  argSchema: Record<string, unknown>,
+  bundleID: string,
+  ctx: SkillContext,
+): ToolDraft['file'] {
+  const displayName = str(def['title']) ?? str(def['name']) ?? base.slug;
+  return newToolFile(
+    { slug: base.slug, version: base.version, ...runner, displayName, description: str(def['description']) ?? '', argSchema },
+    bundleID,
+    ctx.now,
+  );
+}
+
 function httpTool(def: Json, http: Json, base: { slug: string; version: string; origin: string }, bundleID: string, ctx: SkillContext): ToolDraft {
   const args = argSchemaOf(def['parameters'], `${base.origin}.parameters`);
   if (args.issues.length) throw invalid(args.issues);
@@ -130,20 +147,7 @@ function httpTool(def: Json, http: Json, base: { slug: string; version: string; 
   impl.timeoutMs = typeof timeout === 'number' ? timeout : A3S_HTTP_TIMEOUT_MS;
   const encoding = str(http['response']) ?? str(http['responseEncoding']);
   if (encoding === 'json' || encoding === 'text') impl.responseEncoding = encoding;
-  const tool = newToolFile(
-    {
-      slug: base.slug,
-      version: base.version,
-      type: 'http',
-      impl,
-      displayName: str(def['title']) ?? str(def['name']) ?? base.slug,
-      description: str(def['description']) ?? '',
-      argSchema: args.schema,
-    },
-    bundleID,
-    ctx.now,
-  );
-  return { file: tool, files: [], origin: base.origin };
+  return { file: skillToolFile(def, base, { type: 'http', impl }, args.schema, bundleID, ctx), files: [], origin: base.origin };
 }
 
 function scriptTool(def: Json, script: Json, base: { slug: string; version: string; origin: string }, bundleID: string, ctx: SkillContext): ToolDraft {
@@ -196,20 +200,8 @@ function scriptTool(def: Json, script: Json, base: { slug: string; version: stri
   const timeout = script['timeout_seconds'] ?? script['timeoutSeconds'];
   impl.timeoutSeconds = typeof timeout === 'number' ? timeout : A3S_SCRIPT_TIMEOUT_SECONDS;
   if (secrets.size) impl.secrets = [...secrets].sort();
-  const tool = newToolFile(
-    {
-      slug: base.slug,
-      version: base.version,
-      type: 'container',
-      impl,
-      displayName: str(def['title']) ?? str(def['name']) ?? base.slug,
-      description: str(def['description']) ?? '',
-      argSchema: args.schema,
-    },
-    bundleID,
-    ctx.now,
-  );
-  return { file: tool, files: scriptToolFiles(rt, text, ctx.images, extraArgs), origin: base.origin };
+  const file = skillToolFile(def, base, { type: 'container', impl }, args.schema, bundleID, ctx);
+  return { file, files: scriptToolFiles(rt, text, ctx.images, extraArgs), origin: base.origin };
 }
 
 /** Where Debian's packages put programs: a binary backend's program there (or a bare name) is installed when the image lacks it. */
