@@ -101,6 +101,16 @@ interface Level {
   perSecond: number;
   lat: number[];
   cpuUs: number;
+  /** fdatasyncs per call: 1 / the records a batch held. */
+  syncsPerCall: number;
+}
+
+/** FileHandle.prototype, whose datasync the writer rounds count (the writer calls it once a batch). */
+async function fileHandleProto(): Promise<{ datasync: () => Promise<void> }> {
+  const probe = await open(join(dir, 'probe'), 'w');
+  const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+  await probe.close();
+  return proto;
 }
 
 /**
@@ -109,6 +119,13 @@ interface Level {
  */
 async function writerLevel(folder: string, variant: Variant, clients: number, ms: number): Promise<Level> {
   const log = new AuditLog(variant === 'batched' ? { dir: folder, batchedDelayMs: 200 } : { dir: folder });
+  const proto = await fileHandleProto();
+  const real = proto.datasync;
+  let syncs = 0;
+  proto.datasync = function (this: unknown) {
+    syncs++;
+    return real.call(this);
+  };
   const cpu0 = process.cpuUsage();
   const lat: number[] = [];
   const end = performance.now() + ms;
@@ -126,8 +143,10 @@ async function writerLevel(folder: string, variant: Variant, clients: number, ms
     }),
   );
   const cpu = process.cpuUsage(cpu0);
+  const syncsPerCall = syncs / lat.length;
+  proto.datasync = real;
   await log.close();
-  return { perSecond: (lat.length * 1000) / ms, lat, cpuUs: (cpu.user + cpu.system) / lat.length };
+  return { perSecond: (lat.length * 1000) / ms, lat, cpuUs: (cpu.user + cpu.system) / lat.length, syncsPerCall };
 }
 
 /**
@@ -155,7 +174,7 @@ async function writerRounds(): Promise<void> {
       const m = [...levels].sort((a, b) => a.perSecond - b.perSecond)[mid]!;
       const paired = levels.map((r, i) => r.perSecond / by.get('batched')![i]!.perSecond).sort((a, b) => a - b);
       console.log(
-        `  ${`${variant}, ${clients} client${clients > 1 ? 's' : ''}`.padEnd(30)} ${m.perSecond.toFixed(0).padStart(6)} calls/s   p50 ${fmt(quantile(m.lat, 0.5)).padStart(9)}   p95 ${fmt(quantile(m.lat, 0.95)).padStart(9)}   CPU/call ${m.cpuUs.toFixed(0).padStart(4)} µs   vs batched ${paired[mid]!.toFixed(2)}x (${paired.map((x) => x.toFixed(2)).join(' ')})`,
+        `  ${`${variant}, ${clients} client${clients > 1 ? 's' : ''}`.padEnd(30)} ${m.perSecond.toFixed(0).padStart(6)} calls/s   p50 ${fmt(quantile(m.lat, 0.5)).padStart(9)}   p95 ${fmt(quantile(m.lat, 0.95)).padStart(9)}   CPU/call ${m.cpuUs.toFixed(0).padStart(4)} µs   syncs/call ${m.syncsPerCall.toFixed(2)}   vs batched ${paired[mid]!.toFixed(2)}x (${paired.map((x) => x.toFixed(2)).join(' ')})`,
       );
     }
   }
@@ -181,9 +200,7 @@ async function threadRunMs(): Promise<Map<string, number>> {
  */
 async function byThread(): Promise<void> {
   if (process.platform !== 'linux') return;
-  const probe = await open(join(dir, 'probe'), 'w');
-  const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
-  await probe.close();
+  const proto = await fileHandleProto();
   const real = proto.datasync;
   const n = 1000;
   console.log(`  by thread (run time from /proc/self/task/*/schedstat), ${n} awaited appends, one record a batch, per record:`);
@@ -219,7 +236,9 @@ export async function run(): Promise<void> {
   dir = await mkdtemp(join(process.env['TW_BENCH_FSYNC_DIR'] ?? tmpdir(), 'tw-bench-fsync-'));
   console.log(`  folder ${dir}, ${N} batches per side in turns of ${BLOCK}, record ${RECORD.length} B; load ${load()}`);
   try {
-    for (const records of [1, 10]) {
+    // TW_BENCH_FSYNC_ONLY=writer: the writer under a modelled host alone (a change to the writer, tried in a minute).
+    const writerOnly = process.env['TW_BENCH_FSYNC_ONLY'] === 'writer';
+    for (const records of writerOnly ? [] : [1, 10]) {
       // The journal: made full size, zeroed, synced once (as a WAL segment is).
       const fd = openSync(join(dir, `journal-${records}`), 'w');
       ftruncateSync(fd, 0);
@@ -240,7 +259,7 @@ export async function run(): Promise<void> {
       console.log(`  ${`(b)/(a), ${records} rec/batch`.padEnd(60)} p50 ${r50.toFixed(2)}x     p95 ${r95.toFixed(2)}x`);
     }
     await writerRounds();
-    await byThread();
+    if (!writerOnly) await byThread();
     console.log(`  load at end ${load()}`);
   } finally {
     await rm(dir, { recursive: true, force: true });

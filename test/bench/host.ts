@@ -18,6 +18,7 @@
  *   alternating rounds, so both see the same machine; the median round is printed.
  * The load average at start and end says how busy the machine was (2 cores, shared).
  */
+import { spawn } from 'node:child_process';
 import { Agent, request as httpRequest, type ClientRequest } from 'node:http';
 import { loadavg } from 'node:os';
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -202,6 +203,28 @@ async function raiseLimits(h: Host): Promise<void> {
   if (!patched.ok) throw new Error(`PATCH /tools/config answered ${patched.status}`);
 }
 
+/**
+ * Counts a process's fdatasync calls while it runs (`perf stat` on the syscall's tracepoint, which
+ * costs the process nothing measurable); stop() gives the count, NaN where perf cannot attach.
+ */
+function countSyncs(pid: number): { stop(): Promise<number> } {
+  const perf = spawn('perf', ['stat', '-x', ',', '-e', 'syscalls:sys_enter_fdatasync', '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  perf.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<void>((r) => {
+    perf.on('close', () => r());
+    perf.on('error', () => r());
+  });
+  return {
+    async stop() {
+      perf.kill('SIGINT');
+      await exited;
+      const line = err.split('\n').find((l) => l.includes('sys_enter_fdatasync'));
+      return line ? Number(line.split(',')[0]) : NaN;
+    },
+  };
+}
+
 /** `durable`: only the durable-beside-batched rounds (what the audit writer's work is measured by). */
 const ONLY = process.env['TW_BENCH_HOST_ONLY'];
 /** Alternating rounds per level; more when only the durable comparison runs, whose paired ratios need them. */
@@ -229,12 +252,22 @@ async function durableBesideBatched(durable: Host, batched: Host): Promise<void>
   for (const [kind, clients] of levels) {
     const ours: LevelResult[] = [];
     const base: LevelResult[] = [];
+    // Each host's CPU over its rounds (all threads, schedstat: less distorted by load than calls/s), and the durable one's fdatasyncs.
+    const cpuMs = { durable: 0, batched: 0 };
+    let syncs = 0;
     for (let round = 0; round < ROUNDS; round++) {
       for (const side of round % 2 ? (['batched', 'durable'] as const) : (['durable', 'batched'] as const)) {
-        const result = await level(side === 'durable' ? durable : batched, kind, clients, SECONDS_PER_LEVEL / 2);
-        (side === 'durable' ? ours : base).push(result);
+        const host = side === 'durable' ? durable : batched;
+        const counting = side === 'durable' ? countSyncs(durable.child.pid!) : undefined;
+        // perf needs a moment to attach before the level starts (both sides wait alike).
+        await new Promise((r) => setTimeout(r, 150));
+        const cpu0 = host.allThreadsMs();
+        (side === 'durable' ? ours : base).push(await level(host, kind, clients, SECONDS_PER_LEVEL / 2));
+        cpuMs[side] += host.allThreadsMs() - cpu0;
+        if (counting) syncs += await counting.stop();
       }
     }
+    const callsOf = (rs: LevelResult[]) => rs.reduce((n, r) => n + r.calls, 0);
     const mid = (rs: LevelResult[]) => [...rs].sort((a, b) => a.callsPerSecond - b.callsPerSecond)[Math.floor(rs.length / 2)]!;
     const o = mid(ours);
     const b = mid(base);
@@ -243,6 +276,9 @@ async function durableBesideBatched(durable: Host, batched: Host): Promise<void>
     const pairedText = `${quantile(paired, 0.5).toFixed(2)}x (${paired[0]!.toFixed(2)}–${paired[paired.length - 1]!.toFixed(2)})`;
     console.log(
       `  ${`${kind === 'rest' ? 'REST invoke' : '2026 MCP'}, ${clients} client${clients > 1 ? 's' : ''}`.padEnd(28)} ${o.callsPerSecond.toFixed(0).padStart(14)} ${ms(o.p50).padStart(8)} ${ms(o.p95).padStart(8)}   | ${b.callsPerSecond.toFixed(0).padStart(15)} ${ms(b.p50).padStart(8)} ${ms(b.p95).padStart(8)}   | ${(o.callsPerSecond / b.callsPerSecond).toFixed(2)}x, ${(o.p95 / b.p95).toFixed(2)}x | ${pairedText}${failures}`,
+    );
+    console.log(
+      `  ${''.padEnd(28)} host CPU/call (all threads) durable ${(cpuMs.durable / callsOf(ours)).toFixed(2)} ms, batched ${(cpuMs.batched / callsOf(base)).toFixed(2)} ms; durable fdatasyncs/call ${(syncs / callsOf(ours)).toFixed(2)}`,
     );
   }
 }

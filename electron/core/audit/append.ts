@@ -16,6 +16,22 @@ import { auditFileName } from './files.js';
 import { chainRecord, type PendingRecord } from './record.js';
 import { readChainTail, type Tail } from './tail.js';
 
+/**
+ * A process that finds the folder's lock held touches this file (each time it tries), so the
+ * holder of a long train of batches lets go only when someone is waiting for it.
+ */
+export const LOCK_WANTED = '.lock-wanted';
+
+/** Tells the holder of the audit folder's lock that this process waits for it (never rejects). */
+export function markLockWanted(dir: string): void {
+  const path = join(dir, LOCK_WANTED);
+  const now = new Date();
+  void fsp
+    .utimes(path, now, now)
+    .catch(() => fsp.writeFile(path, ''))
+    .catch(() => undefined);
+}
+
 /** The current file, open for appending across batches; its inode tells whether the name still leads to it. */
 interface OpenFile {
   n: number;
@@ -68,7 +84,7 @@ export class AuditAppender {
     this.lingerTimer = undefined;
     if (!this.held) {
       await this.releasing;
-      const release = await acquireLock(join(this.dir, '.lock'));
+      const release = await acquireLock(join(this.dir, '.lock'), { onBusy: () => markLockWanted(this.dir) });
       this.held = { release, since: Date.now() };
     }
     return this.appendInPlace(records) ?? (await this.appendChained(records));
@@ -77,6 +93,17 @@ export class AuditAppender {
   /** How long the lock has been held (0: not held). */
   heldForMs(): number {
     return this.held ? Date.now() - this.held.since : 0;
+  }
+
+  /**
+   * Whether another process asked for the folder's lock within `ms` (LOCK_WANTED; a time ahead of
+   * this process's clock counts as asked). Nobody asking, the hold's clock starts again.
+   */
+  othersWaiting(ms: number): boolean {
+    const wanted = statSync(join(this.dir, LOCK_WANTED), { throwIfNoEntry: false });
+    if (wanted && wanted.mtimeMs > Date.now() - ms) return true;
+    if (this.held) this.held.since = Date.now();
+    return false;
   }
 
   /** Lets other processes have the folder. Never rejects. */

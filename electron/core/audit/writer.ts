@@ -23,13 +23,17 @@ import { DEFAULT_AUDIT_MAX_FILE_BYTES, type AuditRecords } from '../../../shared
 import { withLock } from '../fs/lock.js';
 import { listAuditFiles } from './files.js';
 import type { PendingRecord } from './record.js';
-import { AuditAppender, type Written } from './append.js';
+import { AuditAppender, markLockWanted, type Written } from './append.js';
 import { auditUnavailable } from './unavailable.js';
 import { noteRecord } from './acting-caller.js';
 
 /** Records kept in memory while they cannot be written; beyond this they are counted as lost. */
 export const DEFAULT_MAX_PENDING = 10_000;
-/** A busy writer lets go of the folder's lock this often, for YIELD_MS, so other processes are not starved. */
+/**
+ * A busy writer lets go of the folder's lock this often, for YIELD_MS, when another process has
+ * asked for it within the last HOLD_MAX_MS (append.ts LOCK_WANTED), so other processes are not
+ * starved; alone on the folder it keeps it (a yield stalls every answer for YIELD_MS and more).
+ */
 const HOLD_MAX_MS = 1000;
 const YIELD_MS = 20;
 /** An idle writer keeps the lock this long for the next record (flush() lets go at once). */
@@ -197,11 +201,15 @@ export class AuditLog {
   private async probe(): Promise<void> {
     try {
       await fsp.mkdir(this.opts.dir, { recursive: true });
-      await withLock(join(this.opts.dir, '.lock'), async () => {
-        const files = await listAuditFiles(this.opts.dir);
-        const last = files[files.length - 1];
-        if (last) await (await fsp.open(join(this.opts.dir, last.name), 'a')).close();
-      });
+      await withLock(
+        join(this.opts.dir, '.lock'),
+        async () => {
+          const files = await listAuditFiles(this.opts.dir);
+          const last = files[files.length - 1];
+          if (last) await (await fsp.open(join(this.opts.dir, last.name), 'a')).close();
+        },
+        { onBusy: () => markLockWanted(this.opts.dir) },
+      );
       this.succeeded();
     } catch (e) {
       this.failed(e, []);
@@ -219,7 +227,7 @@ export class AuditLog {
     try {
       while (this.queue.length || this.dropped) {
         if (!(await this.writeBatch())) return;
-        if (this.appender.heldForMs() > HOLD_MAX_MS && (this.queue.length || this.dropped)) {
+        if (this.appender.heldForMs() > HOLD_MAX_MS && (this.queue.length || this.dropped) && this.appender.othersWaiting(HOLD_MAX_MS)) {
           await this.appender.release();
           await new Promise((r) => setTimeout(r, YIELD_MS));
         }

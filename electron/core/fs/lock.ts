@@ -14,6 +14,8 @@ export interface LockOptions {
   stale?: number;
   /** How long to keep trying before answering BUSY. */
   waitMs?: number;
+  /** Called each time the lock is found held, before waiting to try again (to tell its holder someone waits). */
+  onBusy?: () => void;
 }
 
 export async function withLock<T>(lockPath: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
@@ -49,6 +51,7 @@ export async function acquireLock(lockPath: string, opts: LockOptions = {}): Pro
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== 'ELOCKED') throw e;
+      opts.onBusy?.();
       if (Date.now() > deadline) {
         throw new CoreError('BUSY', 'another process holds the lock on this data for too long; try again in a moment', { lockPath });
       }

@@ -7,7 +7,7 @@
  * tell the host's CPU per call from its own.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,8 @@ export interface HostProcess extends Pick<TestHost, 'api' | 'url' | 'token' | 'd
   child: ChildProcess;
   /** The host's main thread's time on a CPU so far, in ms (NaN where the kernel does not say). */
   mainThreadMs(): number;
+  /** The same for every thread of the host (the main one, libuv's workers where fdatasync runs, V8's), in ms. */
+  allThreadsMs(): number;
   /** SIGTERM (the host's clean stop: a `--cpu-prof` is written then), then the data folder removed. */
   close(): Promise<void>;
 }
@@ -36,6 +38,14 @@ export async function startHostProcess(opts: { nodeOptions?: string[]; env?: Rec
     mainThreadMs() {
       try {
         return Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6;
+      } catch {
+        return NaN;
+      }
+    },
+    allThreadsMs() {
+      try {
+        const tasks = readdirSync(`/proc/${child.pid}/task`);
+        return tasks.reduce((sum, t) => sum + Number(readFileSync(`/proc/${child.pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]) / 1e6, 0);
       } catch {
         return NaN;
       }
