@@ -7,7 +7,7 @@
  * so the usual batch reads nothing and runs in one synchronous go (appendInPlace); anything else
  * reads the end of the chain from disk (appendChained).
  */
-import { ftruncateSync, promises as fsp, statSync, writeSync } from 'node:fs';
+import { fstatSync, ftruncateSync, promises as fsp, statSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsyncDir } from '../fs/atomic.js';
@@ -159,6 +159,10 @@ export class AuditAppender {
       if (!now || now.ino !== file.ino || now.dev !== file.dev || now.size !== tail.size) return undefined;
       if (statSync(join(this.dir, auditFileName(file.n + 1)), { throwIfNoEntry: false })) return undefined;
       this.checkedUnderLock = true;
+    } else if (fstatSync(file.handle.fd).nlink === 0) {
+      // The file was removed under the held lock (the folder deleted by hand): not written into the void.
+      this.checkedUnderLock = false;
+      return undefined;
     }
     const { text, hash, seq } = chainText(records, tail);
     try {
