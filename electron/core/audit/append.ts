@@ -7,7 +7,7 @@
  * so the usual batch reads nothing and runs in one synchronous go (appendInPlace); anything else
  * reads the end of the chain from disk (appendChained).
  */
-import { fstatSync, ftruncateSync, promises as fsp, statSync, writeSync } from 'node:fs';
+import { ftruncateSync, promises as fsp, statSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsyncDir } from '../fs/atomic.js';
@@ -67,11 +67,6 @@ export class AuditAppender {
   private file: OpenFile | undefined;
   /** The folder's lock, while a train of batches holds it. */
   private held: { release: () => Promise<void>; since: number } | undefined;
-  /**
-   * The file was found as this process left it since the lock was taken: while the lock stays
-   * held no other process appends or rotates, so the next batches need not stat it again.
-   */
-  private checkedUnderLock = false;
   /** A release under way: the next train takes the lock once it is done. */
   private releasing: Promise<void> | undefined;
   private lingerTimer: NodeJS.Timeout | undefined;
@@ -89,13 +84,8 @@ export class AuditAppender {
     this.lingerTimer = undefined;
     if (!this.held) {
       await this.releasing;
-      const release = await acquireLock(join(this.dir, '.lock'), {
-        onBusy: () => markLockWanted(this.dir),
-        // Another process may have appended: look at the file again before the next batch.
-        onCompromised: () => (this.checkedUnderLock = false),
-      });
+      const release = await acquireLock(join(this.dir, '.lock'), { onBusy: () => markLockWanted(this.dir) });
       this.held = { release, since: Date.now() };
-      this.checkedUnderLock = false;
     }
     return this.appendInPlace(records) ?? (await this.appendChained(records));
   }
@@ -122,7 +112,6 @@ export class AuditAppender {
     this.lingerTimer = undefined;
     const held = this.held;
     this.held = undefined;
-    this.checkedUnderLock = false;
     if (held) this.releasing = held.release();
     await this.releasing;
   }
@@ -154,16 +143,9 @@ export class AuditAppender {
     const file = this.file;
     const tail = this.tail;
     if (!file || !tail || tail.n !== file.n || tail.size >= this.maxFileBytes()) return undefined;
-    if (!this.checkedUnderLock) {
-      const now = statSync(join(this.dir, auditFileName(file.n)), { throwIfNoEntry: false });
-      if (!now || now.ino !== file.ino || now.dev !== file.dev || now.size !== tail.size) return undefined;
-      if (statSync(join(this.dir, auditFileName(file.n + 1)), { throwIfNoEntry: false })) return undefined;
-      this.checkedUnderLock = true;
-    } else if (fstatSync(file.handle.fd).nlink === 0) {
-      // The file was removed under the held lock (the folder deleted by hand): not written into the void.
-      this.checkedUnderLock = false;
-      return undefined;
-    }
+    const now = statSync(join(this.dir, auditFileName(file.n)), { throwIfNoEntry: false });
+    if (!now || now.ino !== file.ino || now.dev !== file.dev || now.size !== tail.size) return undefined;
+    if (statSync(join(this.dir, auditFileName(file.n + 1)), { throwIfNoEntry: false })) return undefined;
     const { text, hash, seq } = chainText(records, tail);
     try {
       for (let done = 0; done < text.length;) done += writeSync(file.handle.fd, text, done, text.length - done);
@@ -199,8 +181,6 @@ export class AuditAppender {
       throw e;
     }
     this.tail = { n, size: size + text.length, hash, seq };
-    // Read from disk under the held lock and written by this process: the next batch may trust it.
-    this.checkedUnderLock = true;
     return { file, start: size, end: size + text.length, rotated: rotate };
   }
 
@@ -232,7 +212,6 @@ export class AuditAppender {
    */
   async reset(written: Written | undefined): Promise<void> {
     this.tail = undefined;
-    this.checkedUnderLock = false;
     if (written && this.held) {
       const now = await written.file.handle.stat().catch(() => undefined);
       if (now?.size === written.end) await written.file.handle.truncate(written.start).catch(() => undefined);

@@ -16,8 +16,6 @@ export interface LockOptions {
   waitMs?: number;
   /** Called each time the lock is found held, before waiting to try again (to tell its holder someone waits). */
   onBusy?: () => void;
-  /** Called if the lock is found taken over while held (its mtime could not be refreshed, or another holder touched it). */
-  onCompromised?: () => void;
 }
 
 export async function withLock<T>(lockPath: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
@@ -47,7 +45,7 @@ export async function acquireLock(lockPath: string, opts: LockOptions = {}): Pro
         retries: 0,
         // A compromised lock (its mtime could not be refreshed) must not crash the process;
         // correctness never depends on the lock alone.
-        onCompromised: () => opts.onCompromised?.(),
+        onCompromised: () => undefined,
       });
       return () => release().catch(() => undefined);
     } catch (e) {

@@ -16,7 +16,7 @@
  *   process left it (same inode, same size) is appended in one synchronous write (page cache,
  *   microseconds), without waiting for the event loop between steps.
  */
-import { fstatSync, promises as fsp, statSync, writeSync } from 'node:fs';
+import { promises as fsp, statSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HistoryEntry, PipelineStepRecord } from '../../../shared/types.js';
@@ -52,8 +52,6 @@ interface Held {
   since: number;
   linger?: NodeJS.Timeout;
   file?: { handle: FileHandle; ino: number; dev: number };
-  /** The kept file was found as this process left it under this hold: no other process appends while it lasts. */
-  checked?: boolean;
 }
 
 interface Queue {
@@ -250,10 +248,8 @@ export class HistoryStore {
       return held;
     }
     await this.releasing.get(toolID);
-    const fresh: Held = { release: async () => undefined, since: Date.now() };
-    // Taken over while held: another process may have appended, so the file is looked at again.
-    fresh.release = await acquireLock(this.lockOf(toolID), { onCompromised: () => (fresh.checked = false) });
-    held = fresh;
+    const release = await acquireLock(this.lockOf(toolID));
+    held = { release, since: Date.now() };
     this.held.set(toolID, held);
     return held;
   }
@@ -354,15 +350,8 @@ export class HistoryStore {
     const size = this.sizes.get(toolID);
     const known = this.lineCounts.get(toolID);
     if (!kept || size === undefined || known === undefined) return undefined;
-    if (!held.checked) {
-      const now = statSync(file, { throwIfNoEntry: false });
-      if (!now || now.ino !== kept.ino || now.dev !== kept.dev || now.size !== size) return undefined;
-      held.checked = true;
-    } else if (fstatSync(kept.handle.fd).nlink === 0) {
-      // Removed under the held lock (a data-dir reset): the slow path makes the folder again.
-      held.checked = false;
-      return undefined;
-    }
+    const now = statSync(file, { throwIfNoEntry: false });
+    if (!now || now.ino !== kept.ino || now.dev !== kept.dev || now.size !== size) return undefined;
     this.sizes.delete(toolID);
     for (let done = 0; done < text.length;) done += writeSync(kept.handle.fd, text, done, text.length - done);
     this.sizes.set(toolID, size + text.length);
