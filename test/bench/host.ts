@@ -15,7 +15,9 @@
  *   on this host, whose answers wait for their record to be on disk (group commit), beside a
  *   second host on its own folder with the former batching (records written 200 ms later, no
  *   answer waiting; TOOLWRIGHT_BENCH_AUDIT_BATCHED_MS, for this bench only). The two run in
- *   alternating rounds, so both see the same machine; the median round is printed.
+ *   alternating rounds, so both see the same machine; the median round is printed, the median of
+ *   the paired rounds' ratios, each host's CPU per call (all its threads, schedstat) and the
+ *   durable host's fdatasyncs per call (`perf stat` on the syscall's tracepoint, NaN without perf).
  * The load average at start and end says how busy the machine was (2 cores, shared).
  */
 import { spawn } from 'node:child_process';
