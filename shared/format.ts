@@ -2,6 +2,16 @@
 const KiB = 1024;
 const MiB = 1024 * 1024;
 
+/** A date and time to the second, every part as a number: Date#toLocaleString's default, and the parts a zone's wall clock is read from. */
+export const NUMERIC_DATE_TIME = {
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+} as const satisfies Intl.DateTimeFormatOptions;
+
 /** 512 → "512 bytes", 4096 → "4 KB", 1.5 MiB → "1.5 MB" (binary units; whole numbers stay whole). */
 export function formatBytes(n: number): string {
   if (n >= MiB) return `${(n / MiB).toFixed(n % MiB === 0 ? 0 : 1)} MB`;

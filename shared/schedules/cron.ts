@@ -13,6 +13,7 @@
  */
 import { Cron } from 'croner';
 import cronstrue from 'cronstrue';
+import { NUMERIC_DATE_TIME } from '../format.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -106,12 +107,7 @@ function formatterOf(zone: string): Intl.DateTimeFormat {
     f = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
       hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
+      ...NUMERIC_DATE_TIME,
     });
     formatters.set(zone, f);
   }

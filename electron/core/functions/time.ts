@@ -9,6 +9,7 @@
 import { CoreError } from '../errors.js';
 import { defineFunction } from './types.js';
 import { keyValueTable } from './html.js';
+import { NUMERIC_DATE_TIME } from '../../../shared/format.js';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const fullFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -33,12 +34,7 @@ export function resolveZone(name: string, field = 'args.timeZone'): string {
     fmt = new Intl.DateTimeFormat('en-US', {
       timeZone: name,
       hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
+      ...NUMERIC_DATE_TIME,
       weekday: 'long',
       era: 'short',
     });

@@ -1,6 +1,6 @@
 /** Small display helpers. */
 import type { Safety } from '../../../shared/schemas.js';
-import { plural as sharedPlural } from '../../../shared/format.js';
+import { NUMERIC_DATE_TIME, plural as sharedPlural } from '../../../shared/format.js';
 
 /**
  * Each formatter is built on its first use, not when the entry chunk is evaluated: a tab's first
@@ -40,17 +40,7 @@ export function relativeTime(iso: string | null | undefined, now = Date.now()): 
 
 // Date#toLocaleString builds a formatter per call (as Number#toLocaleString does, see formatCount):
 // one, with its defaults (date and time, to the second), for every row's "last called" title.
-const dateTimeFormat = once(
-  () =>
-    new Intl.DateTimeFormat(undefined, {
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    }),
-);
+const dateTimeFormat = once(() => new Intl.DateTimeFormat(undefined, NUMERIC_DATE_TIME));
 
 export function absoluteTime(iso: string | null | undefined): string {
   if (!iso) return '';
