@@ -8,7 +8,6 @@ import {
   Fragment,
   memo,
   useCallback,
-  useDeferredValue,
   useEffect,
   useId,
   useLayoutEffect,
@@ -16,6 +15,7 @@ import {
   useReducer,
   useRef,
   useState,
+  startTransition,
   type KeyboardEvent,
 } from 'react';
 import { flushSync } from 'react-dom';
@@ -37,10 +37,11 @@ const PAGE_SIZE = 20;
 
 /**
  * Results rendered in the key's own commit: the ones the bar's list shows without scrolling (560 px
- * of 74 px rows). The rest follow at transition priority, so the rows in view paint first.
+ * of 74 px rows). The rest follow after the key's frame, at transition priority, so the rows in view
+ * paint first.
  */
 const FIRST_HITS = 8;
-/** One empty list, so that an empty box hands the deferred results the same value on every render. */
+/** One empty list, so that an empty box gives the results below the fold the same value on every render. */
 const NO_HITS: readonly SearchHit[] = [];
 
 /**
@@ -163,10 +164,24 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
   const localRef = useRef<HTMLInputElement>(null);
   const ref = inputRef ?? localRef;
   const hits: readonly SearchHit[] = q.trim() && !(fresh && search.isPlaceholderData) ? (search.data?.items ?? NO_HITS) : NO_HITS;
-  // The results below the fold come a render later: until then each keeps the row it had (memoised,
-  // so not rendered again), and the key's commit renders the rows in view only.
-  const laterHits = useDeferredValue(hits);
-  const shownHits = laterHits === hits ? hits : [...hits.slice(0, FIRST_HITS), ...laterHits.slice(FIRST_HITS, hits.length)];
+  // The results below the fold come after the key's frame: until then each keeps the row it had
+  // (memoised, so not rendered again), and the key's commit renders the rows in view only. After the
+  // frame, not as a deferred value: that render ran before the frame as often as not, and the rows
+  // in view waited for it.
+  const [laterHits, setLaterHits] = useState<readonly SearchHit[]>(NO_HITS);
+  const tailWaits = laterHits !== hits && hits.length > FIRST_HITS;
+  const shownHits = tailWaits ? [...hits.slice(0, FIRST_HITS), ...laterHits.slice(FIRST_HITS, hits.length)] : hits;
+  useLayoutEffect(() => {
+    if (!tailWaits) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => startTransition(() => setLaterHits(hits)), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [tailWaits, hits]);
   const bundleNames = useMemo(() => new Map((bundles.data ?? []).map((b) => [b.bundleID, b.displayName || b.slug])), [bundles.data]);
   // Nothing to show yet for this query: the bar's list stays closed (not an empty box under the
   // field) unless the answer keeps us waiting, and then says so.
