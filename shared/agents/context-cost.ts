@@ -10,23 +10,26 @@ export const TOKENIZER_NAME = 'o200k_base';
 /** The basis of every count, in the words the app and the CLI show beside it. */
 export const TOKENIZER_BASIS = `${TOKENIZER_NAME}, the GPT-4o/GPT-5 tokenizer; other models' tokenizers differ by roughly ±15%`;
 
-const enUS = new Intl.NumberFormat('en-US');
+// Built on first use: a tab's first Intl object loads ICU's locale data, and the app's first screen
+// (the tool rows) imports this module before it formats any count (renderer/src/lib/format.ts).
+let enUSFormat: Intl.NumberFormat | undefined;
+const enUS = (): Intl.NumberFormat => (enUSFormat ??= new Intl.NumberFormat('en-US'));
 
 /** "≈ 1,234 tokens (o200k_base, …)": a count with its basis. */
 export function tokensWithBasis(tokens: number): string {
-  return `≈ ${enUS.format(tokens)} tokens (${TOKENIZER_BASIS})`;
+  return `≈ ${enUS().format(tokens)} tokens (${TOKENIZER_BASIS})`;
 }
 
 /** "≈ 1,234 tokens": a count where the basis is named nearby (a tooltip, a footnote). */
 export function tokensApprox(tokens: number): string {
-  return `≈ ${enUS.format(tokens)} tokens`;
+  return `≈ ${enUS().format(tokens)} tokens`;
 }
 
 /** "830 tok", "1.2k tok", "12k tok": a count for a narrow column. */
 export function compactTokens(tokens: number): string {
   if (tokens < 1000) return `${tokens} tok`;
-  if (tokens < 10_000) return `${enUS.format(Math.round(tokens / 100) / 10)}k tok`;
-  return `${enUS.format(Math.round(tokens / 1000))}k tok`;
+  if (tokens < 10_000) return `${enUS().format(Math.round(tokens / 100) / 10)}k tok`;
+  return `${enUS().format(Math.round(tokens / 1000))}k tok`;
 }
 
 /**

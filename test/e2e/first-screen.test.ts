@@ -172,4 +172,36 @@ describe.skipIf(!chromiumAvailable())('first screen', () => {
     await page.getByTestId('bundle-made-after').waitFor({ timeout: 15_000 });
     await page.close();
   });
+  it("renders a key's results in view in the key's own commit and the rest of the 20 after it", async () => {
+    const bundleID = uuidv7();
+    await api(host, 'bundles.put', { bundleID, bundle: { slug: 'gauges', displayName: 'Gauges', isEnabled: true } });
+    await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        api(host, 'tools.put', {
+          bundleID,
+          slug: `gauge-${String(i).padStart(2, '0')}`,
+          version: 'v1',
+          tool: { displayName: `Gauge ${i}`, description: 'Reads a gauge', type: 'function', impl: { function: 'core.uuid' }, argSchema: { type: 'object' } },
+        }),
+      ),
+    );
+    const page = await browser.context.newPage();
+    const problems = watchPageProblems(page);
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await painted(page);
+    // How many results each DOM change left in the list, from the first that showed any.
+    await page.evaluate(`(() => {
+      window.__hitCounts = [];
+      new MutationObserver(() => {
+        const n = document.querySelectorAll('[data-testid="search-results"] li[role="option"]:not(.hit-all)').length;
+        if (n && window.__hitCounts.at(-1) !== n) window.__hitCounts.push(n);
+      }).observe(document.body, { childList: true, subtree: true });
+    })()`);
+    await page.getByTestId('search-box').pressSequentially('gauge');
+    await expect.poll(() => page.evaluate('window.__hitCounts.at(-1)'), { timeout: 10_000 }).toBe(20);
+    // Before: all 20 in the key's commit. The list shows about 7 without scrolling (Search.tsx, FIRST_HITS).
+    expect(((await page.evaluate('window.__hitCounts')) as number[])[0]).toBeLessThanOrEqual(8);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG, type BundleFile, type Config, type ToolFile } from '../
 import type { Availability } from '../../shared/types.js';
 import { InvocationEngine, type EngineDeps, type EngineTool } from '../../electron/core/invoke/engine.js';
 import { HistoryStore } from '../../electron/core/invoke/history.js';
+import type { RecordSink } from '../../electron/core/audit/changes.js';
 import type { RunContext, RunOutput, Runner } from '../../electron/core/invoke/types.js';
 import type { SecretsReader } from '../../electron/core/secrets/types.js';
 
@@ -129,7 +130,7 @@ export interface Harness {
 }
 
 export async function harness(
-  opts: { secrets?: Record<string, string>; config?: Partial<Config>; runners?: Runner[]; history?: HistoryStore } = {},
+  opts: { secrets?: Record<string, string>; config?: Partial<Config>; runners?: Runner[]; history?: HistoryStore; audit?: RecordSink } = {},
 ): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'tw-engine-'));
   const runner = new FakeRunner('function');
@@ -147,6 +148,7 @@ export async function harness(
     history,
     clock: clock.now,
     onBackgroundError: (what, error) => backgroundErrors.push({ what, error }),
+    ...(opts.audit ? { audit: opts.audit } : {}),
   };
   const engine = new InvocationEngine(deps);
   return {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatCount, plural } from '../../renderer/src/lib/format.js';
 import { compactTokens, tokensApprox } from '../../shared/agents/context-cost.js';
 
@@ -15,5 +15,18 @@ describe('counts as the app shows them', () => {
     expect(compactTokens(830)).toBe('830 tok');
     expect(compactTokens(1_249)).toBe('1.2k tok');
     expect(compactTokens(12_499)).toBe('12k tok');
+  });
+});
+
+describe('formatters at module load', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  // A tab's first Intl object loads ICU's locale data (40–220 ms at load 6–7): the first screen's
+  // modules build their formatters on first use, never while the entry chunk is evaluated.
+  it.each(['../../renderer/src/lib/format.js', '../../shared/agents/context-cost.js'])('%s builds none until a count is formatted', async (module) => {
+    const built = (['NumberFormat', 'DateTimeFormat', 'RelativeTimeFormat', 'PluralRules'] as const).map((kind) => vi.spyOn(Intl, kind));
+    vi.resetModules();
+    await import(module);
+    expect(built.map((spy) => spy.mock.calls.length)).toEqual([0, 0, 0, 0]);
   });
 });

@@ -292,10 +292,13 @@ export class InvocationEngine {
     const streamCut = gate?.truncation();
     if (streamCut) result.streamTruncated = streamCut;
     result.durationMs = Math.round((performance.now() - t0) * 100) / 100;
+    // The answer goes out only once its record is durable (group commit: concurrent calls share the
+    // write). The audit record is queued before history's entry, whose write then runs while the
+    // record's fdatasync is under way instead of ahead of it on the answer's path.
+    const audited = this.audit(file, result, cancelled, args, input);
     this.record(file, startedAt, result, cancelled, historyArgs(args, file.argSchema, this.deps.secrets, redactor), input);
-    // The answer goes out only once its record is durable (group commit: concurrent calls share the write).
     try {
-      await this.audit(file, result, cancelled, args, input);
+      await audited;
     } catch (e) {
       const why = e instanceof CoreError ? e.message : String(e);
       throw new CoreError(

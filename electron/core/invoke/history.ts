@@ -217,8 +217,10 @@ export class HistoryStore {
   }
 
   private async drain(toolID: string, q: Queue): Promise<void> {
-    // Let appends made in the same tick join the first batch.
-    await Promise.resolve();
+    // Let appends made in the same tick join the first batch, and let the audit record queued
+    // beside this entry (its writer also starts on a setImmediate) reach its fdatasync first: a
+    // caller's answer waits for that sync, never for history.
+    await new Promise((resolve) => setImmediate(resolve));
     while (q.lines.length) {
       const lines = q.lines.splice(0);
       const waiters = q.waiters.splice(0);

@@ -4,7 +4,20 @@
  * Ranking is the search operation's; matched words are highlighted from SearchHit.search.matches.
  * Performance marks (tw:search) measure keystroke → results painted, for the UI benchmark.
  */
-import { Fragment, memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  Fragment,
+  memo,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+  startTransition,
+  type KeyboardEvent,
+} from 'react';
 import { flushSync } from 'react-dom';
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/errors.js';
@@ -21,6 +34,15 @@ import './Search.css';
 
 /** Results shown at once; the list scrolls, and a longer query narrows it faster than paging would. */
 const PAGE_SIZE = 20;
+
+/**
+ * Results rendered in the key's own commit: the ones the bar's list shows without scrolling (560 px
+ * of 74 px rows). The rest follow after the key's frame, at transition priority, so the rows in view
+ * paint first.
+ */
+const FIRST_HITS = 8;
+/** One empty list, so that an empty box gives the results below the fold the same value on every render. */
+const NO_HITS: readonly SearchHit[] = [];
 
 /**
  * Results of the previous query are dimmed only when the next ones keep us waiting: dimming on
@@ -141,7 +163,25 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
   const listId = useId();
   const localRef = useRef<HTMLInputElement>(null);
   const ref = inputRef ?? localRef;
-  const hits: SearchHit[] = q.trim() && !(fresh && search.isPlaceholderData) ? (search.data?.items ?? []) : [];
+  const hits: readonly SearchHit[] = q.trim() && !(fresh && search.isPlaceholderData) ? (search.data?.items ?? NO_HITS) : NO_HITS;
+  // The results below the fold come after the key's frame: until then each keeps the row it had
+  // (memoised, so not rendered again), and the key's commit renders the rows in view only. After the
+  // frame, not as a deferred value: that render ran before the frame as often as not, and the rows
+  // in view waited for it.
+  const [laterHits, setLaterHits] = useState<readonly SearchHit[]>(NO_HITS);
+  const tailWaits = laterHits !== hits && hits.length > FIRST_HITS;
+  const shownHits = tailWaits ? [...hits.slice(0, FIRST_HITS), ...laterHits.slice(FIRST_HITS, hits.length)] : hits;
+  useLayoutEffect(() => {
+    if (!tailWaits) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => startTransition(() => setLaterHits(hits)), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [tailWaits, hits]);
   const bundleNames = useMemo(() => new Map((bundles.data ?? []).map((b) => [b.bundleID, b.displayName || b.slug])), [bundles.data]);
   // Nothing to show yet for this query: the bar's list stays closed (not an empty box under the
   // field) unless the answer keeps us waiting, and then says so.
@@ -290,7 +330,7 @@ export function SearchCombo({ onOpened, autoFocus, variant, inputRef }: ComboPro
           {q.trim() && search.isSuccess && hits.length === 0 && !search.isPlaceholderData && <p className="muted pad">No tools match “{q.trim()}”.</p>}
           {!q.trim() && variant === 'palette' && <p className="muted pad">Type to search. ↑ ↓ to move, Enter to open, Esc to close.</p>}
           <ul id={listId} role="listbox" aria-label="Search results" aria-busy={search.isPlaceholderData} className={stale ? 'is-stale' : ''}>
-            {hits.map((hit, i) => (
+            {shownHits.map((hit, i) => (
               <HitRow
                 // By position: the next keystroke's results update these 20 elements in place
                 // rather than unmount them and mount 20 new ones (their options are ids by position too).

@@ -2,8 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CoreError } from '../../../../electron/core/errors.js';
 import { HistoryStore } from '../../../../electron/core/invoke/history.js';
 import { FakeRunner, bundleFile, engineTool, harness, refusal, toolFile, type Harness } from '../../../helpers/engine-fixtures.js';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { AuditLog } from '../../../../electron/core/audit/writer.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -302,6 +304,34 @@ describe('InvocationEngine: metrics and history', () => {
     for (let i = 0; i < 20; i++) ids.push((await h.engine.invoke(tool, b, { args: { city: `c${i}` } })).invocationID);
     const entries = await h.history.list(tool.file.toolID, 100);
     expect(entries.map((e) => e.invocationID)).toEqual(ids.reverse());
+  });
+
+  it("queues the call's audit record before its history entry, so history's write never runs ahead of the record's sync", async () => {
+    const order: string[] = [];
+    const auditDir = await mkdtemp(join(tmpdir(), 'tw-engine-audit-'));
+    const writer = new AuditLog({ dir: auditDir });
+    try {
+      h = await harness({
+        audit: {
+          append: (body) => {
+            order.push('audit');
+            return writer.append(body);
+          },
+          ready: () => writer.ready(),
+        },
+      });
+      const history = h.history;
+      const append = history.append.bind(history);
+      history.append = (toolID, entry) => {
+        order.push('history');
+        return append(toolID, entry);
+      };
+      expect((await h.engine.invoke(engineTool(), bundleFile(), { args: { city: 'Oslo' } })).ok).toBe(true);
+      expect(order).toEqual(['audit', 'history']);
+    } finally {
+      await writer.close();
+      await rm(auditDir, { recursive: true, force: true });
+    }
   });
 
   it('a failing metrics recorder or history store never fails the call', async () => {

@@ -1,4 +1,5 @@
 import { appendFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -49,6 +50,21 @@ describe('HistoryStore', () => {
     for (let i = 0; i < 50; i++) void store.append(tool, entry(tool, i));
     const listed = await store.list(tool, 100);
     expect(listed.map((e) => e.durationMs)).toEqual(Array.from({ length: 50 }, (_, i) => 49 - i));
+  });
+
+  it('writes an entry on a later turn of the event loop, after work queued there before it (the audit record beside it)', async () => {
+    const store = new HistoryStore(join(dir, 'history'));
+    const tool = uuidv7();
+    const file = join(dir, 'history', `${tool}.jsonl`);
+    await store.append(tool, entry(tool, 1)); // the lock is held and the file open from here on
+    let linesSeenByEarlierWork = -1;
+    setImmediate(() => {
+      linesSeenByEarlierWork = readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+    });
+    await store.append(tool, entry(tool, 2));
+    expect(linesSeenByEarlierWork).toBe(1);
+    expect(await lines(file)).toHaveLength(2);
+    await store.flush();
   });
 
   it('an unknown tool has an empty history; a hostile tool ID is refused', async () => {
