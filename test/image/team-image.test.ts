@@ -8,7 +8,7 @@ import { execFile as execFileCb, execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -233,7 +233,7 @@ describe.skipIf(!ready)('the team host image', () => {
     // The container reaches the machine at the default bridge's gateway: the authorization server
     // listens there (not on every interface) and names that address in its issuer, so the host and
     // this test see one issuer. Plain http is fine for a test; the host accepts http(s) issuers.
-    const gateway = await docker(['network', 'inspect', 'bridge', '--format', '{{(index .IPAM.Config 0).Gateway}}']);
+    const gateway = await bridgeGateway();
     expect(gateway).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     const resource = `${origin}/mcp`;
     const as = await startOAuthServer({
@@ -343,3 +343,15 @@ describe.skipIf(!ready)('the team host image', () => {
     expect(verified.records).toBeGreaterThan(0);
   });
 });
+
+/**
+ * The default bridge's gateway address. Newer engines name it in the network's IPAM config;
+ * Debian's docker.io 20.10 leaves that empty for the default bridge, where the address is the one
+ * on the bridge's own interface (docker0 unless the engine was told otherwise).
+ */
+async function bridgeGateway(): Promise<string> {
+  const named = await docker(['network', 'inspect', 'bridge', '--format', '{{range .IPAM.Config}}{{.Gateway}}{{end}}']);
+  if (named) return named;
+  const bridgeName = (await docker(['network', 'inspect', 'bridge', '--format', '{{index .Options "com.docker.network.bridge.name"}}'])) || 'docker0';
+  return networkInterfaces()[bridgeName]?.find((address) => address.family === 'IPv4')?.address ?? '';
+}
